@@ -1,0 +1,109 @@
+/**
+ * Endpoints, credentials and tuning. Read only at call time: a value captured when the program loads
+ * would be serialized into every resource's state (DESIGN.md), so nothing here is cached across
+ * configure() calls except what configure() itself hands over.
+ */
+import type { Service } from "./http";
+
+/** One setting: its stack config key, its environment variable, and what it is for. */
+interface Setting {
+  key: string;
+  env: string;
+  about: string;
+}
+
+export const SETTINGS = {
+  runUrl: { key: "svc:runUrl", env: "SVC_RUN_URL", about: "run service base URL ending in /api/v2" },
+  runToken: { key: "svc:runToken", env: "SVC_RUN_TOKEN", about: "run service API token" },
+  secretsUrl: { key: "svc:secretsUrl", env: "SVC_SECRETS_URL", about: "secrets service base URL ending in /v1" },
+  secretsToken: { key: "svc:secretsToken", env: "SVC_SECRETS_TOKEN", about: "secrets service token" },
+  caCert: { key: "svc:caCert", env: "SVC_CA_CERT", about: "PEM CA certificate (text or a file path)" },
+  insecureTls: { key: "svc:insecureTls", env: "SVC_INSECURE_TLS", about: "skip TLS verification (true/false)" },
+  requestTimeoutMs: { key: "svc:requestTimeoutMs", env: "SVC_REQUEST_TIMEOUT_MS", about: "per-request timeout" },
+  maxRetries: { key: "svc:maxRetries", env: "SVC_MAX_RETRIES", about: "retries of safe requests" },
+} satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** A source of raw setting values: the provider's configure() hook or the program's stack config. */
+export type ConfigSource = (key: string) => string | undefined;
+
+export interface ServiceConfig {
+  service: Service;
+  baseUrl: string;
+  token: string;
+  caCert?: string;
+  insecureTls?: boolean;
+  requestTimeoutMs?: number;
+  maxRetries?: number;
+}
+
+export class ConfigError extends Error {
+  readonly code = "config";
+}
+
+function lookup(source: ConfigSource | undefined, name: SettingName): string | undefined {
+  const s = SETTINGS[name];
+  const fromConfig = source?.(s.key);
+  if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
+  const fromEnv = process.env[s.env];
+  return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
+}
+
+function required(source: ConfigSource | undefined, name: SettingName): string {
+  const value = lookup(source, name);
+  if (value === undefined) {
+    const s = SETTINGS[name];
+    throw new ConfigError(
+      `missing ${s.about}: set stack config "${s.key}" (pulumi config set ${s.key} ...) or environment variable ${s.env}`,
+    );
+  }
+  return value;
+}
+
+function integer(source: ConfigSource | undefined, name: SettingName): number | undefined {
+  const raw = lookup(source, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) {
+    const s = SETTINGS[name];
+    throw new ConfigError(`${s.key} / ${s.env} must be a non-negative integer, got "${raw}"`);
+  }
+  return n;
+}
+
+function bool(source: ConfigSource | undefined, name: SettingName): boolean | undefined {
+  const raw = lookup(source, name);
+  if (raw === undefined) return undefined;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  const s = SETTINGS[name];
+  throw new ConfigError(`${s.key} / ${s.env} must be true or false, got "${raw}"`);
+}
+
+/** A CA given as a path is read here so users can point at a file in config. */
+function caCert(source: ConfigSource | undefined): string | undefined {
+  const raw = lookup(source, "caCert");
+  if (raw === undefined || raw.includes("-----BEGIN")) return raw;
+  const fs: typeof import("fs") = require("fs");
+  return fs.readFileSync(raw, "utf8");
+}
+
+/** Resolves everything a client of one service needs; throws a ConfigError naming key and variable. */
+export function resolveServiceConfig(service: Service, source?: ConfigSource): ServiceConfig {
+  const [urlName, tokenName]: [SettingName, SettingName] =
+    service === "runs" ? ["runUrl", "runToken"] : ["secretsUrl", "secretsToken"];
+  const baseUrl = required(source, urlName);
+  if (!/^https?:\/\//.test(baseUrl)) {
+    throw new ConfigError(`${SETTINGS[urlName].key} / ${SETTINGS[urlName].env} must be an http(s) URL, got "${baseUrl}"`);
+  }
+  return {
+    service,
+    baseUrl,
+    token: required(source, tokenName),
+    caCert: caCert(source),
+    insecureTls: bool(source, "insecureTls"),
+    requestTimeoutMs: integer(source, "requestTimeoutMs"),
+    maxRetries: integer(source, "maxRetries"),
+  };
+}

@@ -1,0 +1,30 @@
+import { resolveServiceConfig, type ConfigSource } from "../config";
+import { HttpClient, type Service } from "../http";
+import type { Context } from "./definition";
+
+// One client per distinct configuration per process, so connections are pooled across resources.
+const clients = new Map<string, HttpClient>();
+
+export function clientFor(service: Service, source?: ConfigSource): HttpClient {
+  const cfg = resolveServiceConfig(service, source);
+  const key = JSON.stringify(cfg);
+  let client = clients.get(key);
+  if (!client) {
+    client = new HttpClient({ ...cfg, onRetry: (r) => logLine(`retrying ${r.method} ${r.path} in ${r.delayMs} ms (${r.reason})`) });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+function logLine(message: string): void {
+  try {
+    const pulumi: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
+    pulumi.log.info(`pulumi-svc: ${message}`);
+  } catch {
+    process.stderr.write(`pulumi-svc: ${message}\n`);
+  }
+}
+
+export function makeContext(source?: ConfigSource): Context {
+  return { client: (service) => clientFor(service, source), log: logLine };
+}

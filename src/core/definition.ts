@@ -1,0 +1,60 @@
+import type { z } from "zod";
+import type { HttpClient, Service } from "../http";
+
+/** What a provider method gets to talk to the services; clients are made at call time. */
+export interface Context {
+  client(service: Service): HttpClient;
+  /** Progress for long waits; goes to the engine's log when there is one. */
+  log(message: string): void;
+}
+
+export type Props = Record<string, unknown>;
+
+/**
+ * Everything the machinery needs to know about one API object. Check, diff and the error handling
+ * of create/read/update/delete are derived from it (src/core/provider.ts).
+ */
+export interface ResourceDefinition<In extends Props = Props, Out extends Props = Props> {
+  /** `service:Kind`, also the type token's module and name. */
+  kind: string;
+  /** Built at call time and memoised: a zod schema must never be captured by the provider. */
+  schema(): z.ZodType;
+  /** Filled in by check for absent inputs, so an omitted default is not a perpetual diff. */
+  defaults?: Partial<In>;
+  /** Lists compared as sets: sorted and de-duplicated by check. */
+  sets?: ReadonlyArray<keyof In & string>;
+  /** Changing one of these replaces the object. */
+  immutable?: ReadonlyArray<keyof In & string>;
+  /**
+   * Inputs that name the object on the server (a path). A replacement that keeps all of them would
+   * have create-before-delete write the new object and then delete it, so it deletes first.
+   * Absent for objects whose id the server assigns.
+   */
+  identity?: ReadonlyArray<keyof In & string>;
+  /** Output keys the engine must keep secret (additionalSecretOutputs). */
+  secrets?: ReadonlyArray<string>;
+  /** Inputs the server never returns: kept from the inputs in state, never compared with a read. */
+  writeOnly?: ReadonlyArray<keyof In & string>;
+  /** Inputs that steer the provider only (never sent, never a reason to update). */
+  local?: ReadonlyArray<keyof In & string>;
+  /** Output-only keys, declared so the resource class exposes them. */
+  outputs: ReadonlyArray<string>;
+  create(ctx: Context, inputs: In): Promise<{ id: string; outs: Out }>;
+  /** Returns undefined when the object is gone. */
+  read(ctx: Context, id: string, props: Out): Promise<Out | undefined>;
+  update(ctx: Context, id: string, olds: Out, news: In): Promise<Out>;
+  delete(ctx: Context, id: string, props: Out): Promise<void>;
+}
+
+/**
+ * Thrown when the server already acted (an object exists) but a later step failed. The dynamic
+ * provider host turns `id` and `properties` into a partial failure, so the engine keeps the
+ * object in state instead of orphaning it.
+ */
+export class PartialFailure extends Error {
+  readonly code = "partial";
+  constructor(readonly id: string, readonly properties: Props, cause: Error) {
+    super(`${cause.message} (the object ${id} was created and is kept in state; run pulumi up again to finish)`);
+    this.cause = cause;
+  }
+}

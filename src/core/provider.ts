@@ -1,0 +1,107 @@
+/**
+ * Derives the dynamic provider methods from a ResourceDefinition. This runs inside the provider
+ * host (or the program process for tests), never on the program's side of serialization.
+ */
+import type { Context, Props, ResourceDefinition } from "./definition";
+import { PartialFailure } from "./definition";
+import { deepEqual, plainJson } from "./json";
+import { containsUnknown, isUnknown } from "./unknown";
+import { validate, type CheckFailure } from "./validate";
+import { isSvcError } from "../http";
+
+const PROVIDER_KEY = "__provider";
+
+function withoutProvider(p: Props): Props {
+  const { [PROVIDER_KEY]: _ignored, ...rest } = p;
+  return rest;
+}
+
+function normaliseSet(value: unknown): unknown {
+  if (!Array.isArray(value) || containsUnknown(value)) return value;
+  return [...new Set(value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))))].sort()
+    .map((v) => value.find((x) => (typeof x === "string" ? x : JSON.stringify(x)) === v));
+}
+
+export function check(def: ResourceDefinition, news: Props): { inputs: Props; failures: CheckFailure[] } {
+  const inputs: Props = { ...news };
+  for (const [k, v] of Object.entries(def.defaults ?? {})) {
+    if (inputs[k] === undefined || inputs[k] === null) inputs[k] = v;
+  }
+  for (const k of def.sets ?? []) inputs[k] = normaliseSet(inputs[k]);
+  const failures = validate(def.schema(), withoutProvider(inputs));
+  return { inputs, failures };
+}
+
+function inputKeys(def: ResourceDefinition, olds: Props, news: Props): string[] {
+  const local = new Set<string>(def.local ?? []);
+  const outputOnly = new Set(def.outputs);
+  const keys = new Set([...Object.keys(withoutProvider(news)), ...Object.keys(withoutProvider(olds))]);
+  return [...keys].filter((k) => !local.has(k) && !outputOnly.has(k));
+}
+
+function same(def: ResourceDefinition, key: string, a: unknown, b: unknown): boolean {
+  const empty = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+  if (empty(a) && empty(b)) return true;
+  if ((def.sets as string[] | undefined)?.includes(key)) return deepEqual(normaliseSet(a), normaliseSet(b));
+  return deepEqual(a, b);
+}
+
+export function diff(def: ResourceDefinition, olds: Props, news: Props): {
+  changes: boolean; replaces: string[]; deleteBeforeReplace: boolean;
+} {
+  const changed = inputKeys(def, olds, news).filter((k) => isUnknown(news[k]) || !same(def, k, olds[k], news[k]));
+  const immutable = new Set<string>(def.immutable ?? []);
+  const replaces = changed.filter((k) => immutable.has(k));
+  const identity = def.identity ?? [];
+  const identityKept = identity.length > 0 &&
+    identity.every((k) => !isUnknown(news[k]) && same(def, k, olds[k], news[k]));
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && identityKept };
+}
+
+/** Write-only inputs are never read back: keep what the user gave us. */
+function carryWriteOnly(def: ResourceDefinition, from: Props, outs: Props): Props {
+  const result = { ...outs };
+  for (const k of def.writeOnly ?? []) if (from[k] !== undefined) result[k] = from[k];
+  for (const k of def.local ?? []) if (from[k] !== undefined) result[k] = from[k];
+  return result;
+}
+
+export async function create(def: ResourceDefinition, ctx: Context, news: Props): Promise<{ id: string; outs: Props }> {
+  const inputs = withoutProvider(news);
+  try {
+    const { id, outs } = await def.create(ctx, inputs);
+    return { id, outs: plainJson(carryWriteOnly(def, inputs, outs)) };
+  } catch (e) {
+    if (e instanceof PartialFailure) {
+      throw Object.assign(e, { properties: plainJson(carryWriteOnly(def, inputs, e.properties)) });
+    }
+    throw e;
+  }
+}
+
+export async function read(def: ResourceDefinition, ctx: Context, id: string, props: Props): Promise<{ id: string; props: Props }> {
+  try {
+    const outs = await def.read(ctx, id, withoutProvider(props));
+    if (outs === undefined) return { id: "", props: {} };
+    return { id, props: plainJson(carryWriteOnly(def, props, outs)) };
+  } catch (e) {
+    // Deleted out of band: an empty id tells the engine to drop it from state on refresh.
+    if (isSvcError(e, "not_found")) return { id: "", props: {} };
+    throw e;
+  }
+}
+
+export async function update(def: ResourceDefinition, ctx: Context, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+  const inputs = withoutProvider(news);
+  const outs = await def.update(ctx, id, withoutProvider(olds), inputs);
+  return { outs: plainJson(carryWriteOnly(def, inputs, outs)) };
+}
+
+export async function remove(def: ResourceDefinition, ctx: Context, id: string, props: Props): Promise<void> {
+  try {
+    await def.delete(ctx, id, withoutProvider(props));
+  } catch (e) {
+    if (isSvcError(e, "not_found")) return; // already gone is what delete wants
+    throw e;
+  }
+}

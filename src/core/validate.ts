@@ -1,0 +1,49 @@
+import type { z } from "zod";
+import { isUnknown } from "./unknown";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** `["users", 0, "id"]` → `users[0].id`, the way the engine and users write property paths. */
+export function propertyPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else out += out === "" ? String(seg) : `.${String(seg)}`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): { unknown: boolean } {
+  let cur: unknown = root;
+  for (const seg of path) {
+    if (isUnknown(cur)) return { unknown: true };
+    if (cur === null || typeof cur !== "object") return { unknown: false };
+    cur = (cur as Record<PropertyKey, unknown>)[seg];
+  }
+  return { unknown: isUnknown(cur) };
+}
+
+/**
+ * Validates inputs with a zod schema. Problems at a value that is still unknown (preview) are not
+ * problems yet: the same check runs again with the real value before anything is created.
+ */
+export function validate(schema: z.ZodType, value: unknown): CheckFailure[] {
+  const result = schema.safeParse(value);
+  if (result.success) return [];
+  const failures: CheckFailure[] = [];
+  for (const issue of result.error.issues) {
+    if (valueAt(value, issue.path).unknown) continue;
+    // Zod reports a bad member of a union at the union's path; look one level down too.
+    const property = propertyPath(issue.path) || "(inputs)";
+    failures.push({ property, reason: issue.message });
+  }
+  return failures;
+}
+
+/** Formats failures as one error line, for the function forms that have no engine to show them. */
+export function describeFailures(failures: CheckFailure[]): string {
+  return failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+}

@@ -1,0 +1,5 @@
+export {
+  NotificationConfiguration, type NotificationConfigurationArgs, type DeliveryResponse, type Trigger,
+  type DestinationType, TRIGGERS, DESTINATION_TYPES,
+} from "./notificationConfiguration";
+export * from "./verifyNotificationConfiguration";

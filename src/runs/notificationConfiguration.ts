@@ -1,0 +1,236 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { createOnce } from "../core/createOnce";
+import type { Context, ResourceDefinition } from "../core/definition";
+import { SvcResource } from "../core/resource";
+import { isUnknown } from "../core/unknown";
+import { registerSecret } from "../http";
+import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
+
+export const TRIGGERS = [
+  "run:created", "run:planning", "run:needs_attention", "run:applying", "run:completed", "run:errored",
+  "assessment:drifted", "assessment:check_failure", "assessment:failed",
+] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+export const DESTINATION_TYPES = ["generic", "email", "chat-a", "chat-b"] as const;
+export type DestinationType = (typeof DESTINATION_TYPES)[number];
+
+export const ROUTES = {
+  create: "POST /workspaces/{workspace_id}/notification-configurations",
+  list: "GET /workspaces/{workspace_id}/notification-configurations",
+  read: "GET /notification-configurations/{id}",
+  update: "PATCH /notification-configurations/{id}",
+  delete: "DELETE /notification-configurations/{id}",
+  verify: "POST /notification-configurations/{id}/actions/verify",
+} as const;
+
+/** The latest response of a destination to a notification or verification request. */
+export interface DeliveryResponse {
+  url: string;
+  body: string;
+  code: string;
+  headers: Record<string, string[]>;
+  sentAt: string;
+  successful: boolean;
+}
+
+export interface NotificationConfigurationState {
+  workspaceId: string;
+  name: string;
+  destinationType: DestinationType;
+  url?: string;
+  enabled: boolean;
+  token?: string;
+  triggers: Trigger[];
+  emailUsers?: string[];
+  deliveryResponses?: DeliveryResponse[];
+  createdAt?: string;
+  updatedAt?: string;
+  [key: string]: unknown;
+}
+
+const URL_TYPES: ReadonlyArray<string> = ["generic", "chat-a", "chat-b"];
+
+function httpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+let schema: z.ZodType | undefined;
+function buildSchema(): z.ZodType {
+  return z.object({
+    workspaceId: z.string().min(1, "must not be empty"),
+    name: z.string().min(1, "must not be empty"),
+    destinationType: z.enum(DESTINATION_TYPES, { error: `must be one of ${DESTINATION_TYPES.join(", ")}` }),
+    url: z.string().optional(),
+    enabled: z.boolean(),
+    token: z.string().min(1, "must not be empty when set").optional(),
+    triggers: z.array(z.enum(TRIGGERS, { error: `must be one of ${TRIGGERS.join(", ")}` })),
+    emailUsers: z.array(z.string().min(1, "must not be empty")).optional(),
+  }).superRefine((v, ctx) => {
+    const type = v.destinationType as string;
+    if (isUnknown(type)) return;
+    if (URL_TYPES.includes(type)) {
+      if (v.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: `is required for destination type ${type}` });
+      else if (!isUnknown(v.url) && !httpUrl(v.url)) ctx.addIssue({ code: "custom", path: ["url"], message: "must be an http or https URL" });
+      if (v.emailUsers !== undefined && v.emailUsers.length > 0) {
+        ctx.addIssue({ code: "custom", path: ["emailUsers"], message: "is only allowed for destination type email" });
+      }
+    } else if (type === "email" && v.url !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["url"], message: "must not be set for destination type email" });
+    }
+  });
+}
+
+/** `delivery-responses` of a configuration document, with the resource's property names. */
+export function deliveryResponses(attributes: Record<string, unknown>): DeliveryResponse[] {
+  return ((attributes["delivery-responses"] as Record<string, unknown>[] | undefined) ?? []).map((d) => ({
+    url: String(d.url ?? ""),
+    body: String(d.body ?? ""),
+    code: String(d.code ?? ""),
+    headers: (d.headers as Record<string, string[]>) ?? {},
+    sentAt: String(d["sent-at"] ?? ""),
+    successful: d.successful === true,
+  }));
+}
+
+function fromResource(res: JsonApiResource, prior: Partial<NotificationConfigurationState>): NotificationConfigurationState {
+  const a = res.attributes;
+  const type = String(a["destination-type"]) as DestinationType;
+  const users = relIds(res, "users");
+  return {
+    workspaceId: relIds(res, "subscribable")[0] ?? String(prior.workspaceId ?? ""),
+    name: String(a.name ?? ""),
+    destinationType: type,
+    ...(typeof a.url === "string" && a.url !== "" ? { url: a.url } : {}),
+    enabled: a.enabled === true,
+    triggers: [...new Set((a.triggers as Trigger[] | undefined) ?? [])].sort(),
+    ...(type === "email" ? { emailUsers: [...users].sort() } : {}),
+    deliveryResponses: deliveryResponses(a),
+    createdAt: String(a["created-at"] ?? ""),
+    updatedAt: String(a["updated-at"] ?? ""),
+  };
+}
+
+/** The JSON:API body; `token` is sent only when set, or as null to clear one the old state had. */
+function toDocument(p: NotificationConfigurationState, clearToken: boolean): unknown {
+  const attributes: Record<string, unknown> = {
+    "destination-type": p.destinationType,
+    name: p.name,
+    enabled: p.enabled,
+    triggers: p.triggers,
+    url: p.destinationType === "email" ? null : p.url,
+  };
+  if (p.token !== undefined) attributes.token = p.token;
+  else if (clearToken) attributes.token = null;
+  const data: Record<string, unknown> = { type: "notification-configuration", attributes };
+  if (p.destinationType === "email") {
+    data.relationships = { users: { data: (p.emailUsers ?? []).map((id) => ({ id, type: "users" })) } };
+  }
+  return { data };
+}
+
+async function findCreated(ctx: Context, inputs: NotificationConfigurationState, since: number) {
+  const client = ctx.client("runs");
+  const spec = { route: ROUTES.list, params: { workspace_id: inputs.workspaceId } };
+  for await (const res of pages(client, spec)) {
+    const a = res.attributes;
+    const created = Date.parse(String(a["created-at"] ?? ""));
+    // Allow for clock skew between us and the server; name, type and url must all agree.
+    if (a.name === inputs.name && a["destination-type"] === inputs.destinationType &&
+      (a.url ?? undefined) === (inputs.destinationType === "email" ? undefined : inputs.url) &&
+      created >= since - 5 * 60_000) return res;
+  }
+  return undefined;
+}
+
+export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = {
+  kind: "runs:NotificationConfiguration",
+  schema: () => (schema ??= buildSchema()),
+  defaults: { enabled: false, triggers: [] },
+  sets: ["triggers", "emailUsers"],
+  immutable: ["workspaceId", "destinationType"],
+  secrets: ["token"],
+  writeOnly: ["token"],
+  outputs: ["deliveryResponses", "createdAt", "updatedAt"],
+  async create(ctx, inputs) {
+    if (inputs.token) registerSecret(inputs.token);
+    const client = ctx.client("runs");
+    const res = await createOnce({
+      attempt: async () => one((await client.request({
+        route: ROUTES.create, params: { workspace_id: inputs.workspaceId }, body: toDocument(inputs, false),
+      })).body),
+      find: (since) => findCreated(ctx, inputs, since),
+      log: (m) => ctx.log(`notification configuration ${inputs.name}: ${m}`),
+    });
+    return { id: res.id, outs: fromResource(res, inputs) };
+  },
+  async read(ctx, id, props) {
+    const res = await ctx.client("runs").request({ route: ROUTES.read, params: { id } });
+    return fromResource(one(res.body), props);
+  },
+  async update(ctx, id, olds, news) {
+    if (news.token) registerSecret(news.token);
+    // Setting the same attributes twice has the same result, so a retried PATCH is safe.
+    const res = await ctx.client("runs").request({
+      route: ROUTES.update, params: { id }, body: toDocument(news, olds.token !== undefined), retry: "safe",
+    });
+    return fromResource(one(res.body), news);
+  },
+  async delete(ctx, id) {
+    await ctx.client("runs").request({ route: ROUTES.delete, params: { id } });
+  },
+};
+
+export interface NotificationConfigurationArgs {
+  /** Id of the workspace (`ws-...`) whose runs notify. Changing it replaces the configuration. */
+  workspaceId: pulumi.Input<string>;
+  /** Human-readable name. */
+  name: pulumi.Input<string>;
+  /**
+   * Where notifications go: `generic` (HTTP POST of the JSON payload, signed when `token` is set),
+   * `chat-a`, `chat-b` (chat webhooks) or `email` (to `emailUsers`). Changing it replaces the configuration.
+   */
+  destinationType: pulumi.Input<DestinationType>;
+  /** http or https URL; required for generic, chat-a and chat-b, not allowed for email. */
+  url?: pulumi.Input<string>;
+  /**
+   * Whether notifications are sent. Default false. Enabling sends a verification request to `url`
+   * first; a destination that does not answer 2xx fails the create or update and nothing is saved.
+   */
+  enabled?: pulumi.Input<boolean>;
+  /**
+   * Key of the `X-Svc-Notification-Signature` HMAC-SHA512 of each generic payload. Write-only: the
+   * service never returns it; it is kept secret in state. Removing it clears it on the service.
+   */
+  token?: pulumi.Input<string>;
+  /** Events that notify (a set: order and duplicates do not matter), e.g. `run:completed`, `run:errored`. */
+  triggers?: pulumi.Input<pulumi.Input<Trigger>[]>;
+  /** Ids of organization users (`user-...`) who receive email; only for destination type email. */
+  emailUsers?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** A notification configuration of a workspace in the run service (`nc-...`). */
+export class NotificationConfiguration extends SvcResource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly destinationType: pulumi.Output<DestinationType>;
+  declare readonly url: pulumi.Output<string | undefined>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  declare readonly token: pulumi.Output<string | undefined>;
+  declare readonly triggers: pulumi.Output<Trigger[]>;
+  declare readonly emailUsers: pulumi.Output<string[] | undefined>;
+  /** The most recent response of the destination (verification or notification). */
+  declare readonly deliveryResponses: pulumi.Output<DeliveryResponse[]>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: NotificationConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(notificationConfigurationDefinition, name, args, opts);
+  }
+}

@@ -1,0 +1,48 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { invoke, invokeOutput, type FunctionDefinition } from "../core/fn";
+import { one } from "./jsonapi";
+import { deliveryResponses, ROUTES, type DeliveryResponse } from "./notificationConfiguration";
+
+export interface VerifyNotificationConfigurationArgs {
+  /** Id of the notification configuration (`nc-...`). */
+  id: string;
+}
+
+export interface VerifyNotificationConfigurationResult {
+  id: string;
+  enabled: boolean;
+  /** The destination's response to the verification request. */
+  deliveryResponses: DeliveryResponse[];
+}
+
+let schema: z.ZodType | undefined;
+
+const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, VerifyNotificationConfigurationResult> = {
+  name: "verifyNotificationConfiguration",
+  schema: () => (schema ??= z.object({ id: z.string().min(1, "must not be empty") })),
+  // It sends a request to the destination: not during preview.
+  sideEffects: true,
+  async run(ctx, args) {
+    const res = one((await ctx.client("runs").request({ route: ROUTES.verify, params: { id: args.id } })).body);
+    return {
+      id: res.id,
+      enabled: res.attributes.enabled === true,
+      deliveryResponses: deliveryResponses(res.attributes),
+    };
+  },
+};
+
+/**
+ * Sends a verification request to the configuration's destination and returns the stored response.
+ * Fails with a 400 error when the destination could not be reached. During preview it makes no
+ * request and resolves to undefined.
+ */
+export function verifyNotificationConfiguration(args: VerifyNotificationConfigurationArgs): Promise<VerifyNotificationConfigurationResult> {
+  return invoke(definition, args);
+}
+
+/** Output form of {@link verifyNotificationConfiguration}: unknown during preview. */
+export function verifyNotificationConfigurationOutput(args: { id: pulumi.Input<string> }): pulumi.Output<VerifyNotificationConfigurationResult> {
+  return invokeOutput(definition, args);
+}

@@ -1,0 +1,1 @@
+export * as transform from "./transform";

@@ -1,0 +1,2 @@
+export { Template, type TemplateArgs } from "./template";
+export { Alphabet, type AlphabetArgs } from "./alphabet";

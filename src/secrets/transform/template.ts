@@ -1,0 +1,99 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { SvcResource } from "../../core/resource";
+import { adopt, mount, name } from "../fields";
+import { pathObject } from "../pathObject";
+
+/** A template as the provider sees it (property names of the resource). */
+export interface TemplateState {
+  name: string;
+  mount: string;
+  type: "regex";
+  pattern: string;
+  alphabet?: string;
+  adopt?: boolean;
+  [key: string]: unknown;
+}
+
+/** Number of capturing groups a JavaScript pattern has, or an error text when it does not compile. */
+export function captureGroups(pattern: string): number | string {
+  try {
+    // An empty alternative always matches, and the match array has one slot per capturing group.
+    return new RegExp(`${pattern}|`).exec("")!.length - 1;
+  } catch (e) {
+    return `does not compile as a regular expression: ${(e as Error).message}`;
+  }
+}
+
+let schema: z.ZodType | undefined;
+
+export const templateDefinition = pathObject<TemplateState, TemplateState>({
+  kind: "secrets:TransformTemplate",
+  schema: () => (schema ??= z.object({
+    name: name(),
+    mount: mount(),
+    type: z.literal("regex", { error: 'must be "regex" (the only template type)' }),
+    pattern: z.string().min(1, "must not be empty").superRefine((p, ctx) => {
+      const groups = captureGroups(p);
+      if (typeof groups === "string") ctx.addIssue({ code: "custom", message: groups });
+      else if (groups < 1) ctx.addIssue({ code: "custom", message: "must contain at least one capture group: the group selects the characters to transform" });
+    }),
+    alphabet: z.string().min(1, "must not be empty when set").optional(),
+    adopt: adopt(),
+  })),
+  defaults: { mount: "transform", type: "regex" },
+  immutable: ["name", "mount"],
+  identity: ["name", "mount"],
+  local: ["adopt"],
+  outputs: [],
+  routes: {
+    write: "POST /{mount}/template/{name}",
+    read: "GET /{mount}/template/{name}",
+    delete: "DELETE /{mount}/template/{name}",
+    list: "LIST /{mount}/template",
+  },
+  params: (p) => ({ mount: p.mount, name: p.name }),
+  body: (p) => ({ type: p.type, pattern: p.pattern, alphabet: p.alphabet ?? "" }),
+  fromData: (d, p) => ({
+    name: p.name,
+    mount: p.mount,
+    type: String(d.type ?? "regex") as "regex",
+    pattern: String(d.pattern ?? ""),
+    // The service reports "no alphabet" as an empty string; absent in state, so no diff with an omitted input.
+    ...(d.alphabet ? { alphabet: String(d.alphabet) } : {}),
+  }),
+});
+
+export interface TemplateArgs {
+  /** Name of the template; part of its path, so changing it replaces the template. */
+  name: pulumi.Input<string>;
+  /** Mount path of the transform engine. Default `transform`. Changing it replaces the template. */
+  mount?: pulumi.Input<string>;
+  /** Template type; `regex` is the only type and the default. */
+  type?: pulumi.Input<"regex">;
+  /**
+   * Regular expression (JavaScript syntax is checked before any request) with at least one capture
+   * group: the groups select the characters transformed, characters outside groups are kept.
+   */
+  pattern: pulumi.Input<string>;
+  /** Name of the alphabet used by fpe transformations, e.g. `builtin/numeric` or an Alphabet's name. */
+  alphabet?: pulumi.Input<string>;
+  /**
+   * Take over a template that already exists at the path. Without it, create fails rather than
+   * overwriting an object this stack does not own.
+   */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/** A transform engine template: `/{mount}/template/{name}` of the secrets service. */
+export class Template extends SvcResource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly mount: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<"regex">;
+  declare readonly pattern: pulumi.Output<string>;
+  declare readonly alphabet: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
+    super(templateDefinition, name, args, opts);
+  }
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { check, diff } from "../../src/core/provider";
+import { UNKNOWN } from "../../src/core/unknown";
+import { createOnce } from "../../src/core/createOnce";
+import { ServerError, TransportError, InvalidInputError, RateLimitedError } from "../../src/http";
+import { templateDefinition } from "../../src/secrets/transform/template";
+import { alphabetDefinition } from "../../src/secrets/transform/alphabet";
+import { notificationConfigurationDefinition as nc } from "../../src/runs/notificationConfiguration";
+
+const PROVIDER = { __provider: "exports.handler = ..." };
+
+describe("check", () => {
+  it("fills defaults and accepts a valid template", () => {
+    const r = check(templateDefinition, { name: "ssn", pattern: "(\\d{3})-\\d{2}", ...PROVIDER });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs).toMatchObject({ name: "ssn", mount: "transform", type: "regex" });
+  });
+
+  it("names the property and the rule for every problem", () => {
+    const r = check(templateDefinition, { name: "a/b", pattern: "\\d+", type: "fpe", mount: "/x" });
+    const byProp = Object.fromEntries(r.failures.map((f) => [f.property, f.reason]));
+    expect(byProp.name).toMatch(/must not contain \//);
+    expect(byProp.pattern).toMatch(/capture group/);
+    expect(byProp.type).toMatch(/regex/);
+    expect(byProp.mount).toMatch(/slashes/);
+  });
+
+  it("reports a pattern that does not compile", () => {
+    const r = check(templateDefinition, { name: "x", pattern: "(\\d" });
+    expect(r.failures).toEqual([{ property: "pattern", reason: expect.stringMatching(/does not compile/) }]);
+  });
+
+  it("skips values that are unknown during preview, even for booleans and lists", () => {
+    expect(check(templateDefinition, { name: UNKNOWN, pattern: UNKNOWN }).failures).toEqual([]);
+    const r = check(nc, { workspaceId: UNKNOWN, name: "n", destinationType: UNKNOWN, url: UNKNOWN, enabled: UNKNOWN, triggers: UNKNOWN });
+    expect(r.failures).toEqual([]);
+    expect(check(nc, { workspaceId: "ws-1", name: "n", destinationType: "generic", url: "https://x", triggers: ["run:created", UNKNOWN] }).failures).toEqual([]);
+  });
+
+  it("applies the notification rules of the seed", () => {
+    const base = { workspaceId: "ws-1", name: "n" };
+    const props = (v: object) => check(nc, { ...base, ...v }).failures.map((f) => `${f.property}: ${f.reason}`);
+    expect(props({ destinationType: "generic" })).toEqual(["url: is required for destination type generic"]);
+    expect(props({ destinationType: "chat-a", url: "ftp://x" })).toEqual(["url: must be an http or https URL"]);
+    expect(props({ destinationType: "email", url: "https://x" })).toEqual(["url: must not be set for destination type email"]);
+    expect(props({ destinationType: "generic", url: "https://x", emailUsers: ["user-1"] })).toEqual(["emailUsers: is only allowed for destination type email"]);
+    expect(props({ destinationType: "webhook", url: "https://x" })[0]).toMatch(/^destinationType: must be one of generic, email/);
+    expect(props({ destinationType: "generic", url: "https://x", triggers: ["run:created", "run:exploded"] })[0]).toMatch(/^triggers\[1\]: must be one of/);
+    expect(props({ destinationType: "email", emailUsers: ["user-1"] })).toEqual([]);
+  });
+
+  it("treats triggers as a set", () => {
+    const r = check(nc, { workspaceId: "ws-1", name: "n", destinationType: "generic", url: "https://x", triggers: ["run:errored", "run:created", "run:errored"] });
+    expect(r.inputs.triggers).toEqual(["run:created", "run:errored"]);
+  });
+
+  it("rejects alphabets with repeats or too few characters", () => {
+    expect(check(alphabetDefinition, { name: "a", alphabet: "aa" }).failures[0]).toEqual({ property: "alphabet", reason: "must not repeat a character" });
+    expect(check(alphabetDefinition, { name: "a", alphabet: "a" }).failures[0].reason).toMatch(/at least 2/);
+  });
+});
+
+describe("diff", () => {
+  const tmpl = { name: "ssn", mount: "transform", type: "regex", pattern: "(\\d)" };
+
+  it("reports no change when only the serialized provider text differs", () => {
+    expect(diff(templateDefinition, { ...tmpl, __provider: "a" }, { ...tmpl, __provider: "b" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("updates in place for mutable fields", () => {
+    expect(diff(templateDefinition, tmpl, { ...tmpl, pattern: "(\\w)" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("replaces on a new name with create-before-delete (new path)", () => {
+    expect(diff(templateDefinition, tmpl, { ...tmpl, name: "ssn2" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+  });
+
+  it("deletes first when the replacement keeps the identity", () => {
+    const d = diff(nc, { workspaceId: "ws-1", destinationType: "generic" }, { workspaceId: "ws-1", destinationType: "email" });
+    expect(d.replaces).toEqual(["destinationType"]);
+    expect(d.deleteBeforeReplace).toBe(false); // server-assigned id: a new object never collides
+  });
+
+  it("counts an unknown value as a change and an unknown immutable value as a replace", () => {
+    expect(diff(templateDefinition, tmpl, { ...tmpl, pattern: UNKNOWN }).changes).toBe(true);
+    expect(diff(templateDefinition, tmpl, { ...tmpl, name: UNKNOWN })).toMatchObject({ replaces: ["name"], deleteBeforeReplace: false });
+  });
+
+  it("ignores output-only and local fields, compares sets as sets and [] as absent", () => {
+    const old = { workspaceId: "ws-1", name: "n", destinationType: "generic", url: "https://x", enabled: true, triggers: ["run:created", "run:errored"], deliveryResponses: [{ code: "200" }], createdAt: "t" };
+    expect(diff(nc, old, { ...old, triggers: ["run:errored", "run:created"], deliveryResponses: undefined, createdAt: undefined }).changes).toBe(false);
+    expect(diff(nc, { ...old, emailUsers: [] }, { ...old }).changes).toBe(false);
+    expect(diff(templateDefinition, { ...tmpl, adopt: false }, { ...tmpl, adopt: true }).changes).toBe(false);
+  });
+
+  it("diffs a write-only secret against the previous input, not a read", () => {
+    const old = { workspaceId: "ws-1", name: "n", destinationType: "generic", url: "https://x", enabled: false, triggers: [], token: "s1" };
+    expect(diff(nc, old, { ...old, token: "s1" }).changes).toBe(false);
+    expect(diff(nc, old, { ...old, token: "s2" })).toMatchObject({ changes: true, replaces: [] });
+  });
+});
+
+describe("createOnce", () => {
+  const server = () => new ServerError({ service: "runs", method: "POST", path: "/x", status: 503 });
+
+  it("uses what an ambiguous attempt created instead of creating again", async () => {
+    let attempts = 0;
+    const r = await createOnce({ attempt: async () => { attempts++; throw server(); }, find: async () => "nc-1" });
+    expect(r).toBe("nc-1");
+    expect(attempts).toBe(1);
+  });
+
+  it("tries again when nothing was created, and gives up after maxAttempts", async () => {
+    let attempts = 0;
+    await expect(createOnce({ attempt: async () => { attempts++; throw new TransportError({ method: "POST", path: "/x", causeCode: "ECONNRESET", causeMessage: "reset" }); }, find: async () => undefined, maxAttempts: 3 })).rejects.toThrow(/ECONNRESET/);
+    expect(attempts).toBe(3);
+  });
+
+  it("never retries a rejection such as invalid input", async () => {
+    let attempts = 0;
+    await expect(createOnce({ attempt: async () => { attempts++; throw new InvalidInputError({ status: 422, method: "POST", path: "/x" }); }, find: async () => "nc-x" })).rejects.toThrow(/422/);
+    expect(attempts).toBe(1);
+  });
+
+  it("waits for Retry-After on 429 and tries again", async () => {
+    let attempts = 0;
+    const r = await createOnce({
+      attempt: async () => { if (++attempts === 1) throw new RateLimitedError({ status: 429, method: "POST", path: "/x", retryAfterMs: 5 }); return "ok"; },
+      find: async () => { throw new Error("must not look"); },
+    });
+    expect([r, attempts]).toEqual(["ok", 2]);
+  });
+});
