@@ -1,13 +1,14 @@
 /**
- * Every resource kind the runtime can serve, loaded on first use. Adding an API object means adding
- * its file and one line here.
+ * Every resource kind the runtime can serve. Adding an API object means adding its file and one
+ * line here.
  */
 import type { ResourceDefinition } from "./core/definition";
+import { notificationConfigurationDefinition } from "./runs/notificationConfiguration";
+import { alphabetDefinition } from "./secrets/transform/alphabet";
+import { templateDefinition } from "./secrets/transform/template";
 
-type Loader = () => ResourceDefinition;
-
-export const KINDS: Record<string, Loader> = {
-  "runs:NotificationConfiguration": () => require("./runs/notificationConfiguration").notificationConfigurationDefinition,
-  "secrets:TransformTemplate": () => require("./secrets/transform/template").templateDefinition,
-  "secrets:TransformAlphabet": () => require("./secrets/transform/alphabet").alphabetDefinition,
+export const KINDS: Record<string, ResourceDefinition> = {
+  "runs:NotificationConfiguration": notificationConfigurationDefinition as ResourceDefinition,
+  "secrets:TransformTemplate": templateDefinition as ResourceDefinition,
+  "secrets:TransformAlphabet": alphabetDefinition as ResourceDefinition,
 };

@@ -19,9 +19,9 @@ export async function configure(req: { config: { get(key: string): unknown } }):
 }
 
 export function definition(kind: string): ResourceDefinition {
-  const load = (KINDS as Record<string, (() => ResourceDefinition) | undefined>)[kind];
-  if (!load) throw new Error(`pulumi-svc: unknown resource kind "${kind}" (is the installed pulumi-svc older than the program's?)`);
-  return load();
+  const def = KINDS[kind];
+  if (!def) throw new Error(`pulumi-svc: unknown resource kind "${kind}" (is the installed pulumi-svc older than the program's?)`);
+  return def;
 }
 
 type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
