@@ -1,0 +1,296 @@
+// The one HTTP client used by every resource and function. It is created at call time
+// inside the dynamic-provider host and must never be captured by a serialized provider:
+// undici is reached through its module object, agents are built lazily, no #private fields.
+import { createHash } from "crypto";
+import { STATUS_CODES } from "http";
+import { Agent, request as undiciRequest } from "undici";
+import {
+  InvalidInputError,
+  Problem,
+  Service,
+  SvcError,
+  SvcErrorInit,
+  TransportError,
+  errorForStatus,
+  extractMessages,
+} from "./errors";
+import { registerSecret } from "./redact";
+import { backoffDelay, isRetryableStatus, isRetryableTransport, isSafeRequest, parseRetryAfter, sleep } from "./retry";
+
+export interface RetryInfo {
+  method: string;
+  path: string;
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface ClientOptions {
+  service: Service;
+  /** Base address including the version segment (`.../api/v2`, `.../v1`); a trailing slash is fine. */
+  baseUrl: string;
+  token: string;
+  /** PEM text of the CA that signed the server's certificate (replaces the system roots). */
+  caCert?: string;
+  insecureTls?: boolean;
+  /** Per attempt; default 30000. */
+  requestTimeoutMs?: number;
+  /** Default 4. */
+  maxRetries?: number;
+  /** Default 250. */
+  retryBaseMs?: number;
+  /** Cap for Retry-After and backoff; default 30000. */
+  maxRetryDelayMs?: number;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RequestSpec {
+  /** "METHOD /path/{param}", e.g. "GET /notification-configurations/{id}" or "LIST /{mount}/template". */
+  route: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | string[] | undefined>;
+  body?: unknown;
+  /** Default: safe for GET, LIST, PUT, DELETE; never for POST and PATCH. */
+  retry?: "safe" | "never";
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T | undefined;
+}
+
+export interface TlsOptions {
+  caCert?: string;
+  insecureTls?: boolean;
+}
+
+// One pooled keep-alive Agent per distinct TLS configuration, per process. Keyed by a
+// digest so the map holds no PEM text.
+const agents = new Map<string, Agent>();
+
+export function agentFor(tls: TlsOptions): Agent {
+  const ca = tls.caCert && tls.caCert.trim() ? tls.caCert : undefined;
+  const key = `${tls.insecureTls ? "insecure" : "verify"}:${ca ? createHash("sha256").update(ca).digest("hex") : "system"}`;
+  let agent = agents.get(key);
+  if (agent === undefined) {
+    agent = new Agent({ connect: { ...(ca ? { ca } : {}), rejectUnauthorized: !tls.insecureTls } });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Close every pooled connection (tests, benchmarks, short-lived tools). */
+export async function closeAgents(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((a) => a.close()));
+}
+
+let userAgentValue: string | undefined;
+
+// Read lazily: the source lives in src/http/ and the compiled file in dist/src/http/.
+function userAgent(): string {
+  if (userAgentValue === undefined) {
+    userAgentValue = "pulumi-svc";
+    for (const rel of ["../../package.json", "../../../package.json"]) {
+      try {
+        const pkg = require(rel) as { name?: unknown; version?: unknown };
+        if (pkg.name === "pulumi-svc" && typeof pkg.version === "string") {
+          userAgentValue = `pulumi-svc/${pkg.version}`;
+          break;
+        }
+      } catch {
+        // Not found from this location (or no require in this runtime): try the next one.
+      }
+    }
+  }
+  return userAgentValue;
+}
+
+function encodeSegment(name: string, value: unknown, problems: Problem[]): string {
+  if (typeof value !== "string" || value === "") {
+    problems.push({ path: `params.${name}`, message: "must be a non-empty string" });
+    return "";
+  }
+  // "." and ".." would be collapsed by URL parsing (even as %2E) and address another object.
+  if (value === "." || value === "..") {
+    problems.push({ path: `params.${name}`, message: `must not be "${value}"` });
+    return "";
+  }
+  return encodeURIComponent(value);
+}
+
+function buildPath(template: string, params: Record<string, string>, problems: Problem[]): string {
+  return template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) {
+      problems.push({ path: `params.${name}`, message: "is required by the route" });
+      return "";
+    }
+    const value = params[name];
+    // Engines can be mounted at nested paths ("transform/eu"), so a mount keeps its slashes.
+    if (name === "mount" && typeof value === "string") {
+      const segments = value.replace(/^\/+|\/+$/g, "").split("/");
+      return segments.map((s) => encodeSegment(name, s, problems)).join("/");
+    }
+    return encodeSegment(name, value, problems);
+  });
+}
+
+function buildQuery(query: RequestSpec["query"], extra: Record<string, string>): string {
+  const parts: string[] = [];
+  const all: Record<string, unknown> = { ...(query ?? {}), ...extra };
+  for (const [key, value] of Object.entries(all)) {
+    if (value === undefined || value === null) continue;
+    // An empty list means "no filter", so it is omitted rather than sent as `key=`.
+    if (Array.isArray(value) && value.length === 0) continue;
+    const encoded = Array.isArray(value)
+      ? value.map((v) => encodeURIComponent(String(v))).join(",")
+      : encodeURIComponent(String(value));
+    parts.push(`${encodeURIComponent(key)}=${encoded}`);
+  }
+  return parts.length > 0 ? `?${parts.join("&")}` : "";
+}
+
+function parseBody(status: number, text: string, contentType: string | string[] | undefined): unknown {
+  if (status === 204 || text.trim() === "") return undefined;
+  const type = Array.isArray(contentType) ? contentType.join(",") : (contentType ?? "");
+  if (/json/i.test(type) || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // Malformed JSON is still worth showing as text (for example in an error message).
+    }
+  }
+  return text;
+}
+
+function causeOf(e: unknown): { code: string; message: string } {
+  const err = (e ?? {}) as { code?: unknown; message?: unknown; cause?: { code?: unknown }; errors?: unknown };
+  const code =
+    typeof err.code === "string" ? err.code : typeof err.cause?.code === "string" ? err.cause.code : "UNKNOWN";
+  let message = typeof err.message === "string" ? err.message : String(e);
+  // Node reports a failed multi-address connect as an AggregateError with an empty message.
+  if (!message && Array.isArray(err.errors) && err.errors[0] instanceof Error) message = err.errors[0].message;
+  return { code, message };
+}
+
+interface Prepared {
+  method: string;
+  path: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  safe: boolean;
+}
+
+export class HttpClient {
+  private readonly options: ClientOptions;
+  private readonly base: string;
+
+  constructor(options: ClientOptions) {
+    const problems: Problem[] = [];
+    if (options.service !== "runs" && options.service !== "secrets") {
+      problems.push({ path: "service", message: 'must be "runs" or "secrets"' });
+    }
+    let base = "";
+    try {
+      const u = new URL(options.baseUrl);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
+      base = options.baseUrl.replace(/\/+$/, "");
+    } catch {
+      problems.push({ path: "baseUrl", message: "must be an http or https URL" });
+    }
+    if (typeof options.token !== "string") problems.push({ path: "token", message: "must be a string" });
+    else registerSecret(options.token);
+    if (problems.length > 0) throw new InvalidInputError(problems, { service: options.service });
+    this.options = options;
+    this.base = base;
+  }
+
+  async request<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>> {
+    const o = this.options;
+    const p = this.prepare(spec);
+    const maxRetries = p.safe ? Math.max(0, o.maxRetries ?? 4) : 0;
+    const baseMs = o.retryBaseMs ?? 250;
+    const capMs = o.maxRetryDelayMs ?? 30000;
+    const timeout = o.requestTimeoutMs ?? 30000;
+    const ctx: SvcErrorInit = { service: o.service, method: p.method, path: p.path };
+
+    for (let attempt = 0; ; attempt++) {
+      let error: SvcError;
+      let retryable: boolean;
+      let retryAfterMs: number | undefined;
+      let reason: string;
+      try {
+        const res = await undiciRequest(p.url, {
+          dispatcher: agentFor(o),
+          method: p.method as "GET",
+          headers: p.headers,
+          body: p.body,
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
+        });
+        const text = await res.body.text();
+        const body = parseBody(res.statusCode, text, res.headers["content-type"]);
+        if (res.statusCode >= 200 && res.statusCode < 300) {
+          return { status: res.statusCode, headers: res.headers, body: body as T | undefined };
+        }
+        retryAfterMs = parseRetryAfter(res.headers["retry-after"]);
+        error = errorForStatus(res.statusCode, { ...ctx, messages: extractMessages(body), retryAfterMs });
+        retryable = isRetryableStatus(res.statusCode);
+        reason = `${res.statusCode} ${STATUS_CODES[res.statusCode] ?? "Error"}`;
+      } catch (e) {
+        const cause = causeOf(e);
+        error = new TransportError({ ...ctx, causeCode: cause.code, causeMessage: cause.message, cause: e });
+        retryable = isRetryableTransport(cause.code);
+        reason = cause.code;
+      }
+      if (!retryable || attempt >= maxRetries) throw error;
+      const delayMs =
+        retryAfterMs !== undefined ? Math.min(retryAfterMs, capMs) : backoffDelay(attempt + 1, baseMs, capMs);
+      try {
+        o.onRetry?.({ method: p.method, path: p.path, attempt: attempt + 1, delayMs, reason });
+      } catch {
+        // A logging hook must not change the outcome of a request.
+      }
+      await sleep(delayMs);
+    }
+  }
+
+  private prepare(spec: RequestSpec): Prepared {
+    const o = this.options;
+    const m = /^([A-Za-z]+)\s+(\/\S*)$/.exec(typeof spec.route === "string" ? spec.route.trim() : "");
+    if (!m) throw new InvalidInputError([{ path: "route", message: `is not "METHOD /path": ${String(spec.route)}` }], { service: o.service });
+    const routeMethod = m[1].toUpperCase();
+    const problems: Problem[] = [];
+    const pathOnly = buildPath(m[2], spec.params ?? {}, problems);
+    // LIST is not an HTTP method Node's parser or most proxies accept: send GET ?list=true.
+    const isList = routeMethod === "LIST";
+    const method = isList ? "GET" : routeMethod;
+    const path = pathOnly + buildQuery(spec.query, isList ? { list: "true" } : {});
+    if (problems.length > 0) throw new InvalidInputError(problems, { service: o.service, method, path: m[2] });
+
+    const headers: Record<string, string> = { "user-agent": userAgent() };
+    const json = o.service === "runs" ? "application/vnd.api+json" : "application/json";
+    headers.accept = json;
+    if (o.token) {
+      if (o.service === "runs") headers.authorization = `Bearer ${o.token}`;
+      else headers["x-svc-token"] = o.token;
+    }
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      try {
+        body = JSON.stringify(spec.body);
+      } catch (e) {
+        throw new InvalidInputError([{ path: "body", message: `cannot be encoded as JSON: ${causeOf(e).message}` }], {
+          service: o.service,
+          method,
+          path,
+        });
+      }
+      headers["content-type"] = json;
+    }
+    return { method, path, url: this.base + path, headers, body, safe: isSafeRequest(routeMethod, spec.retry) };
+  }
+}
