@@ -73,7 +73,10 @@ export async function create(def: ResourceDefinition, ctx: Context, news: Props)
     return { id, outs: plainJson(carryWriteOnly(def, inputs, outs)) };
   } catch (e) {
     if (e instanceof PartialFailure) {
-      throw Object.assign(e, { properties: plainJson(carryWriteOnly(def, inputs, e.properties)) });
+      // The host stores these properties as the outputs without adding __provider; without it a
+      // later delete of this object could not load its provider.
+      const properties = { ...carryWriteOnly(def, inputs, e.properties), [PROVIDER_KEY]: news[PROVIDER_KEY] };
+      throw Object.assign(e, { properties: plainJson(properties) });
     }
     throw e;
   }

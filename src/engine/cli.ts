@@ -1,0 +1,85 @@
+// Runs one engine-double operation in a fresh process (setMocks state is global per process
+// and the program module must be evaluated anew for each run):
+//
+//   node cli.js <preview|up|refresh|destroy> --program <module.js> --state <file> --stack <name>
+//     --project <name> --cwd <program dir> [--config k=v]... [--secret-config k=v]... [--json]
+//
+// Prints the Result as JSON (--json) or as a readable plan; exits 1 when the deployment failed.
+import * as path from "path";
+import { formatPlan } from "./plan";
+import { Operation, Result, RunOptions } from "./types";
+
+const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
+
+export function parseArgs(argv: string[]): { options: RunOptions; json: boolean } {
+  const [op, ...rest] = argv;
+  if (!OPERATIONS.includes(op as Operation)) throw new Error(`usage: cli.js <${OPERATIONS.join("|")}> --program <file> --state <file> [...]`);
+  const options: RunOptions = { operation: op as Operation, state: "", cwd: process.cwd(), config: {}, secretConfig: {} };
+  let json = false;
+  for (let i = 0; i < rest.length; i++) {
+    const flag = rest[i]!;
+    if (flag === "--json") {
+      json = true;
+      continue;
+    }
+    const value = rest[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === "--program") options.program = value;
+    else if (flag === "--state") options.state = value;
+    else if (flag === "--stack") options.stack = value;
+    else if (flag === "--project") options.project = value;
+    else if (flag === "--cwd") options.cwd = path.resolve(value);
+    else if (flag === "--config" || flag === "--secret-config") {
+      const eq = value.indexOf("=");
+      if (eq <= 0) throw new Error(`${flag} expects key=value, got ${value}`);
+      const target = flag === "--config" ? options.config! : options.secretConfig!;
+      target[value.slice(0, eq)] = value.slice(eq + 1);
+    } else throw new Error(`unknown option ${flag}`);
+  }
+  if (!options.state) throw new Error("--state is required");
+  return { options, json };
+}
+
+/** Sets what the Node.js language host would set before the program's first require. */
+function programEnvironment(o: RunOptions): void {
+  process.env.PULUMI_CONFIG = JSON.stringify({ ...o.config, ...o.secretConfig });
+  process.env.PULUMI_CONFIG_SECRET_KEYS = JSON.stringify(Object.keys(o.secretConfig ?? {}));
+  process.env.PULUMI_NODEJS_PROJECT = o.project ?? "project";
+  process.env.PULUMI_NODEJS_STACK = o.stack ?? "dev";
+  process.env.PULUMI_NODEJS_DRY_RUN = String(o.operation === "preview");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const write = process.stdout.write.bind(process.stdout);
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs(argv);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    return 2;
+  }
+  programEnvironment(parsed.options);
+  // Whatever the program prints is a diagnostic; stdout carries only our result.
+  const diagnostics: string[] = [];
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+    const text = String(chunk).replace(/\n$/, "");
+    if (text) diagnostics.push(text);
+    const cb = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    cb?.();
+    return true;
+  }) as typeof process.stdout.write;
+  let result: Result;
+  try {
+    const { runOperation } = await import("./runner");
+    result = await runOperation(parsed.options, diagnostics);
+  } catch (e) {
+    result = { operation: parsed.options.operation, steps: [], outputs: {}, diagnostics, error: (e as Error).stack ?? String(e) };
+  }
+  const text = parsed.json ? JSON.stringify(result) : formatPlan(result);
+  await new Promise<void>((resolve) => write(`${text}\n`, () => resolve()));
+  return result.error ? 1 : 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

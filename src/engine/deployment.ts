@@ -1,0 +1,317 @@
+// The engine's step logic for one deployment: what it does with each resource registration
+// (check → diff → create/update/replace/same), the delete phase, refresh and destroy.
+//
+// Steps run one at a time in registration order. The real engine runs independent steps in
+// parallel; serial execution is one of its legal schedules and keeps the provider log (and
+// so the tests) deterministic.
+import { PartialFailureError, ProviderHost } from "./host";
+import { StackState, StateResource } from "./state";
+import { Step, StepOp } from "./types";
+import { applyIgnoreChanges, deleteOrder, markOutputs } from "./rules";
+import { PropertyMap, annotateSecrets, changedKeys, deepEqual, plain, plainMap } from "./values";
+
+const DYNAMIC = "pulumi-nodejs:dynamic";
+
+/** What the program asked for, taken from the RegisterResourceRequest. */
+export interface Registration {
+  urn: string;
+  type: string;
+  name: string;
+  parent: string;
+  custom: boolean;
+  /** Inputs in wire form: secrets wrapped, unknowns as the sentinel. */
+  object: PropertyMap;
+  dependencies: string[];
+  additionalSecretOutputs: string[];
+  /** undefined when the resource option was not set. */
+  deleteBeforeReplace?: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  protect?: boolean;
+  retainOnDelete?: boolean;
+}
+
+/** What goes back to the program: outputs in wire form (secrets wrapped). */
+export interface Registered {
+  urn: string;
+  id: string;
+  outputs: PropertyMap;
+}
+
+export class Deployment {
+  readonly steps: Step[] = [];
+  error: string | undefined;
+  private readonly olds = new Map<string, StateResource>();
+  /** Resources of the new snapshot, in registration order. */
+  private readonly news: StateResource[] = [];
+  /** Old state entries superseded by this deployment. */
+  private readonly consumed = new Set<StateResource>();
+  private readonly deleted = new Set<StateResource>();
+  /** Replaced resources waiting for the delete phase (create-before-delete). */
+  private readonly condemned: StateResource[] = [];
+  private readonly seen = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private signalStop!: () => void;
+  /** Resolves when a step fails: the engine then stops taking registrations. */
+  readonly stopped = new Promise<void>((resolve) => (this.signalStop = resolve));
+
+  constructor(private readonly host: ProviderHost, private readonly prior: StackState, private readonly preview: boolean) {
+    for (const r of prior.resources) if (!r.delete) this.olds.set(r.urn, r);
+  }
+
+  get failed(): boolean {
+    return this.error !== undefined;
+  }
+
+  /** Handles one registration; registrations are serialized. */
+  register(reg: Registration): Promise<Registered> {
+    const run = this.queue.then(() => this.step(reg));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Takes no more registrations (the program ended or failed); lets queued ones finish. */
+  close(): Promise<unknown> {
+    this.closed = true;
+    return this.queue;
+  }
+
+  /** Component outputs arrive later through registerResourceOutputs. */
+  setOutputs(urn: string, outputs: PropertyMap): void {
+    const r = this.news.find((n) => n.urn === urn && !n.delete);
+    if (r) r.outputs = outputs;
+  }
+
+  /** The delete phase of `up`/`preview`: condemned and unregistered resources, dependents first. */
+  async finish(): Promise<void> {
+    if (this.failed) return;
+    const gone = this.prior.resources.filter((r) => !this.consumed.has(r));
+    for (const r of deleteOrder([...this.condemned, ...gone])) {
+      const replaced = this.condemned.includes(r);
+      if (this.preview) {
+        if (!replaced) this.record("delete", r);
+        continue;
+      }
+      try {
+        await this.deleteOne(r);
+        this.deleted.add(r);
+        if (!replaced) this.record("delete", r);
+      } catch (e) {
+        this.fail(this.record("delete", r), e);
+        return;
+      }
+    }
+  }
+
+  /** The state after this deployment (meaningful for `up`, `refresh` and `destroy`). */
+  snapshot(): StateResource[] {
+    const kept = this.prior.resources.filter((r) => !this.consumed.has(r));
+    return [...this.news, ...kept].filter((r) => !this.deleted.has(r));
+  }
+
+  /** `pulumi refresh`: read every resource; an empty id means it is gone. */
+  async refresh(): Promise<void> {
+    for (const r of this.prior.resources) {
+      // Every entry is carried over in place, so the state keeps its dependency order.
+      if (!r.custom) {
+        this.consumed.add(r);
+        this.news.push(r);
+        continue;
+      }
+      try {
+        const read = await this.host.read(r.urn, r.id, plain(r.outputs) as object, plain(r.inputs) as object);
+        if (read.id === "") {
+          this.consumed.add(r);
+          this.record("read-gone", r);
+          continue;
+        }
+        const inputs = read.inputs ? annotateSecrets(read.inputs, r.inputs) : r.inputs;
+        // Secretness follows the old state, as the engine's Read does.
+        const { outputs, secretOutputs } = markOutputs(read.props, [], r.outputs);
+        const next: StateResource = { ...r, id: read.id, inputs, outputs, secretOutputs };
+        this.consumed.add(r);
+        this.news.push(next);
+        this.record("refresh", r, { changedKeys: changedKeys(r.outputs, outputs) });
+      } catch (e) {
+        this.fail(this.record("refresh", r), e);
+        return;
+      }
+    }
+  }
+
+  /** `pulumi destroy`: delete everything, dependents first. */
+  async destroy(): Promise<void> {
+    for (const r of deleteOrder(this.prior.resources)) {
+      try {
+        await this.deleteOne(r);
+        this.deleted.add(r);
+        this.record("delete", r);
+      } catch (e) {
+        this.fail(this.record("delete", r), e);
+        return;
+      }
+    }
+  }
+
+  private async step(reg: Registration): Promise<Registered> {
+    if (this.failed || this.closed) throw new Error("the deployment stopped: an earlier step or the program failed");
+    if (this.seen.has(reg.urn)) throw new Error(`Duplicate resource URN '${reg.urn}'; try giving it a unique name`);
+    this.seen.add(reg.urn);
+    if (!reg.custom) return this.component(reg);
+    if (!reg.type.startsWith(DYNAMIC)) {
+      const step = this.record("create", reg);
+      throw this.fail(step, new Error(`the engine double runs only dynamic resources (${DYNAMIC}...), not ${reg.type}`));
+    }
+    const old = this.olds.get(reg.urn);
+    const news = old ? applyIgnoreChanges(reg.object, old.inputs, reg.ignoreChanges) : reg.object;
+    const check = await this.host.check(reg.urn, plain(old?.inputs ?? {}) as object, plain(news) as object).catch((e) => {
+      throw this.fail(this.record(old ? "update" : "create", reg), e);
+    });
+    if (check.failures.length > 0) {
+      const reasons = check.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+      throw this.fail(this.record(old ? "update" : "create", reg), new Error(`invalid inputs: ${reasons}`));
+    }
+    const inputs = annotateSecrets(check.inputs, news);
+    return old ? this.change(reg, old, inputs) : this.create(reg, inputs);
+  }
+
+  private async create(reg: Registration, inputs: PropertyMap): Promise<Registered> {
+    const step = this.record("create", reg);
+    if (this.preview) return this.previewResult(reg, inputs, "");
+    try {
+      const res = await this.createOne(reg, inputs);
+      return this.keep(reg, res.id, inputs, res.outs);
+    } catch (e) {
+      if (e instanceof PartialFailureError) this.keep(reg, e.id, inputs, e.properties, initErrors(e));
+      throw this.fail(step, e);
+    }
+  }
+
+  private async createOne(reg: Registration, inputs: PropertyMap): Promise<{ id: string; outs: PropertyMap }> {
+    const res = await this.host.create(reg.urn, plain(inputs) as object);
+    if (!res.id) throw new Error(`plugin for package 'pulumi-nodejs' returned empty resource.ID from create '${reg.urn}'`);
+    return res;
+  }
+
+  private async change(reg: Registration, old: StateResource, inputs: PropertyMap): Promise<Registered> {
+    const diff = await this.host.diff(reg.urn, old.id, plain(old.outputs) as object, plain(inputs) as object, plain(old.inputs) as object).catch((e) => {
+      throw this.fail(this.record("update", reg), e);
+    });
+    const keys = changedKeys(old.inputs, inputs);
+    // DIFF_UNKNOWN (or no diff method): the engine falls back to comparing old and new inputs.
+    const changes = diff.changes ?? !deepEqual(plain(old.inputs), plain(inputs));
+    const replaceKeys = [...diff.replaces, ...reg.replaceOnChanges.filter((k) => keys.includes(k) && !diff.replaces.includes(k))];
+    if (replaceKeys.length > 0) {
+      const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+      return this.replace(reg, old, inputs, { changedKeys: keys, replaceKeys, deleteBeforeReplace: dbr });
+    }
+    // A resource left with init errors (partial failure) is always updated, as the engine does.
+    if (changes || old.initErrors?.length) return this.update(reg, old, inputs, keys);
+    this.record("same", reg);
+    this.consumed.add(old);
+    // Old outputs keep their secret wrappers, so what was secret stays secret.
+    return this.keep(reg, old.id, inputs, old.outputs);
+  }
+
+  private async update(reg: Registration, old: StateResource, inputs: PropertyMap, keys: string[]): Promise<Registered> {
+    const step = this.record("update", reg, { changedKeys: keys });
+    this.consumed.add(old);
+    if (this.preview) return this.previewResult(reg, inputs, old.id);
+    try {
+      const res = await this.host.update(reg.urn, old.id, plain(old.outputs) as object, plain(inputs) as object, plain(old.inputs) as object);
+      return this.keep(reg, old.id, inputs, res.outs);
+    } catch (e) {
+      // Keep the old object in state; a partial failure records what the provider reported.
+      if (e instanceof PartialFailureError) this.keep(reg, old.id, inputs, e.properties, initErrors(e));
+      else this.news.push(old);
+      throw this.fail(step, e);
+    }
+  }
+
+  private async replace(reg: Registration, old: StateResource, inputs: PropertyMap, info: Pick<Step, "changedKeys" | "replaceKeys" | "deleteBeforeReplace">): Promise<Registered> {
+    const step = this.record("replace", reg, info);
+    if (this.preview) {
+      this.consumed.add(old);
+      return this.previewResult(reg, inputs, "");
+    }
+    if (info.deleteBeforeReplace) {
+      try {
+        await this.deleteOne(old);
+      } catch (e) {
+        throw this.fail(step, e);
+      }
+      this.consumed.add(old);
+    } else {
+      // The old object stays in state, marked for deletion, until the delete phase.
+      const pending: StateResource = { ...old, delete: true };
+      this.consumed.add(old);
+      this.news.push(pending);
+      this.condemned.push(pending);
+    }
+    try {
+      const res = await this.createOne(reg, inputs);
+      return this.keep(reg, res.id, inputs, res.outs);
+    } catch (e) {
+      if (e instanceof PartialFailureError) this.keep(reg, e.id, inputs, e.properties, initErrors(e));
+      throw this.fail(step, e);
+    }
+  }
+
+  private component(reg: Registration): Registered {
+    const old = this.olds.get(reg.urn);
+    this.record(old ? "same" : "create", reg);
+    if (old) this.consumed.add(old);
+    const r: StateResource = { ...base(reg), id: "", inputs: reg.object, outputs: old?.outputs ?? {}, secretOutputs: [] };
+    this.news.push(r);
+    return { urn: reg.urn, id: "", outputs: {} };
+  }
+
+  /** During preview the engine hands back the checked inputs; output-only values stay unknown. */
+  private previewResult(reg: Registration, inputs: PropertyMap, id: string): Registered {
+    const { outputs } = markOutputs(plainMap(inputs), reg.additionalSecretOutputs, inputs);
+    return { urn: reg.urn, id, outputs };
+  }
+
+  /** Records the resource in the new snapshot with its outputs' secrets marked. */
+  private keep(reg: Registration, id: string, inputs: PropertyMap, outs: PropertyMap, errors?: string[]): Registered {
+    const { outputs, secretOutputs } = markOutputs(outs, reg.additionalSecretOutputs, inputs);
+    const r: StateResource = { ...base(reg), id, inputs, outputs, secretOutputs };
+    if (errors) r.initErrors = errors;
+    this.news.push(r);
+    return { urn: reg.urn, id, outputs };
+  }
+
+  private async deleteOne(r: StateResource): Promise<void> {
+    if (r.protect) throw new Error(`resource ${r.urn} is protected; remove the protect option first`);
+    if (!r.custom || r.retainOnDelete) return;
+    await this.host.delete(r.urn, r.id, plain(r.outputs) as object, plain(r.inputs) as object);
+  }
+
+  private record(op: StepOp, r: { urn: string; type: string; name: string }, extra: Partial<Step> = {}): Step {
+    const step: Step = { op, urn: r.urn, type: r.type, name: r.name, ...extra };
+    this.steps.push(step);
+    return step;
+  }
+
+  /** Marks the step and the deployment failed; returns the error for the program. */
+  private fail(step: Step, e: unknown): Error {
+    const message = e instanceof Error ? e.message : String(e);
+    step.error = message;
+    this.error ??= `${step.op} ${step.urn}: ${message}`;
+    this.signalStop();
+    return e instanceof Error ? e : new Error(message);
+  }
+}
+
+function base(reg: Registration): Omit<StateResource, "id" | "inputs" | "outputs" | "secretOutputs"> {
+  const r: Omit<StateResource, "id" | "inputs" | "outputs" | "secretOutputs"> = {
+    urn: reg.urn, type: reg.type, name: reg.name, dependencies: reg.dependencies, custom: reg.custom,
+  };
+  if (reg.parent) r.parent = reg.parent;
+  if (reg.protect) r.protect = true;
+  if (reg.retainOnDelete) r.retainOnDelete = true;
+  return r;
+}
+
+const initErrors = (e: PartialFailureError): string[] => (e.reasons.length > 0 ? e.reasons : [e.message]);

@@ -1,0 +1,255 @@
+// Drives the real @pulumi/pulumi dynamic-provider host over gRPC, as the Pulumi engine does.
+//
+// The host is `@pulumi/pulumi/cmd/dynamic-provider/index.js`: it binds 127.0.0.1:0, prints the
+// port and serves pulumirpc.ResourceProvider. Each call carries `__provider` (the serialized
+// provider text) in its properties; the host evaluates it with a `require` rooted at its cwd.
+import { ChildProcess, spawn } from "child_process";
+import * as path from "path";
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import type * as provprotoTypes from "@pulumi/pulumi/proto/provider_pb";
+import type * as provrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as statusTypes from "@pulumi/pulumi/proto/status_pb";
+import { PropertyMap, plainMap, toJson } from "./values";
+
+// Load gRPC and protobuf through @pulumi/pulumi's own resolution so the message classes and
+// the grpc-js instance are the ones its generated stubs use (instanceof checks depend on it).
+const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+const fromPulumi = (id: string): unknown => require(require.resolve(id, { paths: [pulumiDir] }));
+const grpc = fromPulumi("@grpc/grpc-js") as typeof grpcTypes;
+const struct = fromPulumi("google-protobuf/google/protobuf/struct_pb") as typeof structTypes;
+const provproto = require(path.join(pulumiDir, "proto/provider_pb")) as typeof provprotoTypes;
+const provrpc = require(path.join(pulumiDir, "proto/provider_grpc_pb")) as typeof provrpcTypes;
+const statusproto = require(path.join(pulumiDir, "proto/status_pb")) as typeof statusTypes;
+
+/** Absolute path of the host script the engine launches for dynamic providers. */
+export const HOST_SCRIPT = path.join(pulumiDir, "cmd/dynamic-provider/index.js");
+
+export interface HostOptions {
+  /** The program directory: the host's require() of the serialized provider resolves from here. */
+  cwd: string;
+  /** Added to this process's environment; an undefined value removes the variable. */
+  env?: Record<string, string | undefined>;
+  /** How long to wait for the host to print its port. */
+  startTimeoutMs?: number;
+}
+
+export interface CheckFailure { property: string; reason: string }
+export interface DiffResult { changes: boolean | undefined; replaces: string[]; deleteBeforeReplace: boolean }
+
+/** A create/update that failed after the object came to exist (ErrorResourceInitFailed). */
+export class PartialFailureError extends Error {
+  constructor(message: string, readonly id: string, readonly properties: PropertyMap, readonly reasons: string[]) {
+    super(message);
+    this.name = "PartialFailureError";
+  }
+}
+
+type Unary<Req, Res> = (req: Req, cb: (err: grpcTypes.ServiceError | null, res: Res) => void) => unknown;
+
+const toStruct = (v: object): structTypes.Struct => struct.Struct.fromJavaScript(toJson(plainMap(v)) as Record<string, structTypes.JavaScriptValue>);
+const fromStruct = (s: structTypes.Struct | undefined): PropertyMap => (s ? (s.toJavaScript() as PropertyMap) : {});
+
+export class ProviderHost {
+  private readonly errText: string[] = [];
+  private readonly outText: string[] = [];
+  private client!: provrpcTypes.ResourceProviderClient;
+  private exited = false;
+
+  // The host's gRPC server keeps it alive forever: never leave it behind when we exit.
+  private readonly killOnExit = (): void => void this.proc.kill("SIGKILL");
+
+  private constructor(private readonly proc: ChildProcess) {
+    process.on("exit", this.killOnExit);
+    proc.on("exit", () => {
+      this.exited = true;
+      process.off("exit", this.killOnExit);
+    });
+    proc.stderr!.setEncoding("utf8").on("data", (d: string) => this.errText.push(d));
+  }
+
+  static async start(options: HostOptions): Promise<ProviderHost> {
+    // The second argument is the engine address; the host only checks that one is given.
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...options.env })) if (v !== undefined) env[k] = v;
+    const proc = spawn(process.execPath, [HOST_SCRIPT, "127.0.0.1:0"], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const host = new ProviderHost(proc);
+    try {
+      const port = await host.readPort(options.startTimeoutMs ?? 30_000);
+      host.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+        "grpc.max_receive_message_length": 400 * 1024 * 1024,
+      });
+    } catch (e) {
+      proc.kill("SIGKILL");
+      throw e;
+    }
+    return host;
+  }
+
+  /** The first stdout line is the port; later output (a provider's console.log) is kept. */
+  private readPort(timeoutMs: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let buf = "";
+      let settled = false;
+      const settle = (e: Error | undefined, port = 0): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (e) reject(new Error(`${e.message}\n${this.stderr()}`));
+        else resolve(port);
+      };
+      const timer = setTimeout(() => settle(new Error(`dynamic provider host printed no port within ${timeoutMs} ms`)), timeoutMs);
+      this.proc.on("error", (e) => settle(e));
+      this.proc.on("exit", (code) => settle(new Error(`dynamic provider host exited (code ${code}) before printing its port`)));
+      this.proc.stdout!.setEncoding("utf8").on("data", (d: string) => {
+        if (settled) return void this.outText.push(d);
+        buf += d;
+        const nl = buf.indexOf("\n");
+        if (nl < 0) return;
+        const line = buf.slice(0, nl).trim();
+        if (nl + 1 < buf.length) this.outText.push(buf.slice(nl + 1));
+        const port = Number(line);
+        settle(Number.isInteger(port) && port > 0 ? undefined : new Error(`dynamic provider host printed ${JSON.stringify(line)} instead of a port`), port);
+      });
+    });
+  }
+
+  /** The host's process id (tests check that close() ends it). */
+  get pid(): number {
+    return this.proc.pid!;
+  }
+
+  /** What the host printed on stderr (for assertions on leaked secrets). */
+  stderr(): string {
+    return this.errText.join("");
+  }
+
+  /** What the host (and the provider's console.log) printed on stdout after the port line. */
+  stdout(): string {
+    return this.outText.join("");
+  }
+
+  /** Sends the stack config, namespaced ("svc:runUrl"), always as args, as the engine does. */
+  async configure(config: Record<string, string>): Promise<void> {
+    const req = new provproto.ConfigureRequest();
+    req.setArgs(toStruct(config));
+    // The engine also sends the older "<package>:config:<key>" spelling as variables.
+    const vars = req.getVariablesMap();
+    for (const [k, v] of Object.entries(config)) vars.set(`pulumi-nodejs:config:${k}`, v);
+    req.setAcceptsecrets(true);
+    req.setAcceptresources(true);
+    await this.call<provprotoTypes.ConfigureRequest, provprotoTypes.ConfigureResponse>(this.client.configure, req);
+  }
+
+  async check(urn: string, olds: object, news: object): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }> {
+    const req = new provproto.CheckRequest();
+    req.setUrn(urn);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    fillNameType(req, urn);
+    const res = await this.call<provprotoTypes.CheckRequest, provprotoTypes.CheckResponse>(this.client.check, req);
+    const failures = res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
+    return { inputs: fromStruct(res.getInputs()), failures };
+  }
+
+  /** olds are the old outputs (as the engine sends); oldInputs travel too, the host ignores them. */
+  async diff(urn: string, id: string, olds: object, news: object, oldInputs: object = {}): Promise<DiffResult> {
+    const req = new provproto.DiffRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    req.setOldInputs(toStruct(oldInputs));
+    fillNameType(req, urn);
+    const res = await this.call<provprotoTypes.DiffRequest, provprotoTypes.DiffResponse>(this.client.diff, req);
+    const kind = res.getChanges();
+    const C = provproto.DiffResponse.DiffChanges;
+    return {
+      changes: kind === C.DIFF_SOME ? true : kind === C.DIFF_NONE ? false : undefined,
+      replaces: res.getReplacesList(),
+      deleteBeforeReplace: res.getDeletebeforereplace(),
+    };
+  }
+
+  async create(urn: string, props: object): Promise<{ id: string; outs: PropertyMap }> {
+    const req = new provproto.CreateRequest();
+    req.setUrn(urn);
+    req.setProperties(toStruct(props));
+    fillNameType(req, urn);
+    const res = await this.call<provprotoTypes.CreateRequest, provprotoTypes.CreateResponse>(this.client.create, req);
+    return { id: res.getId(), outs: fromStruct(res.getProperties()) };
+  }
+
+  async read(urn: string, id: string, props: object, inputs: object = {}): Promise<{ id: string; props: PropertyMap; inputs?: PropertyMap }> {
+    const req = new provproto.ReadRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setProperties(toStruct(props));
+    req.setInputs(toStruct(inputs));
+    fillNameType(req, urn);
+    const res = await this.call<provprotoTypes.ReadRequest, provprotoTypes.ReadResponse>(this.client.read, req);
+    const ins = res.getInputs();
+    return { id: res.getId(), props: fromStruct(res.getProperties()), ...(ins ? { inputs: fromStruct(ins) } : {}) };
+  }
+
+  async update(urn: string, id: string, olds: object, news: object, oldInputs: object = {}): Promise<{ outs: PropertyMap }> {
+    const req = new provproto.UpdateRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setOlds(toStruct(olds));
+    req.setNews(toStruct(news));
+    req.setOldInputs(toStruct(oldInputs));
+    fillNameType(req, urn);
+    const res = await this.call<provprotoTypes.UpdateRequest, provprotoTypes.UpdateResponse>(this.client.update, req);
+    return { outs: fromStruct(res.getProperties()) };
+  }
+
+  async delete(urn: string, id: string, props: object, oldInputs: object = {}): Promise<void> {
+    const req = new provproto.DeleteRequest();
+    req.setUrn(urn);
+    req.setId(id);
+    req.setProperties(toStruct(props));
+    req.setOldInputs(toStruct(oldInputs));
+    fillNameType(req, urn);
+    await this.call(this.client.delete, req);
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+    if (this.exited) return;
+    const gone = new Promise<void>((resolve) => this.proc.once("exit", () => resolve()));
+    this.proc.kill("SIGTERM");
+    const timer = setTimeout(() => this.proc.kill("SIGKILL"), 2_000);
+    await gone;
+    clearTimeout(timer);
+  }
+
+  /** Promisifies a unary call and turns gRPC errors into plain Errors (or PartialFailureError). */
+  private call<Req, Res>(method: Unary<Req, Res>, req: Req): Promise<Res> {
+    return new Promise((resolve, reject) => {
+      method.call(this.client, req, (err, res) => (err ? reject(toError(err)) : resolve(res)));
+    });
+  }
+}
+
+/** Newer engines send name and type besides the urn; the URN's last two parts carry them. */
+function fillNameType(req: { setName(v: string): unknown; setType(v: string): unknown }, urn: string): void {
+  const parts = urn.split("::");
+  if (parts.length < 4) return;
+  req.setName(parts.slice(3).join("::"));
+  req.setType(parts[2]!.split("$").pop()!);
+}
+
+function toError(err: grpcTypes.ServiceError): Error {
+  const message = err.details || err.message;
+  for (const raw of err.metadata?.get("grpc-status-details-bin") ?? []) {
+    const status = statusproto.Status.deserializeBinary(new Uint8Array(raw as Buffer));
+    for (const any of status.getDetailsList()) {
+      if (!any.getTypeName().endsWith("ErrorResourceInitFailed")) continue;
+      const detail = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+      return new PartialFailureError(message, detail.getId(), fromStruct(detail.getProperties()), detail.getReasonsList());
+    }
+  }
+  return new Error(message);
+}
+

@@ -1,0 +1,104 @@
+// Puts the engine double behind the SDK's resource monitor.
+//
+// `setMocks` installs a MockMonitor, but its `newResource` hook only sees deserialized
+// inputs: secretness, additionalSecretOutputs, dependencies and the other resource options
+// are gone by then. So after setMocks we take the monitor instance back out of the runtime
+// settings (`runtime.getMonitor()` returns it when the monitor address is "mock") and replace
+// its registerResource with one that reads the full RegisterResourceRequest, exactly what the
+// engine receives, and answers with a RegisterResourceResponse built from our steps.
+import * as path from "path";
+import type * as pulumiTypes from "@pulumi/pulumi";
+import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { Deployment, Registration } from "./deployment";
+import { PropertyMap } from "./values";
+
+type Callback = (err: Error | null, res?: unknown) => void;
+
+/** The parts of the SDK's MockMonitor we use or replace. */
+interface MockMonitor {
+  newUrn(parent: string, type: string, name: string): string;
+  registerResource(req: resprotoTypes.RegisterResourceRequest, cb: Callback): void;
+  readResource(req: resprotoTypes.ReadResourceRequest, cb: Callback): void;
+  registerResourceOutputs(req: resprotoTypes.RegisterResourceOutputsRequest, cb: Callback): void;
+}
+
+export interface MonitorOptions {
+  project: string;
+  stack: string;
+  preview: boolean;
+  organization?: string;
+}
+
+/** Loads the program's copy of @pulumi/pulumi, so setMocks reaches the runtime the program uses. */
+export function loadPulumi(programDir: string): { pulumi: typeof pulumiTypes; dir: string } {
+  let entry: string;
+  try {
+    entry = require.resolve("@pulumi/pulumi", { paths: [programDir] });
+  } catch {
+    entry = require.resolve("@pulumi/pulumi");
+  }
+  return { pulumi: require(entry) as typeof pulumiTypes, dir: path.dirname(entry) };
+}
+
+export async function installEngine(pulumi: typeof pulumiTypes, pulumiDir: string, deployment: Deployment, opts: MonitorOptions): Promise<void> {
+  const resproto = require(path.join(pulumiDir, "proto/resource_pb")) as typeof resprotoTypes;
+  const struct = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] })) as { Struct: typeof Struct };
+  await pulumi.runtime.setMocks(
+    {
+      newResource: () => {
+        throw new Error("unreachable: registrations are handled by the engine double");
+      },
+      call: (args) => {
+        throw new Error(`invoke ${args.token}: the engine double serves no provider functions`);
+      },
+    },
+    opts.project,
+    opts.stack,
+    opts.preview,
+    opts.organization,
+  );
+  const monitor = pulumi.runtime.getMonitor() as unknown as MockMonitor;
+
+  monitor.registerResource = (req, cb) => {
+    const reg = toRegistration(monitor, req);
+    deployment.register(reg).then(
+      (res) => {
+        const resp = new resproto.RegisterResourceResponse();
+        resp.setUrn(res.urn);
+        resp.setId(res.id);
+        resp.setObject(struct.Struct.fromJavaScript(res.outputs as Parameters<typeof Struct.fromJavaScript>[0]));
+        cb(null, resp);
+      },
+      (err: Error) => cb(err),
+    );
+  };
+
+  // The engine sends no __provider for reads, so a dynamic provider cannot serve them.
+  monitor.readResource = (req, cb) =>
+    cb(new Error(`cannot read ${req.getType()} '${req.getName()}': Resource.get()/import do not reach dynamic providers`));
+
+  monitor.registerResourceOutputs = (req, cb) => {
+    deployment.setOutputs(req.getUrn(), (req.getOutputs()?.toJavaScript() ?? {}) as PropertyMap);
+    cb(null, {});
+  };
+}
+
+function toRegistration(monitor: MockMonitor, req: resprotoTypes.RegisterResourceRequest): Registration {
+  const reg: Registration = {
+    urn: monitor.newUrn(req.getParent(), req.getType(), req.getName()),
+    type: req.getType(),
+    name: req.getName(),
+    parent: req.getParent(),
+    custom: req.getCustom(),
+    object: (req.getObject()?.toJavaScript() ?? {}) as PropertyMap,
+    dependencies: req.getDependenciesList(),
+    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+    ignoreChanges: req.getIgnorechangesList(),
+    replaceOnChanges: req.getReplaceonchangesList(),
+  };
+  if (req.getDeletebeforereplacedefined()) reg.deleteBeforeReplace = req.getDeletebeforereplace();
+  if (req.getProtect()) reg.protect = true;
+  if (req.getRetainondelete()) reg.retainOnDelete = true;
+  return reg;
+}

@@ -1,0 +1,118 @@
+// One deployment, inside the child process started by cli.ts.
+//
+// PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS must be in the environment before
+// @pulumi/pulumi is first loaded (its store reads them once), so cli.ts sets them and only
+// then loads this file; nothing here imports @pulumi/pulumi at module level.
+import * as path from "path";
+import { Deployment } from "./deployment";
+import { ProviderHost } from "./host";
+import { installEngine, loadPulumi } from "./monitor";
+import { StackState, loadState, passphrase, saveState } from "./state";
+import { Result, RunOptions } from "./types";
+import { Json, PropertyMap, redact } from "./values";
+
+export async function runOperation(opts: RunOptions, diagnostics: string[]): Promise<Result> {
+  const project = opts.project ?? "project";
+  const stack = opts.stack ?? "dev";
+  const { state, box } = loadState(opts.state, passphrase());
+  const config = { ...opts.config, ...opts.secretConfig };
+  // The environment the engine gives the pulumi-nodejs plugin: its own, plus the project
+  // name and the stack config as JSON (no secret-key list: the plugin sees plain values).
+  const host = await ProviderHost.start({
+    cwd: opts.cwd,
+    env: {
+      PULUMI_CONFIG: JSON.stringify(config),
+      PULUMI_CONFIG_SECRET_KEYS: undefined,
+      PULUMI_NODEJS_PROJECT: project,
+      PULUMI_PROJECT: project,
+      PULUMI_NODEJS_STACK: undefined,
+      PULUMI_NODEJS_DRY_RUN: undefined,
+    },
+  });
+  let result: Result;
+  try {
+    await host.configure(config);
+    const preview = opts.operation === "preview";
+    const deployment = new Deployment(host, state, preview);
+    let outputs = state.outputs;
+    let programError: string | undefined;
+    if (opts.operation === "refresh") await deployment.refresh();
+    else if (opts.operation === "destroy") {
+      await deployment.destroy();
+      outputs = {};
+    } else {
+      const ran = await runProgram(opts, deployment, { project, stack, preview }, diagnostics);
+      programError = ran.error;
+      if (ran.outputs) outputs = ran.outputs;
+      if (!programError) await deployment.finish();
+    }
+    const error = deployment.error ?? programError;
+    if (!preview) {
+      const next: StackState = { resources: deployment.snapshot(), outputs: error && opts.operation === "up" ? state.outputs : outputs };
+      saveState(opts.state, next, box, { stack, project });
+    }
+    result = { operation: opts.operation, steps: deployment.steps, outputs: redact(outputs) as Record<string, Json>, diagnostics };
+    if (error) result.error = error;
+  } finally {
+    await host.close();
+    const text = host.stderr().trim();
+    if (text) diagnostics.push(`provider host stderr:\n${text}`);
+  }
+  return result;
+}
+
+/** Loads the program under mocks wired to the deployment; returns its stack outputs. */
+async function runProgram(
+  opts: RunOptions,
+  deployment: Deployment,
+  monitorOpts: { project: string; stack: string; preview: boolean },
+  diagnostics: string[],
+): Promise<{ outputs?: PropertyMap; error?: string }> {
+  if (!opts.program) return { error: "no --program given" };
+  const programPath = path.resolve(opts.program);
+  const { pulumi, dir } = loadPulumi(path.dirname(programPath));
+  await installEngine(pulumi, dir, deployment, { ...monitorOpts, organization: "organization" });
+
+  // Under the real language host an unhandled rejection ends the program, and a failed step
+  // makes the engine stop: either way nothing more is waited for (a resource whose dependency
+  // failed would otherwise wait forever on the dependency's URN).
+  const rejections: string[] = [];
+  let stop!: () => void;
+  const stopped = new Promise<"stopped">((resolve) => (stop = () => resolve("stopped")));
+  const onRejection = (e: unknown): void => {
+    rejections.push(e instanceof Error ? e.message : String(e));
+    stop();
+  };
+  process.on("unhandledRejection", onRejection);
+  void deployment.stopped.then(stop);
+
+  const settings = require(path.join(dir, "runtime/settings")) as { waitForRPCs(): Promise<void> };
+  const program = (async (): Promise<PropertyMap> => {
+    let exported: unknown = require(programPath);
+    // As the Node.js language host does: an exported function is the program, its result the outputs.
+    if (typeof exported === "function") exported = await (exported as () => unknown)();
+    else if (exported && typeof (exported as PromiseLike<unknown>).then === "function") exported = await exported;
+    const outputs = (await pulumi.runtime.serializeProperties("stack outputs", (exported ?? {}) as Record<string, unknown>)) as PropertyMap;
+    // Let every registration the program started reach the deployment.
+    await settings.waitForRPCs();
+    return outputs;
+  })();
+  program.catch(() => undefined); // its failure is read through the race below
+  let outputs: PropertyMap | undefined;
+  let error: string | undefined;
+  try {
+    const ended = await Promise.race([program, stopped]);
+    if (ended !== "stopped") outputs = ended;
+  } catch (e) {
+    error = `program failed: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  await deployment.close();
+  await new Promise((resolve) => setImmediate(resolve));
+  // The handler stays: rejections that come after this (outputs of dropped registrations) must
+  // not crash the process before it reports.
+  const seen = [...new Set(rejections.splice(0))];
+  for (const m of seen) diagnostics.push(`error: ${m}`);
+  if (error) diagnostics.push(`error: ${error}`);
+  else if (seen.length > 0 && !deployment.failed) error = `program failed: ${seen[0]}`;
+  return { outputs, error };
+}

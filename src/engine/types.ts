@@ -1,0 +1,52 @@
+// Shapes shared by the engine double's parent side (program.ts) and child side (cli.ts).
+import type { Json } from "./values";
+
+export type Operation = "preview" | "up" | "refresh" | "destroy";
+
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "refresh" | "read-gone";
+
+export interface Step {
+  op: StepOp;
+  urn: string;
+  type: string;
+  name: string;
+  /** Top-level input keys that differ (update/replace), or output keys that moved (refresh). */
+  changedKeys?: string[];
+  /** Keys the provider said force a replacement. */
+  replaceKeys?: string[];
+  /** Set on a replace: true when the old object was deleted before the new one was created. */
+  deleteBeforeReplace?: boolean;
+  /** The step failed; the deployment stopped after it. */
+  error?: string;
+}
+
+export interface Result {
+  operation: Operation;
+  steps: Step[];
+  /** Stack outputs (the program's exports); secrets shown as "[secret]", unknowns as UNKNOWN. */
+  outputs: Record<string, Json>;
+  /** Program console output, provider host stderr, warnings and errors. */
+  diagnostics: string[];
+  /** Set when the deployment failed (a step, the program or the host). */
+  error?: string;
+}
+
+export interface RunOptions {
+  operation: Operation;
+  /** Compiled CommonJS module of the Pulumi program. */
+  program?: string;
+  /** State file (JSON); absent means an empty stack. */
+  state: string;
+  stack?: string;
+  project?: string;
+  /** Program directory: the host's require() of serialized providers resolves from here. */
+  cwd: string;
+  /** Plain stack config, namespaced keys ("svc:runUrl"). */
+  config?: Record<string, string>;
+  /** Secret stack config; the program sees these as secrets, the provider as plain values. */
+  secretConfig?: Record<string, string>;
+  /** Extra environment for the child process and the provider host. */
+  env?: Record<string, string>;
+  /** Kill the run after this long (default: no limit). */
+  timeoutMs?: number;
+}

@@ -1,0 +1,219 @@
+// Program tests: the fixture program runs under setMocks in a child process, every dynamic
+// resource registration goes through the real dynamic-provider host, and state persists
+// between operations as it would between `pulumi` commands.
+import { execFileSync } from "child_process";
+import * as path from "path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliArgs, cliPath, killAll } from "../../src/engine/program";
+import { DEFAULT_PASSPHRASE, loadState } from "../../src/engine/state";
+import { UNKNOWN, isSecret } from "../../src/engine/values";
+import { PASSWORD, Stack, buildEngine, byName, fixtures } from "./helpers";
+
+const stacks: Stack[] = [];
+const newStack = (): Stack => {
+  const s = new Stack();
+  stacks.push(s);
+  return s;
+};
+
+beforeAll(() => buildEngine());
+
+afterAll(() => {
+  killAll();
+  for (const s of stacks) s.remove();
+});
+
+describe("preview, up, update, refresh on one stack", () => {
+  const stack = newStack();
+
+  it("preview checks and diffs only: nothing is created and no state is written", async () => {
+    const r = await stack.run("preview");
+    expect(r.error).toBeUndefined();
+    expect(r.steps.map((s) => `${s.op} ${s.name}`).sort()).toEqual(["create alpha", "create beta", "create delta", "create gamma"]);
+    expect(stack.calls()).toEqual([]);
+    expect(Object.keys(stack.store())).toEqual([]);
+    expect(() => stack.stateText()).toThrow();
+    // Inputs are known; output-only values are unknown; secrets stay secret.
+    expect(r.outputs).toMatchObject({ alphaValue: "v1", betaValue: "v1+beta", gammaToken: UNKNOWN, gammaRevision: UNKNOWN, alphaPassword: "[secret]" });
+    expect(r.diagnostics).toContain("fixture program step 1");
+  });
+
+  it("up creates everything and writes state with secrets encrypted", async () => {
+    const r = await stack.run("up");
+    expect(r.error).toBeUndefined();
+    expect(r.steps.every((s) => s.op === "create")).toBe(true);
+    expect(stack.calls().sort()).toEqual(["create alpha", "create beta", "create delta", "create gamma"]);
+    expect(r.outputs).toEqual({
+      alphaValue: "v1",
+      alphaPassword: "[secret]",
+      betaValue: "v1+beta",
+      gammaToken: "[secret]",
+      gammaRevision: 1,
+      nested: { plain: "x", secret: "[secret]" },
+    });
+
+    // The stack config reached the provider's configure(req) through the host's Configure.
+    expect(stack.configureLog().at(-1)).toEqual({ dir: stack.dir, greeting: "hi", hasToken: false });
+
+    const text = stack.stateText();
+    expect(text).toContain('"secure"');
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain("s3cr3t-nested");
+    for (const item of Object.values(stack.store())) expect(text).not.toContain(item.token as string);
+
+    const { state } = loadState(stack.state, DEFAULT_PASSPHRASE);
+    const alpha = state.resources.find((x) => x.name === "alpha")!;
+    expect(alpha.secretOutputs.sort()).toEqual(["password", "token"]);
+    expect(isSecret(alpha.inputs.password) && alpha.inputs.password.value).toBe(PASSWORD);
+    expect(typeof alpha.inputs.__provider).toBe("string");
+    expect(typeof alpha.outputs.__provider).toBe("string");
+    const urn = (n: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/fixture:StoreItem::${n}`;
+    expect(state.resources.find((x) => x.name === "beta")!.dependencies).toEqual([urn("alpha")]);
+    expect(state.resources.find((x) => x.name === "gamma")!.dependencies).toEqual([urn("beta")]);
+    expect(() => loadState(stack.state, "wrong passphrase")).toThrow(/PULUMI_CONFIG_PASSPHRASE/);
+    expect(JSON.stringify(r)).not.toContain(PASSWORD);
+  });
+
+  it("up again with no change is all `same` and calls no create/update/delete", async () => {
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("up");
+      expect(r.steps.map((s) => s.op)).toEqual(["same", "same", "same", "same"]);
+      expect(r.outputs.gammaRevision).toBe(1);
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("preview of step 2 shows update, both replaces and the delete without calling the provider", async () => {
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("preview", "2");
+      expect(byName(r, "alpha")).toMatchObject({ op: "update", changedKeys: ["value"] });
+      expect(byName(r, "beta")).toMatchObject({ op: "replace", replaceKeys: ["kind"], deleteBeforeReplace: true });
+      expect(byName(r, "gamma")).toMatchObject({ op: "replace", replaceKeys: ["name"], deleteBeforeReplace: false });
+      expect(byName(r, "delta")).toMatchObject({ op: "delete" });
+      expect(r.steps).toHaveLength(4);
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("up of step 2 updates, replaces in the right order and deletes what left the program", async () => {
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("up", "2");
+      expect(r.error).toBeUndefined();
+      expect(r.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["update alpha", "replace beta", "replace gamma", "delete delta"]);
+      expect(r.outputs).toMatchObject({ alphaValue: "v1-changed", betaValue: "v1-changed+beta", gammaRevision: 1 });
+    });
+    // beta keeps its name, so delete-before-replace; gamma's new name is created before the old goes.
+    expect(calls).toEqual(["update alpha", "delete beta", "create beta", "create gamma2", "delete delta", "delete gamma"]);
+    expect(Object.keys(stack.store()).sort()).toEqual(["alpha", "beta", "gamma2"]);
+    const { state } = loadState(stack.state, DEFAULT_PASSPHRASE);
+    expect(state.resources.map((x) => `${x.name}=${x.id}`).sort()).toEqual(["alpha=alpha", "beta=beta", "gamma=gamma2"]);
+    expect(state.resources.some((x) => x.delete)).toBe(false);
+  });
+
+  it("refresh drops an object deleted out of band and picks up drift", async () => {
+    stack.editStore((data) => {
+      delete data.gamma2;
+      data.beta!.value = "drifted";
+    });
+    const r = await stack.run("refresh");
+    expect(r.error).toBeUndefined();
+    expect(byName(r, "gamma")).toMatchObject({ op: "read-gone" });
+    expect(byName(r, "beta")).toMatchObject({ op: "refresh", changedKeys: ["value"] });
+    expect(byName(r, "alpha")).toMatchObject({ op: "refresh", changedKeys: [] });
+    const { state } = loadState(stack.state, DEFAULT_PASSPHRASE);
+    expect(state.resources.map((x) => x.name).sort()).toEqual(["alpha", "beta"]);
+    expect(state.resources.find((x) => x.name === "beta")!.outputs.value).toBe("drifted");
+    // Secretness survives the refresh.
+    expect(isSecret(state.resources.find((x) => x.name === "alpha")!.outputs.password)).toBe(true);
+  });
+});
+
+describe("destroy", () => {
+  it("deletes every resource in reverse dependency order and empties the state", async () => {
+    const stack = newStack();
+    expect((await stack.run("up")).error).toBeUndefined();
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("destroy");
+      expect(r.error).toBeUndefined();
+      expect(r.steps.every((s) => s.op === "delete")).toBe(true);
+      expect(r.steps).toHaveLength(4);
+      expect(r.outputs).toEqual({});
+    });
+    expect(calls.indexOf("delete gamma")).toBeLessThan(calls.indexOf("delete beta"));
+    expect(calls.indexOf("delete beta")).toBeLessThan(calls.indexOf("delete alpha"));
+    expect(stack.store()).toEqual({});
+    expect(loadState(stack.state, DEFAULT_PASSPHRASE).state.resources).toEqual([]);
+  });
+});
+
+describe("failures", () => {
+  it("a partial failure keeps the object in state; the next up updates it", async () => {
+    const stack = newStack();
+    const r = await stack.run("up", "fail");
+    expect(r.error).toContain("epsilon did not become ready");
+    expect(byName(r, "epsilon")).toMatchObject({ op: "create", error: "epsilon did not become ready" });
+    const { state } = loadState(stack.state, DEFAULT_PASSPHRASE);
+    const eps = state.resources.find((x) => x.name === "epsilon")!;
+    expect(eps).toMatchObject({ id: "epsilon", initErrors: ["not ready"] });
+    expect(eps.outputs.value).toBe("v5");
+
+    const again = await stack.run("up", "fail");
+    expect(again.error).toBeUndefined();
+    expect(byName(again, "epsilon")).toMatchObject({ op: "update" });
+    expect(loadState(stack.state, DEFAULT_PASSPHRASE).state.resources.find((x) => x.name === "epsilon")!.initErrors).toBeUndefined();
+  });
+
+  it("check failures fail the step and stop the deployment", async () => {
+    const stack = newStack();
+    const r = await stack.run("up", "bad");
+    expect(r.error).toContain("value: must not be bad");
+    const failed = r.steps.findIndex((s) => s.error);
+    expect(r.steps[failed]).toMatchObject({ name: "alpha", op: "create" });
+    expect(r.steps.slice(failed + 1)).toEqual([]);
+    expect(stack.calls()).not.toContain("create alpha");
+    expect(loadState(stack.state, DEFAULT_PASSPHRASE).state.resources.map((x) => x.name)).not.toContain("alpha");
+  });
+});
+
+describe("components", () => {
+  it("records a component and its child; the child is deleted first", async () => {
+    const stack = newStack();
+    const up = await stack.run("up", "1", "component-program.js");
+    expect(up.error).toBeUndefined();
+    expect(up.steps.map((s) => `${s.op} ${s.type} ${s.name}`)).toEqual([
+      "create fixture:index:Group group",
+      "create pulumi-nodejs:dynamic/fixture:StoreItem group-item",
+    ]);
+    // The child's URN carries its parent's type, as the engine builds it.
+    expect(up.steps[1]!.urn).toBe("urn:pulumi:dev::proj::fixture:index:Group$pulumi-nodejs:dynamic/fixture:StoreItem::group-item");
+    expect(up.outputs).toEqual({ itemId: "group-item" });
+    const { state } = loadState(stack.state, DEFAULT_PASSPHRASE);
+    expect(state.resources.find((x) => x.name === "group-item")!.parent).toBe(up.steps[0]!.urn);
+    expect(state.resources.find((x) => x.name === "group")!.outputs).toEqual({ itemId: "group-item" });
+
+    const down = await stack.run("destroy", "1", "component-program.js");
+    expect(down.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["delete group-item", "delete group"]);
+    expect(stack.calls()).toEqual(["create group-item", "delete group-item"]);
+  });
+});
+
+describe("cli", () => {
+  it("prints a readable plan without --json", () => {
+    const stack = newStack();
+    const args = cliArgs({
+      operation: "preview",
+      program: path.join(fixtures, "program.js"),
+      state: stack.state,
+      stack: "dev",
+      project: "proj",
+      cwd: fixtures,
+      config: { "fixture:dir": stack.dir },
+      secretConfig: { "fixture:password": PASSWORD },
+    }).filter((a) => a !== "--json");
+    const out = execFileSync(process.execPath, [cliPath(), ...args], { cwd: fixtures, encoding: "utf8" });
+    expect(out).toContain("+ create  pulumi-nodejs:dynamic/fixture:StoreItem  alpha");
+    expect(out).toContain("Outputs:");
+    expect(out).toContain('alphaPassword: "[secret]"');
+    expect(out).not.toContain(PASSWORD);
+  });
+});
