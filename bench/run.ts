@@ -58,7 +58,8 @@ async function main(): Promise<void> {
 
     console.log("serialized provider (__provider) stored in each resource's state:");
     for (const kind of Object.keys(KINDS)) {
-      const text = (await pulumi.runtime.serializeFunction(() => providerFor(kind), { allowSecrets: true })).text;
+      const provider = providerFor(kind);
+      const text = (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
       console.log(`  ${kind.padEnd(34)} ${String(Buffer.byteLength(text)).padStart(6)} bytes`);
     }
   } finally {

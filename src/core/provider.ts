@@ -27,9 +27,9 @@ export function check(def: ResourceDefinition, news: Props): { inputs: Props; fa
   for (const [k, v] of Object.entries(def.defaults ?? {})) {
     if (inputs[k] === undefined || inputs[k] === null) inputs[k] = v;
   }
-  for (const k of def.sets ?? []) inputs[k] = normaliseSet(inputs[k]);
+  for (const k of def.sets ?? []) if (inputs[k] !== undefined) inputs[k] = normaliseSet(inputs[k]);
   const failures = validate(def.schema(), withoutProvider(inputs));
-  return { inputs, failures };
+  return { inputs: plainJson(inputs), failures };
 }
 
 function inputKeys(def: ResourceDefinition, olds: Props, news: Props): string[] {

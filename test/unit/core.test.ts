@@ -131,3 +131,11 @@ describe("createOnce", () => {
     expect([r, attempts]).toEqual(["ok", 2]);
   });
 });
+
+describe("check output", () => {
+  it("is plain JSON: no undefined members for absent optional sets (the host's Struct rejects them)", () => {
+    const r = check(nc, { workspaceId: "ws-1", name: "n", destinationType: "generic", url: "https://x" });
+    expect(Object.values(r.inputs)).not.toContain(undefined);
+    expect("emailUsers" in r.inputs).toBe(false);
+  });
+});

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request } from "undici";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { ProviderHost, PartialFailureError } from "../../src/engine/host";
+import { control } from "../support/emulator";
+import { fromDist, root, withoutSvcEnv } from "../support/dist";
+import { startReceiver } from "../support/receiver";
+
+type Pulumi = typeof import("@pulumi/pulumi");
+const pulumi = fromDist<Pulumi>("../node_modules/@pulumi/pulumi/index.js");
+const { providerFor } = fromDist<typeof import("../../src/core/trampoline")>("src/core/trampoline.js");
+
+let emu: Emulator;
+let host: ProviderHost;
+let hook: Awaited<ReturnType<typeof startReceiver>>;
+const texts: Record<string, string> = {};
+const HOOK_TOKEN = "hook-token-protocol-7f3a";
+
+async function serialized(kind: string): Promise<string> {
+  // Exactly what pulumi.dynamic.Resource serializes: a closure returning the provider object.
+  const provider = providerFor(kind);
+  texts[kind] ??= (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
+  return texts[kind];
+}
+
+const urn = (type: string, name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/${type}::${name}`;
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  hook = await startReceiver();
+  // No SVC_* variables: the provider must get everything through Configure, as under the engine.
+  host = await ProviderHost.start({ cwd: root, env: withoutSvcEnv() });
+  await host.configure({
+    "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin,
+    "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser,
+  });
+});
+
+afterAll(async () => {
+  await host?.close();
+  await hook?.close();
+  await emu?.close();
+});
+
+describe("the compiled provider through the real dynamic-provider host", () => {
+  it("serializes to a small text that captures no token and no module", async () => {
+    const text = await serialized("secrets:TransformTemplate");
+    expect(text).toContain('"secrets:TransformTemplate"');
+    expect(text).toContain('require("pulumi-svc/runtime")');
+    expect(Buffer.byteLength(text)).toBeLessThan(6000);
+    for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
+  });
+
+  it("rejects bad inputs in check, naming the property, before any request", async () => {
+    await control(emu, "DELETE", "/requests");
+    const p = await serialized("secrets:TransformTemplate");
+    const r = await host.check(urn("secrets:TransformTemplate", "bad"), {}, { __provider: p, name: "bad", pattern: "[a-z]+" });
+    expect(r.failures).toEqual([{ property: "pattern", reason: expect.stringMatching(/capture group/) }]);
+    expect((await control<{ requests: unknown[] }>(emu, "GET", "/requests")).requests).toEqual([]);
+  });
+
+  it("runs check, create, read, diff, update, replace decisions and delete for a template", async () => {
+    const p = await serialized("secrets:TransformTemplate");
+    const u = urn("secrets:TransformTemplate", "ssn");
+    const { inputs, failures } = await host.check(u, {}, { __provider: p, name: "ssn", pattern: "(\\d+)" });
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({ mount: "transform", type: "regex", __provider: p });
+    const { id, outs } = await host.create(u, inputs);
+    expect(id).toBe("transform/template/ssn");
+    expect(await host.read(u, id, outs)).toMatchObject({ id, props: outs });
+    expect(await host.diff(u, id, outs, { ...inputs, __provider: p + "\n// other version" })).toMatchObject({ changes: false });
+    expect(await host.diff(u, id, outs, { ...inputs, pattern: "(\\w+)" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await host.diff(u, id, outs, { ...inputs, name: "ssn2" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    const updated = await host.update(u, id, outs, { ...inputs, pattern: "(\\w+)" });
+    expect(updated.outs.pattern).toBe("(\\w+)");
+    await host.delete(u, id, updated.outs);
+    expect(await host.read(u, id, updated.outs)).toMatchObject({ id: "" });
+  });
+
+  it("reports a write whose read-back fails as a partial failure that keeps the id and the provider", async () => {
+    const p = await serialized("secrets:TransformAlphabet");
+    const u = urn("secrets:TransformAlphabet", "hex");
+    // Both reads of the create (existence check, then read-back) answer 404; the write succeeds.
+    await control(emu, "POST", "/faults", { method: "GET", path: "/v1/transform/alphabet/hex", status: 404, count: 2 });
+    const err = await host.create(u, { __provider: p, name: "hex", mount: "transform", alphabet: "0123456789abcdef" }).catch((e) => e);
+    expect(err).toBeInstanceOf(PartialFailureError);
+    expect(err.id).toBe("transform/alphabet/hex");
+    expect(err.properties).toMatchObject({ alphabet: "0123456789abcdef", __provider: p });
+    // The engine would keep it; deleting it through the same properties works.
+    await host.delete(u, err.id, err.properties);
+  });
+
+  it("keeps a notification token out of the host's output and error messages", async () => {
+    const p = await serialized("runs:NotificationConfiguration");
+    const u = urn("runs:NotificationConfiguration", "hook");
+    const news = { __provider: p, workspaceId: emu.workspaceId, name: "ci", destinationType: "generic", url: hook.url, enabled: true, token: HOOK_TOKEN, triggers: ["run:completed"] };
+    const { inputs } = await host.check(u, {}, news);
+    const { id, outs } = await host.create(u, inputs);
+    expect(outs.token).toBe(HOOK_TOKEN); // kept from the input; the engine double marks it secret
+    const read = await host.read(u, id, outs);
+    expect(read.props.token).toBe(HOOK_TOKEN);
+    expect(await host.diff(u, id, read.props, inputs)).toMatchObject({ changes: false });
+
+    hook.setStatus(500);
+    const err = await host.update(u, id, outs, { ...inputs, name: "renamed" }).catch((e) => e);
+    expect(String(err.message)).toMatch(/400/);
+    expect(String(err.message)).not.toContain(HOOK_TOKEN);
+    hook.setStatus(200);
+    await host.delete(u, id, outs);
+    const res = await request(`${emu.runUrl}/notification-configurations/${id}`, { headers: { authorization: `Bearer ${emu.tokens.runAdmin}` } });
+    await res.body.dump();
+    expect(res.statusCode).toBe(404);
+    for (const t of [HOOK_TOKEN, ...Object.values(emu.tokens)]) expect(host.stderr()).not.toContain(t);
+  });
+});
