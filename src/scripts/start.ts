@@ -1,0 +1,116 @@
+/**
+ * `npm start`: starts the emulator and deploys the quickstart program against it. With the Pulumi
+ * CLI on PATH it runs a real `pulumi up` on a local file backend in a temporary directory; without
+ * it, it runs the program through the engine double (the real dynamic-provider host over gRPC).
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator, type Emulator } from "../emulator";
+import { formatPlan } from "../engine/plan";
+import { runProgram } from "../engine/program";
+
+const root = path.resolve(__dirname, "../../..");
+const program = path.join(root, "dist/examples/quickstart/index.js");
+
+function onPath(cmd: string): boolean {
+  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, cmd)));
+}
+
+interface StackConfig {
+  plain: Record<string, string>;
+  secret: Record<string, string>;
+}
+
+function stackConfig(emu: Emulator): StackConfig {
+  return {
+    plain: {
+      "svc:runUrl": emu.runUrl,
+      "svc:secretsUrl": emu.secretsUrl,
+      "quickstart:workspaceId": emu.workspaceId,
+      // The emulator's own webhook sink, so the verification request needs no outside server.
+      "quickstart:hookUrl": `${emu.controlUrl}/sink/quickstart`,
+    },
+    secret: {
+      "svc:runToken": emu.tokens.runAdmin,
+      "svc:secretsToken": emu.tokens.secretsUser,
+      "quickstart:hookToken": randomBytes(16).toString("hex"),
+    },
+  };
+}
+
+function withCli(cfg: StackConfig, dir: string): boolean {
+  const configFile = path.join(dir, "Pulumi.dev.yaml");
+  const env = {
+    ...process.env,
+    PULUMI_BACKEND_URL: `file://${dir}`,
+    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "pulumi-svc-quickstart",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+  };
+  const pulumi = (args: string[], quiet = false) => {
+    const r = spawnSync("pulumi", [...args, "--cwd", root, "--non-interactive"], { env, stdio: quiet ? "pipe" : "inherit", encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`pulumi ${args[0]} failed${quiet ? `: ${r.stderr}` : ""}`);
+    return r.stdout;
+  };
+  pulumi(["stack", "init", "dev"], true);
+  for (const [k, v] of Object.entries(cfg.plain)) pulumi(["config", "set", k, v, "--config-file", configFile], true);
+  for (const [k, v] of Object.entries(cfg.secret)) pulumi(["config", "set", "--secret", k, v, "--config-file", configFile], true);
+  pulumi(["up", "--yes", "--config-file", configFile]);
+  return true;
+}
+
+async function withEngineDouble(cfg: StackConfig, dir: string): Promise<boolean> {
+  const options = {
+    program, state: path.join(dir, "stack.json"), cwd: root, stack: "dev", project: "pulumi-svc-quickstart",
+    config: cfg.plain, secretConfig: cfg.secret, timeoutMs: 300_000,
+  };
+  console.log("Previewing (no request is made to either service):\n");
+  const preview = await runProgram({ ...options, operation: "preview" });
+  console.log(indent(formatPlan(preview)));
+  if (preview.error) return false;
+  console.log("\nUpdating:\n");
+  const up = await runProgram({ ...options, operation: "up" });
+  console.log(indent(formatPlan(up)));
+  return !up.error;
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((l) => `    ${l}`).join("\n");
+}
+
+async function main(): Promise<void> {
+  const keep = process.argv.includes("--keep");
+  const emu = await startEmulator();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-svc-quickstart-"));
+  console.log(`Emulator running: run service ${emu.runUrl}, secrets service ${emu.secretsUrl}\n`);
+  let ok = false;
+  try {
+    const cfg = stackConfig(emu);
+    if (onPath("pulumi")) {
+      console.log("Pulumi CLI found: running `pulumi up` on a local file backend in a temporary directory.\n");
+      ok = withCli(cfg, dir);
+    } else {
+      console.log("No Pulumi CLI on PATH: running the quickstart through the engine double\n" +
+        "(the real @pulumi/pulumi dynamic-provider host, driven over gRPC the way the engine drives it).\n");
+      ok = await withEngineDouble(cfg, dir);
+    }
+    console.log(ok ? "\nQuickstart deployed." : "\nQuickstart failed (see above).");
+    if (ok && keep) {
+      console.log(`\nThe emulator keeps running (Ctrl-C to stop). To use it from a shell:\n` +
+        `  export SVC_RUN_URL=${emu.runUrl} SVC_RUN_TOKEN=${emu.tokens.runAdmin}\n` +
+        `  export SVC_SECRETS_URL=${emu.secretsUrl} SVC_SECRETS_TOKEN=${emu.tokens.secretsUser}`);
+      await new Promise<void>((resolve) => { process.once("SIGINT", resolve); process.once("SIGTERM", resolve); });
+    }
+  } finally {
+    await emu.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+});
