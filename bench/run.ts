@@ -35,13 +35,14 @@ async function rawRound(base: string, token: string, agent: Agent, i: number): P
   await send("DELETE");
 }
 
-async function timed(label: string, fn: (i: number) => Promise<void>): Promise<number> {
+async function timed(fn: (i: number) => Promise<void>, offset: number): Promise<number> {
   const start = process.hrtime.bigint();
-  for (let i = 0; i < N; i++) await fn(i);
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  console.log(`${label.padEnd(28)} ${ms.toFixed(1).padStart(9)} ms  ${(ms / N).toFixed(3)} ms/object`);
-  return ms;
+  for (let i = 0; i < N; i++) await fn(offset + i);
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const REPEATS = 5;
 
 async function main(): Promise<void> {
   const emu = await startEmulator();
@@ -52,8 +53,18 @@ async function main(): Promise<void> {
     console.log(`pulumi-svc bench: ${N} transform templates, create+read+delete (5 requests each)\n`);
     // Warm both paths so module loading and connection setup are not measured.
     for (let i = 0; i < 10; i++) { await providerRound(N + i); await rawRound(emu.secretsUrl, emu.tokens.secretsUser, agent, N + i); }
-    const raw = await timed("raw undici", (i) => rawRound(emu.secretsUrl, emu.tokens.secretsUser, agent, i));
-    const prov = await timed("provider (check+CRUD)", providerRound);
+    // Interleaved repetitions so neither side profits from running second (warm JIT, GC timing).
+    const raws: number[] = [];
+    const provs: number[] = [];
+    for (let r = 0; r < REPEATS; r++) {
+      raws.push(await timed((i) => rawRound(emu.secretsUrl, emu.tokens.secretsUser, agent, i), r * N));
+      provs.push(await timed(providerRound, r * N));
+    }
+    const raw = median(raws);
+    const prov = median(provs);
+    for (const [label, ms] of [["raw undici", raw], ["provider (check+CRUD)", prov]] as const) {
+      console.log(`${label.padEnd(24)} ${ms.toFixed(1).padStart(9)} ms  ${(ms / N).toFixed(3)} ms/object  (median of ${REPEATS})`);
+    }
     console.log(`ratio provider/raw: ${(prov / raw).toFixed(2)}\n`);
 
     console.log("serialized provider (__provider) stored in each resource's state:");
