@@ -3,7 +3,7 @@
  * would be serialized into every resource's state (DESIGN.md), so nothing here is cached across
  * configure() calls except what configure() itself hands over.
  */
-import type { Service } from "./http";
+import type { ClientOptions, Service } from "./http";
 
 /** One setting: its stack config key, its environment variable, and what it is for. */
 interface Setting {
@@ -28,15 +28,8 @@ export type SettingName = keyof typeof SETTINGS;
 /** A source of raw setting values: the provider's configure() hook or the program's stack config. */
 export type ConfigSource = (key: string) => string | undefined;
 
-export interface ServiceConfig {
-  service: Service;
-  baseUrl: string;
-  token: string;
-  caCert?: string;
-  insecureTls?: boolean;
-  requestTimeoutMs?: number;
-  maxRetries?: number;
-}
+/** What a client of one service needs, as resolved from config and environment. */
+export type ServiceConfig = Pick<ClientOptions, "service" | "baseUrl" | "token" | "caCert" | "insecureTls" | "requestTimeoutMs" | "maxRetries">;
 
 export class ConfigError extends Error {
   readonly code = "config";
