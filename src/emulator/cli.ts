@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+import { startEmulator, type Emulator, type EmulatorOptions } from "./index";
+
+const USAGE = `Usage: pulumi-svc-emulator [--port N] [--host HOST] [--state FILE]
+
+Runs the local emulator of the run service and the secrets service.
+  --port N      TCP port (default 0: any free port)
+  --host HOST   address to bind (default 127.0.0.1)
+  --state FILE  keep objects, tokens and mounts in FILE across restarts
+  --help        show this text
+
+Prints export lines for SVC_RUN_URL, SVC_RUN_TOKEN, SVC_SECRETS_URL and SVC_SECRETS_TOKEN.`;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const defaultIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export class UsageError extends Error {}
+
+export function parseArgs(argv: string[]): EmulatorOptions | "help" {
+  const options: EmulatorOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith("--") && argv[i].includes("=") ? argv[i].split(/=(.*)/s) : [argv[i], undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "--help":
+      case "-h":
+        return "help";
+      case "--port": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be 0-65535, got ${v}`);
+        options.port = Number(v);
+        break;
+      }
+      case "--host":
+        options.host = value();
+        break;
+      case "--state":
+        options.statePath = value();
+        break;
+      default:
+        throw new UsageError(`unknown argument ${argv[i]}`);
+    }
+  }
+  return options;
+}
+
+/** Starts the emulator and prints how to reach it; undefined after --help. */
+export async function main(argv: string[], io: CliIo = defaultIo): Promise<Emulator | undefined> {
+  const options = parseArgs(argv);
+  if (options === "help") {
+    io.out(USAGE);
+    return undefined;
+  }
+  const emulator = await startEmulator(options);
+  io.out(`export SVC_RUN_URL=${emulator.runUrl}`);
+  io.out(`export SVC_RUN_TOKEN=${emulator.tokens.runAdmin}`);
+  io.out(`export SVC_SECRETS_URL=${emulator.secretsUrl}`);
+  io.out(`export SVC_SECRETS_TOKEN=${emulator.tokens.secretsRoot}`);
+  io.out(
+    `# pulumi-svc emulator on ${emulator.url} (control ${emulator.controlUrl}); organization ${emulator.organization}, ` +
+      `workspace ${emulator.workspaceId}; other tokens: member ${emulator.tokens.runMember}, team ${emulator.tokens.runTeam}, ` +
+      `organization ${emulator.tokens.runOrganization}, secrets user ${emulator.tokens.secretsUser}. Ctrl-C stops it.`,
+  );
+  return emulator;
+}
+
+function runAsCommand(): void {
+  main(process.argv.slice(2)).then(
+    (emulator) => {
+      if (!emulator) return;
+      const stop = () => {
+        void emulator.close().then(() => process.exit(0));
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    },
+    (err: unknown) => {
+      defaultIo.err(`pulumi-svc-emulator: ${(err as Error).message}`);
+      if (err instanceof UsageError) defaultIo.err(USAGE);
+      process.exit(err instanceof UsageError ? 2 : 1);
+    },
+  );
+}
+
+if (require.main === module) runAsCommand();

@@ -1,0 +1,109 @@
+import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "./http";
+import { Router, type Route } from "./router";
+import type { Runtime } from "./runtime";
+import { mountableTypes } from "./secrets";
+import { seed } from "./seed";
+import { isRecord } from "./util";
+
+/**
+ * `/_emulator` endpoints for tests and examples: reset, seed, logs, faults, mounts, sinks.
+ * No auth: the emulator binds to loopback and holds nothing real.
+ */
+
+const fail = (status: number, error: string): Reply => jsonReply(status, { error });
+
+function body(req: Incoming): { ok: true; value: unknown } | { ok: false; reply: Reply } {
+  const parsed = parseJson(req.body);
+  return parsed.ok ? { ok: true, value: parsed.value ?? {} } : { ok: false, reply: fail(400, `invalid JSON: ${parsed.error}`) };
+}
+
+const MOUNT_PATH = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
+
+function addMount(rt: Runtime, req: Incoming): Reply {
+  const b = body(req);
+  if (!b.ok) return b.reply;
+  if (!isRecord(b.value)) return fail(400, "body must be a JSON object");
+  const { type } = b.value;
+  const path = typeof b.value.path === "string" ? b.value.path.replace(/^\/+|\/+$/g, "") : undefined;
+  if (path === undefined || !MOUNT_PATH.test(path)) return fail(400, "path must be segments of letters, digits, - and _");
+  if (path === "sys" || path.startsWith("sys/")) return fail(400, "path sys is reserved");
+  if (typeof type !== "string" || !mountableTypes().includes(type)) return fail(400, `type must be one of ${mountableTypes().join(", ")}`);
+  const mounts = rt.store.data.secrets.mounts;
+  const clash = Object.keys(mounts).find((m) => m === path || m.startsWith(`${path}/`) || path.startsWith(`${m}/`));
+  if (clash !== undefined) return fail(400, `path ${path} is already in use (mount ${clash})`);
+  mounts[path] = { type, objects: {} };
+  return emptyReply(204);
+}
+
+function setSink(rt: Runtime, req: Incoming): Reply {
+  const b = body(req);
+  if (!b.ok) return b.reply;
+  if (!isRecord(b.value)) return fail(400, "body must be a JSON object");
+  const { status = 200, body: text } = b.value;
+  if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return fail(400, "status must be an integer HTTP status (200-599)");
+  if (text !== undefined && typeof text !== "string") return fail(400, "body must be a string");
+  const sink = rt.sinks.get(req.params.name);
+  sink.status = status as number;
+  if (text !== undefined) sink.body = text;
+  return emptyReply(204);
+}
+
+const routes: Route<Runtime>[] = [
+  {
+    method: "POST",
+    path: "/reset",
+    handler: (rt) => {
+      rt.store.reset();
+      rt.faults.clear();
+      rt.requests.clear();
+      rt.deliveries.clear();
+      rt.sinks.clear();
+      return emptyReply(204);
+    },
+  },
+  {
+    method: "POST",
+    path: "/seed",
+    handler: (rt, req) => {
+      const b = body(req);
+      if (!b.ok) return b.reply;
+      const result = seed(rt.store.data.run, b.value);
+      return typeof result === "string" ? fail(400, result) : jsonReply(200, result);
+    },
+  },
+  { method: "GET", path: "/requests", handler: (rt) => jsonReply(200, { requests: rt.requests.all() }) },
+  { method: "DELETE", path: "/requests", handler: (rt) => (rt.requests.clear(), emptyReply(204)) },
+  { method: "GET", path: "/deliveries", handler: (rt) => jsonReply(200, { deliveries: rt.deliveries.all() }) },
+  { method: "DELETE", path: "/deliveries", handler: (rt) => (rt.deliveries.clear(), emptyReply(204)) },
+  {
+    method: "POST",
+    path: "/faults",
+    handler: (rt, req) => {
+      const b = body(req);
+      if (!b.ok) return b.reply;
+      const fault = rt.faults.add(b.value);
+      return typeof fault === "string" ? fail(400, fault) : jsonReply(201, { id: fault.id });
+    },
+  },
+  { method: "GET", path: "/faults", handler: (rt) => jsonReply(200, { faults: rt.faults.list() }) },
+  { method: "DELETE", path: "/faults", handler: (rt) => (rt.faults.clear(), emptyReply(204)) },
+  { method: "POST", path: "/mounts", handler: addMount },
+  {
+    method: "GET",
+    path: "/mounts",
+    handler: (rt) => jsonReply(200, { mounts: Object.entries(rt.store.data.secrets.mounts).map(([path, m]) => ({ path, type: m.type })) }),
+  },
+  { method: "PUT", path: "/sinks/:name", handler: setSink },
+  { method: "GET", path: "/sinks/:name", handler: (rt, req) => jsonReply(200, { requests: rt.sinks.get(req.params.name).requests }) },
+  { method: "DELETE", path: "/sinks/:name", handler: (rt, req) => (rt.sinks.delete(req.params.name), emptyReply(204)) },
+];
+
+const router = new Router(routes);
+
+/** Handles a request whose path is relative to `/_emulator` (sinks are served by the server). */
+export async function handleControl(rt: Runtime, req: Incoming): Promise<Reply> {
+  const match = router.match(req.method, req.path);
+  if (match.kind === "none") return fail(404, `no control endpoint ${req.path}`);
+  if (match.kind === "method") return { ...fail(405, "method not allowed"), headers: { "content-type": "application/json", allow: match.allowed.join(", ") } };
+  return match.route.handler(rt, { ...req, params: match.params });
+}

@@ -1,0 +1,86 @@
+import { randomId, isRecord } from "./util";
+
+/** A registered fault; see the README of the emulator for how each field acts. */
+export interface Fault {
+  id: string;
+  method?: string;
+  path: string;
+  remaining: number;
+  status?: number;
+  retryAfter?: number;
+  delayMs?: number;
+  drop: boolean;
+  when: "before" | "after";
+}
+
+/** What the server does for a matched fault, resolved once so both timings share the rule. */
+export type FaultAction = { kind: "drop" } | { kind: "status"; status: number; retryAfter?: number } | { kind: "delay-only" };
+
+export function faultAction(fault: Fault): FaultAction {
+  if (fault.drop) return { kind: "drop" };
+  if (fault.status !== undefined) return { kind: "status", status: fault.status, retryAfter: fault.retryAfter };
+  // Retry-After alone means "rate limited"; delay alone means "slow but correct".
+  if (fault.retryAfter !== undefined) return { kind: "status", status: 429, retryAfter: fault.retryAfter };
+  if (fault.delayMs !== undefined) return { kind: "delay-only" };
+  return { kind: "status", status: 503 };
+}
+
+export class Faults {
+  private faults: Fault[] = [];
+
+  add(input: unknown): Fault | string {
+    if (!isRecord(input)) return "body must be a JSON object";
+    const { method, path, count = 1, status, retryAfter, delayMs, drop = false, when = "before" } = input;
+    if (typeof path !== "string" || !path.startsWith("/")) return "path is required and must start with /";
+    if (method !== undefined && (typeof method !== "string" || method === "")) return "method must be a non-empty string";
+    if (!Number.isInteger(count) || (count as number) < 1) return "count must be a positive integer";
+    if (status !== undefined && (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)) {
+      return "status must be an integer HTTP status (100-599)";
+    }
+    if (retryAfter !== undefined && (!Number.isInteger(retryAfter) || (retryAfter as number) < 0)) {
+      return "retryAfter must be a non-negative integer number of seconds";
+    }
+    if (delayMs !== undefined && (!Number.isInteger(delayMs) || (delayMs as number) < 0)) {
+      return "delayMs must be a non-negative integer";
+    }
+    if (typeof drop !== "boolean") return "drop must be a boolean";
+    if (when !== "before" && when !== "after") return 'when must be "before" or "after"';
+    const fault: Fault = {
+      id: randomId("fault"),
+      method: typeof method === "string" ? method.toUpperCase() : undefined,
+      path,
+      remaining: count as number,
+      status: status as number | undefined,
+      retryAfter: retryAfter as number | undefined,
+      delayMs: delayMs as number | undefined,
+      drop,
+      when,
+    };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  /** Consumes one use of the oldest fault matching any of `methods` and `path`. */
+  take(methods: string[], path: string): Fault | undefined {
+    const index = this.faults.findIndex(
+      (f) => (f.method === undefined || methods.includes(f.method)) && pathMatches(f.path, path),
+    );
+    if (index < 0) return undefined;
+    const fault = this.faults[index];
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.faults.splice(index, 1);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+}
+
+function pathMatches(pattern: string, path: string): boolean {
+  return pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
+}

@@ -1,0 +1,23 @@
+import { runPrincipal } from "../auth";
+import type { Incoming, Reply } from "../http";
+import { Router } from "../router";
+import type { Runtime } from "../runtime";
+import type { RunContext } from "./context";
+import { errorReply, simpleError } from "./jsonapi";
+import { notificationConfigurationRoutes } from "./notification-configurations";
+
+/** The run service's routes table; each API object contributes its own rows. */
+const router = new Router<RunContext>([...notificationConfigurationRoutes]);
+
+/** Handles a request whose path is relative to `/api/v2`. */
+export async function handleRun(rt: Runtime, req: Incoming): Promise<Reply> {
+  const principal = runPrincipal(rt.store.tokens, req.headers);
+  if (!principal) return errorReply(401, [{ status: "401", title: "unauthorized" }]);
+  const match = router.match(req.method, req.path);
+  if (match.kind === "none") return simpleError(404, "not found");
+  if (match.kind === "method") {
+    const reply = simpleError(405, "method not allowed");
+    return { ...reply, headers: { ...reply.headers, allow: match.allowed.join(", ") } };
+  }
+  return match.route.handler({ rt, principal }, { ...req, params: match.params });
+}

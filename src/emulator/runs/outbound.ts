@@ -1,0 +1,56 @@
+import http from "node:http";
+import https from "node:https";
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string[]>;
+  body: string;
+}
+
+/** Response bodies beyond this are not read: only the first 4096 characters are ever stored. */
+const MAX_READ = 64 * 1024;
+
+/**
+ * POSTs `body` and resolves with the response, or rejects with a message fit for an error detail.
+ * A fresh connection per delivery (agent: false) so nothing lingers after the emulator closes.
+ */
+export function postJson(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<OutboundResponse> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const transport = target.protocol === "https:" ? https : http;
+    const req = transport.request(target, {
+      method: "POST",
+      agent: false,
+      signal,
+      headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`no response within ${timeoutMs} ms`)), timeoutMs);
+    req.on("error", (err) => {
+      clearTimeout(timer);
+      reject(new Error(`request to ${url} failed: ${err.message}`));
+    });
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        if (size < MAX_READ) chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on("end", () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, headers: res.headersDistinct as Record<string, string[]>, body: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", (err) => {
+        clearTimeout(timer);
+        reject(new Error(`response from ${url} failed: ${err.message}`));
+      });
+    });
+    req.end(body);
+  });
+}

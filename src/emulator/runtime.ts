@@ -1,0 +1,15 @@
+import type { Faults } from "./faults";
+import type { DeliveryEntry, Log, RequestEntry, Sinks } from "./logs";
+import type { Store } from "./store";
+
+/** Everything a handler may touch; one per running emulator, never module-level. */
+export interface Runtime {
+  store: Store;
+  requests: Log<RequestEntry>;
+  deliveries: Log<DeliveryEntry>;
+  faults: Faults;
+  sinks: Sinks;
+  deliveryTimeoutMs: number;
+  /** Aborted by close() so outbound deliveries and fault delays end with the emulator. */
+  closing: AbortSignal;
+}

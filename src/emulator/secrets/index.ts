@@ -1,0 +1,48 @@
+import { secretsPrincipal } from "../auth";
+import type { Incoming, Reply } from "../http";
+import { Router } from "../router";
+import type { Runtime } from "../runtime";
+import type { Mount } from "../state";
+import type { SecretsContext } from "./context";
+import { ENGINES } from "./engines";
+import { noHandler, permissionDenied, unsupportedOperation } from "./envelope";
+
+const routers = new Map(Object.values(ENGINES).map((engine) => [engine.type, new Router(engine.routes)]));
+
+/** LIST arrives as GET ?list=true (the server rewrites the method); PUT is a synonym of POST. */
+export function secretsMethod(method: string, query: URLSearchParams): string {
+  if (method === "GET" && query.get("list") === "true") return "LIST";
+  if (method === "PUT") return "POST";
+  return method;
+}
+
+/** The longest mount path that `path` lies under, since mount paths may themselves contain `/`. */
+function findMount(mounts: Record<string, Mount>, path: string): string | undefined {
+  let best: string | undefined;
+  for (const mountPath of Object.keys(mounts)) {
+    if ((path === mountPath || path.startsWith(`${mountPath}/`)) && (!best || mountPath.length > best.length)) best = mountPath;
+  }
+  return best;
+}
+
+/** Handles a request whose path is relative to `/v1`. */
+export async function handleSecrets(rt: Runtime, req: Incoming): Promise<Reply> {
+  const principal = secretsPrincipal(rt.store.tokens, req.headers);
+  if (!principal) return permissionDenied();
+  const path = req.path.replace(/^\/+/, "");
+  const mountPath = findMount(rt.store.data.secrets.mounts, path);
+  const mount = mountPath === undefined ? undefined : rt.store.data.secrets.mounts[mountPath];
+  const router = mount && routers.get(mount.type);
+  if (mountPath === undefined || !mount || !router) return noHandler(path);
+  const method = secretsMethod(req.method, req.query);
+  const match = router.match(method, path.slice(mountPath.length + 1));
+  if (match.kind === "none") return noHandler(path);
+  if (match.kind === "method") return unsupportedOperation();
+  if (match.route.sudo && !principal.sudo) return permissionDenied();
+  const ctx: SecretsContext = { rt, principal, mountPath, mount };
+  return match.route.handler(ctx, { ...req, method, params: match.params });
+}
+
+export function mountableTypes(): string[] {
+  return Object.keys(ENGINES);
+}

@@ -1,0 +1,62 @@
+import { emptyReply, parseJson, type Incoming, type Reply } from "../http";
+import type { Route } from "../router";
+import { isRecord } from "../util";
+import type { SecretsContext } from "./context";
+import { dataReply, listReply, secretsError } from "./envelope";
+
+/**
+ * One named object kind of an engine (template, alphabet, ...). An object file declares
+ * how to read a write body and how to present a stored object; the routes are shared.
+ */
+export interface ObjectKind<T> {
+  /** Path segment and storage key, e.g. "template". */
+  path: string;
+  /** A stored object or a message naming the offending field. */
+  read(ctx: SecretsContext, body: Record<string, unknown>, name: string): T | string;
+  present(object: T): Record<string, unknown>;
+}
+
+export function bag<T>(ctx: SecretsContext, kind: string): Record<string, T> {
+  ctx.mount.objects[kind] ??= {};
+  return ctx.mount.objects[kind] as Record<string, T>;
+}
+
+/** Reads a JSON object body; an empty body counts as `{}` like the real-world equivalent. */
+export function readBody(req: Incoming): { ok: true; body: Record<string, unknown> } | { ok: false; reply: Reply } {
+  const parsed = parseJson(req.body);
+  if (!parsed.ok) return { ok: false, reply: secretsError(400, `failed to parse JSON input: ${parsed.error}`) };
+  if (parsed.value === undefined) return { ok: true, body: {} };
+  if (!isRecord(parsed.value)) return { ok: false, reply: secretsError(400, "request body must be a JSON object") };
+  return { ok: true, body: parsed.value };
+}
+
+export function crudRoutes<T>(kind: ObjectKind<T>): Route<SecretsContext>[] {
+  const write = (ctx: SecretsContext, req: Incoming): Reply => {
+    const body = readBody(req);
+    if (!body.ok) return body.reply;
+    const result = kind.read(ctx, body.body, req.params.name);
+    if (typeof result === "string") return secretsError(400, result);
+    bag<T>(ctx, kind.path)[req.params.name] = result;
+    return emptyReply(204);
+  };
+  return [
+    { method: "POST", path: `${kind.path}/:name`, handler: write },
+    {
+      method: "GET",
+      path: `${kind.path}/:name`,
+      handler: (ctx, req) => {
+        const object = bag<T>(ctx, kind.path)[req.params.name];
+        return object === undefined ? secretsError(404) : dataReply(kind.present(object));
+      },
+    },
+    {
+      method: "DELETE",
+      path: `${kind.path}/:name`,
+      handler: (ctx, req) => {
+        delete bag<T>(ctx, kind.path)[req.params.name];
+        return emptyReply(204);
+      },
+    },
+    { method: "LIST", path: kind.path, handler: (ctx) => listReply(Object.keys(bag<T>(ctx, kind.path))) },
+  ];
+}

@@ -1,0 +1,205 @@
+import http from "node:http";
+import net from "node:net";
+import { handleControl } from "./control";
+import { faultAction, type Fault } from "./faults";
+import { jsonReply, type Incoming, type Reply } from "./http";
+import { handleRun } from "./runs";
+import { simpleError } from "./runs/jsonapi";
+import type { Runtime } from "./runtime";
+import { handleSecrets, secretsMethod } from "./secrets";
+import { secretsError } from "./secrets/envelope";
+import { RewritingSocket } from "./socket";
+import { now } from "./util";
+
+const MAX_BODY = 10 * 1024 * 1024;
+const RUN_PREFIX = "/api/v2";
+const SECRETS_PREFIX = "/v1";
+const CONTROL_PREFIX = "/_emulator";
+const SINK_PREFIX = "/_emulator/sink/";
+
+type Service = "run" | "secrets" | "sink" | "control" | "none";
+
+function classify(path: string): Service {
+  const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+  if (under(RUN_PREFIX)) return "run";
+  if (under(SECRETS_PREFIX)) return "secrets";
+  if (path.startsWith(SINK_PREFIX)) return "sink";
+  if (under(CONTROL_PREFIX)) return "control";
+  return "none";
+}
+
+export interface Listening {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * One TCP listener feeding one HTTP server through the LIST rewriter. Connections are tracked
+ * so close() ends idle keep-alive sockets too, and in-flight handlers are awaited so nothing
+ * writes state after close() resolves.
+ */
+export async function listen(rt: Runtime, abort: AbortController, host: string, port: number): Promise<Listening> {
+  const inflight = new Set<Promise<void>>();
+  const httpServer = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    const task = serve(rt, req, res).catch((err: unknown) => {
+      if (!res.headersSent && !res.destroyed) send(res, jsonReply(500, { error: String(err) }));
+    });
+    inflight.add(task);
+    void task.finally(() => inflight.delete(task));
+  });
+  const sockets = new Set<net.Socket>();
+  const netServer = net.createServer({ allowHalfOpen: true }, (raw) => {
+    sockets.add(raw);
+    raw.on("close", () => sockets.delete(raw));
+    httpServer.emit("connection", new RewritingSocket(raw));
+  });
+  await new Promise<void>((resolve, reject) => {
+    netServer.once("error", reject);
+    netServer.listen(port, host, () => {
+      netServer.off("error", reject);
+      resolve();
+    });
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    port: (netServer.address() as net.AddressInfo).port,
+    close() {
+      closing ??= (async () => {
+        abort.abort();
+        const closed = new Promise<void>((resolve) => netServer.close(() => resolve()));
+        // The HTTP server never listens itself, so its own connection tracking is inactive:
+        // destroying the raw sockets is what ends idle keep-alive connections.
+        for (const socket of sockets) socket.destroy();
+        await Promise.allSettled([...inflight]);
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}
+
+async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const target = req.url ?? "/";
+  const q = target.indexOf("?");
+  const path = q < 0 ? target : target.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
+  const body = await readBody(req);
+  if (body === undefined) return send(res, jsonReply(413, { error: "request body too large" }));
+  const service = classify(path);
+  const rawMethod = req.method ?? "GET";
+  const method = service === "secrets" ? secretsMethod(rawMethod, query) : rawMethod;
+  const incoming: Incoming = { method: rawMethod, path, params: {}, query, headers: req.headers, body };
+  const mutating = rawMethod !== "GET" && rawMethod !== "HEAD";
+
+  if (service === "control" || service === "none") {
+    const reply = service === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) });
+    if (mutating) rt.store.save();
+    return send(res, reply);
+  }
+
+  const log = (status: number) => {
+    if (service !== "sink") rt.requests.push({ method, path, query: Object.fromEntries(query), status, at: now() });
+  };
+  const fault = rt.faults.take([rawMethod, method], path);
+  if (fault?.when === "before") {
+    if (fault.delayMs) await sleep(fault.delayMs, rt.closing);
+    const early = applyFault(fault, service, req, res, log);
+    if (early) return;
+  }
+
+  let reply: Reply;
+  try {
+    reply = await dispatch(rt, service, incoming);
+  } catch (err) {
+    reply = errorFor(service, 500, `internal emulator error: ${(err as Error).message}`);
+  }
+  if (mutating) rt.store.save();
+
+  if (fault?.when === "after") {
+    if (fault.delayMs) await sleep(fault.delayMs, rt.closing);
+    if (applyFault(fault, service, req, res, log)) return;
+  }
+  log(reply.status);
+  send(res, reply);
+}
+
+function dispatch(rt: Runtime, service: Service, req: Incoming): Promise<Reply> | Reply {
+  switch (service) {
+    case "run":
+      return handleRun(rt, { ...req, path: req.path.slice(RUN_PREFIX.length) });
+    case "secrets":
+      return handleSecrets(rt, { ...req, path: req.path.slice(SECRETS_PREFIX.length) });
+    default: {
+      const name = safeDecode(req.path.slice(SINK_PREFIX.length));
+      const sink = rt.sinks.record(name, { method: req.method, headers: req.headers, body: req.body.toString("utf8") });
+      return { status: sink.status, headers: { "content-type": "text/plain" }, body: sink.body };
+    }
+  }
+}
+
+/** Answers for the fault; false when the fault only delays and normal handling continues. */
+function applyFault(fault: Fault, service: Service, req: http.IncomingMessage, res: http.ServerResponse, log: (status: number) => void): boolean {
+  const action = faultAction(fault);
+  if (action.kind === "delay-only") return false;
+  if (action.kind === "drop") {
+    log(0);
+    req.socket.destroy();
+    return true;
+  }
+  const reply = errorFor(service, action.status, `injected fault (HTTP ${action.status})`);
+  if (action.retryAfter !== undefined) reply.headers = { ...reply.headers, "retry-after": String(action.retryAfter) };
+  log(action.status);
+  send(res, reply);
+  return true;
+}
+
+/** An error body in the shape of the service the request was for. */
+function errorFor(service: Service, status: number, message: string): Reply {
+  if (service === "run") return simpleError(status, message);
+  if (service === "secrets") return secretsError(status, message);
+  return { status, headers: { "content-type": "text/plain" }, body: message };
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  if (res.destroyed || res.headersSent) return;
+  const body = reply.body ?? "";
+  const headers: Record<string, string | number> = { ...reply.headers };
+  if (reply.status !== 204 && reply.status !== 304) headers["content-length"] = Buffer.byteLength(body);
+  res.writeHead(reply.status, headers);
+  res.end(reply.status === 204 || reply.status === 304 ? undefined : body);
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** Resolves early when the emulator closes, so a pending delay never holds the process open. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

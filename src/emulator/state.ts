@@ -1,0 +1,117 @@
+/**
+ * Shapes of everything the emulator keeps, and the defaults `reset` restores.
+ * Each service has its own branch so new objects (runs, more engines) are new keys, not new files.
+ */
+
+export interface EmulatorTokens {
+  runAdmin: string;
+  runMember: string;
+  runTeam: string;
+  runOrganization: string;
+  secretsRoot: string;
+  secretsUser: string;
+}
+
+export interface Organization {
+  name: string;
+  createdAt: string;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  organization: string;
+  createdAt: string;
+}
+
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  organization: string;
+}
+
+export interface DeliveryResponse {
+  url: string;
+  body: string;
+  code: string;
+  headers: Record<string, string[]>;
+  "sent-at": string;
+  successful: boolean;
+}
+
+export type DestinationType = "generic" | "email" | "chat-a" | "chat-b";
+
+export interface NotificationConfiguration {
+  id: string;
+  workspaceId: string;
+  name: string;
+  destinationType: DestinationType;
+  url: string | null;
+  enabled: boolean;
+  token: string | null;
+  triggers: string[];
+  userIds: string[];
+  deliveryResponses: DeliveryResponse[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RunState {
+  organizations: Record<string, Organization>;
+  workspaces: Record<string, Workspace>;
+  users: Record<string, User>;
+  teams: Record<string, Team>;
+  notificationConfigurations: Record<string, NotificationConfiguration>;
+}
+
+/** An engine instance; `objects[kind][name]` so each object file owns one kind. */
+export interface Mount {
+  type: string;
+  objects: Record<string, Record<string, unknown>>;
+}
+
+export interface SecretsState {
+  mounts: Record<string, Mount>;
+}
+
+export interface Data {
+  run: RunState;
+  secrets: SecretsState;
+}
+
+export const DEFAULT_ORGANIZATION = "example-org";
+export const DEFAULT_WORKSPACE_ID = "ws-example00000001";
+export const ADMIN_USER_ID = "usr-admin000000001";
+export const MEMBER_USER_ID = "usr-member00000001";
+export const DEPLOYERS_TEAM_ID = "team-deployers00001";
+
+/** Engines mounted on a fresh emulator: mount path → engine type. */
+export const DEFAULT_MOUNTS: Record<string, string> = { transform: "transform" };
+
+export function seededData(at: string): Data {
+  return {
+    run: {
+      organizations: { [DEFAULT_ORGANIZATION]: { name: DEFAULT_ORGANIZATION, createdAt: at } },
+      workspaces: {
+        [DEFAULT_WORKSPACE_ID]: { id: DEFAULT_WORKSPACE_ID, name: "example", organization: DEFAULT_ORGANIZATION, createdAt: at },
+      },
+      users: {
+        [ADMIN_USER_ID]: { id: ADMIN_USER_ID, username: "admin", email: "admin@example.com" },
+        [MEMBER_USER_ID]: { id: MEMBER_USER_ID, username: "member", email: "member@example.com" },
+      },
+      teams: {
+        [DEPLOYERS_TEAM_ID]: { id: DEPLOYERS_TEAM_ID, name: "deployers", organization: DEFAULT_ORGANIZATION },
+      },
+      notificationConfigurations: {},
+    },
+    secrets: {
+      mounts: Object.fromEntries(Object.entries(DEFAULT_MOUNTS).map(([path, type]) => [path, { type, objects: {} }])),
+    },
+  };
+}

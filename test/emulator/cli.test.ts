@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { main, parseArgs } from "../../src/emulator/cli";
+import type { Emulator } from "../../src/emulator";
+import { bearer, call } from "./helpers";
+
+let running: Emulator | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l) }, out, err };
+}
+
+describe("cli main", () => {
+  test("starts the emulator and prints export lines that work", async () => {
+    const { io, out } = capture();
+    running = await main(["--port", "0", "--host", "127.0.0.1"], io);
+    expect(running).toBeDefined();
+    const emu = running!;
+    expect(out.slice(0, 4)).toEqual([
+      `export SVC_RUN_URL=${emu.runUrl}`,
+      `export SVC_RUN_TOKEN=${emu.tokens.runAdmin}`,
+      `export SVC_SECRETS_URL=${emu.secretsUrl}`,
+      `export SVC_SECRETS_TOKEN=${emu.tokens.secretsRoot}`,
+    ]);
+    expect(out[4]).toContain(emu.url);
+    expect(emu.runUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2$/);
+    const runUrl = out[0].split("=")[1];
+    const token = out[1].split("=")[1];
+    const res = await call("GET", `${runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, { headers: bearer(token) });
+    expect(res.status).toBe(200);
+  });
+
+  test("--help prints usage and starts nothing", async () => {
+    const { io, out } = capture();
+    expect(await main(["--help"], io)).toBeUndefined();
+    expect(out.join("\n")).toContain("--state FILE");
+  });
+
+  test.each([["--port"], ["--port", "70000"], ["--bogus"], ["--host", ""]])("rejects %j", (...argv) => {
+    expect(() => parseArgs(argv)).toThrow();
+  });
+
+  test("--flag=value form is accepted", () => {
+    expect(parseArgs(["--port=8080", "--state=/tmp/x.json"])).toEqual({ port: 8080, statePath: "/tmp/x.json" });
+  });
+});

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { bearer, call, svcToken } from "./helpers";
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+afterAll(() => emu.close());
+beforeEach(async () => {
+  await call("POST", `${emu.controlUrl}/reset`);
+});
+
+const fault = (body: unknown) => call("POST", `${emu.controlUrl}/faults`, { body });
+const ncPath = () => `/api/v2/workspaces/${emu.workspaceId}/notification-configurations`;
+const ncBody = (name = "n") => ({ data: { type: "notification-configurations", attributes: { name, "destination-type": "generic", url: "https://h.example.com/" } } });
+const createNc = (name?: string) => call("POST", `${emu.url}${ncPath()}`, { headers: bearer(emu.tokens.runAdmin), body: ncBody(name) });
+const countNc = async () => (await call("GET", `${emu.url}${ncPath()}`, { headers: bearer(emu.tokens.runAdmin) })).json.data.length as number;
+const putAlphabet = (name: string) => call("POST", `${emu.secretsUrl}/transform/alphabet/${name}`, { headers: svcToken(emu.tokens.secretsRoot), body: { alphabet: "ab" } });
+
+describe("faults", () => {
+  test("before: answers with the status in the run service's shape, without handling", async () => {
+    const res = await fault({ method: "POST", path: ncPath(), status: 503 });
+    expect(res.status).toBe(201);
+    expect(res.json.id).toEqual(expect.any(String));
+    const faulted = await createNc();
+    expect(faulted.status).toBe(503);
+    expect(faulted.headers["content-type"]).toBe("application/vnd.api+json");
+    expect(faulted.json.errors[0].status).toBe("503");
+    expect(await countNc()).toBe(0);
+    expect((await createNc()).status).toBe(201);
+  });
+
+  test("Retry-After alone means 429 with the header; secrets errors use the secrets shape", async () => {
+    await fault({ path: "/v1/transform/*", retryAfter: 7 });
+    const res = await putAlphabet("a");
+    expect(res.status).toBe(429);
+    expect(res.headers["retry-after"]).toBe("7");
+    expect(res.json.errors).toEqual([expect.any(String)]);
+    expect((await call("GET", `${emu.secretsUrl}/transform/alphabet/a`, { headers: svcToken(emu.tokens.secretsRoot) })).status).toBe(404);
+  });
+
+  test("after: the request is handled, then the answer is replaced", async () => {
+    await fault({ method: "POST", path: ncPath(), status: 500, when: "after" });
+    const res = await createNc();
+    expect(res.status).toBe(500);
+    expect(await countNc()).toBe(1);
+  });
+
+  test("drop before: the socket closes and nothing happens", async () => {
+    await fault({ path: ncPath(), method: "POST", drop: true });
+    await expect(createNc()).rejects.toThrow();
+    expect(await countNc()).toBe(0);
+  });
+
+  test("drop after: the socket closes but the object exists", async () => {
+    await fault({ path: ncPath(), method: "POST", drop: true, when: "after" });
+    await expect(createNc()).rejects.toThrow();
+    expect(await countNc()).toBe(1);
+  });
+
+  test("count, method filter and exact path", async () => {
+    await fault({ method: "POST", path: ncPath(), status: 502, count: 2 });
+    expect((await call("GET", `${emu.url}${ncPath()}`, { headers: bearer(emu.tokens.runAdmin) })).status).toBe(200);
+    expect((await call("POST", `${emu.url}${ncPath()}/x`, { headers: bearer(emu.tokens.runAdmin), body: {} })).status).toBe(404);
+    expect((await createNc()).status).toBe(502);
+    expect((await createNc()).status).toBe(502);
+    expect((await createNc()).status).toBe(201);
+  });
+
+  test("a LIST fault matches LIST requests", async () => {
+    await putAlphabet("a");
+    await fault({ method: "LIST", path: "/v1/transform/alphabet", status: 500 });
+    expect((await call("GET", `${emu.secretsUrl}/transform/alphabet/a`, { headers: svcToken(emu.tokens.secretsRoot) })).status).toBe(200);
+    expect((await call("LIST", `${emu.secretsUrl}/transform/alphabet`, { headers: svcToken(emu.tokens.secretsRoot) })).status).toBe(500);
+  });
+
+  test("delayMs alone delays and then handles normally", async () => {
+    await fault({ method: "POST", path: ncPath(), delayMs: 150 });
+    const started = Date.now();
+    const res = await createNc();
+    expect(res.status).toBe(201);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  test("list and clear faults", async () => {
+    await fault({ path: "/v1/*", status: 500, count: 3 });
+    const listed = await call("GET", `${emu.controlUrl}/faults`);
+    expect(listed.json.faults).toEqual([expect.objectContaining({ path: "/v1/*", remaining: 3, status: 500, when: "before" })]);
+    expect((await call("DELETE", `${emu.controlUrl}/faults`)).status).toBe(204);
+    expect((await putAlphabet("a")).status).toBe(204);
+  });
+
+  test.each([{}, { path: "no-slash" }, { path: "/x", count: 0 }, { path: "/x", status: 42 }, { path: "/x", when: "during" }, { path: "/x", drop: "yes" }])(
+    "invalid fault %j → 400",
+    async (body) => {
+      expect((await fault(body)).status).toBe(400);
+    },
+  );
+
+  test("faults never apply to control endpoints", async () => {
+    await fault({ path: "/_emulator/*", status: 500 });
+    expect((await call("GET", `${emu.controlUrl}/requests`)).status).toBe(200);
+  });
+});
+
+describe("reset, seed and logs", () => {
+  test("reset clears objects, faults, logs, deliveries and keeps tokens", async () => {
+    await createNc();
+    await putAlphabet("a");
+    await fault({ path: "/v1/*", status: 500 });
+    await call("POST", `${emu.controlUrl}/sink/s`, { body: { hello: 1 } });
+    expect((await call("POST", `${emu.controlUrl}/reset`)).status).toBe(204);
+    expect(await countNc()).toBe(0);
+    expect((await call("LIST", `${emu.secretsUrl}/transform/alphabet`, { headers: svcToken(emu.tokens.secretsRoot) })).status).toBe(404);
+    expect((await call("GET", `${emu.controlUrl}/faults`)).json.faults).toEqual([]);
+    expect((await call("GET", `${emu.controlUrl}/sinks/s`)).json.requests).toEqual([]);
+    const log = (await call("GET", `${emu.controlUrl}/requests`)).json.requests;
+    expect(log.map((r: { path: string }) => r.path)).toEqual([ncPath(), "/v1/transform/alphabet"]);
+  });
+
+  test("seed creates workspaces and users; defaults come back after reset", async () => {
+    const res = await call("POST", `${emu.controlUrl}/seed`, {
+      body: { organizations: [{ name: "acme" }], workspaces: [{ name: "prod", organization: "acme" }, { id: "ws-fixed", name: "fixed" }], users: [{ username: "carol" }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.organizations).toEqual([{ name: "acme" }]);
+    expect(res.json.workspaces[0]).toEqual({ id: expect.stringMatching(/^ws-[A-Za-z0-9]{16}$/), name: "prod", organization: "acme" });
+    expect(res.json.workspaces[1]).toEqual({ id: "ws-fixed", name: "fixed", organization: "example-org" });
+    expect(res.json.users[0]).toEqual({ id: expect.stringMatching(/^usr-/), username: "carol", email: "carol@example.com" });
+    const wsId = res.json.workspaces[0].id;
+    const created = await call("POST", `${emu.runUrl}/workspaces/${wsId}/notification-configurations`, {
+      headers: bearer(emu.tokens.runAdmin),
+      body: { data: { type: "notification-configurations", attributes: { name: "m", "destination-type": "email" }, relationships: { users: { data: [{ id: res.json.users[0].id, type: "users" }] } } } },
+    });
+    expect(created.status).toBe(201);
+    await call("POST", `${emu.controlUrl}/reset`);
+    expect((await call("GET", `${emu.runUrl}/workspaces/${wsId}/notification-configurations`, { headers: bearer(emu.tokens.runAdmin) })).status).toBe(404);
+    expect(await countNc()).toBe(0);
+  });
+
+  test.each([{ workspaces: [{}] }, { users: [{ username: "admin", id: "usr-other" }] }, { workspaces: "x" }])("invalid seed %j → 400", async (body) => {
+    expect((await call("POST", `${emu.controlUrl}/seed`, { body })).status).toBe(400);
+  });
+
+  test("the request log has method, path, query, status and time, never tokens or bodies", async () => {
+    await call("DELETE", `${emu.controlUrl}/requests`);
+    await call("GET", `${emu.url}${ncPath()}?page%5Bsize%5D=5`, { headers: bearer(emu.tokens.runAdmin) });
+    await call("GET", `${emu.url}${ncPath()}`, { headers: bearer("wrong") });
+    await call("POST", `${emu.secretsUrl}/transform/alphabet/s`, { headers: svcToken(emu.tokens.secretsRoot), body: { alphabet: "QWERTYUIOP" } });
+    const res = await call("GET", `${emu.controlUrl}/requests`);
+    expect(res.json.requests).toEqual([
+      { method: "GET", path: ncPath(), query: { "page[size]": "5" }, status: 200, at: expect.stringMatching(/Z$/) },
+      { method: "GET", path: ncPath(), query: {}, status: 401, at: expect.any(String) },
+      { method: "POST", path: "/v1/transform/alphabet/s", query: {}, status: 204, at: expect.any(String) },
+    ]);
+    expect(res.text).not.toContain(emu.tokens.runAdmin);
+    expect(res.text).not.toContain("QWERTYUIOP");
+    expect((await call("DELETE", `${emu.controlUrl}/requests`)).status).toBe(204);
+    expect((await call("GET", `${emu.controlUrl}/requests`)).json.requests).toEqual([]);
+  });
+
+  test("a dropped request is logged with status 0", async () => {
+    await call("DELETE", `${emu.controlUrl}/requests`);
+    await fault({ path: "/v1/*", drop: true });
+    await expect(putAlphabet("x")).rejects.toThrow();
+    expect((await call("GET", `${emu.controlUrl}/requests`)).json.requests).toEqual([expect.objectContaining({ status: 0, method: "POST" })]);
+  });
+});
+
+describe("sinks", () => {
+  test("record requests and answer with the configured status", async () => {
+    const first = await call("POST", `${emu.controlUrl}/sink/hook`, { body: { a: 1 }, headers: { "x-test": "1" } });
+    expect(first.status).toBe(200);
+    expect(first.text).toBe("ok");
+    expect((await call("PUT", `${emu.controlUrl}/sinks/hook`, { body: { status: 500 } })).status).toBe(204);
+    expect((await call("PUT", `${emu.controlUrl}/sink/hook`, { raw: "plain" })).status).toBe(500);
+    const seen = await call("GET", `${emu.controlUrl}/sinks/hook`);
+    expect(seen.json.requests).toEqual([
+      { method: "POST", headers: expect.objectContaining({ "x-test": "1" }), body: '{"a":1}' },
+      { method: "PUT", headers: expect.any(Object), body: "plain" },
+    ]);
+    expect((await call("PUT", `${emu.controlUrl}/sinks/hook`, { body: { status: 99 } })).status).toBe(400);
+  });
+
+  test("a notification configuration verifies against a sink, signature included", async () => {
+    const res = await call("POST", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, {
+      headers: bearer(emu.tokens.runAdmin),
+      body: { data: { type: "notification-configurations", attributes: { name: "s", "destination-type": "generic", url: `${emu.controlUrl}/sink/ci`, enabled: true, token: "tok" } } },
+    });
+    expect(res.status).toBe(201);
+    const seen = await call("GET", `${emu.controlUrl}/sinks/ci`);
+    expect(seen.json.requests).toHaveLength(1);
+    expect(seen.json.requests[0].headers["x-svc-notification-signature"]).toMatch(/^[0-9a-f]{128}$/);
+  });
+
+  test("unknown control endpoints → 404", async () => {
+    expect((await call("GET", `${emu.controlUrl}/nothing`)).status).toBe(404);
+    expect((await call("GET", `${emu.url}/elsewhere`)).status).toBe(404);
+  });
+});

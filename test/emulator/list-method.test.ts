@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { ListRewriter } from "../../src/emulator/list-rewrite";
+import { bodyOf, call, rawConnection, statusOf, svcToken } from "./helpers";
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startEmulator();
+  await call("POST", `${emu.secretsUrl}/transform/alphabet/seeded`, { headers: svcToken(emu.tokens.secretsRoot), body: { alphabet: "xy" } });
+});
+afterAll(() => emu.close());
+
+const host = () => new URL(emu.url).host;
+
+describe("LIST over a raw keep-alive connection", () => {
+  test("LIST, POST with a body, LIST, GET ?list=true, chunked POST, LIST on one socket", async () => {
+    const conn = await rawConnection(emu.url);
+    const token = emu.tokens.secretsRoot;
+    const head = (line: string, extra = "") => `${line}\r\nHost: ${host()}\r\nX-Svc-Token: ${token}\r\n${extra}\r\n`;
+    const postBody = JSON.stringify({ alphabet: "abc" });
+    const chunkedBody = JSON.stringify({ alphabet: "0123" });
+    const requests = [
+      head("LIST /v1/transform/alphabet HTTP/1.1"),
+      head("POST /v1/transform/alphabet/a1 HTTP/1.1", `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(postBody)}\r\n`) + postBody,
+      head("LIST /v1/transform/alphabet/ HTTP/1.1"),
+      head("GET /v1/transform/alphabet?list=true HTTP/1.1"),
+      head("POST /v1/transform/alphabet/a2 HTTP/1.1", "Transfer-Encoding: chunked\r\n") +
+        `${(5).toString(16)}\r\n${chunkedBody.slice(0, 5)}\r\n${(chunkedBody.length - 5).toString(16)}\r\n${chunkedBody.slice(5)}\r\n0\r\n\r\n`,
+      // A body that itself looks like a LIST request line must not be rewritten.
+      head("POST /v1/transform/alphabet/a3 HTTP/1.1", "Content-Length: 40\r\n") + "LIST /v1/x HTTP/1.1\r\n\r\n".padEnd(40, " "),
+      head("LIST /v1/transform/alphabet HTTP/1.1"),
+    ];
+    // One byte at a time for the first two requests, so heads and bodies split across packets.
+    for (const ch of requests[0] + requests[1]) {
+      conn.socket.write(ch);
+      await new Promise((r) => setImmediate(r));
+    }
+    for (const r of requests.slice(2)) conn.socket.write(r);
+    const responses = await conn.waitFor(requests.length);
+    expect(responses.map(statusOf)).toEqual([200, 204, 200, 200, 204, 400, 200]);
+    expect(JSON.parse(bodyOf(responses[0])).data.keys).toEqual(["seeded"]);
+    expect(JSON.parse(bodyOf(responses[2])).data.keys).toEqual(["a1", "seeded"]);
+    expect(JSON.parse(bodyOf(responses[3])).data.keys).toEqual(["a1", "seeded"]);
+    expect(JSON.parse(bodyOf(responses[6])).data.keys).toEqual(["a1", "a2", "seeded"]);
+    conn.socket.destroy();
+  });
+
+  test("LIST with an existing query string keeps it", async () => {
+    const conn = await rawConnection(emu.url);
+    conn.socket.write(`LIST /v1/transform/alphabet?foo=bar HTTP/1.1\r\nHost: ${host()}\r\nX-Svc-Token: ${emu.tokens.secretsRoot}\r\n\r\n`);
+    const [response] = await conn.waitFor(1);
+    expect(statusOf(response)).toBe(200);
+    conn.socket.destroy();
+    const log = await call("GET", `${emu.controlUrl}/requests`);
+    const entry = log.json.requests.find((r: { query: Record<string, string> }) => r.query.foo === "bar");
+    expect(entry).toMatchObject({ method: "LIST", path: "/v1/transform/alphabet", status: 200 });
+  });
+
+  test("close() ends idle keep-alive connections", async () => {
+    const local = await startEmulator();
+    const conn = await rawConnection(local.url);
+    conn.socket.write(`LIST /v1/transform/alphabet HTTP/1.1\r\nHost: x\r\nX-Svc-Token: ${local.tokens.secretsRoot}\r\n\r\n`);
+    await conn.waitFor(1);
+    await local.close();
+    await conn.closed;
+    expect(conn.socket.destroyed).toBe(true);
+  });
+});
+
+describe("ListRewriter", () => {
+  const feed = (parts: string[]) => {
+    const r = new ListRewriter();
+    return parts.flatMap((p) => r.push(Buffer.from(p, "latin1"))).map((b) => b.toString("latin1")).join("");
+  };
+
+  test("rewrites only request lines", () => {
+    expect(feed(["LIST /v1/a HTTP/1.1\r\nHost: h\r\n\r\n"])).toBe("GET /v1/a?list=true HTTP/1.1\r\nHost: h\r\n\r\n");
+    expect(feed(["LIST /v1/a?x=1 HTTP/1.1\r\n\r\n"])).toBe("GET /v1/a?x=1&list=true HTTP/1.1\r\n\r\n");
+    expect(feed(["GET /v1/a HTTP/1.1\r\n\r\n"])).toBe("GET /v1/a HTTP/1.1\r\n\r\n");
+  });
+
+  test("skips Content-Length and chunked bodies split at any byte", () => {
+    const stream =
+      "POST /a HTTP/1.1\r\nContent-Length: 23\r\n\r\nLIST /x HTTP/1.1\r\n\r\n..." +
+      "POST /b HTTP/1.1\r\ntransfer-encoding: chunked\r\n\r\n4\r\nLIST\r\n0\r\nX-T: 1\r\n\r\n" +
+      "\r\nLIST /c HTTP/1.1\r\n\r\n";
+    const expected = stream.replace("LIST /c HTTP/1.1", "GET /c?list=true HTTP/1.1");
+    for (let cut = 1; cut < stream.length; cut++) {
+      expect(feed([stream.slice(0, cut), stream.slice(cut)])).toBe(expected);
+    }
+    expect(feed([...stream])).toBe(expected);
+  });
+});
