@@ -10,8 +10,17 @@ export const root = path.resolve(__dirname, "../..");
 export const fixtures = path.join(__dirname, "fixtures");
 export const PASSWORD = "hunter2-very-secret";
 
-/** runProgram spawns dist/src/engine/cli.js: compile just src/engine there first. */
+/**
+ * runProgram spawns dist/src/engine/cli.js: compile just src/engine there when it is missing or
+ * older than its sources. `npm test` has built everything already, and recompiling then would
+ * rewrite files that other test files' child processes may be loading at that moment.
+ */
 export function buildEngine(): void {
+  const cli = path.join(root, "dist/src/engine/cli.js");
+  const srcDir = path.join(root, "src/engine");
+  const built = fs.existsSync(cli) ? fs.statSync(cli).mtimeMs : 0;
+  const stale = fs.readdirSync(srcDir).some((f) => f.endsWith(".ts") && fs.statSync(path.join(srcDir, f)).mtimeMs > built);
+  if (!stale) return;
   execFileSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(__dirname, "tsconfig.build.json")], {
     cwd: root,
     stdio: "pipe",
