@@ -47,9 +47,8 @@ export interface DeliveryResponse {
 
 export type DestinationType = "generic" | "email" | "chat-a" | "chat-b";
 
-export interface NotificationConfiguration {
-  id: string;
-  workspaceId: string;
+/** The writable fields of a configuration after defaults and previous values are applied. */
+export interface NcFields {
   name: string;
   destinationType: DestinationType;
   url: string | null;
@@ -57,6 +56,11 @@ export interface NotificationConfiguration {
   token: string | null;
   triggers: string[];
   userIds: string[];
+}
+
+export interface NotificationConfiguration extends NcFields {
+  id: string;
+  workspaceId: string;
   deliveryResponses: DeliveryResponse[];
   createdAt: string;
   updatedAt: string;

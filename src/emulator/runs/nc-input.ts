@@ -1,5 +1,7 @@
 import { hasOwn, isRecord } from "../util";
-import type { DestinationType, User } from "../state";
+import type { DestinationType, NcFields, User } from "../state";
+
+export type { NcFields };
 import { invalid, type ApiError } from "./jsonapi";
 
 export const TRIGGERS = [
@@ -16,17 +18,6 @@ export const TRIGGERS = [
 
 export const DESTINATION_TYPES: readonly DestinationType[] = ["generic", "email", "chat-a", "chat-b"];
 const DOCUMENT_TYPES = ["notification-configuration", "notification-configurations"];
-
-/** The writable fields of a configuration after defaults and previous values are applied. */
-export interface NcFields {
-  name: string;
-  destinationType: DestinationType;
-  url: string | null;
-  enabled: boolean;
-  token: string | null;
-  triggers: string[];
-  userIds: string[];
-}
 
 const CREATE_DEFAULTS = { enabled: false, token: null, triggers: [], url: null };
 
