@@ -1,7 +1,10 @@
 import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "./http";
 import { Router, type Route } from "./router";
 import type { Runtime } from "./runtime";
-import { mountableTypes } from "./secrets";
+import { mountableTypes, reservedPrefix } from "./secrets";
+import { identityControlRoutes } from "./secrets/identity/control";
+import { loginEnforcementRoutes } from "./secrets/mfa/login-enforcement";
+import { runControlRoutes } from "./runs/control-routes";
 import { seed } from "./seed";
 import { isRecord } from "./util";
 
@@ -26,7 +29,8 @@ function addMount(rt: Runtime, req: Incoming): Reply {
   const { type } = b.value;
   const path = typeof b.value.path === "string" ? b.value.path.replace(/^\/+|\/+$/g, "") : undefined;
   if (path === undefined || !MOUNT_PATH.test(path)) return fail(400, "path must be segments of letters, digits, - and _");
-  if (path === "sys" || path.startsWith("sys/")) return fail(400, "path sys is reserved");
+  const reserved = reservedPrefix(path);
+  if (reserved !== undefined) return fail(400, `path ${reserved} is reserved`);
   if (typeof type !== "string" || !mountableTypes().includes(type)) return fail(400, `type must be one of ${mountableTypes().join(", ")}`);
   const mounts = rt.store.data.secrets.mounts;
   const clash = Object.keys(mounts).find((m) => m === path || m.startsWith(`${path}/`) || path.startsWith(`${m}/`));
@@ -58,6 +62,7 @@ const routes: Route<Runtime>[] = [
       rt.requests.clear();
       rt.deliveries.clear();
       rt.sinks.clear();
+      rt.runService.reset();
       return emptyReply(204);
     },
   },
@@ -73,7 +78,8 @@ const routes: Route<Runtime>[] = [
   },
   { method: "GET", path: "/requests", handler: (rt) => jsonReply(200, { requests: rt.requests.all() }) },
   { method: "DELETE", path: "/requests", handler: (rt) => (rt.requests.clear(), emptyReply(204)) },
-  { method: "GET", path: "/deliveries", handler: (rt) => jsonReply(200, { deliveries: rt.deliveries.all() }) },
+  // GET /deliveries (with ?wait=N) and the run drivers are in runControlRoutes.
+  ...runControlRoutes,
   { method: "DELETE", path: "/deliveries", handler: (rt) => (rt.deliveries.clear(), emptyReply(204)) },
   {
     method: "POST",
@@ -88,6 +94,8 @@ const routes: Route<Runtime>[] = [
   { method: "GET", path: "/faults", handler: (rt) => jsonReply(200, { faults: rt.faults.list() }) },
   { method: "DELETE", path: "/faults", handler: (rt) => (rt.faults.clear(), emptyReply(204)) },
   { method: "POST", path: "/mounts", handler: addMount },
+  ...identityControlRoutes,
+  ...loginEnforcementRoutes,
   {
     method: "GET",
     path: "/mounts",

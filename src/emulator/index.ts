@@ -1,5 +1,7 @@
 import { Faults } from "./faults";
 import { Log, Sinks, type DeliveryEntry, type RequestEntry } from "./logs";
+import { startAutoAdvance } from "./runs/run-progress";
+import { RunService } from "./runs/run-service";
 import type { Runtime } from "./runtime";
 import { listen } from "./server";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, type EmulatorTokens } from "./state";
@@ -16,8 +18,12 @@ export interface EmulatorOptions {
   statePath?: string;
   /** Fixed tokens; the rest are random per start unless the state file has them. */
   tokens?: Partial<EmulatorTokens>;
-  /** Time limit for outbound verification requests; defaults to 10000 ms. */
+  /** Time limit for outbound verification requests and notifications; defaults to 10000 ms. */
   deliveryTimeoutMs?: number;
+  /** Delay between a run's cancel and the moment force-cancel becomes available; defaults to 60000 ms. */
+  forceCancelCooloffMs?: number;
+  /** When > 0 every active run moves one status step per tick of this many ms; defaults to 0 (off). */
+  autoAdvanceMs?: number;
 }
 
 export interface Emulator {
@@ -43,9 +49,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     sinks: new Sinks(),
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
     closing: abort.signal,
+    runService: new RunService({ forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
   };
   const server = await listen(rt, abort, host, options.port ?? 0);
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
+  rt.runService.baseUrl = url;
+  startAutoAdvance(rt);
   return {
     url,
     runUrl: `${url}/api/v2`,

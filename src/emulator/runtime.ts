@@ -1,5 +1,6 @@
 import type { Faults } from "./faults";
 import type { DeliveryEntry, Log, RequestEntry, Sinks } from "./logs";
+import type { RunService } from "./runs/run-service";
 import type { Store } from "./store";
 
 /** Everything a handler may touch; one per running emulator, never module-level. */
@@ -12,4 +13,6 @@ export interface Runtime {
   deliveryTimeoutMs: number;
   /** Aborted by close() so outbound deliveries and fault delays end with the emulator. */
   closing: AbortSignal;
+  /** Run-service timing, timer and delivery counters (runs/run-service.ts). */
+  runService: RunService;
 }

@@ -2,6 +2,10 @@
  * Shapes of everything the emulator keeps, and the defaults `reset` restores.
  * Each service has its own branch so new objects (runs, more engines) are new keys, not new files.
  */
+import type { AssessmentResult, ConfigurationVersion, Run, WorkspaceSettings } from "./runs/run-model";
+import { seededIdentity, type IdentityState } from "./secrets/identity/state";
+import { emptyMfa, type MfaState } from "./secrets/mfa/state";
+import { emptyPlugins, type PluginState } from "./secrets/plugins/state";
 
 export interface EmulatorTokens {
   runAdmin: string;
@@ -22,6 +26,8 @@ export interface Workspace {
   name: string;
   organization: string;
   createdAt: string;
+  /** Run-service behaviour (auto-apply, cost estimation, policy, assessments); absent = all off. */
+  settings?: WorkspaceSettings;
 }
 
 export interface User {
@@ -72,6 +78,14 @@ export interface RunState {
   users: Record<string, User>;
   teams: Record<string, Team>;
   notificationConfigurations: Record<string, NotificationConfiguration>;
+  runs: Record<string, Run>;
+  configurationVersions: Record<string, ConfigurationVersion>;
+  /** Workspace id → its most recently created or used configuration version id. */
+  latestConfigurationVersions: Record<string, string>;
+  /** Workspace id → id of the run holding its lock (absent when unlocked). */
+  workspaceLocks: Record<string, string>;
+  /** Workspace id → its assessment results, oldest first. */
+  assessmentResults: Record<string, AssessmentResult[]>;
 }
 
 /** An engine instance; `objects[kind][name]` so each object file owns one kind. */
@@ -82,6 +96,10 @@ export interface Mount {
 
 export interface SecretsState {
   mounts: Record<string, Mount>;
+  /** Parts of the service at fixed paths, not mounts: `identity/` and `sys/plugins/`. */
+  identity: IdentityState;
+  mfa: MfaState;
+  plugins: PluginState;
 }
 
 export interface Data {
@@ -94,9 +112,12 @@ export const DEFAULT_WORKSPACE_ID = "ws-example00000001";
 export const ADMIN_USER_ID = "usr-admin000000001";
 export const MEMBER_USER_ID = "usr-member00000001";
 export const DEPLOYERS_TEAM_ID = "team-deployers00001";
+export const DEFAULT_CONFIGURATION_VERSION_ID = "cv-example00000001";
+export const AUTOAPPLY_WORKSPACE_ID = "ws-autoapply000001";
+export const AUTOAPPLY_CONFIGURATION_VERSION_ID = "cv-autoapply000001";
 
 /** Engines mounted on a fresh emulator: mount path → engine type. */
-export const DEFAULT_MOUNTS: Record<string, string> = { transform: "transform" };
+export const DEFAULT_MOUNTS: Record<string, string> = { transform: "transform", keymgmt: "keymgmt" };
 
 export function seededData(at: string): Data {
   return {
@@ -104,6 +125,13 @@ export function seededData(at: string): Data {
       organizations: { [DEFAULT_ORGANIZATION]: { name: DEFAULT_ORGANIZATION, createdAt: at } },
       workspaces: {
         [DEFAULT_WORKSPACE_ID]: { id: DEFAULT_WORKSPACE_ID, name: "example", organization: DEFAULT_ORGANIZATION, createdAt: at },
+        [AUTOAPPLY_WORKSPACE_ID]: {
+          id: AUTOAPPLY_WORKSPACE_ID,
+          name: "autoapply",
+          organization: DEFAULT_ORGANIZATION,
+          createdAt: at,
+          settings: { autoApply: true },
+        },
       },
       users: {
         [ADMIN_USER_ID]: { id: ADMIN_USER_ID, username: "admin", email: "admin@example.com" },
@@ -113,9 +141,27 @@ export function seededData(at: string): Data {
         [DEPLOYERS_TEAM_ID]: { id: DEPLOYERS_TEAM_ID, name: "deployers", organization: DEFAULT_ORGANIZATION },
       },
       notificationConfigurations: {},
+      runs: {},
+      configurationVersions: {
+        [DEFAULT_CONFIGURATION_VERSION_ID]: seededCv(DEFAULT_CONFIGURATION_VERSION_ID, DEFAULT_WORKSPACE_ID, at),
+        [AUTOAPPLY_CONFIGURATION_VERSION_ID]: seededCv(AUTOAPPLY_CONFIGURATION_VERSION_ID, AUTOAPPLY_WORKSPACE_ID, at),
+      },
+      latestConfigurationVersions: {
+        [DEFAULT_WORKSPACE_ID]: DEFAULT_CONFIGURATION_VERSION_ID,
+        [AUTOAPPLY_WORKSPACE_ID]: AUTOAPPLY_CONFIGURATION_VERSION_ID,
+      },
+      workspaceLocks: {},
+      assessmentResults: {},
     },
     secrets: {
       mounts: Object.fromEntries(Object.entries(DEFAULT_MOUNTS).map(([path, type]) => [path, { type, objects: {} }])),
+      identity: seededIdentity(),
+      mfa: emptyMfa(),
+      plugins: emptyPlugins(),
     },
   };
+}
+
+function seededCv(id: string, workspaceId: string, at: string): ConfigurationVersion {
+  return { id, workspaceId, speculative: false, createdAt: at, commitSha: null, branch: null, senderUsername: null };
 }

@@ -5,9 +5,10 @@ import type { Runtime } from "../runtime";
 import type { RunContext } from "./context";
 import { errorReply, simpleError } from "./jsonapi";
 import { notificationConfigurationRoutes } from "./notification-configurations";
+import { runRoutes } from "./runs";
 
 /** The run service's routes table; each API object contributes its own rows. */
-const router = new Router<RunContext>([...notificationConfigurationRoutes]);
+const router = new Router<RunContext>([...notificationConfigurationRoutes, ...runRoutes]);
 
 /** Handles a request whose path is relative to `/api/v2`. */
 export async function handleRun(rt: Runtime, req: Incoming): Promise<Reply> {

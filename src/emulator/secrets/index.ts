@@ -4,10 +4,16 @@ import { Router } from "../router";
 import type { Runtime } from "../runtime";
 import type { Mount } from "../state";
 import type { SecretsContext } from "./context";
-import { ENGINES } from "./engines";
+import { ENGINES, SYSTEM_PATHS, type SystemContext } from "./engines";
 import { noHandler, permissionDenied, unsupportedOperation } from "./envelope";
 
 const routers = new Map(Object.values(ENGINES).map((engine) => [engine.type, new Router(engine.routes)]));
+const systemRouters = Object.entries(SYSTEM_PATHS).map(([prefix, routes]) => ({ prefix, router: new Router(routes) }));
+
+/** The fixed prefix (`identity`, `sys`) that `path` lies at or under, if any; nothing may be mounted there. */
+export function reservedPrefix(path: string): string | undefined {
+  return systemRouters.find((s) => path === s.prefix || path.startsWith(`${s.prefix}/`))?.prefix;
+}
 
 /** LIST arrives as GET ?list=true (the server rewrites the method); PUT is a synonym of POST. */
 export function secretsMethod(method: string, query: URLSearchParams): string {
@@ -30,16 +36,23 @@ export async function handleSecrets(rt: Runtime, req: Incoming): Promise<Reply> 
   const principal = secretsPrincipal(rt.store.tokens, req.headers);
   if (!principal) return permissionDenied();
   const path = req.path.replace(/^\/+/, "");
+  const reserved = reservedPrefix(path);
+  const system = systemRouters.find((s) => s.prefix === reserved);
+  if (system) return dispatch<SystemContext>(system.router, path, system.prefix, req, { rt, principal });
   const mountPath = findMount(rt.store.data.secrets.mounts, path);
   const mount = mountPath === undefined ? undefined : rt.store.data.secrets.mounts[mountPath];
   const router = mount && routers.get(mount.type);
   if (mountPath === undefined || !mount || !router) return noHandler(path);
+  return dispatch<SecretsContext>(router, path, mountPath, req, { rt, principal, mountPath, mount });
+}
+
+/** Routes `path` (under `prefix`) through `router`: 404 no handler, 405, sudo, then the handler. */
+async function dispatch<C extends SystemContext>(router: Router<C>, path: string, prefix: string, req: Incoming, ctx: C): Promise<Reply> {
   const method = secretsMethod(req.method, req.query);
-  const match = router.match(method, path.slice(mountPath.length + 1));
+  const match = router.match(method, path.slice(prefix.length + 1));
   if (match.kind === "none") return noHandler(path);
   if (match.kind === "method") return unsupportedOperation();
-  if (match.route.sudo && !principal.sudo) return permissionDenied();
-  const ctx: SecretsContext = { rt, principal, mountPath, mount };
+  if (match.route.sudo && !ctx.principal.sudo) return permissionDenied();
   return match.route.handler(ctx, { ...req, method, params: match.params });
 }
 

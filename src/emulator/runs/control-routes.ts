@@ -1,0 +1,14 @@
+import type { Route } from "../router";
+import type { Runtime } from "../runtime";
+import { recordAssessment } from "./assessments";
+import { listDeliveries } from "./deliveries-wait";
+import { bulkCreate } from "./run-bulk";
+import { runDriveRoutes } from "./run-control";
+
+/** The run service's rows of the /_emulator routes table (see the emulator README). */
+export const runControlRoutes: Route<Runtime>[] = [
+  ...runDriveRoutes,
+  { method: "POST", path: "/runs", handler: bulkCreate },
+  { method: "POST", path: "/assessments", handler: recordAssessment },
+  { method: "GET", path: "/deliveries", handler: listDeliveries },
+];

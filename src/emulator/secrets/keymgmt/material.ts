@@ -1,0 +1,42 @@
+import { generateKeyPair, randomBytes } from "node:crypto";
+
+/** Key types of the seed → how node:crypto makes them. */
+const SPECS = {
+  "aes256-gcm96": { kind: "symmetric" },
+  "rsa-2048": { kind: "rsa", modulusLength: 2048 },
+  "rsa-3072": { kind: "rsa", modulusLength: 3072 },
+  "rsa-4096": { kind: "rsa", modulusLength: 4096 },
+  "ecdsa-p256": { kind: "ec", namedCurve: "P-256" },
+  "ecdsa-p384": { kind: "ec", namedCurve: "P-384" },
+  "ecdsa-p521": { kind: "ec", namedCurve: "P-521" },
+} as const;
+
+export type KeyType = keyof typeof SPECS;
+export type KeyFamily = (typeof SPECS)[KeyType]["kind"];
+export const KEY_TYPES = Object.keys(SPECS) as KeyType[];
+
+export const isKeyType = (value: string): value is KeyType => value in SPECS;
+export const familyOf = (type: KeyType): KeyFamily => SPECS[type].kind;
+
+/** One version of a key. `secret` never leaves the emulator; it is kept so the material is real. */
+export interface KeyVersion {
+  creation_time: string;
+  /** SPKI PEM; asymmetric keys only. */
+  public_key?: string;
+  /** PKCS#8 PEM, or base64 of the 32 AES bytes. */
+  secret: string;
+}
+
+/** Asynchronous so an RSA-4096 generation does not stall other requests. */
+export async function generateVersion(type: KeyType): Promise<KeyVersion> {
+  const spec = SPECS[type];
+  const creation_time = new Date().toISOString();
+  if (spec.kind === "symmetric") return { creation_time, secret: randomBytes(32).toString("base64") };
+  const [publicKey, privateKey] = await new Promise<[string, string]>((resolve, reject) => {
+    const done = (err: Error | null, pub: string, priv: string) => (err ? reject(err) : resolve([pub, priv]));
+    const encoding = { publicKeyEncoding: { type: "spki", format: "pem" }, privateKeyEncoding: { type: "pkcs8", format: "pem" } } as const;
+    if (spec.kind === "rsa") generateKeyPair("rsa", { modulusLength: spec.modulusLength, ...encoding }, done);
+    else generateKeyPair("ec", { namedCurve: spec.namedCurve, ...encoding }, done);
+  });
+  return { creation_time, public_key: publicKey, secret: privateKey };
+}
