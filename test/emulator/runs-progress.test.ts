@@ -56,6 +56,7 @@ describe("the run path", () => {
     const res = await api.advance(id, "planned");
     expect(res.status).toBe(200);
     expect(res.json.data.attributes.status).toBe("planned");
+    expect((await api.advance(id, "planned")).json.data.attributes.status).toBe("planned");
     const bad = await api.advance(id, "applied");
     expect(bad.status).toBe(409);
     expect(await api.status(id)).toBe("planned");

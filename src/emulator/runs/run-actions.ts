@@ -58,7 +58,9 @@ const forceExecute: Action = (ctx, run, by) => {
   if (run.status !== "pending") return simpleError(403, "forbidden", `only a pending run can be force-executed (the run's current status is ${run.status})`);
   const holder = lockHolder(state, run.workspaceId);
   if (!holder || holder.id === run.id) return simpleError(403, "forbidden", "the workspace is not locked by another run");
-  if (!isDiscardable(holder)) return simpleError(409, "conflict", `the locking run ${holder.id} cannot be discarded (its current status is ${holder.status})`);
+  if (!isDiscardable(holder)) {
+    return simpleError(409, "conflict", `the locking run ${holder.id} cannot be discarded (its current status is ${holder.status}; this run is ${run.status})`);
+  }
   const earlier = runsOf(state, run.workspaceId).filter((r) => r.seq < run.seq && !COMPLETED_STATUSES.has(r.status));
   for (const prior of earlier) moveTo(ctx.rt, prior, isDiscardable(prior) ? "discarded" : "canceled", by);
   takeLock(state, run);

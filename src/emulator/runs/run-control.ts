@@ -46,6 +46,8 @@ function advance(rt: Runtime, req: Incoming): Reply {
     return moved.kind === "move" ? runDocument(rt, run) : fail(409, waitMessage(rt, run));
   }
   if (typeof body.to !== "string" || !(RUN_STATUSES as readonly string[]).includes(body.to)) return fail(400, `to must be a run status`);
+  // Already there: nothing to walk, so asking twice is harmless.
+  if (run.status === body.to) return runDocument(rt, run);
   if (!advanceTo(rt, run, body.to as RunStatus)) {
     const ahead = pathAhead(run, holdsLock(rt.store.data.run, run));
     const why = ahead.length === 0 ? `; ${waitMessage(rt, run)}` : `; statuses ahead: ${ahead.join(", ")}`;
