@@ -32,10 +32,15 @@ function inPreview(): boolean {
 }
 
 /** Validates with the same rules as check: the error names the property. */
-function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
+export function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
   const failures = validate(def.schema(), args);
   if (failures.length > 0) throw new InvalidInputError(failures.map((f) => ({ path: f.property, message: f.reason })), { method: def.name });
   return args;
+}
+
+/** A Context for program-side forms that are neither Promise nor Output (async iterators). */
+export function programContext(): Context {
+  return makeContext(programConfig);
 }
 
 /**

@@ -27,8 +27,9 @@ export function check(def: ResourceDefinition, news: Props): { inputs: Props; fa
   for (const [k, v] of Object.entries(def.defaults ?? {})) {
     if (inputs[k] === undefined || inputs[k] === null) inputs[k] = v;
   }
-  for (const k of def.sets ?? []) if (inputs[k] !== undefined) inputs[k] = normaliseSet(inputs[k]);
+  // Validated before sets are sorted, so an index in a failure (`purpose[1]`) is the user's own.
   const failures = validate(def.schema(), withoutProvider(inputs));
+  for (const k of def.sets ?? []) if (inputs[k] !== undefined) inputs[k] = normaliseSet(inputs[k]);
   return { inputs: plainJson(inputs), failures };
 }
 
@@ -96,8 +97,18 @@ export async function read(def: ResourceDefinition, ctx: Context, id: string, pr
 
 export async function update(def: ResourceDefinition, ctx: Context, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
   const inputs = withoutProvider(news);
-  const outs = await def.update(ctx, id, withoutProvider(olds), inputs);
-  return { outs: plainJson(carryWriteOnly(def, inputs, outs)) };
+  try {
+    const outs = await def.update(ctx, id, withoutProvider(olds), inputs);
+    return { outs: plainJson(carryWriteOnly(def, inputs, outs)) };
+  } catch (e) {
+    if (e instanceof PartialFailure) {
+      // Part of the update took effect (for example a key rotation): the engine records these
+      // properties, with __provider so later operations can load the provider.
+      const properties = { ...carryWriteOnly(def, inputs, e.properties), [PROVIDER_KEY]: news[PROVIDER_KEY] };
+      throw Object.assign(e, { properties: plainJson(properties) });
+    }
+    throw e;
+  }
 }
 
 export async function remove(def: ResourceDefinition, ctx: Context, id: string, props: Props): Promise<void> {

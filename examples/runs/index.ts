@@ -1,0 +1,25 @@
+// Queue a run on a workspace, wait for it, and apply it as soon as the service says it can be
+// confirmed. Against the emulator: turn its timer on (PUT /_emulator/clock {"autoAdvanceMs": 20})
+// so runs move on by themselves.
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+const cfg = new pulumi.Config("runs");
+const workspaceId = cfg.get("workspaceId") ?? "ws-example00000001";
+
+const deploy = new svc.runs.Run("deploy", {
+  workspaceId,
+  message: "Deploy from the runs example",
+  variables: [{ key: "environment", value: "\"staging\"" }],
+  waitFor: "completed",
+  applyWhenConfirmable: true,
+  timeoutSeconds: cfg.getNumber("timeoutSeconds") ?? 600,
+  pollIntervalSeconds: cfg.getNumber("pollIntervalSeconds") ?? 1,
+  // Change a value here to queue a new run on the next `pulumi up`.
+  triggers: { release: "1" },
+});
+
+export const runId = deploy.runId;
+export const status = deploy.status;
+export const hasChanges = deploy.hasChanges;
+export const appliedAt = deploy.statusTimestamps.apply((t) => t.appliedAt ?? "");

@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../../src/core/runtime";
+import { PartialFailure } from "../../src/core/definition";
+import { control, requests, useEmulator } from "../support/emulator";
+import { advance, advanceUntil, api, clock, confirmable, outcome, queueRaw, runDoc, until, workspaceRuns } from "./runs-support";
+
+const { emu } = useEmulator();
+const KIND = "runs:Run";
+type Props = Record<string, any>;
+
+async function checked(news: Props): Promise<Props> {
+  const { inputs, failures } = (await call(KIND, "check", [{}, news])) as { inputs: Props; failures: unknown[] };
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+const create = async (news: Props) => (await call(KIND, "create", [await checked(news)])) as { id: string; outs: Props };
+const base = () => ({ workspaceId: emu().workspaceId, message: "resource test", pollIntervalSeconds: 0.02, triggers: { release: "1" } });
+
+/** The run a create in flight has queued (the only one in the workspace). */
+const queued = () => until("the run to be queued", async () => (await workspaceRuns(emu()))[0]?.id);
+
+describe("Run create", () => {
+  it("queues the run and returns at once by default", async () => {
+    const { id, outs } = await create(base());
+    expect(id).toMatch(/^run-/);
+    expect(outs).toMatchObject({
+      runId: id, status: "pending", hasChanges: false, workspaceId: emu().workspaceId, message: "resource test",
+      triggers: { release: "1" }, waitFor: "none", applyWhenConfirmable: false, timeoutSeconds: 1800,
+      statusTimestamps: { planQueueableAt: expect.any(String) }, createdAt: expect.any(String),
+    });
+    expect((await runDoc(emu(), id)).attributes.message).toBe("resource test");
+  });
+
+  it("waits for completion, applying as soon as the run is confirmable", async () => {
+    await clock(emu(), 20);
+    try {
+      const { id, outs } = await create({ ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 30 });
+      expect(outs).toMatchObject({ runId: id, status: "applied", hasChanges: true, statusTimestamps: { appliedAt: expect.any(String), confirmedAt: expect.any(String) } });
+      const applies = (await requests(emu())).filter((r) => r.path.endsWith("/actions/apply"));
+      expect(applies).toEqual([expect.objectContaining({ status: 202 })]);
+    } finally {
+      await clock(emu(), 0);
+    }
+  });
+
+  it("waits for 'planned' and leaves a run paused for confirmation alone", async () => {
+    const pending = create({ ...base(), waitFor: "planned", timeoutSeconds: 20 });
+    const id = await queued();
+    await advanceUntil(emu(), id, confirmable);
+    const { outs } = await pending;
+    expect(outs.status).toBe((await runDoc(emu(), id)).attributes.status);
+    expect((await runDoc(emu(), id)).attributes.actions["is-confirmable"]).toBe(true);
+    expect((await requests(emu())).filter((r) => r.path.includes("/actions/"))).toEqual([]);
+  });
+
+  it("does not apply a run that finished planning without changes", async () => {
+    const pending = create({ ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 20 });
+    const id = await queued();
+    await outcome(emu(), id, { hasChanges: false });
+    await advanceUntil(emu(), id, (d) => d.attributes.status === "planned_and_finished");
+    expect((await pending).outs).toMatchObject({ status: "planned_and_finished", hasChanges: false });
+    expect((await requests(emu())).filter((r) => r.path.includes("/actions/"))).toEqual([]);
+  });
+
+  it("fails, keeping the run in state, when the awaited run errors", async () => {
+    const pending = create({ ...base(), waitFor: "completed", timeoutSeconds: 20 }).catch((e) => e);
+    const id = await queued();
+    await outcome(emu(), id, { error: "plan" });
+    await advanceUntil(emu(), id, (d) => d.attributes.status === "errored");
+    const err = await pending;
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.id).toBe(id);
+    expect(err.message).toMatch(new RegExp(`^run ${id} ended errored \\(run ${id} is kept in state`));
+    expect(err.properties).toMatchObject({ runId: id, status: "errored", message: "resource test" });
+  });
+
+  it("times out cleanly: a pending run is discarded and the error names it", async () => {
+    const started = Date.now();
+    const err = await create({ ...base(), waitFor: "completed", timeoutSeconds: 0.4 }).catch((e) => e);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(err).toBeInstanceOf(PartialFailure);
+    const id = err.id as string;
+    expect(id).toMatch(/^run-/);
+    expect(err.message).toContain(`run ${id} did not reach completed within 0.4 s (it is pending); it was discarded`);
+    expect((await runDoc(emu(), id)).attributes.status).toBe("discarded");
+    expect(err.properties).toMatchObject({ runId: id, status: "discarded" });
+  });
+
+  it("times out cleanly: a planning run is canceled", async () => {
+    const pending = create({ ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 1 }).catch((e) => e);
+    const id = await queued();
+    await advance(emu(), id, "planning");
+    const err = await pending;
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.id).toBe(id);
+    expect(err.message).toContain(`run ${id} did not reach confirmation within 1 s (it is planning); it was canceled`);
+    const doc = await runDoc(emu(), id);
+    expect(doc.attributes.force_cancel_available_at).toEqual(expect.any(String));
+    expect((await advance(emu(), id)).attributes.status).toBe("canceled");
+  });
+
+  it("does not queue a second run when the create's response is lost", async () => {
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/api/v2/runs", status: 502, when: "after", count: 1 });
+    const { id } = await create(base());
+    expect((await workspaceRuns(emu())).map((r) => r.id)).toEqual([id]);
+  });
+});
+
+describe("Run read, update and delete", () => {
+  it("refreshes the status on read and keeps the inputs", async () => {
+    const { id, outs } = await create(base());
+    await advance(emu(), id, "planning");
+    const read = (await call(KIND, "read", [id, outs])) as { id: string; props: Props };
+    expect(read).toMatchObject({ id, props: { status: "planning", message: "resource test", triggers: { release: "1" }, waitFor: "none" } });
+    expect(await call(KIND, "diff", [id, read.props, await checked(base())])).toMatchObject({ changes: false });
+  });
+
+  it("drops a run the service no longer knows on refresh, and deleting it is a no-op", async () => {
+    expect(await call(KIND, "read", ["run-doesnotexist1", {}])).toEqual({ id: "", props: {} });
+    await expect(call(KIND, "delete", ["run-doesnotexist1", {}])).resolves.toBeUndefined();
+  });
+
+  it("update (only local settings changed) reads the run and sends nothing", async () => {
+    const { id, outs } = await create(base());
+    await control(emu(), "DELETE", "/requests");
+    const { outs: after } = (await call(KIND, "update", [id, outs, await checked({ ...base(), waitFor: "completed", timeoutSeconds: 60 })])) as { outs: Props };
+    expect(after).toMatchObject({ runId: id, status: "pending", waitFor: "completed", timeoutSeconds: 60 });
+    expect((await requests(emu())).map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  it("delete discards a run that can be discarded", async () => {
+    const { id, outs } = await create(base());
+    await advanceUntil(emu(), id, confirmable);
+    await call(KIND, "delete", [id, outs]);
+    expect((await runDoc(emu(), id)).attributes.status).toBe("discarded");
+  });
+
+  it("delete cancels a run that is applying", async () => {
+    const { id, outs } = await create(base());
+    await advanceUntil(emu(), id, confirmable);
+    expect((await api(emu(), "POST", `/runs/${id}/actions/apply`, {})).status).toBe(202);
+    await advanceUntil(emu(), id, (d) => d.attributes.status === "applying");
+    await call(KIND, "delete", [id, outs]);
+    expect((await runDoc(emu(), id)).attributes.force_cancel_available_at).toEqual(expect.any(String));
+    expect((await requests(emu())).filter((r) => r.path === `/api/v2/runs/${id}/actions/cancel`)).toHaveLength(1);
+  });
+
+  it("delete of a run that already ended sends no action", async () => {
+    const { id, outs } = await create(base());
+    await outcome(emu(), id, { error: "plan" });
+    await advanceUntil(emu(), id, (d) => d.attributes.status === "errored");
+    await control(emu(), "DELETE", "/requests");
+    await call(KIND, "delete", [id, outs]);
+    expect((await requests(emu())).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v2/runs/${id}`]);
+  });
+});

@@ -1,0 +1,78 @@
+// Shared helpers of the runs integration tests: raw run-service requests and the emulator's
+// run control endpoints (docs/emulator-runs-contract.md).
+import { request } from "undici";
+import type { Emulator } from "../../src/emulator";
+import { control } from "../support/emulator";
+
+export type Doc = { id: string; type: string; attributes: Record<string, any>; relationships?: Record<string, any> };
+
+/** A raw request to the run service (no provider code involved). */
+export async function api(emu: Emulator, method: "GET" | "POST", path: string, body?: unknown, token = emu.tokens.runAdmin): Promise<{ status: number; body: any }> {
+  const res = await request(`${emu.runUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/vnd.api+json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+}
+
+export async function runDoc(emu: Emulator, id: string): Promise<Doc> {
+  const r = await api(emu, "GET", `/runs/${id}`);
+  if (r.status !== 200) throw new Error(`GET /runs/${id}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data;
+}
+
+/** Queues a run with a raw POST /runs; returns its id. */
+export async function queueRaw(emu: Emulator, workspaceId = emu.workspaceId, attributes: Record<string, unknown> = {}): Promise<string> {
+  const r = await api(emu, "POST", "/runs", { data: { type: "runs", attributes, relationships: { workspace: { data: { type: "workspaces", id: workspaceId } } } } });
+  if (r.status !== 201) throw new Error(`POST /runs: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data.id;
+}
+
+export async function advance(emu: Emulator, id: string, to?: string): Promise<Doc> {
+  return (await control<{ data: Doc }>(emu, "POST", `/runs/${id}/advance`, to === undefined ? {} : { to })).data;
+}
+
+/** Moves a run one step at a time until `done` holds; fails if it stops moving first. */
+export async function advanceUntil(emu: Emulator, id: string, done: (d: Doc) => boolean): Promise<Doc> {
+  let doc = await runDoc(emu, id);
+  for (let i = 0; i < 30 && !done(doc); i++) doc = await advance(emu, id);
+  if (!done(doc)) throw new Error(`run ${id} did not get there: ${doc.attributes.status}`);
+  return doc;
+}
+
+export const confirmable = (d: Doc) => d.attributes.actions?.["is-confirmable"] === true;
+
+export async function outcome(emu: Emulator, id: string, o: { hasChanges?: boolean; policy?: string; error?: "plan" | "apply" }): Promise<void> {
+  await control(emu, "POST", `/runs/${id}/outcome`, o);
+}
+
+/** Runs created directly by the emulator (bulk, or already in a final status). */
+export async function bulkRuns(emu: Emulator, body: Record<string, unknown>): Promise<string[]> {
+  return (await control<{ ids: string[] }>(emu, "POST", "/runs", { workspaceId: emu.workspaceId, ...body })).ids;
+}
+
+export async function seedWorkspace(emu: Emulator, ws: Record<string, unknown> & { id: string }): Promise<string> {
+  await control(emu, "POST", "/seed", { workspaces: [{ name: ws.id, ...ws }], configurationVersions: [{ workspaceId: ws.id }] });
+  return ws.id;
+}
+
+export async function clock(emu: Emulator, autoAdvanceMs: number): Promise<void> {
+  await control(emu, "PUT", "/clock", { autoAdvanceMs });
+}
+
+export async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await get();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export async function workspaceRuns(emu: Emulator, workspaceId = emu.workspaceId): Promise<Doc[]> {
+  const r = await api(emu, "GET", `/workspaces/${workspaceId}/runs?page%5Bsize%5D=100`);
+  return r.body.data;
+}
