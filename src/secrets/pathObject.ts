@@ -26,11 +26,13 @@ export interface PathObjectSpec<In extends Props, Out extends Props>
   fromData(data: Record<string, unknown>, p: In | Out): Out;
 }
 
-function pathOf(route: string, params: Record<string, string>): string {
+/** The path of an object (`transform/template/x`) from a route and its parameters; also its resource id. */
+export function pathOf(route: string, params: Record<string, string>): string {
   return route.replace(/^\S+ \//, "").replace(/\{(\w+)\}/g, (_m, k: string) => params[k] ?? "");
 }
 
-async function fetchData(ctx: Context, route: string, params: Record<string, string>): Promise<Record<string, unknown> | undefined> {
+/** The `data` of a GET, or undefined when the object does not exist (404). */
+export async function fetchData(ctx: Context, route: string, params: Record<string, string>): Promise<Record<string, unknown> | undefined> {
   try {
     const res = await ctx.client("secrets").request({ route, params });
     return dataOf(res.body);

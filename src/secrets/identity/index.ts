@@ -1,0 +1,4 @@
+export {
+  EntityAlias, type EntityAliasArgs, type EntityAliasInfo,
+  getEntityAlias, getEntityAliasOutput, listEntityAliases, listEntityAliasesOutput,
+} from "./entityAlias";

@@ -1,0 +1,361 @@
+/**
+ * A named key of the key management engine: `/{mount}/key/{name}` (default mount `keymgmt`).
+ * Created with its type, then configured (`deletion_allowed`, `min_enabled_version`) by a second
+ * write to the same path, rotated by `/{mount}/key/{name}/rotate`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { createOnce } from "../../core/createOnce";
+import type { Context, ResourceDefinition } from "../../core/definition";
+import { PartialFailure } from "../../core/definition";
+import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { SvcResource } from "../../core/resource";
+import { ConflictError } from "../../http";
+import { adopt, mount, name } from "../fields";
+import { fetchData, listNames, pathOf } from "../pathObject";
+
+/** Key types of the seed: one symmetric, six asymmetric. */
+export const KEY_TYPES = ["aes256-gcm96", "rsa-2048", "rsa-3072", "rsa-4096", "ecdsa-p256", "ecdsa-p384", "ecdsa-p521"] as const;
+export type KeyType = (typeof KEY_TYPES)[number];
+
+export const DEFAULT_KEYMGMT_MOUNT = "keymgmt";
+
+export const KEY_ROUTES = {
+  /** Create (with `type`) and update (`deletion_allowed`, `min_enabled_version`) share the route. */
+  write: "POST /{mount}/key/{name}",
+  read: "GET /{mount}/key/{name}",
+  list: "LIST /{mount}/key",
+  rotate: "POST /{mount}/key/{name}/rotate",
+  delete: "DELETE /{mount}/key/{name}",
+  /** Providers holding the key. */
+  providers: "LIST /{mount}/key/{name}/kms",
+} as const;
+
+/** One version of a key. */
+export interface KeyVersion {
+  /** When the version was created (timestamp text as the service gives it). */
+  creationTime: string;
+  /** PEM public key; only for asymmetric key types. */
+  publicKey?: string;
+}
+
+export interface KeyState {
+  name: string;
+  mount: string;
+  type: KeyType;
+  deletionAllowed: boolean;
+  minEnabledVersion: number;
+  rotationTrigger?: string | number;
+  adopt?: boolean;
+  latestVersion?: number;
+  keys?: Record<string, KeyVersion>;
+  [key: string]: unknown;
+}
+
+/** A key as the service reports it, with the resource's property names. */
+export interface KeyInfo {
+  name: string;
+  mount: string;
+  type: KeyType;
+  deletionAllowed: boolean;
+  minEnabledVersion: number;
+  latestVersion: number;
+  keys: Record<string, KeyVersion>;
+}
+
+const nonNegativeInt = () => z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more");
+
+let schema: z.ZodType | undefined;
+function buildSchema(): z.ZodType {
+  return z.object({
+    name: name(),
+    mount: mount(),
+    type: z.enum(KEY_TYPES, { error: `must be one of ${KEY_TYPES.join(", ")}` }),
+    deletionAllowed: z.boolean({ error: "must be a boolean" }),
+    minEnabledVersion: nonNegativeInt(),
+    rotationTrigger: z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional(),
+    adopt: adopt(),
+  });
+}
+
+function params(p: { mount?: string; name: string }): Record<string, string> {
+  return { mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT, name: p.name };
+}
+
+function versions(raw: unknown): Record<string, KeyVersion> {
+  const out: Record<string, KeyVersion> = {};
+  if (!raw || typeof raw !== "object") return out;
+  for (const [version, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (v && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      out[version] = {
+        creationTime: String(o.creation_time ?? ""),
+        ...(typeof o.public_key === "string" && o.public_key !== "" ? { publicKey: o.public_key } : {}),
+      };
+    } else {
+      // Some servers give only the creation time per version.
+      out[version] = { creationTime: String(v ?? "") };
+    }
+  }
+  return out;
+}
+
+export function keyInfo(data: Record<string, unknown>, p: { name: string; mount?: string }): KeyInfo {
+  return {
+    name: p.name,
+    mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT,
+    type: String(data.type ?? "") as KeyType,
+    deletionAllowed: data.deletion_allowed === true,
+    minEnabledVersion: Number(data.min_enabled_version ?? 0),
+    latestVersion: Number(data.latest_version ?? 0),
+    keys: versions(data.keys),
+  };
+}
+
+function fromData(data: Record<string, unknown>, p: KeyState): KeyState {
+  return {
+    ...keyInfo(data, p),
+    ...(p.rotationTrigger !== undefined ? { rotationTrigger: p.rotationTrigger } : {}),
+  };
+}
+
+async function configure(ctx: Context, p: KeyState): Promise<void> {
+  await ctx.client("secrets").request({
+    route: KEY_ROUTES.write, params: params(p), retry: "safe",
+    body: { deletion_allowed: p.deletionAllowed, min_enabled_version: p.minEnabledVersion },
+  });
+}
+
+async function readKey(ctx: Context, p: KeyState): Promise<KeyState | undefined> {
+  const data = await fetchData(ctx, KEY_ROUTES.read, params(p));
+  return data ? fromData(data, p) : undefined;
+}
+
+async function readBack(ctx: Context, id: string, p: KeyState): Promise<KeyState> {
+  const out = await readKey(ctx, p);
+  if (!out) throw new Error(`${id} was written but reads back as missing`);
+  return out;
+}
+
+function conflict(method: string, route: string, p: Record<string, string>, messages: string[]): ConflictError {
+  return new ConflictError({ service: "secrets", method, path: `/${pathOf(route, p)}`, messages });
+}
+
+/** Why a key cannot be deleted now, with what to do about it; empty when it can be. */
+export async function keyDeletionProblems(ctx: Context, p: { mount?: string; name: string }): Promise<string[] | undefined> {
+  const data = await fetchData(ctx, KEY_ROUTES.read, params(p));
+  if (!data) return undefined; // gone already
+  const problems: string[] = [];
+  if (data.deletion_allowed !== true) {
+    problems.push(`key ${p.name} has deletion_allowed false: set deletionAllowed: true on the Key and run pulumi up ` +
+      `(an update in place) before deleting or replacing it`);
+  }
+  const holders = await listNames(ctx, KEY_ROUTES.providers, params(p));
+  if (holders.length > 0) {
+    problems.push(`key ${p.name} is still distributed to KMS provider ${holders.join(", ")}: remove its KeyDistribution ` +
+      `first (the distribution must be deleted before the key)`);
+  }
+  return problems;
+}
+
+export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
+  kind: "secrets:KeymgmtKey",
+  schema: () => (schema ??= buildSchema()),
+  defaults: { mount: DEFAULT_KEYMGMT_MOUNT, type: "rsa-2048", deletionAllowed: false, minEnabledVersion: 0 },
+  immutable: ["name", "mount", "type"],
+  // A type change keeps the path: the old key must be deleted before the new one is created.
+  identity: ["name", "mount"],
+  // Never returned by the service: kept from the inputs, compared only with the previous input.
+  writeOnly: ["rotationTrigger"],
+  local: ["adopt"],
+  outputs: ["latestVersion", "keys"],
+  async create(ctx, inputs) {
+    const p = params(inputs);
+    const id = pathOf(KEY_ROUTES.read, p);
+    const existing = await fetchData(ctx, KEY_ROUTES.read, p);
+    if (existing && !inputs.adopt) {
+      throw conflict("POST", KEY_ROUTES.write, p, [`${id} already exists; set adopt: true to manage the existing key, or choose another name`]);
+    }
+    if (existing && existing.type !== inputs.type) {
+      throw conflict("POST", KEY_ROUTES.write, p, [`${id} exists with type ${String(existing.type)}, not ${inputs.type}; ` +
+        `the type cannot change, so it cannot be adopted with this type`]);
+    }
+    if (!existing) {
+      // A lost response is not repeated blindly: the key may exist already.
+      await createOnce<true>({
+        attempt: async () => {
+          await ctx.client("secrets").request({ route: KEY_ROUTES.write, params: p, body: { type: inputs.type } });
+          return true;
+        },
+        find: async () => ((await fetchData(ctx, KEY_ROUTES.read, p)) ? true : undefined),
+        log: (m) => ctx.log(`key ${inputs.name}: ${m}`),
+      });
+    }
+    try {
+      // The service's defaults are false and 0: only a different value needs the second write.
+      if (existing || inputs.deletionAllowed || inputs.minEnabledVersion !== 0) await configure(ctx, inputs);
+      return { id, outs: await readBack(ctx, id, inputs) };
+    } catch (e) {
+      throw new PartialFailure(id, inputs, e as Error);
+    }
+  },
+  read: (ctx, _id, props) => readKey(ctx, props),
+  async update(ctx, id, olds, news) {
+    const rotate = news.rotationTrigger !== undefined && news.rotationTrigger !== olds.rotationTrigger;
+    // Rotate first, so a minEnabledVersion naming the new version is valid when it is set.
+    if (rotate) await ctx.client("secrets").request({ route: KEY_ROUTES.rotate, params: params(news) });
+    try {
+      if (news.deletionAllowed !== olds.deletionAllowed || news.minEnabledVersion !== olds.minEnabledVersion) await configure(ctx, news);
+      return await readBack(ctx, id, news);
+    } catch (e) {
+      if (!rotate) throw e;
+      // The rotation happened: record the new trigger, so the next up does not rotate again.
+      const failure = new PartialFailure(id, { ...olds, rotationTrigger: news.rotationTrigger }, e as Error);
+      failure.message = `${(e as Error).message} (key ${news.name} was rotated; run pulumi up again to apply the rest)`;
+      throw failure;
+    }
+  },
+  async delete(ctx, _id, props) {
+    const p = params(props);
+    const problems = await keyDeletionProblems(ctx, props);
+    if (problems === undefined) return;
+    if (problems.length > 0) throw conflict("DELETE", KEY_ROUTES.delete, p, problems);
+    await ctx.client("secrets").request({ route: KEY_ROUTES.delete, params: p });
+  },
+};
+
+export interface KeyArgs {
+  /** Name of the key; part of its path, so changing it replaces the key (the new one is created first). */
+  name: pulumi.Input<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the key. */
+  mount?: pulumi.Input<string>;
+  /**
+   * Key type: `aes256-gcm96` (AES-GCM, 256-bit key, 96-bit nonce, symmetric), `rsa-2048` (default),
+   * `rsa-3072`, `rsa-4096`, `ecdsa-p256`, `ecdsa-p384`, `ecdsa-p521`. Immutable: changing it replaces
+   * the key at the same path, so the old key is deleted first; that needs `deletionAllowed: true`
+   * already deployed and no distribution of the key (see the README).
+   */
+  type?: pulumi.Input<KeyType>;
+  /**
+   * Whether the key may be deleted. Default false: `pulumi destroy` (or a replacement) of a key
+   * fails until `deletionAllowed: true` has been deployed.
+   */
+  deletionAllowed?: pulumi.Input<boolean>;
+  /**
+   * Versions below this one are disabled for cryptographic operations in the KMS provider; 0 (the
+   * default) enables all. Must not exceed the latest version.
+   */
+  minEnabledVersion?: pulumi.Input<number>;
+  /**
+   * Any value; when it changes (and is set), the update rotates the key (a new version, and
+   * `latestVersion` increases) before applying the other arguments. Setting it the first time at
+   * create does not rotate. Removing it does not rotate.
+   */
+  rotationTrigger?: pulumi.Input<string | number>;
+  /** Take over a key that already exists at the path (same type) instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/** A key of the key management engine: `/{mount}/key/{name}` of the secrets service. */
+export class Key extends SvcResource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly mount: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<KeyType>;
+  declare readonly deletionAllowed: pulumi.Output<boolean>;
+  declare readonly minEnabledVersion: pulumi.Output<number>;
+  declare readonly rotationTrigger: pulumi.Output<string | number | undefined>;
+  /** The newest version number. */
+  declare readonly latestVersion: pulumi.Output<number>;
+  /** Version number (as text) to its creation time and, for asymmetric keys, its PEM public key. */
+  declare readonly keys: pulumi.Output<Record<string, KeyVersion>>;
+
+  constructor(name: string, args: KeyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(keyDefinition, name, args, opts);
+  }
+}
+
+// ---- functions ----
+
+export interface KeyRefArgs {
+  /** Name of the key. */
+  name: string;
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: string;
+}
+
+export interface KeyRefInputs {
+  name: pulumi.Input<string>;
+  mount?: pulumi.Input<string>;
+}
+
+export interface ListKeysArgs {
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: string;
+}
+
+export interface ListResult {
+  /** The names (or ids) listed, in the service's order; empty when there are none. */
+  keys: string[];
+}
+
+let refSchema: z.ZodType | undefined;
+let mountSchema: z.ZodType | undefined;
+const keyRef = () => (refSchema ??= z.object({ name: name(), mount: mount().optional() }));
+const mountOnly = () => (mountSchema ??= z.object({ mount: mount().optional() }));
+
+async function getKeyInfo(ctx: Context, args: KeyRefArgs): Promise<KeyInfo> {
+  const res = await ctx.client("secrets").request({ route: KEY_ROUTES.read, params: params(args) });
+  const data = (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
+  return keyInfo(data, args);
+}
+
+const getKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
+  name: "getKey", schema: keyRef, sideEffects: false, run: getKeyInfo,
+};
+
+const listKeysFn: FunctionDefinition<ListKeysArgs, ListResult> = {
+  name: "listKeys", schema: mountOnly, sideEffects: false,
+  run: async (ctx, args) => ({ keys: await listNames(ctx, KEY_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
+};
+
+const rotateKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
+  name: "rotateKey", schema: keyRef, sideEffects: true,
+  async run(ctx, args) {
+    await ctx.client("secrets").request({ route: KEY_ROUTES.rotate, params: params(args) });
+    return getKeyInfo(ctx, args);
+  },
+};
+
+/** Reads a key: type, deletion and version settings, latest version and every version's public key. */
+export function getKey(args: KeyRefArgs): Promise<KeyInfo> {
+  return invoke(getKeyFn, args);
+}
+
+/** Output form of {@link getKey}. */
+export function getKeyOutput(args: KeyRefInputs): pulumi.Output<KeyInfo> {
+  return invokeOutput(getKeyFn, args);
+}
+
+/** Names of the keys of the key management engine (empty when there are none). */
+export function listKeys(args: ListKeysArgs = {}): Promise<ListResult> {
+  return invoke(listKeysFn, args);
+}
+
+/** Output form of {@link listKeys}. */
+export function listKeysOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<ListResult> {
+  return invokeOutput(listKeysFn, args);
+}
+
+/**
+ * Rotates a key (a new version; `latestVersion` increases) and returns the key as it is afterwards.
+ * Every call rotates: during preview it makes no request and resolves to undefined. To rotate as
+ * part of a deployment, and only on purpose, prefer the Key's `rotationTrigger` argument.
+ */
+export function rotateKey(args: KeyRefArgs): Promise<KeyInfo> {
+  return invoke(rotateKeyFn, args);
+}
+
+/** Output form of {@link rotateKey}: unknown during preview. */
+export function rotateKeyOutput(args: KeyRefInputs): pulumi.Output<KeyInfo> {
+  return invokeOutput(rotateKeyFn, args);
+}

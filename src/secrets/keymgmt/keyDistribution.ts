@@ -1,0 +1,263 @@
+/**
+ * A key distributed to a KMS provider: `/{mount}/kms/{kms}/key/{key}`. Distributing delivers the
+ * key (wrapped) to the provider, where it is named `<key>-<unix time>`; its parameters are
+ * immutable afterwards. A key can be distributed to one KMS provider at a time.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { createOnce } from "../../core/createOnce";
+import type { Context, ResourceDefinition } from "../../core/definition";
+import { PartialFailure } from "../../core/definition";
+import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { SvcResource } from "../../core/resource";
+import { ConflictError } from "../../http";
+import { adopt, mount, name } from "../fields";
+import { fetchData, listNames, pathOf } from "../pathObject";
+import { DEFAULT_KEYMGMT_MOUNT, KEY_ROUTES, type ListResult } from "./key";
+
+/** Capabilities of a distributed key (not listed by the seed; the real-world equivalent's). */
+export const PURPOSES = ["encrypt", "decrypt", "sign", "verify", "wrap", "unwrap"] as const;
+export type Purpose = (typeof PURPOSES)[number];
+
+/** Where operations run (not listed by the seed; the real-world equivalent's). */
+export const PROTECTIONS = ["hsm", "software"] as const;
+export type Protection = (typeof PROTECTIONS)[number];
+
+export const DISTRIBUTION_ROUTES = {
+  create: "POST /{mount}/kms/{kms}/key/{key}",
+  read: "GET /{mount}/kms/{kms}/key/{key}",
+  /** Keys distributed to one provider. */
+  list: "LIST /{mount}/kms/{kms}/key",
+  delete: "DELETE /{mount}/kms/{kms}/key/{key}",
+} as const;
+
+export interface KeyDistributionState {
+  keyName: string;
+  kmsName: string;
+  mount: string;
+  purpose: Purpose[];
+  protection: Protection;
+  adopt?: boolean;
+  providerKeyName?: string;
+  versions?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+/** A key in a KMS provider as the service reports it. */
+export interface KeyDistributionInfo {
+  keyName: string;
+  kmsName: string;
+  mount: string;
+  purpose: Purpose[];
+  protection: Protection;
+  /** The key's name in the provider: `<key name>-<unix time>`. */
+  providerKeyName: string;
+  /** Version number (as text) to the provider's opaque identifier. */
+  versions: Record<string, string>;
+}
+
+let schema: z.ZodType | undefined;
+function buildSchema(): z.ZodType {
+  return z.object({
+    keyName: name(),
+    kmsName: name(),
+    mount: mount(),
+    purpose: z.array(z.enum(PURPOSES, { error: `must be one of ${PURPOSES.join(", ")}` }), { error: "must be a list" })
+      .min(1, `must hold at least one purpose (${PURPOSES.join(", ")})`),
+    protection: z.enum(PROTECTIONS, { error: `must be one of ${PROTECTIONS.join(", ")}` }),
+    adopt: adopt(),
+  });
+}
+
+function params(p: { mount?: string; kmsName: string; keyName: string }): Record<string, string> {
+  return { mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: p.kmsName, key: p.keyName };
+}
+
+/** The service joins purposes with commas on read; a list (or a joined text) → a sorted set. */
+export function purposeSet(raw: unknown): Purpose[] {
+  const parts = Array.isArray(raw) ? raw.map(String) : String(raw ?? "").split(",");
+  return [...new Set(parts.map((s) => s.trim()).filter((s) => s !== ""))].sort() as Purpose[];
+}
+
+export function distributionInfo(data: Record<string, unknown>, p: { mount?: string; kmsName: string; keyName: string }): KeyDistributionInfo {
+  const versions: Record<string, string> = {};
+  if (data.versions && typeof data.versions === "object") {
+    for (const [k, v] of Object.entries(data.versions as Record<string, unknown>)) versions[k] = String(v ?? "");
+  }
+  return {
+    keyName: p.keyName,
+    kmsName: p.kmsName,
+    mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT,
+    purpose: purposeSet(data.purpose),
+    protection: String(data.protection ?? "hsm") as Protection,
+    providerKeyName: String(data.name ?? ""),
+    versions,
+  };
+}
+
+async function readBack(ctx: Context, id: string, p: KeyDistributionState): Promise<KeyDistributionState> {
+  try {
+    const data = await fetchData(ctx, DISTRIBUTION_ROUTES.read, params(p));
+    if (!data) throw new Error(`${id} was distributed but reads back as missing`);
+    return { ...distributionInfo(data, p) };
+  } catch (e) {
+    throw new PartialFailure(id, p, e as Error);
+  }
+}
+
+export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
+  kind: "secrets:KeymgmtKeyDistribution",
+  schema: () => (schema ??= buildSchema()),
+  defaults: { mount: DEFAULT_KEYMGMT_MOUNT, protection: "hsm" },
+  sets: ["purpose"],
+  // The service makes every parameter immutable once the key is distributed.
+  immutable: ["keyName", "kmsName", "mount", "purpose", "protection"],
+  // A key can be in one provider at a time: while the key stays the same, the old distribution must
+  // go before the new one (same path, or another provider for the same key) can be created.
+  identity: ["keyName", "mount"],
+  local: ["adopt"],
+  outputs: ["providerKeyName", "versions"],
+  async create(ctx, inputs) {
+    const p = params(inputs);
+    const id = pathOf(DISTRIBUTION_ROUTES.read, p);
+    const conflict = (messages: string[]) =>
+      new ConflictError({ service: "secrets", method: "POST", path: `/${id}`, messages });
+    // Checked before the write, so the error says exactly which rule and what to do.
+    const holders = await listNames(ctx, KEY_ROUTES.providers, { mount: p.mount, name: inputs.keyName });
+    const others = holders.filter((h) => h !== inputs.kmsName);
+    if (others.length > 0) {
+      throw conflict([`key ${inputs.keyName} is already distributed to KMS provider ${others.join(", ")}; a key can be ` +
+        `distributed to one KMS provider at a time: remove that distribution first`]);
+    }
+    if (holders.includes(inputs.kmsName)) {
+      if (!inputs.adopt) {
+        throw conflict([`key ${inputs.keyName} is already distributed to KMS provider ${inputs.kmsName}; set adopt: true ` +
+          `to manage the existing distribution`]);
+      }
+      const outs = await readBack(ctx, id, inputs);
+      if (outs.protection !== inputs.protection || outs.purpose.join(",") !== [...inputs.purpose].sort().join(",")) {
+        throw conflict([`the existing distribution has purpose ${outs.purpose.join(",")} and protection ${outs.protection}; ` +
+          `its parameters are immutable, so it cannot be adopted with other values`]);
+      }
+      return { id, outs };
+    }
+    await createOnce<true>({
+      attempt: async () => {
+        await ctx.client("secrets").request({
+          route: DISTRIBUTION_ROUTES.create, params: p, body: { purpose: inputs.purpose, protection: inputs.protection },
+        });
+        return true;
+      },
+      find: async () => ((await fetchData(ctx, DISTRIBUTION_ROUTES.read, p)) ? true : undefined),
+      log: (m) => ctx.log(`distribution of ${inputs.keyName} to ${inputs.kmsName}: ${m}`),
+    });
+    return { id, outs: await readBack(ctx, id, inputs) };
+  },
+  async read(ctx, _id, props) {
+    const data = await fetchData(ctx, DISTRIBUTION_ROUTES.read, params(props));
+    return data ? { ...distributionInfo(data, props) } : undefined;
+  },
+  // Every argument is immutable, so only `adopt` (which changes nothing) can lead here.
+  async update(ctx, id, _olds, news) {
+    return readBack(ctx, id, news);
+  },
+  async delete(ctx, _id, props) {
+    // Removes it from the provider only; the key stays in the engine.
+    await ctx.client("secrets").request({ route: DISTRIBUTION_ROUTES.delete, params: params(props) });
+  },
+};
+
+export interface KeyDistributionArgs {
+  /** Name of the key (a Key's `name`, so the engine deletes the distribution before the key). */
+  keyName: pulumi.Input<string>;
+  /** Name of the KMS provider (a KmsProvider's `name`, so the distribution is deleted before the provider). */
+  kmsName: pulumi.Input<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: pulumi.Input<string>;
+  /**
+   * Capabilities of the key in the provider, at least one: `encrypt`, `decrypt`, `sign`, `verify`,
+   * `wrap`, `unwrap`. A set (order and duplicates do not matter). Immutable: changing it redistributes
+   * the key (the old distribution is deleted first).
+   */
+  purpose: pulumi.Input<pulumi.Input<Purpose>[]>;
+  /** Where operations run: `hsm` (default) or `software`. Immutable: changing it redistributes the key. */
+  protection?: pulumi.Input<Protection>;
+  /** Take over an existing distribution of the key to this provider (same purpose and protection). */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * The distribution of a key to a KMS provider: `/{mount}/kms/{kmsName}/key/{keyName}`. Deleting it
+ * removes the key from the provider only. A key can be distributed to one provider at a time.
+ */
+export class KeyDistribution extends SvcResource {
+  declare readonly keyName: pulumi.Output<string>;
+  declare readonly kmsName: pulumi.Output<string>;
+  declare readonly mount: pulumi.Output<string>;
+  declare readonly purpose: pulumi.Output<Purpose[]>;
+  declare readonly protection: pulumi.Output<Protection>;
+  /** The key's name in the provider: `<key name>-<unix time>`. */
+  declare readonly providerKeyName: pulumi.Output<string>;
+  /** Version number (as text) to the provider's opaque identifier of that version. */
+  declare readonly versions: pulumi.Output<Record<string, string>>;
+
+  constructor(name: string, args: KeyDistributionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(keyDistributionDefinition, name, args, opts);
+  }
+}
+
+// ---- functions ----
+
+export interface ListKeyDistributionsArgs {
+  /** Name of the KMS provider. */
+  kmsName: string;
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: string;
+}
+
+export interface GetKeyDistributionArgs extends ListKeyDistributionsArgs {
+  /** Name of the key. */
+  keyName: string;
+}
+
+let listSchema: z.ZodType | undefined;
+let getSchema: z.ZodType | undefined;
+
+const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
+  name: "listKeyDistributions",
+  schema: () => (listSchema ??= z.object({ kmsName: name(), mount: mount().optional() })),
+  sideEffects: false,
+  run: async (ctx, args) => ({
+    keys: await listNames(ctx, DISTRIBUTION_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }),
+  }),
+};
+
+const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
+  name: "getKeyDistribution",
+  schema: () => (getSchema ??= z.object({ kmsName: name(), keyName: name(), mount: mount().optional() })),
+  sideEffects: false,
+  async run(ctx, args) {
+    const res = await ctx.client("secrets").request({ route: DISTRIBUTION_ROUTES.read, params: params(args) });
+    return distributionInfo((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
+  },
+};
+
+/** Names of the keys distributed to a KMS provider (empty when there are none). */
+export function listKeyDistributions(args: ListKeyDistributionsArgs): Promise<ListResult> {
+  return invoke(listFn, args);
+}
+
+/** Output form of {@link listKeyDistributions}. */
+export function listKeyDistributionsOutput(args: { kmsName: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<ListResult> {
+  return invokeOutput(listFn, args);
+}
+
+/** Reads the distribution of a key to a KMS provider: provider-side name, purposes, protection, versions. */
+export function getKeyDistribution(args: GetKeyDistributionArgs): Promise<KeyDistributionInfo> {
+  return invoke(getFn, args);
+}
+
+/** Output form of {@link getKeyDistribution}. */
+export function getKeyDistributionOutput(args: { kmsName: pulumi.Input<string>; keyName: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<KeyDistributionInfo> {
+  return invokeOutput(getFn, args);
+}

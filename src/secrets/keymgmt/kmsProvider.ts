@@ -1,0 +1,250 @@
+/**
+ * A KMS provider of the key management engine: `/{mount}/kms/{name}`, an external key management
+ * service keys are distributed to. One write creates or updates it; `provider` and
+ * `key_collection` are immutable; `credentials` are written, never read back.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Context, ResourceDefinition } from "../../core/definition";
+import { PartialFailure } from "../../core/definition";
+import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { SvcResource } from "../../core/resource";
+import { ConflictError, registerSecret } from "../../http";
+import { adopt, mount, name } from "../fields";
+import { fetchData, listNames, pathOf } from "../pathObject";
+import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
+
+/** External provider kinds (the seed does not list them; these are the real-world equivalent's). */
+export const KMS_PROVIDERS = ["azurekeyvault", "awskms", "gcpckms"] as const;
+export type KmsProviderKind = (typeof KMS_PROVIDERS)[number];
+
+/** Credential names each provider kind accepts (the real-world equivalent's; not listed by the seed). */
+export const KMS_CREDENTIALS: Record<KmsProviderKind, readonly string[]> = {
+  azurekeyvault: ["client_id", "client_secret", "tenant_id", "environment"],
+  awskms: ["access_key", "secret_key", "session_token", "endpoint", "region"],
+  gcpckms: ["service_account_file"],
+};
+
+export const KMS_ROUTES = {
+  /** Creates the provider, or updates it when it exists. */
+  write: "POST /{mount}/kms/{name}",
+  read: "GET /{mount}/kms/{name}",
+  list: "LIST /{mount}/kms",
+  delete: "DELETE /{mount}/kms/{name}",
+  /** Keys distributed to the provider. */
+  keys: "LIST /{mount}/kms/{name}/key",
+} as const;
+
+export interface KmsProviderState {
+  name: string;
+  mount: string;
+  provider: KmsProviderKind;
+  keyCollection: string;
+  credentials?: Record<string, string>;
+  adopt?: boolean;
+  [key: string]: unknown;
+}
+
+/** A KMS provider as the service reports it (credentials are never returned). */
+export interface KmsProviderInfo {
+  name: string;
+  mount: string;
+  provider: KmsProviderKind;
+  keyCollection: string;
+}
+
+let schema: z.ZodType | undefined;
+function buildSchema(): z.ZodType {
+  return z.object({
+    name: name(),
+    mount: mount(),
+    provider: z.enum(KMS_PROVIDERS, { error: `must be one of ${KMS_PROVIDERS.join(", ")}` }),
+    keyCollection: z.string({ error: "must be a string" }).min(1, "must not be empty: it is the location of keys in the provider"),
+    credentials: z.record(
+      z.string().min(1, "credential names must not be empty").regex(/^[^=]+$/, "credential names must not contain ="),
+      z.string({ error: "must be a string" }),
+      { error: "must be a map of string to string" },
+    ).optional(),
+    adopt: adopt(),
+  }).superRefine((v, ctx) => {
+    const allowed = KMS_CREDENTIALS[v.provider as KmsProviderKind];
+    if (!allowed || !v.credentials || typeof v.credentials !== "object") return; // unknown during preview
+    for (const k of Object.keys(v.credentials)) {
+      if (!allowed.includes(k)) ctx.addIssue({ code: "custom", path: ["credentials", k], message: `is not a ${v.provider} credential; use ${allowed.join(", ")}` });
+    }
+  });
+}
+
+function params(p: { mount?: string; name: string }): Record<string, string> {
+  return { mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT, name: p.name };
+}
+
+function info(data: Record<string, unknown>, p: { name: string; mount?: string }): KmsProviderInfo {
+  return {
+    name: p.name,
+    mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT,
+    provider: String(data.provider ?? "") as KmsProviderKind,
+    keyCollection: String(data.key_collection ?? ""),
+  };
+}
+
+function body(p: KmsProviderState): Record<string, unknown> {
+  const b: Record<string, unknown> = { provider: p.provider, key_collection: p.keyCollection };
+  if (p.credentials !== undefined) {
+    for (const v of Object.values(p.credentials)) if (v) registerSecret(v);
+    b.credentials = p.credentials;
+  }
+  return b;
+}
+
+async function write(ctx: Context, p: KmsProviderState): Promise<void> {
+  // An upsert of the same values: safe to repeat.
+  await ctx.client("secrets").request({ route: KMS_ROUTES.write, params: params(p), body: body(p), retry: "safe" });
+}
+
+async function readBack(ctx: Context, id: string, p: KmsProviderState): Promise<KmsProviderState> {
+  try {
+    const data = await fetchData(ctx, KMS_ROUTES.read, params(p));
+    if (!data) throw new Error(`${id} was written but reads back as missing`);
+    return { ...info(data, p) };
+  } catch (e) {
+    throw new PartialFailure(id, p, e as Error);
+  }
+}
+
+export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProviderState> = {
+  kind: "secrets:KeymgmtKmsProvider",
+  schema: () => (schema ??= buildSchema()),
+  defaults: { mount: DEFAULT_KEYMGMT_MOUNT },
+  immutable: ["name", "mount", "provider", "keyCollection"],
+  // A provider or collection change keeps the path: the old provider is deleted first.
+  identity: ["name", "mount"],
+  secrets: ["credentials"],
+  writeOnly: ["credentials"],
+  local: ["adopt"],
+  outputs: [],
+  async create(ctx, inputs) {
+    const p = params(inputs);
+    const id = pathOf(KMS_ROUTES.read, p);
+    const existing = await fetchData(ctx, KMS_ROUTES.read, p);
+    if (existing && !inputs.adopt) {
+      throw new ConflictError({ service: "secrets", method: "POST", path: `/${id}`,
+        messages: [`${id} already exists; set adopt: true to manage the existing KMS provider, or choose another name`] });
+    }
+    if (existing && (existing.provider !== inputs.provider || existing.key_collection !== inputs.keyCollection)) {
+      throw new ConflictError({ service: "secrets", method: "POST", path: `/${id}`,
+        messages: [`${id} exists with provider ${String(existing.provider)} and key collection ${String(existing.key_collection)}; ` +
+          `both are immutable, so it cannot be adopted with other values`] });
+    }
+    await write(ctx, inputs);
+    return { id, outs: await readBack(ctx, id, inputs) };
+  },
+  async read(ctx, _id, props) {
+    const data = await fetchData(ctx, KMS_ROUTES.read, params(props));
+    return data ? { ...info(data, props) } : undefined;
+  },
+  async update(ctx, id, _olds, news) {
+    await write(ctx, news);
+    return readBack(ctx, id, news);
+  },
+  async delete(ctx, _id, props) {
+    const p = params(props);
+    const keys = await listNames(ctx, KMS_ROUTES.keys, p);
+    if (keys.length > 0) {
+      throw new ConflictError({ service: "secrets", method: "DELETE", path: `/${pathOf(KMS_ROUTES.delete, p)}`,
+        messages: [`KMS provider ${props.name} still holds keys ${keys.join(", ")}: remove their KeyDistribution resources ` +
+          `(the distributions must be deleted before the provider)`] });
+    }
+    await ctx.client("secrets").request({ route: KMS_ROUTES.delete, params: p });
+  },
+};
+
+export interface KmsProviderArgs {
+  /** Name of the KMS provider; part of its path, so changing it replaces it (the new one is created first). */
+  name: pulumi.Input<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the provider. */
+  mount?: pulumi.Input<string>;
+  /**
+   * External provider kind: `azurekeyvault`, `awskms` or `gcpckms`. Immutable: changing it replaces
+   * the provider at the same path, so the old one is deleted first (which fails while keys are
+   * distributed to it).
+   */
+  provider: pulumi.Input<KmsProviderKind>;
+  /**
+   * Where keys live in the provider (its expected value depends on the provider: a key vault name, a
+   * region, a key ring). Immutable: changing it replaces the provider, deleting the old one first.
+   */
+  keyCollection: pulumi.Input<string>;
+  /**
+   * Credentials for the provider (names depend on the provider, e.g. `access_key`, `secret_key`).
+   * Optional: the service may take them from its environment. Write-only: the service never returns
+   * them; they are kept secret in state and compared only with your previous value. Removing them
+   * leaves the stored credentials on the service unchanged.
+   */
+  credentials?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Take over a KMS provider that already exists at the path (same provider and collection) instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/** A KMS provider of the key management engine: `/{mount}/kms/{name}` of the secrets service. */
+export class KmsProvider extends SvcResource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly mount: pulumi.Output<string>;
+  declare readonly provider: pulumi.Output<KmsProviderKind>;
+  declare readonly keyCollection: pulumi.Output<string>;
+  /** Secret; your input, never read from the service. */
+  declare readonly credentials: pulumi.Output<Record<string, string> | undefined>;
+
+  constructor(name: string, args: KmsProviderArgs, opts?: pulumi.CustomResourceOptions) {
+    super(kmsProviderDefinition, name, args, opts);
+  }
+}
+
+// ---- functions ----
+
+export interface KmsProviderRefArgs {
+  /** Name of the KMS provider. */
+  name: string;
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: string;
+}
+
+let refSchema: z.ZodType | undefined;
+let mountSchema: z.ZodType | undefined;
+
+const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
+  name: "getKmsProvider",
+  schema: () => (refSchema ??= z.object({ name: name(), mount: mount().optional() })),
+  sideEffects: false,
+  async run(ctx, args) {
+    const res = await ctx.client("secrets").request({ route: KMS_ROUTES.read, params: params(args) });
+    return info((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
+  },
+};
+
+const listFn: FunctionDefinition<{ mount?: string }, ListResult> = {
+  name: "listKmsProviders",
+  schema: () => (mountSchema ??= z.object({ mount: mount().optional() })),
+  sideEffects: false,
+  run: async (ctx, args) => ({ keys: await listNames(ctx, KMS_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
+};
+
+/** Reads a KMS provider: its provider kind and key collection (credentials are never returned). */
+export function getKmsProvider(args: KmsProviderRefArgs): Promise<KmsProviderInfo> {
+  return invoke(getFn, args);
+}
+
+/** Output form of {@link getKmsProvider}. */
+export function getKmsProviderOutput(args: { name: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<KmsProviderInfo> {
+  return invokeOutput(getFn, args);
+}
+
+/** Names of the KMS providers of the key management engine (empty when there are none). */
+export function listKmsProviders(args: { mount?: string } = {}): Promise<ListResult> {
+  return invoke(listFn, args);
+}
+
+/** Output form of {@link listKmsProviders}. */
+export function listKmsProvidersOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<ListResult> {
+  return invokeOutput(listFn, args);
+}

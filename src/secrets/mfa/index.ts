@@ -1,0 +1,4 @@
+export {
+  DualFactorMethod, type DualFactorMethodArgs, type DualFactorMethodInfo,
+  getDualFactorMethod, getDualFactorMethodOutput, listDualFactorMethods, listDualFactorMethodsOutput,
+} from "./dualFactorMethod";

@@ -1,0 +1,4 @@
+export {
+  CatalogEntry, type CatalogEntryArgs, type PluginType, type PluginInfo, type PluginCatalog, PLUGIN_TYPES,
+  getPlugin, getPluginOutput, listPlugins, listPluginsOutput,
+} from "./catalogEntry";

@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { request } from "undici";
+import { call } from "../../src/core/runtime";
+import * as plugins from "../../src/secrets/plugins";
+import { control, requests, useEmulator } from "../support/emulator";
+
+// The plugin catalog needs the sudo capability: the provider runs with the root token here.
+const { emu } = useEmulator({ secretsToken: "secretsRoot" });
+type Props = Record<string, unknown>;
+type Res = { id: string; outs: Props };
+const PLUGIN = "secrets:PluginCatalogEntry";
+const SHA = "0123456789abcdef".repeat(4);
+const SHA2 = "fedcba9876543210".repeat(4);
+const DB_PASSWORD = "plugin-env-password-5c6d7e";
+
+async function checked(news: Props, olds: Props = {}): Promise<Props> {
+  const { inputs, failures } = (await call(PLUGIN, "check", [olds, news])) as { inputs: Props; failures: unknown[] };
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function created(news: Props): Promise<Res> {
+  return (await call(PLUGIN, "create", [await checked(news)])) as Res;
+}
+
+async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await request(`${emu().secretsUrl}${path}`, {
+    method: method as "GET",
+    headers: { "x-svc-token": emu().tokens.secretsRoot, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+}
+
+async function withToken<T>(token: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.SVC_SECRETS_TOKEN;
+  process.env.SVC_SECRETS_TOKEN = token;
+  try {
+    return await fn();
+  } finally {
+    process.env.SVC_SECRETS_TOKEN = saved;
+  }
+}
+
+const base = { type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"], env: [`ACME_PASSWORD=${DB_PASSWORD}`] };
+
+describe("plugin CatalogEntry", () => {
+  it("registers, reads, updates in place and removes an entry; env is never read back", async () => {
+    const { id, outs } = await created(base);
+    expect(id).toBe("sys/plugins/catalog/database/acme-db");
+    expect(outs).toEqual({ ...base, builtin: false });
+    expect(JSON.stringify((await raw("GET", "/sys/plugins/catalog/database/acme-db")).body)).not.toContain(DB_PASSWORD);
+
+    const read = (await call(PLUGIN, "read", [id, outs])) as { props: Props };
+    expect(read.props).toEqual(outs);
+    expect(await call(PLUGIN, "diff", [id, read.props, await checked(base, read.props)])).toMatchObject({ changes: false });
+
+    const news = await checked({ ...base, sha256: SHA2, args: [] }, outs);
+    expect(await call(PLUGIN, "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const { outs: after } = (await call(PLUGIN, "update", [id, outs, news])) as { outs: Props };
+    expect(after).toMatchObject({ sha256: SHA2, args: [] });
+    expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).body.data).toMatchObject({ sha256: SHA2, args: [] });
+
+    await call(PLUGIN, "delete", [id, after]);
+    expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
+  });
+
+  it("keeps an upper-case checksum without a perpetual diff", async () => {
+    const { id, outs } = await created({ ...base, sha256: SHA.toUpperCase() });
+    expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).body.data.sha256).toBe(SHA);
+    expect(outs.sha256).toBe(SHA.toUpperCase());
+    const read = (await call(PLUGIN, "read", [id, outs])) as { props: Props };
+    expect(await call(PLUGIN, "diff", [id, read.props, await checked({ ...base, sha256: SHA.toUpperCase() })])).toMatchObject({ changes: false });
+  });
+
+  it("replaces a renamed entry by registering the new one first; the new one survives", async () => {
+    const old = await created(base);
+    const inputs = await checked({ ...base, name: "acme-db-v2" }, old.outs);
+    const d = (await call(PLUGIN, "diff", [old.id, old.outs, inputs])) as { replaces: string[]; deleteBeforeReplace: boolean };
+    expect(d).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    const res = (await call(PLUGIN, "create", [inputs])) as Res;
+    await call(PLUGIN, "delete", [old.id, old.outs]);
+    expect(res.id).toBe("sys/plugins/catalog/database/acme-db-v2");
+    expect((await raw("GET", "/sys/plugins/catalog/database/acme-db-v2")).status).toBe(200);
+    expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
+  });
+
+  it("says a sudo token is needed when the token is not one, and changes nothing", async () => {
+    const err = await withToken(emu().tokens.secretsUser, () => created(base)).catch((e) => e);
+    expect(err.code).toBe("forbidden");
+    expect(err.message).toMatch(/^GET \/sys\/plugins\/catalog\/database\/acme-db: 403 Forbidden: permission denied; the plugin catalog needs a token with the sudo capability/);
+    expect(err.message).not.toContain(emu().tokens.secretsUser);
+    expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
+
+    const { id, outs } = await created(base);
+    const del = await withToken(emu().tokens.secretsUser, () => call(PLUGIN, "delete", [id, outs])).catch((e) => e);
+    expect(del.message).toMatch(/^DELETE .*403 Forbidden.*sudo capability/);
+    expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(200);
+  });
+
+  it("registers a plugin named like a builtin without adopt; removing it brings the builtin back", async () => {
+    const { id, outs } = await created({ type: "secret", name: "kv", sha256: SHA, command: "kv-custom" });
+    expect(outs).toMatchObject({ builtin: false, command: "kv-custom" });
+    await call(PLUGIN, "delete", [id, outs]);
+    expect((await raw("GET", "/sys/plugins/catalog/secret/kv")).body.data.builtin).toBe(true);
+    // Only the builtin is left: a refresh drops the entry.
+    expect(await call(PLUGIN, "read", [id, outs])).toEqual({ id: "", props: {} });
+  });
+
+  it("refuses to take over a registered entry unless adopt is set", async () => {
+    await raw("PUT", "/sys/plugins/catalog/auth/theirs", { sha256: SHA, command: "theirs" });
+    const err = await created({ type: "auth", name: "theirs", sha256: SHA2, command: "mine" }).catch((e) => e);
+    expect(err.message).toMatch(/sys\/plugins\/catalog\/auth\/theirs is already registered; set adopt: true/);
+    expect((await raw("GET", "/sys/plugins/catalog/auth/theirs")).body.data.command).toBe("theirs");
+    const { outs } = await created({ type: "auth", name: "theirs", sha256: SHA2, command: "mine", adopt: true });
+    expect(outs).toMatchObject({ command: "mine", adopt: true });
+  });
+
+  it("drops an entry removed out of band on refresh; delete of a gone entry succeeds", async () => {
+    const { id, outs } = await created(base);
+    await raw("DELETE", "/sys/plugins/catalog/database/acme-db");
+    expect(await call(PLUGIN, "read", [id, outs])).toEqual({ id: "", props: {} });
+    await expect(call(PLUGIN, "delete", [id, outs])).resolves.toBeUndefined();
+  });
+
+  it("rejects bad inputs in check, naming the property, without a request", async () => {
+    await control(emu(), "DELETE", "/requests");
+    const r = (await call(PLUGIN, "check", [{}, { ...base, type: "engine", sha256: "abc", env: ["no-equals"] }])) as { failures: { property: string }[] };
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["env[0]", "sha256", "type"]);
+    expect(await requests(emu())).toEqual([]);
+  });
+
+  it("lists the catalog grouped by type and reads one entry with the functions", async () => {
+    const before = await plugins.listPlugins();
+    expect(before.secret).toContain("kv");
+    expect(before.database).not.toContain("acme-db");
+    await created(base);
+    expect((await plugins.listPlugins()).database).toContain("acme-db");
+    expect(await plugins.listPlugins({ type: "database" })).toMatchObject({ auth: [], secret: [], database: expect.arrayContaining(["acme-db"]) });
+    expect(await plugins.getPlugin({ type: "database", name: "acme-db" })).toEqual({ type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"], builtin: false });
+    const denied = await withToken(emu().tokens.secretsUser, () => plugins.getPlugin({ type: "database", name: "acme-db" })).catch((e) => e);
+    expect(denied.message).toMatch(/sudo capability/);
+    // Listing needs no sudo.
+    expect((await withToken(emu().tokens.secretsUser, () => plugins.listPlugins())).database).toContain("acme-db");
+  });
+});
