@@ -67,19 +67,24 @@ function carryWriteOnly(def: ResourceDefinition, from: Props, outs: Props): Prop
   return result;
 }
 
+/**
+ * A PartialFailure (the server acted, a later step failed) leaves with the properties the engine
+ * will record as outputs. The host adds no __provider to them, so we do: without it a later
+ * operation on the object could not load its provider.
+ */
+function asPartial(def: ResourceDefinition, news: Props, e: unknown): unknown {
+  if (!(e instanceof PartialFailure)) return e;
+  const properties = { ...carryWriteOnly(def, withoutProvider(news), e.properties), [PROVIDER_KEY]: news[PROVIDER_KEY] };
+  return Object.assign(e, { properties: plainJson(properties) });
+}
+
 export async function create(def: ResourceDefinition, ctx: Context, news: Props): Promise<{ id: string; outs: Props }> {
   const inputs = withoutProvider(news);
   try {
     const { id, outs } = await def.create(ctx, inputs);
     return { id, outs: plainJson(carryWriteOnly(def, inputs, outs)) };
   } catch (e) {
-    if (e instanceof PartialFailure) {
-      // The host stores these properties as the outputs without adding __provider; without it a
-      // later delete of this object could not load its provider.
-      const properties = { ...carryWriteOnly(def, inputs, e.properties), [PROVIDER_KEY]: news[PROVIDER_KEY] };
-      throw Object.assign(e, { properties: plainJson(properties) });
-    }
-    throw e;
+    throw asPartial(def, news, e);
   }
 }
 
@@ -101,13 +106,7 @@ export async function update(def: ResourceDefinition, ctx: Context, id: string, 
     const outs = await def.update(ctx, id, withoutProvider(olds), inputs);
     return { outs: plainJson(carryWriteOnly(def, inputs, outs)) };
   } catch (e) {
-    if (e instanceof PartialFailure) {
-      // Part of the update took effect (for example a key rotation): the engine records these
-      // properties, with __provider so later operations can load the provider.
-      const properties = { ...carryWriteOnly(def, inputs, e.properties), [PROVIDER_KEY]: news[PROVIDER_KEY] };
-      throw Object.assign(e, { properties: plainJson(properties) });
-    }
-    throw e;
+    throw asPartial(def, news, e);
   }
 }
 

@@ -225,19 +225,33 @@ export function planFinished(run: Pick<RunDetails, "status" | "actions">): boole
 
 /** Every create attribute of the seed, with camelCase names. */
 export interface RunCreateAttributes {
+  /** Workspace (`ws-...`) where the run executes. */
   workspaceId: string;
+  /** Configuration version (`cv-...`) to plan; default: the workspace's most recently used one. It may belong to another workspace (promotion). */
   configurationVersionId?: string;
+  /** Why the run was queued; default: the service's text saying it was queued through the API. */
   message?: string;
+  /** Destroy every object regardless of configuration. Cannot be combined with `refreshOnly`. */
   isDestroy?: boolean;
+  /** Only refresh state. Cannot be combined with `isDestroy`. */
   refreshOnly?: boolean;
+  /** Refresh state before planning; default true. */
   refresh?: boolean;
+  /** Speculative run that cannot be applied; default from the configuration version. */
   planOnly?: boolean;
+  /** Apply without confirmation; default the workspace's setting. */
   autoApply?: boolean;
+  /** Let the run apply although the plan has no changes. */
   allowEmptyApply?: boolean;
+  /** Allow generating configuration for import blocks; default false. */
   allowConfigGeneration?: boolean;
+  /** Resource addresses to target. */
   targetAddrs?: string[];
+  /** Resource addresses to force replacement of. */
   replaceAddrs?: string[];
+  /** Run-specific variables overriding workspace variables of the same key; values are literals in the tool's syntax (strings with their quotes). */
   variables?: RunVariable[];
+  /** Tool version for this run; only valid with `planOnly: true`. */
   toolVersion?: string;
 }
 
