@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { bearer, call, svcToken } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { bearer, call, svcToken, useEmulator } from "./helpers";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
+const { emu } = useEmulator();
 
 const fault = (body: unknown) => call("POST", `${emu.controlUrl}/faults`, { body });
 const ncPath = () => `/api/v2/workspaces/${emu.workspaceId}/notification-configurations`;

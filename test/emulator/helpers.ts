@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 
 export interface Response {
   status: number;
@@ -48,27 +53,45 @@ export interface Received {
   body: string;
 }
 
-/** A webhook receiver on 127.0.0.1 whose answer each test can change. */
-export async function startReceiver(): Promise<{ url: string; received: Received[]; status: number; close(): Promise<void>; hang: boolean }> {
-  const state = { url: "", received: [] as Received[], status: 200, hang: false, close: async () => {} };
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** The status it answers with; tests change it. */
+  status: number;
+  /** When true it never answers, for timeout cases. */
+  hang: boolean;
+}
+
+/** A webhook receiver on 127.0.0.1 for the whole file, emptied and answering 200 again before each test. */
+export function useReceiver(): Receiver {
+  const receiver: Receiver = { url: "", received: [], status: 200, hang: false };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      state.received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      if (state.hang) return;
-      res.writeHead(state.status, { "content-type": "text/plain", "x-receiver": "yes" });
-      res.end(`received ${state.status}`);
+      receiver.received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      if (receiver.hang) return;
+      res.writeHead(receiver.status, { "content-type": "text/plain", "x-receiver": "yes" });
+      res.end(`received ${receiver.status}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return state;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  beforeEach(() => {
+    receiver.received.length = 0;
+    receiver.status = 200;
+    receiver.hang = false;
+  });
+  return receiver;
 }
 
 /** A port with nothing listening on it, for connection-refused cases. */
@@ -129,4 +152,61 @@ export function statusOf(response: string): number {
 
 export function bodyOf(response: string): string {
   return response.slice(response.indexOf("\r\n\r\n") + 4);
+}
+
+/**
+ * One emulator for the whole file, reset before each test (unless `reset: false`, for files that
+ * seed once and only read), so tests share the process but not the state. `emu` is filled in by
+ * beforeAll, so a file can keep it in a const and build its helpers on it up front.
+ */
+export function useEmulator({ reset = true, ...options }: EmulatorOptions & { reset?: boolean } = {}) {
+  const emu = {} as Emulator;
+  /** The emulator's own control endpoints, which take no token. */
+  const control = (method: string, path: string, body?: unknown) => call(method, `${emu.controlUrl}${path}`, { body });
+  beforeAll(async () => {
+    Object.assign(emu, await startEmulator(options));
+  });
+  // close is missing when the start itself failed; that failure is the one to report.
+  afterAll(() => emu.close?.());
+  if (reset) {
+    beforeEach(async () => {
+      expect((await control("POST", "/reset")).status).toBe(204);
+    });
+  }
+  return { emu, control };
+}
+
+/**
+ * A fresh temporary state file per test; `start` opens emulators on it, and every emulator in
+ * `running` is closed (a second close is harmless) and the folder removed after each test.
+ */
+export function useStateFile(prefix: string) {
+  let dir = "";
+  const files = {
+    path: "",
+    running: [] as Emulator[],
+    async start(options: EmulatorOptions = {}): Promise<Emulator> {
+      const emu = await startEmulator({ statePath: files.path, ...options });
+      files.running.push(emu);
+      return emu;
+    },
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    files.path = join(dir, "state.json");
+  });
+  afterEach(async () => {
+    await Promise.all(files.running.splice(0).map((e) => e.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return files;
+}
+
+/** Secrets-service requests under `base`, with the root token unless a test passes other headers. */
+export function secretsApi(emu: Emulator, base = "") {
+  const root = () => svcToken(emu.tokens.secretsRoot);
+  const url = (path = "") => `${emu.secretsUrl}/${base}${path}`;
+  const send = (method: string) => (path = "", headers = root()) => call(method, url(path), { headers });
+  const write = (method: string) => (path: string, body: unknown = {}, headers = root()) => call(method, url(path), { headers, body });
+  return { root, user: () => svcToken(emu.tokens.secretsUser), url, get: send("GET"), list: send("LIST"), del: send("DELETE"), post: write("POST"), put: write("PUT") };
 }

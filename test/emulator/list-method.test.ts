@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { beforeAll, describe, expect, test } from "vitest";
+import { startEmulator } from "../../src/emulator";
 import { ListRewriter } from "../../src/emulator/list-rewrite";
-import { bodyOf, call, rawConnection, statusOf, svcToken } from "./helpers";
+import { bodyOf, call, rawConnection, statusOf, svcToken, useEmulator } from "./helpers";
 
-let emu: Emulator;
+const { emu } = useEmulator({ reset: false });
 beforeAll(async () => {
-  emu = await startEmulator();
   await call("POST", `${emu.secretsUrl}/transform/alphabet/seeded`, { headers: svcToken(emu.tokens.secretsRoot), body: { alphabet: "xy" } });
 });
-afterAll(() => emu.close());
 
 const host = () => new URL(emu.url).host;
 

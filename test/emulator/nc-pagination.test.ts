@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { bearer, call } from "./helpers";
+import { beforeAll, describe, expect, test } from "vitest";
+import { bearer, call, useEmulator } from "./helpers";
 
-let emu: Emulator;
+const { emu } = useEmulator({ reset: false });
 const ids: string[] = [];
 
 beforeAll(async () => {
-  emu = await startEmulator();
   for (let i = 0; i < 15; i++) {
     const res = await call("POST", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, {
       headers: bearer(emu.tokens.runAdmin),
@@ -15,7 +13,6 @@ beforeAll(async () => {
     ids.push(res.json.data.id);
   }
 });
-afterAll(() => emu.close());
 
 const list = (query: string) => call("GET", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations${query}`, { headers: bearer(emu.tokens.runAdmin) });
 

@@ -1,25 +1,9 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { bearer, call, closedPort, startReceiver } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { bearer, call, closedPort, useEmulator, useReceiver } from "./helpers";
 
-let emu: Emulator;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  emu = await startEmulator({ deliveryTimeoutMs: 300 });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await emu.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-  receiver.received.length = 0;
-  receiver.status = 200;
-  receiver.hang = false;
-});
+const { emu } = useEmulator({ deliveryTimeoutMs: 300 });
+const receiver = useReceiver();
 
 const listUrl = () => `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`;
 const admin = () => bearer(emu.tokens.runAdmin);

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { bearer, call } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { bearer, call, useEmulator } from "./helpers";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  expect((await call("POST", `${emu.controlUrl}/reset`)).status).toBe(204);
-});
+const { emu } = useEmulator();
 
 const listUrl = () => `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`;
 const admin = () => bearer(emu.tokens.runAdmin);

@@ -1,22 +1,11 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { bearer, call, startReceiver } from "./helpers";
+import { beforeEach, describe, expect, test } from "vitest";
+import { bearer, call, useEmulator, useReceiver } from "./helpers";
 
-let emu: Emulator;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const { emu } = useEmulator({ deliveryTimeoutMs: 300 });
+const receiver = useReceiver();
 
-beforeAll(async () => {
-  emu = await startEmulator({ deliveryTimeoutMs: 300 });
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await emu.close();
-  await receiver.close();
-});
 beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-  receiver.received.length = 0;
   await call("POST", `${emu.controlUrl}/seed`, {
     body: {
       workspaces: [

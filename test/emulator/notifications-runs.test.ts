@@ -1,28 +1,11 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call, startReceiver, type Received } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { call, useEmulator, useReceiver, type Received } from "./helpers";
 import { runsApi } from "./runs-helpers";
 
-let emu: Emulator;
-let api: ReturnType<typeof runsApi>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  emu = await startEmulator({ deliveryTimeoutMs: 300 });
-  api = runsApi(emu);
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await emu.close();
-  await receiver.close();
-});
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-  receiver.received.length = 0;
-  receiver.status = 200;
-  receiver.hang = false;
-});
+const { emu } = useEmulator({ deliveryTimeoutMs: 300 });
+const receiver = useReceiver();
+const api = runsApi(emu);
 
 const RUN_TRIGGERS = ["run:created", "run:planning", "run:needs_attention", "run:applying", "run:completed", "run:errored"];
 const hmac = (key: string, text: string) => createHmac("sha512", key).update(text).digest("hex");

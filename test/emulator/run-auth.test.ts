@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { bearer, call } from "./helpers";
+import { beforeEach, describe, expect, test } from "vitest";
+import { bearer, call, useEmulator } from "./helpers";
 
-let emu: Emulator;
+const { emu } = useEmulator();
 let ncId: string;
-
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.close());
 
 const ncBody = { data: { type: "notification-configurations", attributes: { name: "n", "destination-type": "generic", url: "https://hooks.example.com/x" } } };
 
 beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
   const created = await call("POST", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, { headers: bearer(emu.tokens.runAdmin), body: ncBody });
   expect(created.status).toBe(201);
   ncId = created.json.data.id;

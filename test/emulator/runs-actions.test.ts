@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { useEmulator } from "./helpers";
 import { runsApi, type Who } from "./runs-helpers";
 
-let emu: Emulator;
-let api: ReturnType<typeof runsApi>;
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  api = runsApi(emu);
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
+const { emu } = useEmulator();
+const api = runsApi(emu);
 
 /** A run of the default workspace walked to `status` (the only run there, so it holds the lock). */
 async function runAt(status: string, attributes: Record<string, unknown> = {}): Promise<string> {

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { call, useEmulator } from "./helpers";
 import { runsApi } from "./runs-helpers";
 
-let emu: Emulator;
-let api: ReturnType<typeof runsApi>;
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  api = runsApi(emu);
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
+const { emu } = useEmulator();
+const api = runsApi(emu);
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -1,45 +1,25 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { useStateFile } from "./helpers";
 import { runsApi } from "./runs-helpers";
 
-let dir: string;
-let statePath: string;
-const running: Emulator[] = [];
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "emu-runs-"));
-  statePath = join(dir, "state.json");
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<Emulator> {
-  const emu = await startEmulator({ statePath });
-  running.push(emu);
-  return emu;
-}
+const state = useStateFile("emu-runs-");
 
 describe("runs and configuration versions in the state file", () => {
   test("statuses, the lock, settings and configuration versions survive a restart", async () => {
-    const first = await start();
+    const first = await state.start();
     const a = runsApi(first);
     expect((await a.seed({ workspaces: [{ id: "ws-kept", name: "kept", costEstimation: true }], configurationVersions: [{ id: "cv-kept", workspaceId: "ws-kept", commitSha: "abc" }] })).status).toBe(200);
     const holder = await a.createId({}, { workspaceId: "ws-kept" });
     const waiting = await a.createId({}, { workspaceId: "ws-kept" });
     await a.advanceTo(holder, "cost_estimated");
     await first.close();
-    running.length = 0;
 
-    const saved = JSON.parse(readFileSync(statePath, "utf8"));
+    const saved = JSON.parse(readFileSync(state.path, "utf8"));
     expect(Object.keys(saved.data.run.runs).sort()).toEqual([holder, waiting].sort());
     expect(saved.data.run.configurationVersions["cv-kept"]).toMatchObject({ workspaceId: "ws-kept", commitSha: "abc" });
 
-    const second = await start();
+    const second = await state.start();
     const b = runsApi(second);
     expect(await b.status(holder)).toBe("cost_estimated");
     expect((await b.advance(waiting)).status).toBe(409);

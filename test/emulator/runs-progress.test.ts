@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { startEmulator } from "../../src/emulator";
+import { call, useEmulator } from "./helpers";
 import { runsApi } from "./runs-helpers";
 
-let emu: Emulator;
-let api: ReturnType<typeof runsApi>;
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  api = runsApi(emu);
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
+const { emu } = useEmulator();
+const api = runsApi(emu);
 
 /** Steps one at a time until the run stops, returning every status it passed through. */
 async function walk(id: string): Promise<string[]> {

@@ -1,25 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call, svcToken } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
-
-const root = () => svcToken(emu.tokens.secretsRoot);
-const url = (path: string) => `${emu.secretsUrl}/${path}`;
-const post = (path: string, body: unknown, headers = root()) => call("POST", url(path), { headers, body });
-const get = (path: string) => call("GET", url(path), { headers: root() });
-const del = (path: string) => call("DELETE", url(path), { headers: root() });
-const control = (method: string, path: string, body?: unknown) => call(method, `${emu.controlUrl}${path}`, { body });
+const { emu, control } = useEmulator();
+const { root, url, post, get, del } = secretsApi(emu);
 
 const ALICE = "ent-alice0000000001";
 const BOB = "ent-bob000000000001";
@@ -229,24 +212,17 @@ describe("the identity control endpoint", () => {
 });
 
 describe("identity persistence", () => {
+  const state = useStateFile("emu-identity-");
+
   test("aliases and added entities survive a restart", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "emu-identity-"));
-    const statePath = join(dir, "state.json");
-    const first = await startEmulator({ statePath });
-    let second: Emulator | undefined;
-    try {
-      await call("POST", `${first.controlUrl}/identity`, { body: { entities: [{ id: "ent-gina", name: "gina" }] } });
-      const created = await call("POST", `${first.secretsUrl}/identity/entity-alias`, { headers: svcToken(first.tokens.secretsRoot), body: { name: "gina", canonical_id: "ent-gina", mount_accessor: USERPASS } });
-      const before = (await call("GET", `${first.secretsUrl}/identity/entity-alias/id/${created.json.data.id}`, { headers: svcToken(first.tokens.secretsRoot) })).json.data;
-      await first.close();
-      second = await startEmulator({ statePath });
-      const after = await call("GET", `${second.secretsUrl}/identity/entity-alias/id/${created.json.data.id}`, { headers: svcToken(second.tokens.secretsRoot) });
-      expect(after.json.data).toEqual(before);
-      expect((await call("GET", `${second.controlUrl}/identity`)).json.entities).toContainEqual({ id: "ent-gina", name: "gina" });
-    } finally {
-      await first.close();
-      await second?.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const first = await state.start();
+    await call("POST", `${first.controlUrl}/identity`, { body: { entities: [{ id: "ent-gina", name: "gina" }] } });
+    const created = await call("POST", `${first.secretsUrl}/identity/entity-alias`, { headers: svcToken(first.tokens.secretsRoot), body: { name: "gina", canonical_id: "ent-gina", mount_accessor: USERPASS } });
+    const before = (await call("GET", `${first.secretsUrl}/identity/entity-alias/id/${created.json.data.id}`, { headers: svcToken(first.tokens.secretsRoot) })).json.data;
+    await first.close();
+    const second = await state.start();
+    const after = await call("GET", `${second.secretsUrl}/identity/entity-alias/id/${created.json.data.id}`, { headers: svcToken(second.tokens.secretsRoot) });
+    expect(after.json.data).toEqual(before);
+    expect((await call("GET", `${second.controlUrl}/identity`)).json.entities).toContainEqual({ id: "ent-gina", name: "gina" });
   });
 });

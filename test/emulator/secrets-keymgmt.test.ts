@@ -1,26 +1,10 @@
 import { createPublicKey } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call, svcToken } from "./helpers";
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
-
-const root = () => svcToken(emu.tokens.secretsRoot);
-const url = (path: string) => `${emu.secretsUrl}/${path}`;
-const post = (path: string, body: unknown = {}, headers = root()) => call("POST", url(path), { headers, body });
-const get = (path: string) => call("GET", url(path), { headers: root() });
-const list = (path: string) => call("LIST", url(path), { headers: root() });
-const del = (path: string) => call("DELETE", url(path), { headers: root() });
+const { emu } = useEmulator();
+const { post, get, list, del } = secretsApi(emu);
 
 const AZURE = { provider: "azurekeyvault", key_collection: "vault-one", credentials: { client_id: "id", client_secret: "shh", tenant_id: "t" } };
 
@@ -419,31 +403,24 @@ describe("keymgmt mounted elsewhere", () => {
 });
 
 describe("keymgmt persistence", () => {
+  const state = useStateFile("emu-keymgmt-");
+
   test("keys, material, providers, credentials and distributions survive a restart", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "emu-keymgmt-"));
-    const statePath = join(dir, "state.json");
-    const first = await startEmulator({ statePath });
-    let second: Emulator | undefined;
-    try {
-      const headers = svcToken(first.tokens.secretsRoot);
-      await call("POST", `${first.secretsUrl}/keymgmt/key/k`, { headers, body: { type: "ecdsa-p384" } });
-      await call("POST", `${first.secretsUrl}/keymgmt/kms/p`, { headers, body: { provider: "awskms", key_collection: "us-east-1", credentials: ["access_key=AK", "secret_key=SK"] } });
-      await call("POST", `${first.secretsUrl}/keymgmt/kms/p/key/k`, { headers, body: { purpose: ["sign", "verify"] } });
-      const key = (await call("GET", `${first.secretsUrl}/keymgmt/key/k`, { headers })).json.data;
-      const inKms = (await call("GET", `${first.secretsUrl}/keymgmt/kms/p/key/k`, { headers })).json.data;
-      await first.close();
+    const first = await state.start();
+    const headers = svcToken(first.tokens.secretsRoot);
+    await call("POST", `${first.secretsUrl}/keymgmt/key/k`, { headers, body: { type: "ecdsa-p384" } });
+    await call("POST", `${first.secretsUrl}/keymgmt/kms/p`, { headers, body: { provider: "awskms", key_collection: "us-east-1", credentials: ["access_key=AK", "secret_key=SK"] } });
+    await call("POST", `${first.secretsUrl}/keymgmt/kms/p/key/k`, { headers, body: { purpose: ["sign", "verify"] } });
+    const key = (await call("GET", `${first.secretsUrl}/keymgmt/key/k`, { headers })).json.data;
+    const inKms = (await call("GET", `${first.secretsUrl}/keymgmt/kms/p/key/k`, { headers })).json.data;
+    await first.close();
 
-      const saved = JSON.parse(readFileSync(statePath, "utf8"));
-      expect(saved.data.secrets.mounts.keymgmt.objects.kms.p.credentials).toEqual({ access_key: "AK", secret_key: "SK" });
+    const saved = JSON.parse(readFileSync(state.path, "utf8"));
+    expect(saved.data.secrets.mounts.keymgmt.objects.kms.p.credentials).toEqual({ access_key: "AK", secret_key: "SK" });
 
-      second = await startEmulator({ statePath });
-      const again = svcToken(second.tokens.secretsRoot);
-      expect((await call("GET", `${second.secretsUrl}/keymgmt/key/k`, { headers: again })).json.data).toEqual(key);
-      expect((await call("GET", `${second.secretsUrl}/keymgmt/kms/p/key/k`, { headers: again })).json.data).toEqual(inKms);
-    } finally {
-      await first.close();
-      await second?.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const second = await state.start();
+    const again = svcToken(second.tokens.secretsRoot);
+    expect((await call("GET", `${second.secretsUrl}/keymgmt/key/k`, { headers: again })).json.data).toEqual(key);
+    expect((await call("GET", `${second.secretsUrl}/keymgmt/kms/p/key/k`, { headers: again })).json.data).toEqual(inKms);
   });
 });

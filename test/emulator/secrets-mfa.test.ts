@@ -1,26 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call, svcToken } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
-
-const root = () => svcToken(emu.tokens.secretsRoot);
-const url = (path = "") => `${emu.secretsUrl}/identity/mfa/method/dualfactor${path}`;
-const post = (path: string, body: unknown) => call("POST", url(path), { headers: root(), body });
-const get = (path: string) => call("GET", url(path), { headers: root() });
-const del = (path: string) => call("DELETE", url(path), { headers: root() });
-const list = () => call("LIST", url(), { headers: root() });
-const control = (method: string, path: string, body?: unknown) => call(method, `${emu.controlUrl}${path}`, { body });
+const { emu, control } = useEmulator();
+const { root, url, post, get, del, list } = secretsApi(emu, "identity/mfa/method/dualfactor");
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const KEYS = { secret_key: "sk-123", integration_key: "ik-456", api_hostname: "api-1234abcd.example.com" };
@@ -116,6 +98,9 @@ describe("dual-factor methods", () => {
 });
 
 describe("login enforcements", () => {
+  // Only the restart test starts emulators on it; the rest of this block uses the shared one.
+  const state = useStateFile("emu-mfa-");
+
   test("a method used by a login enforcement cannot be deleted until the enforcement goes", async () => {
     const id = await method();
     const other = await method();
@@ -158,23 +143,14 @@ describe("login enforcements", () => {
   });
 
   test("methods and enforcements survive a restart", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "emu-mfa-"));
-    const statePath = join(dir, "state.json");
-    const first = await startEmulator({ statePath });
-    let second: Emulator | undefined;
-    try {
-      const created = await call("POST", `${first.secretsUrl}/identity/mfa/method/dualfactor`, { headers: svcToken(first.tokens.secretsRoot), body: KEYS });
-      const id = created.json.data.id;
-      await call("POST", `${first.controlUrl}/login-enforcements`, { body: { name: "corp", methodIds: [id] } });
-      await first.close();
-      second = await startEmulator({ statePath });
-      const headers = svcToken(second.tokens.secretsRoot);
-      expect((await call("GET", `${second.secretsUrl}/identity/mfa/method/dualfactor/${id}`, { headers })).json.data.secret_key).toBe("sk-123");
-      expect((await call("DELETE", `${second.secretsUrl}/identity/mfa/method/dualfactor/${id}`, { headers })).status).toBe(400);
-    } finally {
-      await first.close();
-      await second?.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const first = await state.start();
+    const created = await call("POST", `${first.secretsUrl}/identity/mfa/method/dualfactor`, { headers: svcToken(first.tokens.secretsRoot), body: KEYS });
+    const id = created.json.data.id;
+    await call("POST", `${first.controlUrl}/login-enforcements`, { body: { name: "corp", methodIds: [id] } });
+    await first.close();
+    const second = await state.start();
+    const headers = svcToken(second.tokens.secretsRoot);
+    expect((await call("GET", `${second.secretsUrl}/identity/mfa/method/dualfactor/${id}`, { headers })).json.data.secret_key).toBe("sk-123");
+    expect((await call("DELETE", `${second.secretsUrl}/identity/mfa/method/dualfactor/${id}`, { headers })).status).toBe(400);
   });
 });

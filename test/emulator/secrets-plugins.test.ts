@@ -1,30 +1,16 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call, svcToken } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
-
-const root = () => svcToken(emu.tokens.secretsRoot);
-const user = () => svcToken(emu.tokens.secretsUser);
-const url = (path: string) => `${emu.secretsUrl}/sys/plugins/catalog${path}`;
-const put = (path: string, body: unknown, headers = root()) => call("PUT", url(path), { headers, body });
-const get = (path: string, headers = root()) => call("GET", url(path), { headers });
-const del = (path: string, headers = root()) => call("DELETE", url(path), { headers });
+const { emu } = useEmulator();
+const { root, user, url, put, get, del } = secretsApi(emu, "sys/plugins/catalog");
 
 const SHA = "a".repeat(32) + "0123456789ABCDEF".repeat(2);
 const PLUGIN = { sha256: SHA, command: "my-secrets-plugin", args: ["--tls-skip-verify"], env: ["LOG_LEVEL=debug"] };
 
 describe("plugin catalog", () => {
+  // Only the restart test starts emulators on it; the rest of this block uses the shared one.
+  const state = useStateFile("emu-plugins-");
+
   test("the catalog groups builtin plugins by type, sorted; any token may read it", async () => {
     const res = await get("", user());
     expect(res.status).toBe(200);
@@ -129,22 +115,13 @@ describe("plugin catalog", () => {
   });
 
   test("registered plugins survive a restart", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "emu-plugins-"));
-    const statePath = join(dir, "state.json");
-    const first = await startEmulator({ statePath });
-    let second: Emulator | undefined;
-    try {
-      const headers = svcToken(first.tokens.secretsRoot);
-      await call("PUT", `${first.secretsUrl}/sys/plugins/catalog/secret/kept`, { headers, body: PLUGIN });
-      await first.close();
-      second = await startEmulator({ statePath });
-      const read = await call("GET", `${second.secretsUrl}/sys/plugins/catalog/secret/kept`, { headers: svcToken(second.tokens.secretsRoot) });
-      expect(read.json.data.command).toBe("my-secrets-plugin");
-    } finally {
-      await first.close();
-      await second?.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const first = await state.start();
+    const headers = svcToken(first.tokens.secretsRoot);
+    await call("PUT", `${first.secretsUrl}/sys/plugins/catalog/secret/kept`, { headers, body: PLUGIN });
+    await first.close();
+    const second = await state.start();
+    const read = await call("GET", `${second.secretsUrl}/sys/plugins/catalog/secret/kept`, { headers: svcToken(second.tokens.secretsRoot) });
+    expect(read.json.data.command).toBe("my-secrets-plugin");
   });
 
   test("other sys paths have no handler", async () => {

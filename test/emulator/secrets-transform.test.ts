@@ -1,21 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { call, svcToken } from "./helpers";
+import { describe, expect, test } from "vitest";
+import { call, secretsApi, useEmulator } from "./helpers";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await call("POST", `${emu.controlUrl}/reset`);
-});
-
-const root = () => svcToken(emu.tokens.secretsRoot);
-const user = () => svcToken(emu.tokens.secretsUser);
-const url = (path: string) => `${emu.secretsUrl}/${path}`;
-const post = (path: string, body: unknown, headers = root()) => call("POST", url(path), { headers, body });
-const get = (path: string, headers = root()) => call("GET", url(path), { headers });
+const { emu } = useEmulator();
+const { root, user, url, post, get } = secretsApi(emu);
 
 describe("secrets authentication", () => {
   test.each([
