@@ -4,6 +4,7 @@ import { request } from "undici";
 import { call } from "../../src/core/runtime";
 import * as keymgmt from "../../src/secrets/keymgmt";
 import { control, requests, useEmulator } from "../support/emulator";
+import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
 type Props = Record<string, unknown>;
@@ -113,7 +114,7 @@ describe("keymgmt Key", () => {
   it("records a rotation that happened when the rest of the update fails, so it is not repeated", async () => {
     const { id, outs } = await created(KEY, { name: "half", type: "ecdsa-p256", rotationTrigger: 1 });
     const news = await checked(KEY, { name: "half", type: "ecdsa-p256", rotationTrigger: 2, minEnabledVersion: 5 }, outs);
-    const err = await call(KEY, "update", [id, outs, news]).catch((e) => e);
+    const err = await rejectionOf(call(KEY, "update", [id, outs, news]));
     expect(err.id).toBe(id);
     expect(err.message).toMatch(/min_enabled_version.*was rotated/);
     expect(err.properties).toMatchObject({ rotationTrigger: 2, minEnabledVersion: 0 });
@@ -123,7 +124,7 @@ describe("keymgmt Key", () => {
   it("refuses to delete a key whose deletionAllowed is false, saying how to fix it, before any DELETE", async () => {
     const { id, outs } = await created(KEY, { name: "kept", type: "ecdsa-p256" });
     await control(emu(), "DELETE", "/requests");
-    const err = await call(KEY, "delete", [id, outs]).catch((e) => e);
+    const err = await rejectionOf(call(KEY, "delete", [id, outs]));
     expect(err.code).toBe("conflict");
     expect(err.message).toMatch(/^DELETE \/keymgmt\/key\/kept: conflict: key kept has deletion_allowed false: set deletionAllowed: true on the Key and run pulumi up/);
     expect(await writes()).toEqual([]);
@@ -134,13 +135,13 @@ describe("keymgmt Key", () => {
     await aProvider("aws");
     const k = await created(KEY, { name: "shared", type: "ecdsa-p256" });
     await created(DIST, { keyName: "shared", kmsName: "aws", purpose: ["sign"] });
-    const err = await call(KEY, "delete", [k.id, k.outs]).catch((e) => e);
+    const err = await rejectionOf(call(KEY, "delete", [k.id, k.outs]));
     expect(err.messages).toEqual([
       expect.stringMatching(/deletion_allowed false/),
       "key shared is still distributed to KMS provider aws: remove its KeyDistribution first (the distribution must be deleted before the key)",
     ]);
     await raw("POST", "/keymgmt/key/shared", { deletion_allowed: true });
-    const again = await call(KEY, "delete", [k.id, k.outs]).catch((e) => e);
+    const again = await rejectionOf(call(KEY, "delete", [k.id, k.outs]));
     expect(again.messages).toEqual([expect.stringMatching(/still distributed to KMS provider aws/)]);
     expect((await raw("GET", "/keymgmt/key/shared")).status).toBe(200);
   });
@@ -155,7 +156,7 @@ describe("keymgmt Key", () => {
 
   it("fails a type change of an undeletable key with the fix, and leaves the key alone", async () => {
     const old = await created(KEY, { name: "stuck", type: "ecdsa-p256" });
-    const err = await replaced(KEY, old, { name: "stuck", type: "ecdsa-p384", deletionAllowed: true }).catch((e) => e);
+    const err = await rejectionOf(replaced(KEY, old, { name: "stuck", type: "ecdsa-p384", deletionAllowed: true }));
     expect(err.message).toMatch(/deletion_allowed false: set deletionAllowed: true on the Key and run pulumi up \(an update in place\) before deleting or replacing it/);
     expect((await raw("GET", "/keymgmt/key/stuck")).body.data.type).toBe("ecdsa-p256");
   });
@@ -185,16 +186,16 @@ describe("keymgmt Key", () => {
 
   it("refuses to take over an existing key unless adopt is set, and then only with the same type", async () => {
     await raw("POST", "/keymgmt/key/theirs", { type: "ecdsa-p256" });
-    const err = await created(KEY, { name: "theirs", type: "ecdsa-p256" }).catch((e) => e);
+    const err = await rejectionOf(created(KEY, { name: "theirs", type: "ecdsa-p256" }));
     expect(err.message).toMatch(/keymgmt\/key\/theirs already exists; set adopt: true/);
-    const wrong = await created(KEY, { name: "theirs", type: "rsa-2048", adopt: true }).catch((e) => e);
+    const wrong = await rejectionOf(created(KEY, { name: "theirs", type: "rsa-2048", adopt: true }));
     expect(wrong.message).toMatch(/exists with type ecdsa-p256, not rsa-2048/);
     const { outs } = await created(KEY, { name: "theirs", type: "ecdsa-p256", deletionAllowed: true, adopt: true });
     expect(outs).toMatchObject({ deletionAllowed: true, adopt: true });
   });
 
   it("surfaces the server's refusal of a minEnabledVersion above the latest version", async () => {
-    const err = await created(KEY, { name: "early", type: "ecdsa-p256", minEnabledVersion: 3 }).catch((e) => e);
+    const err = await rejectionOf(created(KEY, { name: "early", type: "ecdsa-p256", minEnabledVersion: 3 }));
     expect(err.message).toMatch(/min_enabled_version/);
     // The key was created by the first write: a partial failure keeps it in state.
     expect(err.id).toBe("keymgmt/key/early");
@@ -247,7 +248,7 @@ describe("keymgmt KmsProvider", () => {
       await created(DIST, { keyName: name, kmsName: "aws", purpose: ["sign"] });
     }
     await control(emu(), "DELETE", "/requests");
-    const err = await call(KMS, "delete", [p.id, p.outs]).catch((e) => e);
+    const err = await rejectionOf(call(KMS, "delete", [p.id, p.outs]));
     expect(err.code).toBe("conflict");
     expect(err.message).toBe("DELETE /keymgmt/kms/aws: conflict: KMS provider aws still holds keys k1, k2: remove their KeyDistribution resources (the distributions must be deleted before the provider)");
     expect(await writes()).toEqual([]);
@@ -266,9 +267,8 @@ describe("keymgmt KmsProvider", () => {
   });
 
   it("never prints credentials in errors", async () => {
-    const err = await created(KMS, { name: "bad", provider: "awskms", keyCollection: "x", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET } })
-      .then(() => created(KMS, { name: "bad", provider: "awskms", keyCollection: "x", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET } }))
-      .catch((e) => e);
+    const err = await rejectionOf(created(KMS, { name: "bad", provider: "awskms", keyCollection: "x", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET } })
+      .then(() => created(KMS, { name: "bad", provider: "awskms", keyCollection: "x", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET } })));
     expect(err.code).toBe("conflict");
     expect(err.message).not.toContain(AWS_SECRET);
   });
@@ -303,7 +303,7 @@ describe("keymgmt KeyDistribution", () => {
     await setup();
     await created(DIST, { keyName: "k", kmsName: "aws", purpose: ["sign"] });
     await control(emu(), "DELETE", "/requests");
-    const err = await created(DIST, { keyName: "k", kmsName: "azure", purpose: ["sign"] }).catch((e) => e);
+    const err = await rejectionOf(created(DIST, { keyName: "k", kmsName: "azure", purpose: ["sign"] }));
     expect(err.code).toBe("conflict");
     expect(err.message).toBe("POST /keymgmt/kms/azure/key/k: conflict: key k is already distributed to KMS provider aws; a key can be distributed to one KMS provider at a time: remove that distribution first");
     expect(await writes()).toEqual([]);
@@ -343,7 +343,7 @@ describe("keymgmt KeyDistribution", () => {
   it("surfaces the server's refusal of a purpose the key type cannot do", async () => {
     await aProvider("aws");
     await created(KEY, { name: "ec", type: "ecdsa-p256" });
-    const err = await created(DIST, { keyName: "ec", kmsName: "aws", purpose: ["encrypt"] }).catch((e) => e);
+    const err = await rejectionOf(created(DIST, { keyName: "ec", kmsName: "aws", purpose: ["encrypt"] }));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/^POST \/keymgmt\/kms\/aws\/key\/ec: 400 Bad Request: .*encrypt/);
   });

@@ -4,6 +4,7 @@ import { request } from "undici";
 import { call } from "../../src/core/runtime";
 import * as mfa from "../../src/secrets/mfa";
 import { control, requests, useEmulator } from "../support/emulator";
+import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
 type Props = Record<string, unknown>;
@@ -61,7 +62,7 @@ describe("mfa DualFactorMethod", () => {
   it("refuses to delete a method a login enforcement uses, saying what to do, and deletes once it is free", async () => {
     const { id, outs } = await created(base);
     await control(emu(), "POST", "/login-enforcements", { name: "admins", methodIds: [id] });
-    const err = await call(MFA, "delete", [id, outs]).catch((e) => e);
+    const err = await rejectionOf(call(MFA, "delete", [id, outs]));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(new RegExp(`^DELETE /identity/mfa/method/dualfactor/${id}: 400 Bad Request: .*admins.*; dual-factor method ${id} cannot be deleted while a login enforcement uses it: remove the method from the enforcement`));
     expect(err.message).not.toContain(SECRET_KEY);
@@ -103,7 +104,7 @@ describe("mfa DualFactorMethod", () => {
   });
 
   it("surfaces the service's refusal of an unknown username template value, without the keys", async () => {
-    const err = await created({ ...base, usernameFormat: "{{identity.entity.nickname}}" }).catch((e) => e);
+    const err = await rejectionOf(created({ ...base, usernameFormat: "{{identity.entity.nickname}}" }));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/username_format/);
     expect(err.message).not.toContain(SECRET_KEY);

@@ -5,6 +5,7 @@ import { call } from "../../src/core/runtime";
 import { verifyNotificationConfiguration } from "../../src/runs";
 import { control, requests, useEmulator } from "../support/emulator";
 import { startReceiver } from "../support/receiver";
+import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
 let hook: Awaited<ReturnType<typeof startReceiver>>;
@@ -53,7 +54,7 @@ describe("notification configuration", () => {
   it("leaves nothing behind when verification fails on create", async () => {
     hook.setStatus(500);
     const inputs = await checked({ ...base(), enabled: true });
-    const err = await call(KIND, "create", [inputs]).catch((e) => e);
+    const err = await rejectionOf(call(KIND, "create", [inputs]));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/^POST \/workspaces\/ws-example00000001\/notification-configurations: 400/);
     expect(await listed()).toEqual([]);
@@ -116,7 +117,7 @@ describe("notification configuration", () => {
   });
 
   it("reports an unknown workspace as not found with the server's message", async () => {
-    const err = await call(KIND, "create", [await checked({ ...base(), workspaceId: "ws-missing" })]).catch((e) => e);
+    const err = await rejectionOf(call(KIND, "create", [await checked({ ...base(), workspaceId: "ws-missing" })]));
     expect(err.code).toBe("not_found");
     expect(err.message).toMatch(/^POST \/workspaces\/ws-missing\/notification-configurations: 404/);
   });

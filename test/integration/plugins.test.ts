@@ -3,6 +3,7 @@ import { request } from "undici";
 import { call } from "../../src/core/runtime";
 import * as plugins from "../../src/secrets/plugins";
 import { control, requests, useEmulator } from "../support/emulator";
+import { rejectionOf } from "../support/errors";
 
 // The plugin catalog needs the sudo capability: the provider runs with the root token here.
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
@@ -87,14 +88,14 @@ describe("plugin CatalogEntry", () => {
   });
 
   it("says a sudo token is needed when the token is not one, and changes nothing", async () => {
-    const err = await withToken(emu().tokens.secretsUser, () => created(base)).catch((e) => e);
+    const err = await rejectionOf(withToken(emu().tokens.secretsUser, () => created(base)));
     expect(err.code).toBe("forbidden");
     expect(err.message).toMatch(/^GET \/sys\/plugins\/catalog\/database\/acme-db: 403 Forbidden: permission denied; the plugin catalog needs a token with the sudo capability/);
     expect(err.message).not.toContain(emu().tokens.secretsUser);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
 
     const { id, outs } = await created(base);
-    const del = await withToken(emu().tokens.secretsUser, () => call(PLUGIN, "delete", [id, outs])).catch((e) => e);
+    const del = await rejectionOf(withToken(emu().tokens.secretsUser, () => call(PLUGIN, "delete", [id, outs])));
     expect(del.message).toMatch(/^DELETE .*403 Forbidden.*sudo capability/);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(200);
   });
@@ -110,7 +111,7 @@ describe("plugin CatalogEntry", () => {
 
   it("refuses to take over a registered entry unless adopt is set", async () => {
     await raw("PUT", "/sys/plugins/catalog/auth/theirs", { sha256: SHA, command: "theirs" });
-    const err = await created({ type: "auth", name: "theirs", sha256: SHA2, command: "mine" }).catch((e) => e);
+    const err = await rejectionOf(created({ type: "auth", name: "theirs", sha256: SHA2, command: "mine" }));
     expect(err.message).toMatch(/sys\/plugins\/catalog\/auth\/theirs is already registered; set adopt: true/);
     expect((await raw("GET", "/sys/plugins/catalog/auth/theirs")).body.data.command).toBe("theirs");
     const { outs } = await created({ type: "auth", name: "theirs", sha256: SHA2, command: "mine", adopt: true });
@@ -139,7 +140,7 @@ describe("plugin CatalogEntry", () => {
     expect((await plugins.listPlugins()).database).toContain("acme-db");
     expect(await plugins.listPlugins({ type: "database" })).toMatchObject({ auth: [], secret: [], database: expect.arrayContaining(["acme-db"]) });
     expect(await plugins.getPlugin({ type: "database", name: "acme-db" })).toEqual({ type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"], builtin: false });
-    const denied = await withToken(emu().tokens.secretsUser, () => plugins.getPlugin({ type: "database", name: "acme-db" })).catch((e) => e);
+    const denied = await rejectionOf(withToken(emu().tokens.secretsUser, () => plugins.getPlugin({ type: "database", name: "acme-db" })));
     expect(denied.message).toMatch(/sudo capability/);
     // Listing needs no sudo.
     expect((await withToken(emu().tokens.secretsUser, () => plugins.listPlugins())).database).toContain("acme-db");

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { request } from "undici";
 import { call } from "../../src/core/runtime";
 import { control, requests, useEmulator } from "../support/emulator";
+import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
 type Res = { id: string; outs: Record<string, unknown> };
@@ -83,7 +84,7 @@ describe("transform template", () => {
 
     // The alphabet does not exist: the server refuses; the message names the method, path, status.
     const { inputs } = (await call("secrets:TransformTemplate", "check", [{}, { name: "x", pattern: "(a)", alphabet: "nope" }])) as { inputs: Record<string, unknown> };
-    const err = await call("secrets:TransformTemplate", "create", [inputs]).catch((e) => e);
+    const err = await rejectionOf(call("secrets:TransformTemplate", "create", [inputs]));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/^POST \/transform\/template\/x: 400 Bad Request: .*alphabet/);
     expect(err.message).not.toContain(emu().tokens.secretsUser);
@@ -105,7 +106,7 @@ describe("transform alphabet", () => {
     const saved = process.env.SVC_SECRETS_TOKEN;
     process.env.SVC_SECRETS_TOKEN = "not-a-token-123456";
     try {
-      const err = await call("secrets:TransformAlphabet", "create", [{ name: "x", mount: "transform", alphabet: "ab" }]).catch((e) => e);
+      const err = await rejectionOf(call("secrets:TransformAlphabet", "create", [{ name: "x", mount: "transform", alphabet: "ab" }]));
       expect(err.code).toBe("forbidden");
       expect(err.message).toMatch(/403/);
       expect(err.message).not.toContain("not-a-token-123456");

@@ -5,7 +5,7 @@ import { root } from "../support/dist";
 
 describe("npm start", () => {
   it("starts the emulator and deploys the quickstart through the engine double when no CLI is on PATH", () => {
-    const env = { ...process.env, PATH: "/usr/bin:/bin" };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: "/usr/bin:/bin" };
     for (const k of Object.keys(env)) if (k.startsWith("SVC_")) delete env[k];
     const r = spawnSync(process.execPath, [path.join(root, "dist/src/scripts/start.js")], { cwd: root, env, encoding: "utf8", timeout: 120_000 });
     expect(r.stderr).toBe("");
