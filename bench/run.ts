@@ -3,12 +3,14 @@
  * the same HTTP requests sent with raw undici to the same emulator in the same run. Reports the
  * ratio (never a threshold) and the size of the serialized provider each resource stores.
  */
+import { execFileSync } from "node:child_process";
 import * as pulumi from "@pulumi/pulumi";
 import { Agent, request } from "undici";
 import { startEmulator } from "../src/emulator";
 import { call } from "../src/core/runtime";
 import { providerFor } from "../src/core/trampoline";
 import { KINDS } from "../src/kinds";
+import { installedProject } from "../src/engine/installed";
 
 const N = Number(process.env.BENCH_N ?? process.argv[2] ?? 200);
 
@@ -44,6 +46,31 @@ async function timed(fn: (i: number) => Promise<void>, offset: number): Promise<
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const REPEATS = 5;
 
+/**
+ * Sizes as users get them: the package installed under node_modules of a project, where each
+ * kind's provider is its generated module's exports and serializes as a require of it.
+ */
+function installedSizes(): Record<string, number> {
+  const project = installedProject();
+  try {
+    const script = `
+      const pulumi = require("@pulumi/pulumi"); require("pulumi-svc");
+      const dir = require("path").dirname(require.resolve("pulumi-svc"));
+      const { KINDS } = require(dir + "/kinds.js");
+      (async () => { const out = {};
+        for (const kind of Object.keys(KINDS)) {
+          const [service, type] = kind.split(":");
+          const p = require(dir + "/providers/" + service + "/" + type + ".js");
+          out[kind] = Buffer.byteLength((await pulumi.runtime.serializeFunction(() => p, { allowSecrets: true })).text);
+        }
+        console.log(JSON.stringify(out)); })();`;
+    // The serializer walks Node's built-in modules, which prints deprecation noise on stderr.
+    return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: project.dir, encoding: "utf8", env: { ...process.env, NODE_NO_WARNINGS: "1" } }));
+  } finally {
+    project.remove();
+  }
+}
+
 async function main(): Promise<void> {
   const emu = await startEmulator();
   process.env.SVC_SECRETS_URL = emu.secretsUrl;
@@ -67,11 +94,13 @@ async function main(): Promise<void> {
     }
     console.log(`ratio provider/raw: ${(prov / raw).toFixed(2)}\n`);
 
-    console.log("serialized provider (__provider) stored in each resource's state:");
+    console.log("serialized provider (__provider) stored in each resource's state, in bytes:");
+    console.log(`  ${"kind".padEnd(34)} ${"this repo".padStart(10)} ${"installed".padStart(10)}`);
+    const installed = installedSizes();
     for (const kind of Object.keys(KINDS)) {
       const provider = providerFor(kind);
       const text = (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
-      console.log(`  ${kind.padEnd(34)} ${String(Buffer.byteLength(text)).padStart(6)} bytes`);
+      console.log(`  ${kind.padEnd(34)} ${String(Buffer.byteLength(text)).padStart(10)} ${String(installed[kind]).padStart(10)}`);
     }
   } finally {
     await agent.close();

@@ -1,6 +1,24 @@
+import * as fs from "fs";
+import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "./definition";
 import { providerFor } from "./trampoline";
+
+/** Where the build writes a kind's provider module, relative to the compiled src/ folder. */
+export function providerModulePath(kind: string): string {
+  const [service, type] = kind.split(":");
+  return path.join("providers", service, `${type}.js`);
+}
+
+/**
+ * The kind's provider object, loaded from its generated module when there is one, so that an
+ * installed package's provider serializes as a require of that module (see src/scripts/providers.ts).
+ * From sources (tests under vitest) there is none and the same object comes from the trampoline.
+ */
+function providerObject(kind: string): pulumi.dynamic.ResourceProvider {
+  const file = path.join(__dirname, "..", providerModulePath(kind));
+  return fs.existsSync(file) ? require(file) : providerFor(kind);
+}
 
 /**
  * Base of every resource class: registers the kind's trampoline provider under the type token
@@ -19,6 +37,6 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
       ...opts,
       additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
     };
-    super(providerFor(def.kind), name, props, options, module, type);
+    super(providerObject(def.kind), name, props, options, module, type);
   }
 }

@@ -1,0 +1,62 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { installedProject } from "../../src/engine/installed";
+import { runProgram } from "../../src/engine/program";
+import { withoutSvcEnv } from "../support/dist";
+
+// A user's project: pulumi-svc installed under node_modules (a copy of what `npm pack` ships), the
+// SDK and our dependencies beside it, and a program that knows nothing of this repository.
+let emu: Emulator;
+let project: string;
+let installed: ReturnType<typeof installedProject> | undefined;
+
+const PROGRAM = `
+const svc = require("pulumi-svc");
+const digits = new svc.secrets.transform.Alphabet("digits", { name: "digits", alphabet: "0123456789" });
+new svc.secrets.transform.Template("ssn", { name: "ssn", pattern: "(\\\\d{3})-(\\\\d{4})", alphabet: digits.name });
+exports.alphabet = digits.alphabet;
+`;
+
+
+function run(operation: "up" | "destroy") {
+  return runProgram({
+    operation, program: path.join(project, "index.js"), state: path.join(project, "stack.json"), cwd: project,
+    stack: "dev", project: "installed", config: { "svc:secretsUrl": emu.secretsUrl },
+    secretConfig: { "svc:secretsToken": emu.tokens.secretsUser }, env: withoutSvcEnv() as Record<string, string>, timeoutMs: 120_000,
+  });
+}
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  installed = installedProject();
+  project = installed.dir;
+  fs.writeFileSync(path.join(project, "index.js"), PROGRAM);
+});
+
+afterAll(async () => {
+  await emu?.close();
+  installed?.remove();
+});
+
+describe("pulumi-svc installed under node_modules", () => {
+  it("stores each provider as a one-line require of its module, and the host loads it", async () => {
+    const r = await run("up");
+    expect(r.error).toBeUndefined();
+    expect(r.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["create digits", "create ssn"]);
+    const state = JSON.parse(fs.readFileSync(path.join(project, "stack.json"), "utf8"));
+    const providers: string[] = state.resources.map((res: { inputs: { __provider: string } }) => res.inputs.__provider);
+    expect(providers).toHaveLength(2);
+    expect(providers[0]).toContain('require("pulumi-svc/dist/src/providers/secrets/TransformAlphabet.js")');
+    expect(providers[1]).toContain('require("pulumi-svc/dist/src/providers/secrets/TransformTemplate.js")');
+    for (const p of providers) expect(Buffer.byteLength(p)).toBeLessThan(400);
+    expect(providers.join("")).not.toContain(project); // no machine-specific path in state
+  });
+
+  it("destroys through the same providers", async () => {
+    const r = await run("destroy");
+    expect(r.error).toBeUndefined();
+    expect(r.steps.map((s) => s.op)).toEqual(["delete", "delete"]);
+  });
+});
