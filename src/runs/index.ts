@@ -5,9 +5,11 @@ export {
 export * from "./verifyNotificationConfiguration";
 export { Run, type RunArgs, type RunWaitFor, WAIT_FOR } from "./run";
 export {
-  type RunDetails, type RunStatus, type RunOperation, type RunSource, type RunInclude, type RunActions, type RunPermissions,
-  type RunVariable, type IncludedResource, type RunAction, RUN_STATUSES, FINAL_RUN_STATUSES, TERMINAL_RUN_STATUSES,
-  RUN_OPERATIONS, RUN_SOURCES, RUN_INCLUDES, RunWaitTimeoutError, RunFailedError,
-} from "./runModel";
+  type RunStatus, type RunOperation, type RunSource, type RunInclude, RUN_STATUSES, FINAL_RUN_STATUSES, TERMINAL_RUN_STATUSES,
+  RUN_OPERATIONS, RUN_SOURCES, RUN_INCLUDES,
+} from "./runVocabulary";
+export { type RunDetails, type RunActions, type RunPermissions, type RunVariable, type IncludedResource } from "./runDetails";
+export { type RunAction } from "./runActions";
+export { RunWaitTimeoutError, RunFailedError } from "./runWait";
 export * from "./runFunctions";
 export * from "./receiver";

@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from "crypto";
 import { z } from "zod";
 import { propertyPath } from "../core/validate";
-import { RUN_STATUSES, type RunStatus } from "./runModel";
+import { RUN_STATUSES, type RunStatus } from "./runVocabulary";
 
 /** The header that carries the signature of a generic notification (compare case-insensitively). */
 export const SIGNATURE_HEADER = "X-Svc-Notification-Signature";

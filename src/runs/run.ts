@@ -4,11 +4,11 @@ import type { Context, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { SvcResource } from "../core/resource";
 import { isSvcError } from "../http";
-import {
-  CREATE_KEYS, FAILED_RUN_STATUSES, RunFailedError, RunWaitTimeoutError, createAttributesShape, createRunOnce, planFinished,
-  pollRun, readRun, refineCreateAttributes, runAction, stopRun,
-  type RunCreateAttributes, type RunDetails, type RunStatus, type RunVariable,
-} from "./runModel";
+import { runAction, stopRun } from "./runActions";
+import { CREATE_KEYS, createAttributesShape, createRunOnce, refineCreateAttributes, type RunCreateAttributes } from "./runCreate";
+import { readRun, type RunDetails, type RunVariable } from "./runDetails";
+import { FAILED_RUN_STATUSES, planFinished, type RunStatus } from "./runVocabulary";
+import { RunFailedError, RunWaitTimeoutError, pollRun } from "./runWait";
 
 export const WAIT_FOR = ["none", "planned", "completed"] as const;
 /** How long create waits: not at all, until the plan phase is over, or until the run ends. */

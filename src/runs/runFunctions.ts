@@ -5,11 +5,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { invoke, invokeOutput, programContext, validated, type FunctionDefinition } from "../core/fn";
+import { runAction, type RunAction } from "./runActions";
+import { createAttributesShape, createRunOnce, refineCreateAttributes, type RunCreateAttributes } from "./runCreate";
+import { iterateRuns, readRun, type IncludedResource, type RunDetails, type RunListFilter } from "./runDetails";
 import {
-  RUN_INCLUDES, RUN_OPERATIONS, RUN_SOURCES, RUN_STATUSES, RunWaitTimeoutError, createAttributesShape, createRunOnce,
-  iterateRuns, planFinished, pollRun, readRun, refineCreateAttributes, runAction,
-  type IncludedResource, type RunAction, type RunCreateAttributes, type RunDetails, type RunInclude, type RunListFilter, type RunStatus,
-} from "./runModel";
+  RUN_INCLUDES, RUN_OPERATIONS, RUN_SOURCES, RUN_STATUSES, planFinished, type RunInclude, type RunStatus,
+} from "./runVocabulary";
+import { RunWaitTimeoutError, pollRun } from "./runWait";
 
 type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 

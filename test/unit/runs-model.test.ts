@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { UNKNOWN } from "../../src/core/unknown";
 import { applyRun, createRun, forceExecuteRun, getRun, listRuns, waitForRun } from "../../src/runs";
-import {
-  allowedActions, createDocument, isTerminal, listQuery, planFinished, runFromResource, type RunDetails,
-} from "../../src/runs/runModel";
+import { allowedActions } from "../../src/runs/runActions";
+import { createDocument } from "../../src/runs/runCreate";
+import { listQuery, runFromResource, type RunDetails } from "../../src/runs/runDetails";
+import { isTerminal, planFinished } from "../../src/runs/runVocabulary";
 
 const KIND = "runs:Run";
 type Props = Record<string, unknown>;

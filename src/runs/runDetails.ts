@@ -1,0 +1,202 @@
+/**
+ * The run as users see it (`RunDetails`, camelCase) and its JSON:API codec: decoding a run
+ * document, reading one run with its included resources, and listing a workspace's runs.
+ */
+import type { Context } from "../core/definition";
+import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
+import { RUN_ROUTES, type RunOperation, type RunSource, type RunStatus } from "./runVocabulary";
+
+/** A run-specific variable; `value` is a literal in the tool's own syntax (strings carry their quotes). */
+export interface RunVariable {
+  key: string;
+  value: string;
+}
+
+/** What can be done with the run now (`actions` of the run). */
+export interface RunActions {
+  isCancelable: boolean;
+  /** True while the run is paused for confirmation: the only reliable sign that apply will be accepted. */
+  isConfirmable: boolean;
+  isDiscardable: boolean;
+  isForceCancelable: boolean;
+}
+
+/** What the caller may do (`permissions` of the run). */
+export interface RunPermissions {
+  canApply: boolean;
+  canCancel: boolean;
+  canComment: boolean;
+  canDiscard: boolean;
+  canForceExecute: boolean;
+  canForceCancel: boolean;
+  canOverridePolicyCheck: boolean;
+}
+
+/** A run (`run-...`) with camelCase names. */
+export interface RunDetails {
+  id: string;
+  status: RunStatus;
+  message: string;
+  source: RunSource | string;
+  /** Present when the service says why the run was queued. */
+  triggerReason?: string;
+  isDestroy: boolean;
+  planOnly: boolean;
+  refresh: boolean;
+  refreshOnly: boolean;
+  autoApply: boolean;
+  allowEmptyApply: boolean;
+  allowConfigGeneration: boolean;
+  hasChanges: boolean;
+  targetAddrs: string[] | null;
+  replaceAddrs: string[] | null;
+  variables: RunVariable[];
+  /** The tool version of a plan-only run, when the service returns it. */
+  toolVersion?: string;
+  actions: RunActions;
+  permissions: RunPermissions;
+  /** Timestamps per status, camelCase (`planQueueableAt`, `appliedAt`, ...). */
+  statusTimestamps: Record<string, string>;
+  /** When force-cancel becomes available; present only after a non-forceful cancel. */
+  forceCancelAvailableAt?: string;
+  canceledAt: string | null;
+  createdAt: string;
+  workspaceId: string;
+  configurationVersionId?: string;
+  planId?: string;
+  applyId?: string;
+  costEstimateId?: string;
+  createdById?: string;
+}
+
+/** A related resource returned by `getRun({ include })`, as the service sends it. */
+export interface IncludedResource {
+  id: string;
+  type: string;
+  attributes: Record<string, unknown>;
+}
+
+const kebabToCamel = (k: string) => k.replace(/[-_]([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
+function bool(v: unknown): boolean {
+  return v === true;
+}
+
+function strings(v: unknown): string[] | null {
+  return Array.isArray(v) ? v.map(String) : null;
+}
+
+/** Decodes a run document (type `runs`). */
+export function runFromResource(res: JsonApiResource): RunDetails {
+  const a = res.attributes;
+  const actions = (a.actions ?? {}) as Record<string, unknown>;
+  const perms = (a.permissions ?? {}) as Record<string, unknown>;
+  const timestamps: Record<string, string> = {};
+  for (const [k, v] of Object.entries((a["status-timestamps"] ?? {}) as Record<string, unknown>)) {
+    if (typeof v === "string") timestamps[kebabToCamel(k)] = v;
+  }
+  // The seed writes this one with underscores; accept the kebab spelling too.
+  const forceAt = a.force_cancel_available_at ?? a["force-cancel-available-at"];
+  const rel = (name: string) => relIds(res, name)[0];
+  const run: RunDetails = {
+    id: res.id,
+    status: String(a.status ?? "") as RunStatus,
+    message: String(a.message ?? ""),
+    source: String(a.source ?? ""),
+    isDestroy: bool(a["is-destroy"]),
+    planOnly: bool(a["plan-only"]),
+    refresh: a.refresh !== false,
+    refreshOnly: bool(a["refresh-only"]),
+    autoApply: bool(a["auto-apply"]),
+    allowEmptyApply: bool(a["allow-empty-apply"]),
+    allowConfigGeneration: bool(a["allow-config-generation"]),
+    hasChanges: bool(a["has-changes"]),
+    targetAddrs: strings(a["target-addrs"]),
+    replaceAddrs: strings(a["replace-addrs"]),
+    variables: Array.isArray(a.variables)
+      ? (a.variables as Record<string, unknown>[]).map((v) => ({ key: String(v?.key ?? ""), value: String(v?.value ?? "") }))
+      : [],
+    actions: {
+      isCancelable: bool(actions["is-cancelable"]),
+      isConfirmable: bool(actions["is-confirmable"]),
+      isDiscardable: bool(actions["is-discardable"]),
+      isForceCancelable: bool(actions["is-force-cancelable"]),
+    },
+    permissions: {
+      canApply: bool(perms["can-apply"]),
+      canCancel: bool(perms["can-cancel"]),
+      canComment: bool(perms["can-comment"]),
+      canDiscard: bool(perms["can-discard"]),
+      canForceExecute: bool(perms["can-force-execute"]),
+      canForceCancel: bool(perms["can-force-cancel"]),
+      canOverridePolicyCheck: bool(perms["can-override-policy-check"]),
+    },
+    statusTimestamps: timestamps,
+    canceledAt: typeof a["canceled-at"] === "string" ? a["canceled-at"] : null,
+    createdAt: String(a["created-at"] ?? ""),
+    workspaceId: rel("workspace") ?? "",
+  };
+  if (typeof a["trigger-reason"] === "string") run.triggerReason = a["trigger-reason"];
+  if (typeof a["tool-version"] === "string") run.toolVersion = a["tool-version"];
+  if (typeof forceAt === "string") run.forceCancelAvailableAt = forceAt;
+  const optional: [keyof RunDetails, string][] = [
+    ["configurationVersionId", "configuration-version"], ["planId", "plan"], ["applyId", "apply"],
+    ["costEstimateId", "cost-estimate"], ["createdById", "created-by"],
+  ];
+  for (const [key, name] of optional) {
+    const id = rel(name);
+    if (id !== undefined) (run as unknown as Record<string, unknown>)[key] = id;
+  }
+  return run;
+}
+
+export async function readRun(ctx: Context, runId: string, include?: ReadonlyArray<string>): Promise<{ run: RunDetails; included: IncludedResource[] }> {
+  const res = await ctx.client("runs").request({
+    route: RUN_ROUTES.read, params: { run_id: runId }, query: include && include.length > 0 ? { include: [...include] } : undefined,
+  });
+  const included = ((res.body as { included?: unknown } | undefined)?.included ?? []) as JsonApiResource[];
+  return {
+    run: runFromResource(one(res.body)),
+    included: Array.isArray(included)
+      ? included.map((r) => ({ id: String(r.id), type: String(r.type), attributes: r.attributes ?? {} }))
+      : [],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing
+// ---------------------------------------------------------------------------------------------
+
+export interface RunListFilter {
+  workspaceId: string;
+  /** Runs of any of these operations. */
+  operation?: RunOperation[];
+  /** Runs in any of these statuses. */
+  status?: RunStatus[];
+  /** Runs from any of these sources. */
+  source?: RunSource[];
+  /** Version-control username. */
+  searchUser?: string;
+  /** Commit sha. */
+  searchCommit?: string;
+  /** Username, commit sha, run id or message; the service ignores it when searchUser or searchCommit is set. */
+  searchBasic?: string;
+  /** Runs per request (1 to 100); default 100. */
+  pageSize?: number;
+}
+
+export function listQuery(f: RunListFilter): Record<string, string | string[] | undefined> {
+  return {
+    "filter[operation]": f.operation,
+    "filter[status]": f.status,
+    "filter[source]": f.source,
+    "search[user]": f.searchUser,
+    "search[commit]": f.searchCommit,
+    "search[basic]": f.searchBasic,
+  };
+}
+
+export async function* iterateRuns(ctx: Context, f: RunListFilter): AsyncGenerator<RunDetails> {
+  const spec = { route: RUN_ROUTES.list, params: { workspace_id: f.workspaceId }, query: listQuery(f) };
+  for await (const res of pages(ctx.client("runs"), spec, f.pageSize ?? 100)) yield runFromResource(res);
+}

@@ -1,0 +1,62 @@
+/**
+ * The words of the run object (`run-...`) as the seed spells them: statuses and what they mean for
+ * waiting, operations, sources, includes, and the routes as data. Every other run file builds on these.
+ */
+import type { RunDetails } from "./runDetails";
+
+export const RUN_STATUSES = [
+  "pending", "fetching", "fetching_completed", "pre_plan_running", "pre_plan_completed", "queuing", "plan_queued",
+  "planning", "planned", "cost_estimating", "cost_estimated", "policy_checking", "policy_override",
+  "policy_soft_failed", "policy_checked", "confirmed", "post_plan_running", "post_plan_completed",
+  "planned_and_finished", "apply_queued", "applying", "applied", "discarded", "errored", "canceled", "force_canceled",
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** The statuses the seed calls final. */
+export const FINAL_RUN_STATUSES: ReadonlyArray<RunStatus> = ["policy_soft_failed", "planned_and_finished", "discarded", "errored"];
+
+/**
+ * Statuses a run never leaves: the seed's final statuses plus applied, canceled and force_canceled
+ * (a run in one of them has released the workspace lock and takes no action).
+ */
+export const TERMINAL_RUN_STATUSES: ReadonlyArray<RunStatus> = [...FINAL_RUN_STATUSES, "applied", "canceled", "force_canceled"];
+
+/** Terminal statuses that count as a run that went wrong (it did not plan or apply as asked). */
+export const FAILED_RUN_STATUSES: ReadonlyArray<RunStatus> = ["errored", "discarded", "canceled", "force_canceled", "policy_soft_failed"];
+
+/** Statuses after the plan phase that show the run went on to apply (auto-apply or someone applied). */
+const APPLY_PHASE: ReadonlyArray<string> = ["confirmed", "apply_queued", "applying", "applied"];
+
+export const RUN_OPERATIONS = ["plan_only", "plan_and_apply", "refresh_only", "destroy", "empty_apply"] as const;
+export type RunOperation = (typeof RUN_OPERATIONS)[number];
+
+export const RUN_SOURCES = ["svc-ui", "svc-api", "svc-configuration-version"] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+
+export const RUN_INCLUDES = [
+  "plan", "apply", "created_by", "cost_estimate", "configuration_version", "configuration_version.ingress_attributes",
+] as const;
+export type RunInclude = (typeof RUN_INCLUDES)[number];
+
+export const RUN_ROUTES = {
+  create: "POST /runs",
+  read: "GET /runs/{run_id}",
+  list: "GET /workspaces/{workspace_id}/runs",
+  apply: "POST /runs/{run_id}/actions/apply",
+  discard: "POST /runs/{run_id}/actions/discard",
+  cancel: "POST /runs/{run_id}/actions/cancel",
+  forceCancel: "POST /runs/{run_id}/actions/force-cancel",
+  forceExecute: "POST /runs/{run_id}/actions/force-execute",
+} as const;
+
+export function isTerminal(run: Pick<RunDetails, "status">): boolean {
+  return TERMINAL_RUN_STATUSES.includes(run.status);
+}
+
+/**
+ * The plan phase is over: the run is paused for confirmation, waits for a policy override, went on
+ * to apply, or ended.
+ */
+export function planFinished(run: Pick<RunDetails, "status" | "actions">): boolean {
+  return run.actions.isConfirmable || run.status === "policy_override" || APPLY_PHASE.includes(run.status) || isTerminal(run);
+}
