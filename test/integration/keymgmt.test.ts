@@ -1,29 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { request } from "undici";
 import { call } from "../../src/core/runtime";
 import * as keymgmt from "../../src/secrets/keymgmt";
-import { control, requests, useEmulator } from "../support/emulator";
+import { checked, created, type Props, type Res } from "../support/calls";
+import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
-type Props = Record<string, unknown>;
-type Res = { id: string; outs: Props };
 const KEY = "secrets:KeymgmtKey";
 const KMS = "secrets:KeymgmtKmsProvider";
 const DIST = "secrets:KeymgmtKeyDistribution";
 const AWS_KEY = "AKIAEXAMPLEKEY00001";
 const AWS_SECRET = "aws-secret-access-key-example-9f8e7d";
-
-async function checked(kind: string, news: Props, olds: Props = {}): Promise<Props> {
-  const { inputs, failures } = (await call(kind, "check", [olds, news])) as { inputs: Props; failures: unknown[] };
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
-async function created(kind: string, news: Props): Promise<Res> {
-  return (await call(kind, "create", [await checked(kind, news)])) as Res;
-}
 
 /** What the engine does for a replacement: check, diff, then delete-first or create-first. */
 async function replaced(kind: string, old: Res, news: Props): Promise<{ res: Res; deleteBeforeReplace: boolean; replaces: string[] }> {
@@ -41,15 +29,7 @@ async function replaced(kind: string, old: Res, news: Props): Promise<{ res: Res
   return { res, deleteBeforeReplace: d.deleteBeforeReplace, replaces: d.replaces };
 }
 
-async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu().secretsUrl}${path}`, {
-    method: method as "GET",
-    headers: { "x-svc-token": emu().tokens.secretsRoot, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
 
 const writes = async () => (await requests(emu())).filter((r) => r.method !== "GET" && r.method !== "LIST").map((r) => `${r.method} ${r.path}`);
 

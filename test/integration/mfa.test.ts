@@ -1,34 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { request } from "undici";
 import { call } from "../../src/core/runtime";
 import * as mfa from "../../src/secrets/mfa";
-import { control, requests, useEmulator } from "../support/emulator";
+import { checked, created, type Props } from "../support/calls";
+import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
-type Props = Record<string, unknown>;
-type Res = { id: string; outs: Props };
 const MFA = "secrets:MfaDualFactorMethod";
 const SECRET_KEY = "duo-secret-key-0a1b2c3d4e5f";
 const INTEGRATION_KEY = "DIXXXXXXXXXXXXXXXXXX";
 const base = { secretKey: SECRET_KEY, integrationKey: INTEGRATION_KEY, apiHostname: "api-1234abcd.example.com" };
 
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const { inputs, failures } = (await call(MFA, "check", [olds, news])) as { inputs: Props; failures: unknown[] };
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
-async function created(news: Props): Promise<Res> {
-  return (await call(MFA, "create", [await checked(news)])) as Res;
-}
-
-async function raw(method: string, path: string): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu().secretsUrl}${path}`, { method: method as "GET", headers: { "x-svc-token": emu().tokens.secretsRoot } });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
 
 const methodIds = async (): Promise<string[]> => {
   const r = await raw("LIST", "/identity/mfa/method/dualfactor");
@@ -37,17 +21,17 @@ const methodIds = async (): Promise<string[]> => {
 
 describe("mfa DualFactorMethod", () => {
   it("creates (server-assigned UUID), reads pushinfo back as pushInfo without a diff, updates in place and deletes", async () => {
-    const { id, outs } = await created({ ...base, pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com" });
+    const { id, outs } = await created(MFA, { ...base, pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com" });
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(outs).toEqual({ ...base, type: "dualfactor", pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com", usePasscode: false });
     expect((await raw("GET", `/identity/mfa/method/dualfactor/${id}`)).body.data.pushinfo).toBe("from=pulumi");
 
     const read = (await call(MFA, "read", [id, outs])) as { props: Props };
     expect(read).toEqual({ id, props: outs });
-    const same = await checked({ ...base, pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com" }, read.props);
+    const same = await checked(MFA, { ...base, pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com" }, read.props);
     expect(await call(MFA, "diff", [id, read.props, same])).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
 
-    const news = await checked({ ...base, secretKey: "duo-secret-key-rotated-99", usePasscode: true }, outs);
+    const news = await checked(MFA, { ...base, secretKey: "duo-secret-key-rotated-99", usePasscode: true }, outs);
     expect(await call(MFA, "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const { outs: after } = (await call(MFA, "update", [id, outs, news])) as { outs: Props };
     expect(after).toMatchObject({ secretKey: "duo-secret-key-rotated-99", usePasscode: true });
@@ -60,7 +44,7 @@ describe("mfa DualFactorMethod", () => {
   });
 
   it("refuses to delete a method a login enforcement uses, saying what to do, and deletes once it is free", async () => {
-    const { id, outs } = await created(base);
+    const { id, outs } = await created(MFA, base);
     await control(emu(), "POST", "/login-enforcements", { name: "admins", methodIds: [id] });
     const err = await rejectionOf(call(MFA, "delete", [id, outs]));
     expect(err.code).toBe("invalid_input");
@@ -74,9 +58,9 @@ describe("mfa DualFactorMethod", () => {
   });
 
   it("does not create a duplicate when the create response is lost, and never adopts an older method", async () => {
-    const older = await created(base);
+    const older = await created(MFA, base);
     await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/identity/mfa/method/dualfactor", when: "after", drop: true, count: 1 });
-    const { id } = await created(base);
+    const { id } = await created(MFA, base);
     expect(id).not.toBe(older.id);
     expect((await methodIds()).sort()).toEqual([older.id, id].sort());
     const posts = (await requests(emu())).filter((r) => r.method === "POST" && r.path === "/v1/identity/mfa/method/dualfactor");
@@ -85,12 +69,12 @@ describe("mfa DualFactorMethod", () => {
 
   it("tries again when the create failed before the service acted", async () => {
     await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/identity/mfa/method/dualfactor", status: 503, count: 1 });
-    const { id } = await created(base);
+    const { id } = await created(MFA, base);
     expect(await methodIds()).toEqual([id]);
   });
 
   it("drops a method deleted out of band on refresh; delete of a gone method succeeds", async () => {
-    const { id, outs } = await created(base);
+    const { id, outs } = await created(MFA, base);
     await raw("DELETE", `/identity/mfa/method/dualfactor/${id}`);
     expect(await call(MFA, "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call(MFA, "delete", [id, outs])).resolves.toBeUndefined();
@@ -104,7 +88,7 @@ describe("mfa DualFactorMethod", () => {
   });
 
   it("surfaces the service's refusal of an unknown username template value, without the keys", async () => {
-    const err = await rejectionOf(created({ ...base, usernameFormat: "{{identity.entity.nickname}}" }));
+    const err = await rejectionOf(created(MFA, { ...base, usernameFormat: "{{identity.entity.nickname}}" }));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/username_format/);
     expect(err.message).not.toContain(SECRET_KEY);
@@ -113,7 +97,7 @@ describe("mfa DualFactorMethod", () => {
 
   it("lists ids (404 is an empty list) and reads a method; the Output form is secret", async () => {
     expect(await mfa.listDualFactorMethods()).toEqual({ keys: [] });
-    const { id } = await created({ ...base, pushInfo: "p" });
+    const { id } = await created(MFA, { ...base, pushInfo: "p" });
     expect(await mfa.listDualFactorMethods()).toEqual({ keys: [id] });
     expect(await mfa.getDualFactorMethod({ id })).toEqual({ id, type: "dualfactor", usernameFormat: "", ...base, pushInfo: "p", usePasscode: false });
 

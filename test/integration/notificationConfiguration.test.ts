@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request } from "undici";
 import { call } from "../../src/core/runtime";
 import { verifyNotificationConfiguration } from "../../src/runs";
-import { control, requests, useEmulator } from "../support/emulator";
+import { checked, created } from "../support/calls";
+import { control, requests, runApi, useEmulator } from "../support/emulator";
 import { startReceiver } from "../support/receiver";
 import { rejectionOf } from "../support/errors";
 
@@ -15,18 +15,7 @@ afterAll(async () => { await hook.close(); });
 const KIND = "runs:NotificationConfiguration";
 type Props = Record<string, any>;
 
-async function checked(news: Props): Promise<Props> {
-  const { inputs, failures } = (await call(KIND, "check", [{}, news])) as { inputs: Props; failures: unknown[] };
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
-async function listed(): Promise<Props[]> {
-  const res = await request(`${emu().runUrl}/workspaces/${emu().workspaceId}/notification-configurations`, {
-    headers: { authorization: `Bearer ${emu().tokens.runAdmin}` },
-  });
-  return ((await res.body.json()) as { data: Props[] }).data;
-}
+const listed = async (): Promise<Props[]> => (await runApi(emu(), "GET", `/workspaces/${emu().workspaceId}/notification-configurations`)).body.data;
 
 const base = () => ({ workspaceId: emu().workspaceId, name: "ci", destinationType: "generic", url: hook.url, triggers: ["run:errored", "run:completed"] });
 
@@ -34,7 +23,7 @@ describe("notification configuration", () => {
   it("creates an enabled configuration after a signed verification request, and reads it back", async () => {
     hook.received.length = 0;
     hook.setStatus(200);
-    const inputs = await checked({ ...base(), enabled: true, token: "hook-secret-1" });
+    const inputs = await checked(KIND, { ...base(), enabled: true, token: "hook-secret-1" });
     const { id, outs } = (await call(KIND, "create", [inputs])) as { id: string; outs: Props };
     expect(id).toMatch(/^nc-/);
     expect(outs).toMatchObject({ workspaceId: emu().workspaceId, name: "ci", enabled: true, token: "hook-secret-1", triggers: ["run:completed", "run:errored"] });
@@ -53,7 +42,7 @@ describe("notification configuration", () => {
 
   it("leaves nothing behind when verification fails on create", async () => {
     hook.setStatus(500);
-    const inputs = await checked({ ...base(), enabled: true });
+    const inputs = await checked(KIND, { ...base(), enabled: true });
     const err = await rejectionOf(call(KIND, "create", [inputs]));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/^POST \/workspaces\/ws-example00000001\/notification-configurations: 400/);
@@ -63,7 +52,7 @@ describe("notification configuration", () => {
 
   it("keeps the old configuration when verification fails on update", async () => {
     hook.setStatus(200);
-    const { id, outs } = (await call(KIND, "create", [await checked({ ...base(), enabled: false })])) as { id: string; outs: Props };
+    const { id, outs } = await created(KIND, { ...base(), enabled: false });
     hook.setStatus(503);
     await expect(call(KIND, "update", [id, outs, { ...outs, enabled: true, name: "renamed" }])).rejects.toThrow(/400/);
     const [only] = await listed();
@@ -72,9 +61,9 @@ describe("notification configuration", () => {
   });
 
   it("updates triggers in place and clears a removed token", async () => {
-    const inputs = await checked({ ...base(), token: "t-1" });
+    const inputs = await checked(KIND, { ...base(), token: "t-1" });
     const { id, outs } = (await call(KIND, "create", [inputs])) as { id: string; outs: Props };
-    const news = await checked({ ...base(), triggers: ["run:created"] });
+    const news = await checked(KIND, { ...base(), triggers: ["run:created"] });
     expect(await call(KIND, "diff", [id, outs, news])).toMatchObject({ changes: true, replaces: [] });
     const { outs: after } = (await call(KIND, "update", [id, outs, news])) as { outs: Props };
     expect(after.triggers).toEqual(["run:created"]);
@@ -86,7 +75,7 @@ describe("notification configuration", () => {
   });
 
   it("manages email configurations with users", async () => {
-    const inputs = await checked({ workspaceId: emu().workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
+    const inputs = await checked(KIND, { workspaceId: emu().workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
     const { id, outs } = (await call(KIND, "create", [inputs])) as { id: string; outs: Props };
     expect(outs).toMatchObject({ destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
     expect(outs.url).toBeUndefined();
@@ -96,34 +85,34 @@ describe("notification configuration", () => {
 
   it("does not duplicate a configuration when the create's response is lost (503 after the server acted)", async () => {
     await control(emu(), "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu().workspaceId}/notification-configurations`, status: 503, when: "after", count: 1 });
-    const { id } = (await call(KIND, "create", [await checked(base())])) as { id: string };
+    const { id } = await created(KIND, base());
     const all = await listed();
     expect(all.map((c) => c.id)).toEqual([id]);
   });
 
   it("creates exactly one when the connection drops before the server acted", async () => {
     await control(emu(), "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu().workspaceId}/notification-configurations`, drop: true, count: 1 });
-    const { id } = (await call(KIND, "create", [await checked(base())])) as { id: string };
+    const { id } = await created(KIND, base());
     expect((await listed()).map((c) => c.id)).toEqual([id]);
     const posts = (await requests(emu())).filter((r) => r.method === "POST");
     expect(posts).toHaveLength(2);
   });
 
   it("drops the configuration on refresh after an out-of-band delete", async () => {
-    const { id, outs } = (await call(KIND, "create", [await checked(base())])) as { id: string; outs: Props };
-    await request(`${emu().runUrl}/notification-configurations/${id}`, { method: "DELETE", headers: { authorization: `Bearer ${emu().tokens.runAdmin}` } });
+    const { id, outs } = await created(KIND, base());
+    await runApi(emu(), "DELETE", `/notification-configurations/${id}`);
     expect(await call(KIND, "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call(KIND, "delete", [id, outs])).resolves.toBeUndefined();
   });
 
   it("reports an unknown workspace as not found with the server's message", async () => {
-    const err = await rejectionOf(call(KIND, "create", [await checked({ ...base(), workspaceId: "ws-missing" })]));
+    const err = await rejectionOf(created(KIND, { ...base(), workspaceId: "ws-missing" }));
     expect(err.code).toBe("not_found");
     expect(err.message).toMatch(/^POST \/workspaces\/ws-missing\/notification-configurations: 404/);
   });
 
   it("verifies through the function, and the Promise form validates its arguments first", async () => {
-    const { id } = (await call(KIND, "create", [await checked(base())])) as { id: string };
+    const { id } = await created(KIND, base());
     hook.setStatus(200);
     const result = await verifyNotificationConfiguration({ id });
     expect(result.deliveryResponses[0]).toMatchObject({ successful: true, code: "200" });

@@ -1,38 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { request } from "undici";
 import { call } from "../../src/core/runtime";
 import * as plugins from "../../src/secrets/plugins";
-import { control, requests, useEmulator } from "../support/emulator";
+import { checked, created, type Props, type Res } from "../support/calls";
+import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
 // The plugin catalog needs the sudo capability: the provider runs with the root token here.
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
-type Props = Record<string, unknown>;
-type Res = { id: string; outs: Props };
 const PLUGIN = "secrets:PluginCatalogEntry";
 const SHA = "0123456789abcdef".repeat(4);
 const SHA2 = "fedcba9876543210".repeat(4);
 const DB_PASSWORD = "plugin-env-password-5c6d7e";
 
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const { inputs, failures } = (await call(PLUGIN, "check", [olds, news])) as { inputs: Props; failures: unknown[] };
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
-async function created(news: Props): Promise<Res> {
-  return (await call(PLUGIN, "create", [await checked(news)])) as Res;
-}
-
-async function raw(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu().secretsUrl}${path}`, {
-    method: method as "GET",
-    headers: { "x-svc-token": emu().tokens.secretsRoot, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
 
 async function withToken<T>(token: string, fn: () => Promise<T>): Promise<T> {
   const saved = process.env.SVC_SECRETS_TOKEN;
@@ -48,16 +28,16 @@ const base = { type: "database", name: "acme-db", sha256: SHA, command: "acme-db
 
 describe("plugin CatalogEntry", () => {
   it("registers, reads, updates in place and removes an entry; env is never read back", async () => {
-    const { id, outs } = await created(base);
+    const { id, outs } = await created(PLUGIN, base);
     expect(id).toBe("sys/plugins/catalog/database/acme-db");
     expect(outs).toEqual({ ...base, builtin: false });
     expect(JSON.stringify((await raw("GET", "/sys/plugins/catalog/database/acme-db")).body)).not.toContain(DB_PASSWORD);
 
     const read = (await call(PLUGIN, "read", [id, outs])) as { props: Props };
     expect(read.props).toEqual(outs);
-    expect(await call(PLUGIN, "diff", [id, read.props, await checked(base, read.props)])).toMatchObject({ changes: false });
+    expect(await call(PLUGIN, "diff", [id, read.props, await checked(PLUGIN, base, read.props)])).toMatchObject({ changes: false });
 
-    const news = await checked({ ...base, sha256: SHA2, args: [] }, outs);
+    const news = await checked(PLUGIN, { ...base, sha256: SHA2, args: [] }, outs);
     expect(await call(PLUGIN, "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const { outs: after } = (await call(PLUGIN, "update", [id, outs, news])) as { outs: Props };
     expect(after).toMatchObject({ sha256: SHA2, args: [] });
@@ -68,16 +48,16 @@ describe("plugin CatalogEntry", () => {
   });
 
   it("keeps an upper-case checksum without a perpetual diff", async () => {
-    const { id, outs } = await created({ ...base, sha256: SHA.toUpperCase() });
+    const { id, outs } = await created(PLUGIN, { ...base, sha256: SHA.toUpperCase() });
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).body.data.sha256).toBe(SHA);
     expect(outs.sha256).toBe(SHA.toUpperCase());
     const read = (await call(PLUGIN, "read", [id, outs])) as { props: Props };
-    expect(await call(PLUGIN, "diff", [id, read.props, await checked({ ...base, sha256: SHA.toUpperCase() })])).toMatchObject({ changes: false });
+    expect(await call(PLUGIN, "diff", [id, read.props, await checked(PLUGIN, { ...base, sha256: SHA.toUpperCase() })])).toMatchObject({ changes: false });
   });
 
   it("replaces a renamed entry by registering the new one first; the new one survives", async () => {
-    const old = await created(base);
-    const inputs = await checked({ ...base, name: "acme-db-v2" }, old.outs);
+    const old = await created(PLUGIN, base);
+    const inputs = await checked(PLUGIN, { ...base, name: "acme-db-v2" }, old.outs);
     const d = (await call(PLUGIN, "diff", [old.id, old.outs, inputs])) as { replaces: string[]; deleteBeforeReplace: boolean };
     expect(d).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
     const res = (await call(PLUGIN, "create", [inputs])) as Res;
@@ -88,20 +68,20 @@ describe("plugin CatalogEntry", () => {
   });
 
   it("says a sudo token is needed when the token is not one, and changes nothing", async () => {
-    const err = await rejectionOf(withToken(emu().tokens.secretsUser, () => created(base)));
+    const err = await rejectionOf(withToken(emu().tokens.secretsUser, () => created(PLUGIN, base)));
     expect(err.code).toBe("forbidden");
     expect(err.message).toMatch(/^GET \/sys\/plugins\/catalog\/database\/acme-db: 403 Forbidden: permission denied; the plugin catalog needs a token with the sudo capability/);
     expect(err.message).not.toContain(emu().tokens.secretsUser);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
 
-    const { id, outs } = await created(base);
+    const { id, outs } = await created(PLUGIN, base);
     const del = await rejectionOf(withToken(emu().tokens.secretsUser, () => call(PLUGIN, "delete", [id, outs])));
     expect(del.message).toMatch(/^DELETE .*403 Forbidden.*sudo capability/);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(200);
   });
 
   it("registers a plugin named like a builtin without adopt; removing it brings the builtin back", async () => {
-    const { id, outs } = await created({ type: "secret", name: "kv", sha256: SHA, command: "kv-custom" });
+    const { id, outs } = await created(PLUGIN, { type: "secret", name: "kv", sha256: SHA, command: "kv-custom" });
     expect(outs).toMatchObject({ builtin: false, command: "kv-custom" });
     await call(PLUGIN, "delete", [id, outs]);
     expect((await raw("GET", "/sys/plugins/catalog/secret/kv")).body.data.builtin).toBe(true);
@@ -111,15 +91,15 @@ describe("plugin CatalogEntry", () => {
 
   it("refuses to take over a registered entry unless adopt is set", async () => {
     await raw("PUT", "/sys/plugins/catalog/auth/theirs", { sha256: SHA, command: "theirs" });
-    const err = await rejectionOf(created({ type: "auth", name: "theirs", sha256: SHA2, command: "mine" }));
+    const err = await rejectionOf(created(PLUGIN, { type: "auth", name: "theirs", sha256: SHA2, command: "mine" }));
     expect(err.message).toMatch(/sys\/plugins\/catalog\/auth\/theirs is already registered; set adopt: true/);
     expect((await raw("GET", "/sys/plugins/catalog/auth/theirs")).body.data.command).toBe("theirs");
-    const { outs } = await created({ type: "auth", name: "theirs", sha256: SHA2, command: "mine", adopt: true });
+    const { outs } = await created(PLUGIN, { type: "auth", name: "theirs", sha256: SHA2, command: "mine", adopt: true });
     expect(outs).toMatchObject({ command: "mine", adopt: true });
   });
 
   it("drops an entry removed out of band on refresh; delete of a gone entry succeeds", async () => {
-    const { id, outs } = await created(base);
+    const { id, outs } = await created(PLUGIN, base);
     await raw("DELETE", "/sys/plugins/catalog/database/acme-db");
     expect(await call(PLUGIN, "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call(PLUGIN, "delete", [id, outs])).resolves.toBeUndefined();
@@ -136,7 +116,7 @@ describe("plugin CatalogEntry", () => {
     const before = await plugins.listPlugins();
     expect(before.secret).toContain("kv");
     expect(before.database).not.toContain("acme-db");
-    await created(base);
+    await created(PLUGIN, base);
     expect((await plugins.listPlugins()).database).toContain("acme-db");
     expect(await plugins.listPlugins({ type: "database" })).toMatchObject({ auth: [], secret: [], database: expect.arrayContaining(["acme-db"]) });
     expect(await plugins.getPlugin({ type: "database", name: "acme-db" })).toEqual({ type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"], builtin: false });

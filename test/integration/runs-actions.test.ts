@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConflictError, ForbiddenError } from "../../src/http";
 import { applyRun, cancelRun, discardRun, forceCancelRun, forceExecuteRun, getRun, type RunDetails } from "../../src/runs";
-import { control, requests, useEmulator } from "../support/emulator";
-import { advance, advanceUntil, api, bulkRuns, confirmable, queueRaw, runDoc, seedWorkspace } from "./runs-support";
+import { control, requests, runApi, useEmulator } from "../support/emulator";
+import { advance, advanceUntil, bulkRuns, confirmable, queueRaw, runDoc, seedWorkspace } from "./runs-support";
 
 const { emu } = useEmulator();
 
@@ -47,7 +47,7 @@ const CLASSES: { name: string; make(): Promise<Subject>; allowed: Action[] }[] =
   { name: "applying", allowed: ["cancel"],
     make: async () => {
       const id = await paused();
-      expect((await api(emu(), "POST", `/runs/${id}/actions/apply`, {})).status).toBe(202);
+      expect((await runApi(emu(), "POST", `/runs/${id}/actions/apply`, {})).status).toBe(202);
       await advanceUntil(emu(), id, (d) => d.attributes.status === "applying");
       return { runId: id };
     } },

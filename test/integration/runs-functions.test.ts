@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRun, getRun, waitForRun, RunWaitTimeoutError } from "../../src/runs";
-import { control, requests, useEmulator } from "../support/emulator";
-import { advance, advanceUntil, api, clock, confirmable, runDoc, workspaceRuns } from "./runs-support";
+import { control, requests, runApi, useEmulator } from "../support/emulator";
+import { advance, advanceUntil, clock, confirmable, runDoc, workspaceRuns } from "./runs-support";
 
 const { emu } = useEmulator();
 
@@ -127,6 +127,6 @@ describe("waitForRun", () => {
     expect(Date.now() - started).toBeLessThan(3000);
     // Waiting only reads.
     expect((await requests(emu())).filter((r) => r.method !== "GET")).toHaveLength(1);
-    expect((await api(emu(), "GET", `/runs/${id}`)).body.data.attributes.status).toBe("pending");
+    expect((await runApi(emu(), "GET", `/runs/${id}`)).body.data.attributes.status).toBe("pending");
   });
 });

@@ -1,20 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { PartialFailure } from "../../src/core/definition";
-import { control, requests, useEmulator } from "../support/emulator";
-import { advance, advanceUntil, api, clock, confirmable, outcome, queueRaw, runDoc, until, workspaceRuns } from "./runs-support";
+import { checked, created } from "../support/calls";
+import { control, requests, runApi, useEmulator } from "../support/emulator";
+import { advance, advanceUntil, clock, confirmable, outcome, queueRaw, runDoc, until, workspaceRuns } from "./runs-support";
 
 const { emu } = useEmulator();
 const KIND = "runs:Run";
 type Props = Record<string, any>;
 
-async function checked(news: Props): Promise<Props> {
-  const { inputs, failures } = (await call(KIND, "check", [{}, news])) as { inputs: Props; failures: unknown[] };
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
-const create = async (news: Props) => (await call(KIND, "create", [await checked(news)])) as { id: string; outs: Props };
 const base = () => ({ workspaceId: emu().workspaceId, message: "resource test", pollIntervalSeconds: 0.02, triggers: { release: "1" } });
 
 /** The run a create in flight has queued (the only one in the workspace). */
@@ -22,7 +16,7 @@ const queued = () => until("the run to be queued", async () => (await workspaceR
 
 describe("Run create", () => {
   it("queues the run and returns at once by default", async () => {
-    const { id, outs } = await create(base());
+    const { id, outs } = await created(KIND, base());
     expect(id).toMatch(/^run-/);
     expect(outs).toMatchObject({
       runId: id, status: "pending", hasChanges: false, workspaceId: emu().workspaceId, message: "resource test",
@@ -35,7 +29,7 @@ describe("Run create", () => {
   it("waits for completion, applying as soon as the run is confirmable", async () => {
     await clock(emu(), 20);
     try {
-      const { id, outs } = await create({ ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 30 });
+      const { id, outs } = await created(KIND, { ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 30 });
       expect(outs).toMatchObject({ runId: id, status: "applied", hasChanges: true, statusTimestamps: { appliedAt: expect.any(String), confirmedAt: expect.any(String) } });
       const applies = (await requests(emu())).filter((r) => r.path.endsWith("/actions/apply"));
       expect(applies).toEqual([expect.objectContaining({ status: 202 })]);
@@ -45,7 +39,7 @@ describe("Run create", () => {
   });
 
   it("waits for 'planned' and leaves a run paused for confirmation alone", async () => {
-    const pending = create({ ...base(), waitFor: "planned", timeoutSeconds: 20 });
+    const pending = created(KIND, { ...base(), waitFor: "planned", timeoutSeconds: 20 });
     const id = await queued();
     await advanceUntil(emu(), id, confirmable);
     const { outs } = await pending;
@@ -55,7 +49,7 @@ describe("Run create", () => {
   });
 
   it("does not apply a run that finished planning without changes", async () => {
-    const pending = create({ ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 20 });
+    const pending = created(KIND, { ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 20 });
     const id = await queued();
     await outcome(emu(), id, { hasChanges: false });
     await advanceUntil(emu(), id, (d) => d.attributes.status === "planned_and_finished");
@@ -64,7 +58,7 @@ describe("Run create", () => {
   });
 
   it("fails, keeping the run in state, when the awaited run errors", async () => {
-    const pending = create({ ...base(), waitFor: "completed", timeoutSeconds: 20 }).catch((e) => e);
+    const pending = created(KIND, { ...base(), waitFor: "completed", timeoutSeconds: 20 }).catch((e) => e);
     const id = await queued();
     await outcome(emu(), id, { error: "plan" });
     await advanceUntil(emu(), id, (d) => d.attributes.status === "errored");
@@ -77,7 +71,7 @@ describe("Run create", () => {
 
   it("times out cleanly: a pending run is discarded and the error names it", async () => {
     const started = Date.now();
-    const err = await create({ ...base(), waitFor: "completed", timeoutSeconds: 0.4 }).catch((e) => e);
+    const err = await created(KIND, { ...base(), waitFor: "completed", timeoutSeconds: 0.4 }).catch((e) => e);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(err).toBeInstanceOf(PartialFailure);
     const id = err.id as string;
@@ -88,7 +82,7 @@ describe("Run create", () => {
   });
 
   it("times out cleanly: a planning run is canceled", async () => {
-    const pending = create({ ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 1 }).catch((e) => e);
+    const pending = created(KIND, { ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 1 }).catch((e) => e);
     const id = await queued();
     await advance(emu(), id, "planning");
     const err = await pending;
@@ -102,18 +96,18 @@ describe("Run create", () => {
 
   it("does not queue a second run when the create's response is lost", async () => {
     await control(emu(), "POST", "/faults", { method: "POST", path: "/api/v2/runs", status: 502, when: "after", count: 1 });
-    const { id } = await create(base());
+    const { id } = await created(KIND, base());
     expect((await workspaceRuns(emu())).map((r) => r.id)).toEqual([id]);
   });
 });
 
 describe("Run read, update and delete", () => {
   it("refreshes the status on read and keeps the inputs", async () => {
-    const { id, outs } = await create(base());
+    const { id, outs } = await created(KIND, base());
     await advance(emu(), id, "planning");
     const read = (await call(KIND, "read", [id, outs])) as { id: string; props: Props };
     expect(read).toMatchObject({ id, props: { status: "planning", message: "resource test", triggers: { release: "1" }, waitFor: "none" } });
-    expect(await call(KIND, "diff", [id, read.props, await checked(base())])).toMatchObject({ changes: false });
+    expect(await call(KIND, "diff", [id, read.props, await checked(KIND, base())])).toMatchObject({ changes: false });
   });
 
   it("drops a run the service no longer knows on refresh, and deleting it is a no-op", async () => {
@@ -122,24 +116,24 @@ describe("Run read, update and delete", () => {
   });
 
   it("update (only local settings changed) reads the run and sends nothing", async () => {
-    const { id, outs } = await create(base());
+    const { id, outs } = await created(KIND, base());
     await control(emu(), "DELETE", "/requests");
-    const { outs: after } = (await call(KIND, "update", [id, outs, await checked({ ...base(), waitFor: "completed", timeoutSeconds: 60 })])) as { outs: Props };
+    const { outs: after } = (await call(KIND, "update", [id, outs, await checked(KIND, { ...base(), waitFor: "completed", timeoutSeconds: 60 })])) as { outs: Props };
     expect(after).toMatchObject({ runId: id, status: "pending", waitFor: "completed", timeoutSeconds: 60 });
     expect((await requests(emu())).map((r) => r.method)).toEqual(["GET"]);
   });
 
   it("delete discards a run that can be discarded", async () => {
-    const { id, outs } = await create(base());
+    const { id, outs } = await created(KIND, base());
     await advanceUntil(emu(), id, confirmable);
     await call(KIND, "delete", [id, outs]);
     expect((await runDoc(emu(), id)).attributes.status).toBe("discarded");
   });
 
   it("delete cancels a run that is applying", async () => {
-    const { id, outs } = await create(base());
+    const { id, outs } = await created(KIND, base());
     await advanceUntil(emu(), id, confirmable);
-    expect((await api(emu(), "POST", `/runs/${id}/actions/apply`, {})).status).toBe(202);
+    expect((await runApi(emu(), "POST", `/runs/${id}/actions/apply`, {})).status).toBe(202);
     await advanceUntil(emu(), id, (d) => d.attributes.status === "applying");
     await call(KIND, "delete", [id, outs]);
     expect((await runDoc(emu(), id)).attributes.force_cancel_available_at).toEqual(expect.any(String));
@@ -147,7 +141,7 @@ describe("Run read, update and delete", () => {
   });
 
   it("delete of a run that already ended sends no action", async () => {
-    const { id, outs } = await create(base());
+    const { id, outs } = await created(KIND, base());
     await outcome(emu(), id, { error: "plan" });
     await advanceUntil(emu(), id, (d) => d.attributes.status === "errored");
     await control(emu(), "DELETE", "/requests");

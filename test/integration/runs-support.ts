@@ -1,31 +1,19 @@
-// Shared helpers of the runs integration tests: raw run-service requests and the emulator's
+// Shared helpers of the runs integration tests: run documents and the emulator's
 // run control endpoints (docs/emulator-runs-contract.md).
-import { request } from "undici";
 import type { Emulator } from "../../src/emulator";
-import { control } from "../support/emulator";
+import { control, runApi } from "../support/emulator";
 
 export type Doc = { id: string; type: string; attributes: Record<string, any>; relationships?: Record<string, any> };
 
-/** A raw request to the run service (no provider code involved). */
-export async function api(emu: Emulator, method: "GET" | "POST", path: string, body?: unknown, token = emu.tokens.runAdmin): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu.runUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/vnd.api+json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
-
 export async function runDoc(emu: Emulator, id: string): Promise<Doc> {
-  const r = await api(emu, "GET", `/runs/${id}`);
+  const r = await runApi(emu, "GET", `/runs/${id}`);
   if (r.status !== 200) throw new Error(`GET /runs/${id}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data;
 }
 
 /** Queues a run with a raw POST /runs; returns its id. */
 export async function queueRaw(emu: Emulator, workspaceId = emu.workspaceId, attributes: Record<string, unknown> = {}): Promise<string> {
-  const r = await api(emu, "POST", "/runs", { data: { type: "runs", attributes, relationships: { workspace: { data: { type: "workspaces", id: workspaceId } } } } });
+  const r = await runApi(emu, "POST", "/runs", { data: { type: "runs", attributes, relationships: { workspace: { data: { type: "workspaces", id: workspaceId } } } } });
   if (r.status !== 201) throw new Error(`POST /runs: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data.id;
 }
@@ -73,6 +61,6 @@ export async function until<T>(what: string, get: () => Promise<T | undefined> |
 }
 
 export async function workspaceRuns(emu: Emulator, workspaceId = emu.workspaceId): Promise<Doc[]> {
-  const r = await api(emu, "GET", `/workspaces/${workspaceId}/runs?page%5Bsize%5D=100`);
+  const r = await runApi(emu, "GET", `/workspaces/${workspaceId}/runs?page%5Bsize%5D=100`);
   return r.body.data;
 }

@@ -1,23 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { request } from "undici";
 import { call } from "../../src/core/runtime";
-import { control, requests, useEmulator } from "../support/emulator";
+import { created, type Res } from "../support/calls";
+import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
-type Res = { id: string; outs: Record<string, unknown> };
 
-async function created(kind: string, news: Record<string, unknown>): Promise<Res> {
-  const { inputs, failures } = (await call(kind, "check", [{}, news])) as { inputs: Record<string, unknown>; failures: unknown[] };
-  expect(failures).toEqual([]);
-  return (await call(kind, "create", [inputs])) as Res;
-}
-
-async function rawGet(path: string): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu().secretsUrl}${path}`, { headers: { "x-svc-token": emu().tokens.secretsRoot } });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
+const rawGet = (path: string) => secretsApi(emu(), "GET", path);
 
 describe("transform template", () => {
   it("creates, reads, updates in place and deletes", async () => {
@@ -63,7 +52,7 @@ describe("transform template", () => {
 
   it("drops the object on refresh after an out-of-band delete, and delete of a gone object succeeds", async () => {
     const { id, outs } = await created("secrets:TransformTemplate", { name: "gone", pattern: "(a)" });
-    await request(`${emu().secretsUrl}/transform/template/gone`, { method: "DELETE", headers: { "x-svc-token": emu().tokens.secretsRoot } });
+    await secretsApi(emu(), "DELETE", "/transform/template/gone");
     expect(await call("secrets:TransformTemplate", "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call("secrets:TransformTemplate", "delete", [id, outs])).resolves.toBeUndefined();
   });

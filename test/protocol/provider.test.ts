@@ -1,36 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ProviderHost, PartialFailureError } from "../../src/engine/host";
-import { control } from "../support/emulator";
-import { fromDist, root, withoutSvcEnv } from "../support/dist";
+import { PartialFailureError, type ProviderHost } from "../../src/engine/host";
+import { control, runApi } from "../support/emulator";
+import { configuredHost, serializedProvider, urn } from "../support/protocol";
 import { startReceiver } from "../support/receiver";
-
-type Pulumi = typeof import("@pulumi/pulumi");
-const pulumi = fromDist<Pulumi>("../node_modules/@pulumi/pulumi/index.js");
-const { providerFor } = fromDist<typeof import("../../src/core/trampoline")>("src/core/trampoline.js");
 
 let emu: Emulator;
 let host: ProviderHost;
 let hook: Awaited<ReturnType<typeof startReceiver>>;
-const texts: Record<string, string> = {};
 const HOOK_TOKEN = "hook-token-protocol-7f3a";
-
-async function serialized(kind: string): Promise<string> {
-  // Exactly what pulumi.dynamic.Resource serializes: a closure returning the provider object.
-  const provider = providerFor(kind);
-  texts[kind] ??= (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
-  return texts[kind];
-}
-
-const urn = (type: string, name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/${type}::${name}`;
 
 beforeAll(async () => {
   emu = await startEmulator();
   hook = await startReceiver();
-  // No SVC_* variables: the provider must get everything through Configure, as under the engine.
-  host = await ProviderHost.start({ cwd: root, env: withoutSvcEnv() });
-  await host.configure({
+  host = await configuredHost({
     "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin,
     "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser,
   });
@@ -44,7 +27,7 @@ afterAll(async () => {
 
 describe("the compiled provider through the real dynamic-provider host", () => {
   it("serializes to a small text that captures no token and no module", async () => {
-    const text = await serialized("secrets:TransformTemplate");
+    const text = await serializedProvider("secrets:TransformTemplate");
     expect(text).toContain('"secrets:TransformTemplate"');
     expect(text).toContain('require("pulumi-svc/runtime")');
     expect(Buffer.byteLength(text)).toBeLessThan(6000);
@@ -53,14 +36,14 @@ describe("the compiled provider through the real dynamic-provider host", () => {
 
   it("rejects bad inputs in check, naming the property, before any request", async () => {
     await control(emu, "DELETE", "/requests");
-    const p = await serialized("secrets:TransformTemplate");
+    const p = await serializedProvider("secrets:TransformTemplate");
     const r = await host.check(urn("secrets:TransformTemplate", "bad"), {}, { __provider: p, name: "bad", pattern: "[a-z]+" });
     expect(r.failures).toEqual([{ property: "pattern", reason: expect.stringMatching(/capture group/) }]);
     expect((await control<{ requests: unknown[] }>(emu, "GET", "/requests")).requests).toEqual([]);
   });
 
   it("runs check, create, read, diff, update, replace decisions and delete for a template", async () => {
-    const p = await serialized("secrets:TransformTemplate");
+    const p = await serializedProvider("secrets:TransformTemplate");
     const u = urn("secrets:TransformTemplate", "ssn");
     const { inputs, failures } = await host.check(u, {}, { __provider: p, name: "ssn", pattern: "(\\d+)" });
     expect(failures).toEqual([]);
@@ -78,7 +61,7 @@ describe("the compiled provider through the real dynamic-provider host", () => {
   });
 
   it("reports a write whose read-back fails as a partial failure that keeps the id and the provider", async () => {
-    const p = await serialized("secrets:TransformAlphabet");
+    const p = await serializedProvider("secrets:TransformAlphabet");
     const u = urn("secrets:TransformAlphabet", "hex");
     // Both reads of the create (existence check, then read-back) answer 404; the write succeeds.
     await control(emu, "POST", "/faults", { method: "GET", path: "/v1/transform/alphabet/hex", status: 404, count: 2 });
@@ -91,7 +74,7 @@ describe("the compiled provider through the real dynamic-provider host", () => {
   });
 
   it("keeps a notification token out of the host's output and error messages", async () => {
-    const p = await serialized("runs:NotificationConfiguration");
+    const p = await serializedProvider("runs:NotificationConfiguration");
     const u = urn("runs:NotificationConfiguration", "hook");
     const news = { __provider: p, workspaceId: emu.workspaceId, name: "ci", destinationType: "generic", url: hook.url, enabled: true, token: HOOK_TOKEN, triggers: ["run:completed"] };
     const { inputs } = await host.check(u, {}, news);
@@ -107,9 +90,7 @@ describe("the compiled provider through the real dynamic-provider host", () => {
     expect(String(err.message)).not.toContain(HOOK_TOKEN);
     hook.setStatus(200);
     await host.delete(u, id, outs);
-    const res = await request(`${emu.runUrl}/notification-configurations/${id}`, { headers: { authorization: `Bearer ${emu.tokens.runAdmin}` } });
-    await res.body.dump();
-    expect(res.statusCode).toBe(404);
+    expect((await runApi(emu, "GET", `/notification-configurations/${id}`)).status).toBe(404);
     for (const t of [HOOK_TOKEN, ...Object.values(emu.tokens)]) expect(host.stderr()).not.toContain(t);
   });
 });

@@ -1,32 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { request } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ProviderHost, PartialFailureError } from "../../src/engine/host";
-import { control } from "../support/emulator";
-import { fromDist, root, withoutSvcEnv } from "../support/dist";
-
-type Pulumi = typeof import("@pulumi/pulumi");
-const pulumi = fromDist<Pulumi>("../node_modules/@pulumi/pulumi/index.js");
-const { providerFor } = fromDist<typeof import("../../src/core/trampoline")>("src/core/trampoline.js");
+import { PartialFailureError, type ProviderHost } from "../../src/engine/host";
+import { control, runApi } from "../support/emulator";
+import { configuredHost, serializedProvider, urn } from "../support/protocol";
 
 const KIND = "runs:Run";
 let emu: Emulator;
 let host: ProviderHost;
 let text: string;
-const u = (name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/runs:Run::${name}`;
+const u = (name: string) => urn(KIND, name);
 
-async function runStatus(id: string): Promise<Record<string, any>> {
-  const res = await request(`${emu.runUrl}/runs/${id}`, { headers: { authorization: `Bearer ${emu.tokens.runAdmin}` } });
-  return ((await res.body.json()) as { data: { attributes: Record<string, any> } }).data.attributes;
-}
+const runStatus = async (id: string): Promise<Record<string, any>> => (await runApi(emu, "GET", `/runs/${id}`)).body.data.attributes;
 
 beforeAll(async () => {
   emu = await startEmulator();
-  const provider = providerFor(KIND);
-  text = (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
-  // No SVC_* variables: everything comes through Configure, as under the engine.
-  host = await ProviderHost.start({ cwd: root, env: withoutSvcEnv() });
-  await host.configure({ "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin });
+  text = await serializedProvider(KIND);
+  host = await configuredHost({ "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin });
 });
 
 afterAll(async () => {

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ProviderHost } from "../../src/engine/host";
-import { control } from "../support/emulator";
-import { fromDist, root, withoutSvcEnv } from "../support/dist";
-
-type Pulumi = typeof import("@pulumi/pulumi");
-const pulumi = fromDist<Pulumi>("../node_modules/@pulumi/pulumi/index.js");
-const { providerFor } = fromDist<typeof import("../../src/core/trampoline")>("src/core/trampoline.js");
+import type { ProviderHost } from "../../src/engine/host";
+import { control, secretsApi } from "../support/emulator";
+import { configuredHost, hostChecked, serializedProvider, urn } from "../support/protocol";
 
 const ALIAS = "secrets:IdentityEntityAlias";
 const PLUGIN = "secrets:PluginCatalogEntry";
@@ -18,34 +13,13 @@ const PLUGIN_ENV = "protocol-plugin-env-9e8d7c";
 let emu: Emulator;
 let root_: ProviderHost; // configured with the sudo token
 let user: ProviderHost; // configured with the non-sudo token
-const texts: Record<string, string> = {};
 
-async function serialized(kind: string): Promise<string> {
-  const provider = providerFor(kind);
-  texts[kind] ??= (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
-  return texts[kind];
-}
-
-const urn = (type: string, name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/${type}::${name}`;
-
-async function get(p: string): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu.secretsUrl}${p}`, { headers: { "x-svc-token": emu.tokens.secretsRoot } });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
-
-async function checked(host: ProviderHost, kind: string, name: string, news: Record<string, unknown>) {
-  const r = await host.check(urn(kind, name), {}, { __provider: await serialized(kind), ...news });
-  expect(r.failures).toEqual([]);
-  return r.inputs;
-}
+const get = (path: string) => secretsApi(emu, "GET", path);
 
 beforeAll(async () => {
   emu = await startEmulator();
-  root_ = await ProviderHost.start({ cwd: root, env: withoutSvcEnv() });
-  await root_.configure({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsRoot });
-  user = await ProviderHost.start({ cwd: root, env: withoutSvcEnv() });
-  await user.configure({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
+  root_ = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsRoot });
+  user = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
 });
 
 afterAll(async () => {
@@ -57,7 +31,7 @@ afterAll(async () => {
 describe("identity, plugins and MFA through the real dynamic-provider host", () => {
   it("serializes each kind to a small text without tokens", async () => {
     for (const kind of [ALIAS, PLUGIN, MFA]) {
-      const text = await serialized(kind);
+      const text = await serializedProvider(kind);
       expect(text).toContain(`"${kind}"`);
       expect(Buffer.byteLength(text)).toBeLessThan(6000);
       for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
@@ -66,7 +40,7 @@ describe("identity, plugins and MFA through the real dynamic-provider host", () 
 
   it("runs an entity alias through create, read, diff, update and delete", async () => {
     const u = urn(ALIAS, "alice");
-    const inputs = await checked(user, ALIAS, "alice", { name: "alice", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd" });
+    const inputs = await hostChecked(user, ALIAS, "alice", { name: "alice", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd" });
     const { id, outs } = await user.create(u, inputs);
     expect(outs).toMatchObject({ mountType: "userpass", mountPath: "auth/userpass/", local: false });
     expect(outs).not.toHaveProperty("customMetadata");
@@ -80,7 +54,7 @@ describe("identity, plugins and MFA through the real dynamic-provider host", () 
 
   it("registers a plugin with the sudo token; env stays out of reads and stderr", async () => {
     const u = urn(PLUGIN, "db");
-    const inputs = await checked(root_, PLUGIN, "db", { type: "database", name: "acme-db", sha256: "cd".repeat(32), command: "acme-db", env: [`ACME_PASSWORD=${PLUGIN_ENV}`] });
+    const inputs = await hostChecked(root_, PLUGIN, "db", { type: "database", name: "acme-db", sha256: "cd".repeat(32), command: "acme-db", env: [`ACME_PASSWORD=${PLUGIN_ENV}`] });
     const { id, outs } = await root_.create(u, inputs);
     expect(outs).toMatchObject({ builtin: false, args: [], env: [`ACME_PASSWORD=${PLUGIN_ENV}`] });
     const read = await root_.read(u, id, outs);
@@ -101,7 +75,7 @@ describe("identity, plugins and MFA through the real dynamic-provider host", () 
 
   it("runs a dual-factor method without a perpetual pushInfo diff, and refuses its delete while enforced", async () => {
     const u = urn(MFA, "duo");
-    const inputs = await checked(user, MFA, "duo", { secretKey: DUO_SECRET, integrationKey: "DIPROTOCOL", apiHostname: "api-1.example.com", pushInfo: "from=ci" });
+    const inputs = await hostChecked(user, MFA, "duo", { secretKey: DUO_SECRET, integrationKey: "DIPROTOCOL", apiHostname: "api-1.example.com", pushInfo: "from=ci" });
     const { id, outs } = await user.create(u, inputs);
     expect(outs).toMatchObject({ pushInfo: "from=ci", type: "dualfactor", secretKey: DUO_SECRET });
     const read = await user.read(u, id, outs);

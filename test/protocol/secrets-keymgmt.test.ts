@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ProviderHost, PartialFailureError } from "../../src/engine/host";
-import { control } from "../support/emulator";
-import { fromDist, root, withoutSvcEnv } from "../support/dist";
-
-type Pulumi = typeof import("@pulumi/pulumi");
-const pulumi = fromDist<Pulumi>("../node_modules/@pulumi/pulumi/index.js");
-const { providerFor } = fromDist<typeof import("../../src/core/trampoline")>("src/core/trampoline.js");
+import { PartialFailureError, type ProviderHost } from "../../src/engine/host";
+import { control, secretsApi } from "../support/emulator";
+import { configuredHost, hostChecked, serializedProvider, urn } from "../support/protocol";
 
 const KEY = "secrets:KeymgmtKey";
 const KMS = "secrets:KeymgmtKmsProvider";
@@ -16,32 +11,12 @@ const AWS_SECRET = "protocol-aws-secret-1f2e3d4c";
 
 let emu: Emulator;
 let host: ProviderHost;
-const texts: Record<string, string> = {};
 
-async function serialized(kind: string): Promise<string> {
-  const provider = providerFor(kind);
-  texts[kind] ??= (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
-  return texts[kind];
-}
-
-const urn = (type: string, name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic/${type}::${name}`;
-
-async function get(p: string): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu.secretsUrl}${p}`, { headers: { "x-svc-token": emu.tokens.secretsRoot } });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
-
-async function checked(kind: string, name: string, news: Record<string, unknown>, olds: object = {}) {
-  const r = await host.check(urn(kind, name), olds, { __provider: await serialized(kind), ...news });
-  expect(r.failures).toEqual([]);
-  return r.inputs;
-}
+const get = (path: string) => secretsApi(emu, "GET", path);
 
 beforeAll(async () => {
   emu = await startEmulator();
-  host = await ProviderHost.start({ cwd: root, env: withoutSvcEnv() });
-  await host.configure({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
+  host = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
 });
 
 afterAll(async () => {
@@ -52,7 +27,7 @@ afterAll(async () => {
 describe("key management through the real dynamic-provider host", () => {
   it("serializes each kind to a small text without tokens", async () => {
     for (const kind of [KEY, KMS, DIST]) {
-      const text = await serialized(kind);
+      const text = await serializedProvider(kind);
       expect(text).toContain(`"${kind}"`);
       expect(text).toContain('require("pulumi-svc/runtime")');
       expect(Buffer.byteLength(text)).toBeLessThan(6000);
@@ -62,26 +37,26 @@ describe("key management through the real dynamic-provider host", () => {
 
   it("rejects bad inputs in check, naming the property, before any request", async () => {
     await control(emu, "DELETE", "/requests");
-    const r = await host.check(urn(DIST, "bad"), {}, { __provider: await serialized(DIST), keyName: "k", kmsName: "aws", purpose: ["sign", "mint"], protection: "cloud" });
+    const r = await host.check(urn(DIST, "bad"), {}, { __provider: await serializedProvider(DIST), keyName: "k", kmsName: "aws", purpose: ["sign", "mint"], protection: "cloud" });
     expect(r.failures.map((f) => f.property).sort()).toEqual(["protection", "purpose[1]"]);
     expect((await control<{ requests: unknown[] }>(emu, "GET", "/requests")).requests).toEqual([]);
   });
 
   it("runs a provider, a key and a distribution through check, create, read, diff, update and delete", async () => {
-    const kmsIn = await checked(KMS, "aws", { name: "aws", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: "AKIA1", secret_key: AWS_SECRET } });
+    const kmsIn = await hostChecked(host, KMS, "aws", { name: "aws", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: "AKIA1", secret_key: AWS_SECRET } });
     const kms = await host.create(urn(KMS, "aws"), kmsIn);
     expect(kms.outs.credentials).toEqual({ access_key: "AKIA1", secret_key: AWS_SECRET }); // kept from the input; the engine marks it secret
     const kmsRead = await host.read(urn(KMS, "aws"), kms.id, kms.outs);
     expect(kmsRead.props.credentials).toEqual(kms.outs.credentials);
     expect(await host.diff(urn(KMS, "aws"), kms.id, kmsRead.props, kmsIn)).toMatchObject({ changes: false });
 
-    const keyIn = await checked(KEY, "k", { name: "k", type: "ecdsa-p256", rotationTrigger: "a" });
+    const keyIn = await hostChecked(host, KEY, "k", { name: "k", type: "ecdsa-p256", rotationTrigger: "a" });
     const key = await host.create(urn(KEY, "k"), keyIn);
     expect(key.outs).toMatchObject({ latestVersion: 1, rotationTrigger: "a", __provider: keyIn.__provider });
     expect(await host.diff(urn(KEY, "k"), key.id, key.outs, { ...keyIn, __provider: `${keyIn.__provider}\n// other version` })).toMatchObject({ changes: false });
     expect(await host.diff(urn(KEY, "k"), key.id, key.outs, { ...keyIn, type: "ecdsa-p384" })).toEqual({ changes: true, replaces: ["type"], deleteBeforeReplace: true });
 
-    const distIn = await checked(DIST, "d", { keyName: "k", kmsName: "aws", purpose: ["verify", "sign"] });
+    const distIn = await hostChecked(host, DIST, "d", { keyName: "k", kmsName: "aws", purpose: ["verify", "sign"] });
     const dist = await host.create(urn(DIST, "d"), distIn);
     expect(dist.outs).toMatchObject({ purpose: ["sign", "verify"], protection: "hsm", providerKeyName: expect.stringMatching(/^k-\d+$/) });
     expect(await host.diff(urn(DIST, "d"), dist.id, dist.outs, { ...distIn, purpose: ["sign", "verify"] })).toMatchObject({ changes: false });
@@ -106,7 +81,7 @@ describe("key management through the real dynamic-provider host", () => {
   });
 
   it("reports an update that rotated and then failed as a partial failure that records the rotation", async () => {
-    const keyIn = await checked(KEY, "half", { name: "half", type: "ecdsa-p256", rotationTrigger: 1 });
+    const keyIn = await hostChecked(host, KEY, "half", { name: "half", type: "ecdsa-p256", rotationTrigger: 1 });
     const key = await host.create(urn(KEY, "half"), keyIn);
     const err = await host.update(urn(KEY, "half"), key.id, key.outs, { ...keyIn, rotationTrigger: 2, minEnabledVersion: 9 }).catch((e) => e);
     expect(err).toBeInstanceOf(PartialFailureError);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { request } from "undici";
+import { request, type Dispatcher } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
 
 /**
@@ -40,4 +40,29 @@ export interface LoggedRequest { method: string; path: string; status: number }
 
 export async function requests(emu: Emulator): Promise<LoggedRequest[]> {
   return (await control<{ requests: LoggedRequest[] }>(emu, "GET", "/requests")).requests;
+}
+
+/** A raw request to the run service (no provider code involved). */
+export async function runApi(emu: Emulator, method: "GET" | "POST" | "DELETE", path: string, body?: unknown, token = emu.tokens.runAdmin): Promise<{ status: number; body: any }> {
+  const res = await request(`${emu.runUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/vnd.api+json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return parsed(res);
+}
+
+/** A raw request to the secrets service with the root token, to see what it stores without provider code. */
+export async function secretsApi(emu: Emulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await request(`${emu.secretsUrl}${path}`, {
+    method: method as "GET", // the secrets service also answers LIST
+    headers: { "x-svc-token": emu.tokens.secretsRoot, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return parsed(res);
+}
+
+async function parsed(res: Dispatcher.ResponseData): Promise<{ status: number; body: any }> {
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }
