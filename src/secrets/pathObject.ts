@@ -42,35 +42,47 @@ export async function fetchData(ctx: Context, route: string, params: Record<stri
   }
 }
 
+/**
+ * Writes are upserts, so a create that found an object at its path would silently take over
+ * something this stack does not own: it fails instead, unless `adopt` is set.
+ */
+export function alreadyExists(method: string, id: string, what = "object"): ConflictError {
+  return new ConflictError({
+    service: "secrets", method, path: `/${id}`,
+    messages: [`${id} already exists; set adopt: true to manage the existing ${what}, or choose another name`],
+  });
+}
+
+/** Reads back an object just written. It exists now, so a failure keeps it in state (PartialFailure). */
+export async function readBack<T>(id: string, inputs: Props, read: () => Promise<T | undefined>): Promise<T> {
+  try {
+    const out = await read();
+    if (out === undefined) throw new Error(`${id} was written but reads back as missing`);
+    return out;
+  } catch (e) {
+    throw new PartialFailure(id, inputs, e as Error);
+  }
+}
+
 export function pathObject<In extends Props & { adopt?: boolean }, Out extends Props>(
   spec: PathObjectSpec<In, Out>,
 ): ResourceDefinition<In, Out> {
   const write = async (ctx: Context, inputs: In) => {
     await ctx.client("secrets").request({ route: spec.routes.write, params: spec.params(inputs), body: spec.body(inputs), retry: "safe" });
   };
-  const readBack = async (ctx: Context, id: string, inputs: In): Promise<Out> => {
-    try {
+  const readOutputs = (ctx: Context, id: string, inputs: In): Promise<Out> =>
+    readBack(id, inputs, async () => {
       const data = await fetchData(ctx, spec.routes.read, spec.params(inputs));
-      if (!data) throw new Error(`${id} was written but reads back as missing`);
-      return spec.fromData(data, inputs);
-    } catch (e) {
-      throw new PartialFailure(id, inputs as Props, e as Error);
-    }
-  };
+      return data ? spec.fromData(data, inputs) : undefined;
+    });
   return {
     ...spec,
     async create(ctx, inputs) {
       const params = spec.params(inputs);
       const id = pathOf(spec.routes.read, params);
-      // Writing is an upsert: without this look, create would silently take over someone's object.
-      if (!inputs.adopt && (await fetchData(ctx, spec.routes.read, params))) {
-        throw new ConflictError({
-          service: "secrets", method: "POST", path: `/${id}`,
-          messages: [`${id} already exists; set adopt: true to manage the existing object, or choose another name`],
-        });
-      }
+      if (!inputs.adopt && (await fetchData(ctx, spec.routes.read, params))) throw alreadyExists("POST", id);
       await write(ctx, inputs);
-      return { id, outs: await readBack(ctx, id, inputs) };
+      return { id, outs: await readOutputs(ctx, id, inputs) };
     },
     async read(_ctx, _id, props) {
       const data = await fetchData(_ctx, spec.routes.read, spec.params(props));
@@ -78,7 +90,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
     },
     async update(ctx, id, _olds, news) {
       await write(ctx, news);
-      return readBack(ctx, id, news);
+      return readOutputs(ctx, id, news);
     },
     async delete(ctx, _id, props) {
       await ctx.client("secrets").request({ route: spec.routes.delete, params: spec.params(props) });

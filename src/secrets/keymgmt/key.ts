@@ -12,7 +12,7 @@ import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { fetchData, listNames, pathOf } from "../pathObject";
+import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
 
 /** Key types of the seed: one symmetric, six asymmetric. */
 export const KEY_TYPES = ["aes256-gcm96", "rsa-2048", "rsa-3072", "rsa-4096", "ecdsa-p256", "ecdsa-p384", "ecdsa-p521"] as const;
@@ -131,12 +131,6 @@ async function readKey(ctx: Context, p: KeyState): Promise<KeyState | undefined>
   return data ? fromData(data, p) : undefined;
 }
 
-async function readBack(ctx: Context, id: string, p: KeyState): Promise<KeyState> {
-  const out = await readKey(ctx, p);
-  if (!out) throw new Error(`${id} was written but reads back as missing`);
-  return out;
-}
-
 function conflict(method: string, route: string, p: Record<string, string>, messages: string[]): ConflictError {
   return new ConflictError({ service: "secrets", method, path: `/${pathOf(route, p)}`, messages });
 }
@@ -174,7 +168,7 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
     const id = pathOf(KEY_ROUTES.read, p);
     const existing = await fetchData(ctx, KEY_ROUTES.read, p);
     if (existing && !inputs.adopt) {
-      throw conflict("POST", KEY_ROUTES.write, p, [`${id} already exists; set adopt: true to manage the existing key, or choose another name`]);
+      throw alreadyExists("POST", id, "key");
     }
     if (existing && existing.type !== inputs.type) {
       throw conflict("POST", KEY_ROUTES.write, p, [`${id} exists with type ${String(existing.type)}, not ${inputs.type}; ` +
@@ -194,9 +188,9 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
     try {
       // The service's defaults are false and 0: only a different value needs the second write.
       if (existing || inputs.deletionAllowed || inputs.minEnabledVersion !== 0) await configure(ctx, inputs);
-      return { id, outs: await readBack(ctx, id, inputs) };
+      return { id, outs: await readBack(id, inputs, () => readKey(ctx, inputs)) };
     } catch (e) {
-      throw new PartialFailure(id, inputs, e as Error);
+      throw e instanceof PartialFailure ? e : new PartialFailure(id, inputs, e as Error);
     }
   },
   read: (ctx, _id, props) => readKey(ctx, props),
@@ -206,12 +200,13 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
     if (rotate) await ctx.client("secrets").request({ route: KEY_ROUTES.rotate, params: params(news) });
     try {
       if (news.deletionAllowed !== olds.deletionAllowed || news.minEnabledVersion !== olds.minEnabledVersion) await configure(ctx, news);
-      return await readBack(ctx, id, news);
+      return await readBack(id, news, () => readKey(ctx, news));
     } catch (e) {
       if (!rotate) throw e;
       // The rotation happened: record the new trigger, so the next up does not rotate again.
-      const failure = new PartialFailure(id, { ...olds, rotationTrigger: news.rotationTrigger }, e as Error);
-      failure.message = `${(e as Error).message} (key ${news.name} was rotated; run pulumi up again to apply the rest)`;
+      const cause = (e instanceof PartialFailure ? e.cause : e) as Error;
+      const failure = new PartialFailure(id, { ...olds, rotationTrigger: news.rotationTrigger }, cause);
+      failure.message = `${cause.message} (key ${news.name} was rotated; run pulumi up again to apply the rest)`;
       throw failure;
     }
   },

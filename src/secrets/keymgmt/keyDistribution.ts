@@ -7,12 +7,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { fetchData, listNames, pathOf } from "../pathObject";
+import { fetchData, listNames, pathOf, readBack } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, KEY_ROUTES, type ListResult } from "./key";
 
 /** Capabilities of a distributed key (not listed by the seed; the real-world equivalent's). */
@@ -95,14 +94,9 @@ export function distributionInfo(data: Record<string, unknown>, p: { mount?: str
   };
 }
 
-async function readBack(ctx: Context, id: string, p: KeyDistributionState): Promise<KeyDistributionState> {
-  try {
-    const data = await fetchData(ctx, DISTRIBUTION_ROUTES.read, params(p));
-    if (!data) throw new Error(`${id} was distributed but reads back as missing`);
-    return { ...distributionInfo(data, p) };
-  } catch (e) {
-    throw new PartialFailure(id, p, e as Error);
-  }
+async function readDistribution(ctx: Context, p: KeyDistributionState): Promise<KeyDistributionState | undefined> {
+  const data = await fetchData(ctx, DISTRIBUTION_ROUTES.read, params(p));
+  return data ? { ...distributionInfo(data, p) } : undefined;
 }
 
 export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
@@ -134,7 +128,7 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
         throw conflict([`key ${inputs.keyName} is already distributed to KMS provider ${inputs.kmsName}; set adopt: true ` +
           `to manage the existing distribution`]);
       }
-      const outs = await readBack(ctx, id, inputs);
+      const outs = await readBack(id, inputs, () => readDistribution(ctx, inputs));
       if (outs.protection !== inputs.protection || outs.purpose.join(",") !== [...inputs.purpose].sort().join(",")) {
         throw conflict([`the existing distribution has purpose ${outs.purpose.join(",")} and protection ${outs.protection}; ` +
           `its parameters are immutable, so it cannot be adopted with other values`]);
@@ -151,7 +145,7 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
       find: async () => ((await fetchData(ctx, DISTRIBUTION_ROUTES.read, p)) ? true : undefined),
       log: (m) => ctx.log(`distribution of ${inputs.keyName} to ${inputs.kmsName}: ${m}`),
     });
-    return { id, outs: await readBack(ctx, id, inputs) };
+    return { id, outs: await readBack(id, inputs, () => readDistribution(ctx, inputs)) };
   },
   async read(ctx, _id, props) {
     const data = await fetchData(ctx, DISTRIBUTION_ROUTES.read, params(props));
@@ -159,7 +153,7 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
   },
   // Every argument is immutable, so only `adopt` (which changes nothing) can lead here.
   async update(ctx, id, _olds, news) {
-    return readBack(ctx, id, news);
+    return readBack(id, news, () => readDistribution(ctx, news));
   },
   async delete(ctx, _id, props) {
     // Removes it from the provider only; the key stays in the engine.

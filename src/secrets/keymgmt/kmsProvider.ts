@@ -6,12 +6,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ConflictError, registerSecret } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { fetchData, listNames, pathOf } from "../pathObject";
+import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 
 /** External provider kinds (the seed does not list them; these are the real-world equivalent's). */
@@ -102,14 +101,9 @@ async function write(ctx: Context, p: KmsProviderState): Promise<void> {
   await ctx.client("secrets").request({ route: KMS_ROUTES.write, params: params(p), body: body(p), retry: "safe" });
 }
 
-async function readBack(ctx: Context, id: string, p: KmsProviderState): Promise<KmsProviderState> {
-  try {
-    const data = await fetchData(ctx, KMS_ROUTES.read, params(p));
-    if (!data) throw new Error(`${id} was written but reads back as missing`);
-    return { ...info(data, p) };
-  } catch (e) {
-    throw new PartialFailure(id, p, e as Error);
-  }
+async function readProvider(ctx: Context, p: KmsProviderState): Promise<KmsProviderState | undefined> {
+  const data = await fetchData(ctx, KMS_ROUTES.read, params(p));
+  return data ? { ...info(data, p) } : undefined;
 }
 
 export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProviderState> = {
@@ -128,8 +122,7 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
     const id = pathOf(KMS_ROUTES.read, p);
     const existing = await fetchData(ctx, KMS_ROUTES.read, p);
     if (existing && !inputs.adopt) {
-      throw new ConflictError({ service: "secrets", method: "POST", path: `/${id}`,
-        messages: [`${id} already exists; set adopt: true to manage the existing KMS provider, or choose another name`] });
+      throw alreadyExists("POST", id, "KMS provider");
     }
     if (existing && (existing.provider !== inputs.provider || existing.key_collection !== inputs.keyCollection)) {
       throw new ConflictError({ service: "secrets", method: "POST", path: `/${id}`,
@@ -137,7 +130,7 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
           `both are immutable, so it cannot be adopted with other values`] });
     }
     await write(ctx, inputs);
-    return { id, outs: await readBack(ctx, id, inputs) };
+    return { id, outs: await readBack(id, inputs, () => readProvider(ctx, inputs)) };
   },
   async read(ctx, _id, props) {
     const data = await fetchData(ctx, KMS_ROUTES.read, params(props));
@@ -145,7 +138,7 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
   },
   async update(ctx, id, _olds, news) {
     await write(ctx, news);
-    return readBack(ctx, id, news);
+    return readBack(id, news, () => readProvider(ctx, news));
   },
   async delete(ctx, _id, props) {
     const p = params(props);

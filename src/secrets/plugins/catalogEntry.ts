@@ -6,13 +6,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
-import { ConflictError, ForbiddenError, isSvcError, registerSecret, type RequestSpec, type SvcError } from "../../http";
+import { ForbiddenError, isSvcError, registerSecret, type RequestSpec, type SvcError } from "../../http";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { fetchData, listNames, pathOf } from "../pathObject";
+import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
 
 export const PLUGIN_TYPES = ["auth", "database", "secret"] as const;
 export type PluginType = (typeof PLUGIN_TYPES)[number];
@@ -140,14 +139,9 @@ async function write(ctx: Context, p: CatalogEntryState): Promise<void> {
   await request(ctx, { route: PLUGIN_ROUTES.write, params: params(p), body: body(p), retry: "safe" });
 }
 
-async function readBack(ctx: Context, id: string, p: CatalogEntryState): Promise<CatalogEntryState> {
-  try {
-    const data = await fetchRegistered(ctx, p);
-    if (!data) throw new Error(`${id} was registered but reads back as missing`);
-    return entryState(data, p);
-  } catch (e) {
-    throw new PartialFailure(id, p, e as Error);
-  }
+async function readEntry(ctx: Context, p: CatalogEntryState): Promise<CatalogEntryState | undefined> {
+  const data = await fetchRegistered(ctx, p);
+  return data ? entryState(data, p) : undefined;
 }
 
 export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, CatalogEntryState> = {
@@ -166,11 +160,10 @@ export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, Catal
     const id = pathOf(PLUGIN_ROUTES.read, params(inputs));
     const existing = await fetchRegistered(ctx, inputs);
     if (existing && !inputs.adopt) {
-      throw new ConflictError({ service: "secrets", method: "PUT", path: `/${id}`,
-        messages: [`${id} is already registered; set adopt: true to manage the existing entry, or choose another name`] });
+      throw alreadyExists("PUT", id, "catalog entry");
     }
     await write(ctx, inputs);
-    return { id, outs: await readBack(ctx, id, inputs) };
+    return { id, outs: await readBack(id, inputs, () => readEntry(ctx, inputs)) };
   },
   async read(ctx, _id, props) {
     // Only the builtin left (or nothing): the registration this resource made is gone.
@@ -179,7 +172,7 @@ export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, Catal
   },
   async update(ctx, id, _olds, news) {
     await write(ctx, news);
-    return readBack(ctx, id, news);
+    return readBack(id, news, () => readEntry(ctx, news));
   },
   async delete(ctx, _id, props) {
     await request(ctx, { route: PLUGIN_ROUTES.delete, params: params(props) });
