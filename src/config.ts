@@ -35,7 +35,7 @@ export class ConfigError extends Error {
   readonly code = "config";
 }
 
-function lookup(source: ConfigSource | undefined, name: SettingName): string | undefined {
+export function lookup(source: ConfigSource | undefined, name: SettingName): string | undefined {
   const s = SETTINGS[name];
   const fromConfig = source?.(s.key);
   if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
@@ -82,18 +82,44 @@ function caCert(source: ConfigSource | undefined): string | undefined {
   return fs.readFileSync(raw, "utf8");
 }
 
+/** The URL and token settings of one service. */
+export function serviceSettings(service: Service): { url: SettingName; token: SettingName } {
+  return service === "runs" ? { url: "runUrl", token: "runToken" } : { url: "secretsUrl", token: "secretsToken" };
+}
+
+/** `http://h/v1/` and `http://h/v1` are the same server: compared and recorded without trailing slashes. */
+export function normaliseBaseUrl(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+/** Why a base URL is unusable, or undefined when it is an http(s) URL. */
+export function baseUrlProblem(url: string): string | undefined {
+  return /^https?:\/\/[^/\s]/.test(url) ? undefined : `must be an http(s) URL, got "${url}"`;
+}
+
+/**
+ * What a service still lacks before any request can be made, as messages naming the stack config
+ * key and the environment variable (empty when the URL and token are configured). Used by check so
+ * a missing setting fails the preview rather than the first `up`.
+ */
+export function missingSettings(service: Service, source?: ConfigSource): string[] {
+  const names = serviceSettings(service);
+  return [names.url, names.token].filter((n) => lookup(source, n) === undefined).map((n) => {
+    const s = SETTINGS[n];
+    return `missing ${s.about}: set stack config "${s.key}" (pulumi config set ${s.key} ...) or environment variable ${s.env}`;
+  });
+}
+
 /** Resolves everything a client of one service needs; throws a ConfigError naming key and variable. */
 export function resolveServiceConfig(service: Service, source?: ConfigSource): ServiceConfig {
-  const [urlName, tokenName]: [SettingName, SettingName] =
-    service === "runs" ? ["runUrl", "runToken"] : ["secretsUrl", "secretsToken"];
-  const baseUrl = required(source, urlName);
-  if (!/^https?:\/\//.test(baseUrl)) {
-    throw new ConfigError(`${SETTINGS[urlName].key} / ${SETTINGS[urlName].env} must be an http(s) URL, got "${baseUrl}"`);
-  }
+  const names = serviceSettings(service);
+  const baseUrl = required(source, names.url);
+  const problem = baseUrlProblem(baseUrl);
+  if (problem) throw new ConfigError(`${SETTINGS[names.url].key} / ${SETTINGS[names.url].env} ${problem}`);
   return {
     service,
     baseUrl,
-    token: required(source, tokenName),
+    token: required(source, names.token),
     caCert: caCert(source),
     insecureTls: bool(source, "insecureTls"),
     requestTimeoutMs: integer(source, "requestTimeoutMs"),

@@ -1,6 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { InvalidInputError } from "../http";
+import { missingSettings, type ConfigSource } from "../config";
+import { InvalidInputError, type Service } from "../http";
+import { connectionSource } from "./connected";
+import type { Connection, ServiceName } from "./connection";
 import { makeContext } from "./context";
 import type { Context } from "./definition";
 import { validate } from "./validate";
@@ -11,7 +14,28 @@ export interface FunctionDefinition<A, R> {
   schema(): z.ZodType;
   /** A side-effecting function makes no request during preview and yields an unknown Output. */
   sideEffects: boolean;
+  /** The service it talks to; a connection given to the call applies to it (default: any it uses). */
+  service?: Service;
   run(ctx: Context, args: A): Promise<R>;
+}
+
+/**
+ * Options of every Promise form, shaped like `pulumi.InvokeOptions`. The functions call the service
+ * directly from the program, so `parent`, `provider`, `version` and `pluginDownloadURL` are accepted
+ * for compatibility and have no effect.
+ */
+export interface SvcInvokeOptions<S extends ServiceName = ServiceName> extends pulumi.InvokeOptions {
+  /** The server to call (default: the stack config, then the environment). */
+  connection?: Connection<S>;
+}
+
+/** Options of every Output form, shaped like `pulumi.InvokeOutputOptions`. */
+export interface SvcInvokeOutputOptions<S extends ServiceName = ServiceName> extends SvcInvokeOptions<S> {
+  /**
+   * Resources to wait for. While one of them (or one whose output feeds the arguments) is not
+   * created yet, as in a first preview, the result is unknown and no request is made.
+   */
+  dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]> | pulumi.Input<pulumi.Resource>;
 }
 
 /** Stack config of the running program (`svc:*`), read at call time; environment variables follow. */
@@ -39,23 +63,93 @@ export function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
 }
 
 /** A Context for program-side forms that are neither Promise nor Output (async iterators). */
-export function programContext(): Context {
-  return makeContext(programConfig);
+export function programContext(connection?: { url?: unknown; token?: unknown; service?: unknown }, service?: Service): Context {
+  return makeContext(connectionSource(programConfig, service, connection));
+}
+
+/** Every error of a function names it, whatever layer it comes from. */
+function named(def: FunctionDefinition<unknown, unknown>, e: unknown): unknown {
+  if (e instanceof Error && !e.message.startsWith(`${def.name}:`) && !e.message.startsWith(`${def.name} `)) {
+    e.message = `${def.name}: ${e.message}`;
+  }
+  return e;
+}
+
+/**
+ * In preview a side-effecting function makes no request; it still fails when its service is not
+ * configured, naming the config key and the variable, so preview catches what `up` would.
+ */
+function checkConfigured(def: FunctionDefinition<unknown, unknown>, source: ConfigSource | undefined): void {
+  const services: Service[] = def.service ? [def.service] : [];
+  const missing = services.flatMap((s) => missingSettings(s, source));
+  if (missing.length > 0) throw new Error(missing.join("; "));
+}
+
+async function run<A, R>(def: FunctionDefinition<A, R>, args: A, connection: unknown): Promise<R> {
+  const ctx = programContext(connection as { url?: unknown }, def.service);
+  return def.run(ctx, validated(def, args));
+}
+
+/** The plain value of an Output (internal SDK API, present throughout 3.x), or the value itself. */
+export async function settle<T>(value: pulumi.Input<T> | undefined): Promise<T | undefined> {
+  const o = pulumi.output(value) as unknown as { promise?: () => Promise<T> };
+  return typeof o.promise === "function" ? o.promise() : (value as T | undefined);
 }
 
 /**
  * The Promise form. During preview a side-effecting function makes no request and resolves to
  * undefined; the Output form is the one to use where the result feeds other resources.
  */
-export function invoke<A, R>(def: FunctionDefinition<A, R>, args: A): Promise<R> {
-  if (def.sideEffects && inPreview()) return Promise.resolve(undefined as R);
-  return Promise.resolve().then(() => def.run(makeContext(programConfig), validated(def, args)));
+export function invoke<A, R>(def: FunctionDefinition<A, R>, args: A, opts: SvcInvokeOptions = {}): Promise<R> {
+  return Promise.resolve().then(async () => {
+    const connection = await settle(opts.connection as pulumi.Input<Connection> | undefined);
+    if (def.sideEffects && inPreview()) {
+      checkConfigured(def as FunctionDefinition<unknown, unknown>, connectionSource(programConfig, def.service, connection));
+      return undefined as R;
+    }
+    return run(def, args, connection);
+  }).catch((e) => { throw named(def as FunctionDefinition<unknown, unknown>, e); });
 }
 
-/** The Output form: waits for its Input arguments; unknown during preview when it has side effects. */
-export function invokeOutput<A, R>(def: FunctionDefinition<A, R>, args: pulumi.Input<A> | pulumi.Inputs): pulumi.Output<R> {
-  return pulumi.output(args as pulumi.Input<A>).apply((plain) => {
-    if (def.sideEffects && inPreview()) return pulumi.unknown as unknown as R;
-    return def.run(makeContext(programConfig), validated(def, plain as A));
-  }) as pulumi.Output<R>;
+/** Resources given to dependsOn, flattened; Outputs and promises of resources are waited for. */
+async function dependencies(dependsOn: SvcInvokeOutputOptions["dependsOn"]): Promise<pulumi.Resource[]> {
+  if (dependsOn === undefined) return [];
+  const value = await settle(dependsOn as pulumi.Input<unknown>);
+  const list = Array.isArray(value) ? value : [value];
+  const out: pulumi.Resource[] = [];
+  for (const item of list) {
+    const r = await settle(item as pulumi.Input<unknown>);
+    if (r !== undefined && r !== null) out.push(r as pulumi.Resource);
+  }
+  return out;
+}
+
+/**
+ * The Output form. It waits for its Input arguments, its connection and its dependencies: the
+ * resources given in `dependsOn` and those whose outputs feed the arguments. A custom resource's id
+ * is unknown until it is created, so while one of them is not created yet (a first preview) the
+ * result is unknown and no request is made. A side-effecting function is unknown in every preview.
+ */
+export function invokeOutput<A, R>(def: FunctionDefinition<A, R>, args: pulumi.Input<A> | pulumi.Inputs,
+  opts: SvcInvokeOutputOptions = {}): pulumi.Output<R> {
+  const argsOut = pulumi.output(args as pulumi.Input<A>);
+  const ready = (async () => {
+    const fed = await (argsOut as unknown as { allResources?: () => Promise<Set<pulumi.Resource>> }).allResources?.() ?? new Set();
+    const deps = [...new Set([...fed, ...(await dependencies(opts.dependsOn))])];
+    const ids = deps.filter((r) => pulumi.CustomResource.isInstance(r)).map((r) => (r as pulumi.CustomResource).id);
+    // The token is secret, the result is not made of it: only secret arguments make a secret result.
+    const connection = pulumi.unsecret(pulumi.output(opts.connection as pulumi.Input<Connection> | undefined));
+    return pulumi.all([argsOut, connection, pulumi.all(ids)]);
+  })();
+  return pulumi.output(ready).apply(async ([plain, connection]) => {
+    try {
+      if (def.sideEffects && inPreview()) {
+        checkConfigured(def as FunctionDefinition<unknown, unknown>, connectionSource(programConfig, def.service, connection));
+        return pulumi.unknown as unknown as R;
+      }
+      return await run(def, plain as A, connection);
+    } catch (e) {
+      throw named(def as FunctionDefinition<unknown, unknown>, e);
+    }
+  }) as unknown as pulumi.Output<R>;
 }

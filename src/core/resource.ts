@@ -2,6 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "./definition";
+import { CONNECTION_KEY, SERVER_KEY } from "./connected";
 import { providerFor } from "./trampoline";
 
 /** Where the build writes a kind's provider module, relative to the compiled src/ folder. */
@@ -22,17 +23,31 @@ function providerObject(kind: string): pulumi.dynamic.ResourceProvider {
 
 /**
  * Base of every resource class: registers the kind's trampoline provider under the type token
- * `pulumi-nodejs:dynamic/<service>:<Kind>` and marks the kind's secret outputs secret.
+ * `pulumi-nodejs:dynamic/<service>:<Kind>` and marks the kind's secret outputs secret. Every kind
+ * takes a `connection` input (src/core/connection.ts): it is made secret as a whole, because it
+ * may hold a token that the provider needs again to refresh and delete the object.
  */
 export abstract class SvcResource extends pulumi.dynamic.Resource {
+  /**
+   * Base URL of the server this resource lives on, recorded when it is created (from its
+   * `connection`, else the stack config or environment). A different server later replaces it.
+   */
+  declare readonly serverUrl: pulumi.Output<string>;
+
   constructor(def: Pick<ResourceDefinition, "kind" | "outputs" | "secrets">, name: string, args: object,
     opts?: pulumi.CustomResourceOptions) {
     const [module, type] = def.kind.split(":");
     const props: Record<string, unknown> = {};
     // Output-only keys must be present (as undefined) for the SDK to create their Output properties.
     for (const k of def.outputs) props[k] = undefined;
+    props[SERVER_KEY] = undefined;
     Object.assign(props, args);
     const secrets = [...(def.secrets ?? [])];
+    const connection = (args as Record<string, unknown>)[CONNECTION_KEY];
+    if (connection !== undefined && connection !== null) {
+      props[CONNECTION_KEY] = pulumi.secret(connection);
+      secrets.push(CONNECTION_KEY);
+    }
     const options: pulumi.CustomResourceOptions = {
       ...opts,
       additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],

@@ -4,8 +4,8 @@
  */
 import type { ConfigSource } from "../config";
 import { KINDS } from "../kinds";
-import { makeContext } from "./context";
-import type { Props, ResourceDefinition } from "./definition";
+import { dispatch, type Method } from "./connected";
+import type { ResourceDefinition } from "./definition";
 import * as machinery from "./provider";
 
 let source: ConfigSource | undefined;
@@ -24,17 +24,7 @@ export function definition(kind: string): ResourceDefinition {
   return def;
 }
 
-type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
-
+/** Every method goes through the connection layer (src/core/connected.ts), then the machinery. */
 export async function call(kind: string, method: Method, args: unknown[]): Promise<unknown> {
-  const def = definition(kind);
-  const ctx = makeContext(source);
-  switch (method) {
-    case "check": return machinery.check(def, args[1] as Props);
-    case "diff": return machinery.diff(def, args[1] as Props, args[2] as Props);
-    case "create": return machinery.create(def, ctx, args[0] as Props);
-    case "read": return machinery.read(def, ctx, args[0] as string, args[1] as Props);
-    case "update": return machinery.update(def, ctx, args[0] as string, args[1] as Props, args[2] as Props);
-    case "delete": return machinery.remove(def, ctx, args[0] as string, args[1] as Props);
-  }
+  return dispatch(machinery, definition(kind), source, method, args);
 }

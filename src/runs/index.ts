@@ -1,3 +1,5 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { connectionOf, type Connection } from "../core/connection";
 export {
   NotificationConfiguration, type NotificationConfigurationArgs, type DeliveryResponse, type Trigger,
   type DestinationType, TRIGGERS, DESTINATION_TYPES,
@@ -13,3 +15,18 @@ export { type RunAction } from "./runActions";
 export { RunWaitTimeoutError, RunFailedError } from "./runWait";
 export * from "./runFunctions";
 export * from "./receiver";
+export type { Connection, ConnectionArgs } from "../core/connection";
+export type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../core/fn";
+
+/**
+ * Declares a run-service server once, to pass as `connection` to its resources and functions; the
+ * token is made secret. `url` and `token` each fall back to `svc:runUrl` / `SVC_RUN_URL` and
+ * `svc:runToken` / `SVC_RUN_TOKEN` when absent.
+ *
+ * @example
+ * const ci = svc.runs.connection({ url: "https://ci.example.com/api/v2", token: cfg.requireSecret("ciToken") });
+ * new svc.runs.Run("deploy", { workspaceId, message: "deploy", connection: ci });
+ */
+export function connection(c: { url?: pulumi.Input<string>; token?: pulumi.Input<string> }): Connection<"runs"> {
+  return connectionOf("runs", c);
+}

@@ -6,6 +6,7 @@ import { SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
 import { registerSecret } from "../http";
 import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
+import type { ConnectionArgs } from "../core/connection";
 
 export const TRIGGERS = [
   "run:created", "run:planning", "run:needs_attention", "run:applying", "run:completed", "run:errored",
@@ -187,7 +188,7 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
   },
 };
 
-export interface NotificationConfigurationArgs {
+export interface NotificationConfigurationArgs extends ConnectionArgs<"runs"> {
   /** Id of the workspace (`ws-...`) whose runs notify. Changing it replaces the configuration. */
   workspaceId: pulumi.Input<string>;
   /** Human-readable name. */

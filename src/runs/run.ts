@@ -9,6 +9,7 @@ import { CREATE_KEYS, createAttributesShape, createRunOnce, refineCreateAttribut
 import { readRun, type RunDetails, type RunVariable } from "./runDetails";
 import { FAILED_RUN_STATUSES, planFinished, type RunStatus } from "./runVocabulary";
 import { RunFailedError, RunWaitTimeoutError, pollRun } from "./runWait";
+import type { ConnectionArgs } from "../core/connection";
 
 export const WAIT_FOR = ["none", "planned", "completed"] as const;
 /** How long create waits: not at all, until the plan phase is over, or until the run ends. */
@@ -162,7 +163,7 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   },
 };
 
-export interface RunArgs {
+export interface RunArgs extends ConnectionArgs<"runs"> {
   /** Workspace (`ws-...`) where the run executes. Changing it queues a new run. */
   workspaceId: pulumi.Input<string>;
   /**

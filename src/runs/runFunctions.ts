@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { invoke, invokeOutput, programContext, validated, type FunctionDefinition } from "../core/fn";
+import { invoke, invokeOutput, programContext, settle, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { runAction, type RunAction } from "./runActions";
 import { createAttributesShape, createRunOnce, refineCreateAttributes, type RunCreateAttributes } from "./runCreate";
 import { iterateRuns, readRun, type IncludedResource, type RunDetails, type RunListFilter } from "./runDetails";
@@ -28,7 +28,7 @@ export type CreateRunArgs = RunCreateAttributes;
 const createRunDef: FunctionDefinition<CreateRunArgs, RunDetails> = {
   name: "createRun",
   schema: memo(() => z.object(createAttributesShape()).superRefine(refineCreateAttributes)),
-  sideEffects: true,
+  sideEffects: true, service: "runs",
   run: (ctx, args) => createRunOnce(ctx, args),
 };
 
@@ -37,13 +37,13 @@ const createRunDef: FunctionDefinition<CreateRunArgs, RunDetails> = {
  * blindly (the run it created is found and returned). During preview it makes no request and
  * resolves to undefined.
  */
-export function createRun(args: CreateRunArgs): Promise<RunDetails> {
-  return invoke(createRunDef, args);
+export function createRun(args: CreateRunArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
+  return invoke(createRunDef, args, opts);
 }
 
 /** Output form of {@link createRun}: unknown during preview. */
-export function createRunOutput(args: Inputs<CreateRunArgs>): pulumi.Output<RunDetails> {
-  return invokeOutput(createRunDef, args);
+export function createRunOutput(args: Inputs<CreateRunArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+  return invokeOutput(createRunDef, args, opts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -68,7 +68,7 @@ const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = {
     runId: nonEmpty(),
     include: z.array(z.enum(RUN_INCLUDES, { error: `must be one of ${RUN_INCLUDES.join(", ")}` })).optional(),
   })),
-  sideEffects: false,
+  sideEffects: false, service: "runs",
   async run(ctx, args) {
     const { run, included } = await readRun(ctx, args.runId, args.include);
     return args.include && args.include.length > 0 ? { ...run, included } : run;
@@ -76,13 +76,13 @@ const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = {
 };
 
 /** Reads a run (`GET /runs/{id}`), with related resources when `include` is given. Runs during preview too. */
-export function getRun(args: GetRunArgs): Promise<GetRunResult> {
-  return invoke(getRunDef, args);
+export function getRun(args: GetRunArgs, opts?: SvcInvokeOptions<"runs">): Promise<GetRunResult> {
+  return invoke(getRunDef, args, opts);
 }
 
 /** Output form of {@link getRun}. */
-export function getRunOutput(args: Inputs<GetRunArgs>): pulumi.Output<GetRunResult> {
-  return invokeOutput(getRunDef, args);
+export function getRunOutput(args: Inputs<GetRunArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<GetRunResult> {
+  return invokeOutput(getRunDef, args, opts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = {
     pageSize: z.number().int("must be an integer").min(1, "must be at least 1").max(100, "must be at most 100").optional(),
     limit: z.number().int("must be an integer").min(1, "must be at least 1").optional(),
   })),
-  sideEffects: false,
+  sideEffects: false, service: "runs",
   async run(ctx, args) {
     const all: RunDetails[] = [];
     for await (const run of iterateRuns(ctx, args)) {
@@ -135,13 +135,13 @@ const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = {
 };
 
 /** Lists a workspace's runs, every page, with filters and search. Runs during preview too. */
-export function listRuns(args: ListRunsArgs): Promise<RunDetails[]> {
-  return invoke(listRunsDef, args);
+export function listRuns(args: ListRunsArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails[]> {
+  return invoke(listRunsDef, args, opts);
 }
 
 /** Output form of {@link listRuns}. */
-export function listRunsOutput(args: Inputs<ListRunsArgs>): pulumi.Output<RunDetails[]> {
-  return invokeOutput(listRunsDef, args);
+export function listRunsOutput(args: Inputs<ListRunsArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails[]> {
+  return invokeOutput(listRunsDef, args, opts);
 }
 
 /**
@@ -149,10 +149,10 @@ export function listRunsOutput(args: Inputs<ListRunsArgs>): pulumi.Output<RunDet
  * workspaces with many runs, memory stays at one page. `for await (const run of listRunsIterator(...))`.
  * Arguments are validated when iteration starts.
  */
-export async function* listRunsIterator(args: ListRunsArgs): AsyncGenerator<RunDetails, void, undefined> {
+export async function* listRunsIterator(args: ListRunsArgs, opts: SvcInvokeOptions<"runs"> = {}): AsyncGenerator<RunDetails, void, undefined> {
   const checked = validated(listRunsDef, args);
   let n = 0;
-  for await (const run of iterateRuns(programContext(), checked)) {
+  for await (const run of iterateRuns(programContext(await settle(opts.connection), "runs"), checked)) {
     yield run;
     if (checked.limit !== undefined && ++n >= checked.limit) return;
   }
@@ -178,7 +178,7 @@ function actionDef<A extends { runId: string; comment?: string }>(name: string, 
   return {
     name,
     schema: memo(() => z.object(withComment ? { runId: nonEmpty(), comment: z.string().optional() } : { runId: nonEmpty() }).strict()),
-    sideEffects: true,
+    sideEffects: true, service: "runs",
     async run(ctx, args) {
       await runAction(ctx, action, args.runId, args.comment);
       return (await readRun(ctx, args.runId)).run;
@@ -197,30 +197,30 @@ const forceExecuteDef = actionDef<ForceExecuteRunArgs>("forceExecuteRun", "force
  * queued and may not start at once). A run that is not confirmable fails with a ConflictError that
  * names its status and the actions allowed now. No request during preview.
  */
-export function applyRun(args: RunActionArgs): Promise<RunDetails> {
-  return invoke(applyDef, args);
+export function applyRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
+  return invoke(applyDef, args, opts);
 }
 /** Output form of {@link applyRun}: unknown during preview. */
-export function applyRunOutput(args: Inputs<RunActionArgs>): pulumi.Output<RunDetails> {
-  return invokeOutput(applyDef, args);
+export function applyRunOutput(args: Inputs<RunActionArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+  return invokeOutput(applyDef, args, opts);
 }
 
 /** Discards a run that is pending, paused for confirmation or awaiting a policy override. ConflictError otherwise. No request during preview. */
-export function discardRun(args: RunActionArgs): Promise<RunDetails> {
-  return invoke(discardDef, args);
+export function discardRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
+  return invoke(discardDef, args, opts);
 }
 /** Output form of {@link discardRun}: unknown during preview. */
-export function discardRunOutput(args: Inputs<RunActionArgs>): pulumi.Output<RunDetails> {
-  return invokeOutput(discardDef, args);
+export function discardRunOutput(args: Inputs<RunActionArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+  return invokeOutput(discardDef, args, opts);
 }
 
 /** Cancels a planning or applying run (it wraps up safely; not immediate). ConflictError otherwise. No request during preview. */
-export function cancelRun(args: RunActionArgs): Promise<RunDetails> {
-  return invoke(cancelDef, args);
+export function cancelRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
+  return invoke(cancelDef, args, opts);
 }
 /** Output form of {@link cancelRun}: unknown during preview. */
-export function cancelRunOutput(args: Inputs<RunActionArgs>): pulumi.Output<RunDetails> {
-  return invokeOutput(cancelDef, args);
+export function cancelRunOutput(args: Inputs<RunActionArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+  return invokeOutput(cancelDef, args, opts);
 }
 
 /**
@@ -228,12 +228,12 @@ export function cancelRunOutput(args: Inputs<RunActionArgs>): pulumi.Output<RunD
  * (`forceCancelAvailableAt`); needs workspace admin access. ConflictError (naming the time it becomes
  * available) otherwise. No request during preview.
  */
-export function forceCancelRun(args: RunActionArgs): Promise<RunDetails> {
-  return invoke(forceCancelDef, args);
+export function forceCancelRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
+  return invoke(forceCancelDef, args, opts);
 }
 /** Output form of {@link forceCancelRun}: unknown during preview. */
-export function forceCancelRunOutput(args: Inputs<RunActionArgs>): pulumi.Output<RunDetails> {
-  return invokeOutput(forceCancelDef, args);
+export function forceCancelRunOutput(args: Inputs<RunActionArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+  return invokeOutput(forceCancelDef, args, opts);
 }
 
 /**
@@ -241,12 +241,12 @@ export function forceCancelRunOutput(args: Inputs<RunActionArgs>): pulumi.Output
  * every earlier incomplete run are canceled. ConflictError when the lock holder cannot be discarded,
  * ForbiddenError when the run is not pending or the workspace is not locked. No request during preview.
  */
-export function forceExecuteRun(args: ForceExecuteRunArgs): Promise<RunDetails> {
-  return invoke(forceExecuteDef, args);
+export function forceExecuteRun(args: ForceExecuteRunArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
+  return invoke(forceExecuteDef, args, opts);
 }
 /** Output form of {@link forceExecuteRun}: unknown during preview. */
-export function forceExecuteRunOutput(args: Inputs<ForceExecuteRunArgs>): pulumi.Output<RunDetails> {
-  return invokeOutput(forceExecuteDef, args);
+export function forceExecuteRunOutput(args: Inputs<ForceExecuteRunArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+  return invokeOutput(forceExecuteDef, args, opts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -280,7 +280,7 @@ const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails> = {
     pollIntervalSeconds: z.number().positive("must be more than 0").optional(),
   })),
   // Waiting during preview would make previews as slow as runs; the run id is usually unknown then anyway.
-  sideEffects: true,
+  sideEffects: true, service: "runs",
   async run(ctx, args) {
     const timeoutSeconds = args.timeoutSeconds ?? 1800;
     const targets = args.statuses;
@@ -301,10 +301,10 @@ const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails> = {
  * terminal status, and returns it; fails with a RunWaitTimeoutError after `timeoutSeconds`. A run
  * that ends errored is returned, not thrown: look at `status`. No request during preview.
  */
-export function waitForRun(args: WaitForRunArgs): Promise<RunDetails> {
-  return invoke(waitDef, args);
+export function waitForRun(args: WaitForRunArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
+  return invoke(waitDef, args, opts);
 }
 /** Output form of {@link waitForRun}: unknown during preview. */
-export function waitForRunOutput(args: Inputs<WaitForRunArgs>): pulumi.Output<RunDetails> {
-  return invokeOutput(waitDef, args);
+export function waitForRunOutput(args: Inputs<WaitForRunArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+  return invokeOutput(waitDef, args, opts);
 }

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { invoke, invokeOutput, type FunctionDefinition } from "../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { one } from "./jsonapi";
 import { deliveryResponses, ROUTES, type DeliveryResponse } from "./notificationConfiguration";
 
@@ -22,7 +22,7 @@ const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, Verify
   name: "verifyNotificationConfiguration",
   schema: () => (schema ??= z.object({ id: z.string().min(1, "must not be empty") })),
   // It sends a request to the destination: not during preview.
-  sideEffects: true,
+  sideEffects: true, service: "runs",
   async run(ctx, args) {
     const res = one((await ctx.client("runs").request({ route: ROUTES.verify, params: { id: args.id } })).body);
     return {
@@ -38,11 +38,11 @@ const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, Verify
  * Fails with a 400 error when the destination could not be reached. During preview it makes no
  * request and resolves to undefined.
  */
-export function verifyNotificationConfiguration(args: VerifyNotificationConfigurationArgs): Promise<VerifyNotificationConfigurationResult> {
-  return invoke(definition, args);
+export function verifyNotificationConfiguration(args: VerifyNotificationConfigurationArgs, opts?: SvcInvokeOptions<"runs">): Promise<VerifyNotificationConfigurationResult> {
+  return invoke(definition, args, opts);
 }
 
 /** Output form of {@link verifyNotificationConfiguration}: unknown during preview. */
-export function verifyNotificationConfigurationOutput(args: { id: pulumi.Input<string> }): pulumi.Output<VerifyNotificationConfigurationResult> {
-  return invokeOutput(definition, args);
+export function verifyNotificationConfigurationOutput(args: { id: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<VerifyNotificationConfigurationResult> {
+  return invokeOutput(definition, args, opts);
 }

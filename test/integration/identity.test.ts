@@ -23,7 +23,7 @@ describe("identity EntityAlias", () => {
     const { id, outs } = await created(ALIAS, { name: "alice", canonicalId: ALICE, mountAccessor: USERPASS, customMetadata: { team: "payments" } });
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(outs).toEqual({
-      name: "alice", canonicalId: ALICE, mountAccessor: USERPASS, customMetadata: { team: "payments" },
+      name: "alice", canonicalId: ALICE, mountAccessor: USERPASS, customMetadata: { team: "payments" }, serverUrl: emu().secretsUrl,
       mountPath: "auth/userpass/", mountType: "userpass", metadata: {}, local: false,
       creationTime: expect.any(String), lastUpdateTime: expect.any(String),
     });

@@ -23,7 +23,7 @@ describe("mfa DualFactorMethod", () => {
   it("creates (server-assigned UUID), reads pushinfo back as pushInfo without a diff, updates in place and deletes", async () => {
     const { id, outs } = await created(MFA, { ...base, pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com" });
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(outs).toEqual({ ...base, type: "dualfactor", pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com", usePasscode: false });
+    expect(outs).toEqual({ ...base, type: "dualfactor", pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com", usePasscode: false, serverUrl: emu().secretsUrl });
     expect((await raw("GET", `/identity/mfa/method/dualfactor/${id}`)).body.data.pushinfo).toBe("from=pulumi");
 
     const read = (await call(MFA, "read", [id, outs])) as { props: Props };

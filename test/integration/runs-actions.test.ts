@@ -147,7 +147,7 @@ describe("the workspace lock and force-execute", () => {
     await advance(emu(), id, "planning");
     const err = await forceExecuteRun({ runId: id }).catch((e) => e);
     expect(err).toBeInstanceOf(ForbiddenError);
-    expect(err.message).toMatch(new RegExp(`^POST /runs/${id}/actions/force-execute: 403 .*run ${id} is planning; force-execute needs a pending run`));
+    expect(err.message).toMatch(new RegExp(`^forceExecuteRun: POST /runs/${id}/actions/force-execute: 403 .*run ${id} is planning; force-execute needs a pending run`));
   });
 });
 

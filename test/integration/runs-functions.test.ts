@@ -40,7 +40,7 @@ describe("createRun", () => {
   it("reports an unknown workspace as not found", async () => {
     const err = await createRun({ workspaceId: "ws-missing" }).catch((e) => e);
     expect(err).toMatchObject({ code: "not_found", status: 404 });
-    expect(err.message).toMatch(/^POST \/runs: 404/);
+    expect(err.message).toMatch(/^createRun: POST \/runs: 404/);
   });
 
   it("does not queue a second run when the response is lost after the service acted", async () => {
@@ -122,7 +122,7 @@ describe("waitForRun", () => {
     const started = Date.now();
     const err = await waitForRun({ runId: id, timeoutSeconds: 0.3, pollIntervalSeconds: 0.05 }).catch((e) => e);
     expect(err).toBeInstanceOf(RunWaitTimeoutError);
-    expect(err.message).toBe(`run ${id} did not reach completed within 0.3 s (it is pending)`);
+    expect(err.message).toBe(`waitForRun: run ${id} did not reach completed within 0.3 s (it is pending)`);
     expect(err.runId).toBe(id);
     expect(Date.now() - started).toBeLessThan(3000);
     // Waiting only reads.

@@ -12,7 +12,7 @@ describe("transform template", () => {
   it("creates, reads, updates in place and deletes", async () => {
     const { id, outs } = await created("secrets:TransformTemplate", { name: "ssn", pattern: "(\\d{3})-(\\d{2})", alphabet: "builtin/numeric" });
     expect(id).toBe("transform/template/ssn");
-    expect(outs).toEqual({ name: "ssn", mount: "transform", type: "regex", pattern: "(\\d{3})-(\\d{2})", alphabet: "builtin/numeric" });
+    expect(outs).toEqual({ name: "ssn", mount: "transform", type: "regex", pattern: "(\\d{3})-(\\d{2})", alphabet: "builtin/numeric", serverUrl: emu().secretsUrl });
     expect((await rawGet("/transform/template/ssn")).body.data.pattern).toBe("(\\d{3})-(\\d{2})");
 
     const read = (await call("secrets:TransformTemplate", "read", [id, outs])) as { id: string; props: Record<string, unknown> };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { UNKNOWN } from "../../src/core/unknown";
 import { applyRun, createRun, forceExecuteRun, getRun, listRuns, waitForRun } from "../../src/runs";
@@ -13,6 +13,14 @@ const check = async (news: Props) => (await call(KIND, "check", [{}, news])) as 
 const diff = async (olds: Props, news: Props) => (await call(KIND, "diff", ["run-1", olds, news])) as { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean };
 
 describe("Run check", () => {
+  // check fails a resource whose service is not configured; these checks make no request.
+  const saved = { url: process.env.SVC_RUN_URL, token: process.env.SVC_RUN_TOKEN };
+  beforeAll(() => { process.env.SVC_RUN_URL = "http://127.0.0.1:9/api/v2"; process.env.SVC_RUN_TOKEN = "unit-token"; });
+  afterAll(() => {
+    if (saved.url === undefined) delete process.env.SVC_RUN_URL; else process.env.SVC_RUN_URL = saved.url;
+    if (saved.token === undefined) delete process.env.SVC_RUN_TOKEN; else process.env.SVC_RUN_TOKEN = saved.token;
+  });
+
   it("fills in the local defaults and accepts every create attribute", async () => {
     const { inputs, failures } = await check({
       workspaceId: "ws-1", configurationVersionId: "cv-1", message: "m", isDestroy: true, refresh: false, planOnly: true,

@@ -10,10 +10,11 @@ import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { dataOf } from "../envelope";
 import { fetchData, listNames } from "../pathObject";
+import type { ConnectionArgs } from "../../core/connection";
 
 export const ALIAS_ROUTES = {
   create: "POST /identity/entity-alias",
@@ -153,7 +154,7 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
   },
 };
 
-export interface EntityAliasArgs {
+export interface EntityAliasArgs extends ConnectionArgs<"secrets"> {
   /**
    * The client identifier in the authentication source: a username, or a role identifier for
    * role-based sources. One alias per name on a mount.
@@ -203,7 +204,7 @@ let listSchema: z.ZodType | undefined;
 const getFn: FunctionDefinition<{ id: string }, EntityAliasInfo> = {
   name: "getEntityAlias",
   schema: () => (getSchema ??= z.object({ id: z.string().min(1, "must not be empty") })),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: ALIAS_ROUTES.read, params: { id: args.id } });
     return aliasInfo(args.id, dataOf(res.body));
@@ -213,26 +214,26 @@ const getFn: FunctionDefinition<{ id: string }, EntityAliasInfo> = {
 const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   name: "listEntityAliases",
   schema: () => (listSchema ??= z.object({})),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   run: async (ctx) => ({ keys: await listNames(ctx, ALIAS_ROUTES.list, {}) }),
 };
 
 /** Reads an entity alias by id. */
-export function getEntityAlias(args: { id: string }): Promise<EntityAliasInfo> {
-  return invoke(getFn, args);
+export function getEntityAlias(args: { id: string }, opts?: SvcInvokeOptions<"secrets">): Promise<EntityAliasInfo> {
+  return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getEntityAlias}. */
-export function getEntityAliasOutput(args: { id: pulumi.Input<string> }): pulumi.Output<EntityAliasInfo> {
-  return invokeOutput(getFn, args);
+export function getEntityAliasOutput(args: { id: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<EntityAliasInfo> {
+  return invokeOutput(getFn, args, opts);
 }
 
 /** Ids of every entity alias (empty when there are none). */
-export function listEntityAliases(): Promise<{ keys: string[] }> {
-  return invoke(listFn, {});
+export function listEntityAliases(opts?: SvcInvokeOptions<"secrets">): Promise<{ keys: string[] }> {
+  return invoke(listFn, {}, opts);
 }
 
 /** Output form of {@link listEntityAliases}. */
-export function listEntityAliasesOutput(): pulumi.Output<{ keys: string[] }> {
-  return invokeOutput(listFn, {});
+export function listEntityAliasesOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{ keys: string[] }> {
+  return invokeOutput(listFn, {}, opts);
 }

@@ -8,11 +8,12 @@ import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
+import type { ConnectionArgs } from "../../core/connection";
 
 /** Key types of the seed: one symmetric, six asymmetric. */
 export const KEY_TYPES = ["aes256-gcm96", "rsa-2048", "rsa-3072", "rsa-4096", "ecdsa-p256", "ecdsa-p384", "ecdsa-p521"] as const;
@@ -219,7 +220,7 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   },
 };
 
-export interface KeyArgs {
+export interface KeyArgs extends ConnectionArgs<"secrets"> {
   /** Name of the key; part of its path, so changing it replaces the key (the new one is created first). */
   name: pulumi.Input<string>;
   /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the key. */
@@ -305,16 +306,16 @@ async function getKeyInfo(ctx: Context, args: KeyRefArgs): Promise<KeyInfo> {
 }
 
 const getKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
-  name: "getKey", schema: keyRef, sideEffects: false, run: getKeyInfo,
+  name: "getKey", schema: keyRef, sideEffects: false, service: "secrets", run: getKeyInfo,
 };
 
 const listKeysFn: FunctionDefinition<ListKeysArgs, ListResult> = {
-  name: "listKeys", schema: mountOnly, sideEffects: false,
+  name: "listKeys", schema: mountOnly, sideEffects: false, service: "secrets",
   run: async (ctx, args) => ({ keys: await listNames(ctx, KEY_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
 };
 
 const rotateKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
-  name: "rotateKey", schema: keyRef, sideEffects: true,
+  name: "rotateKey", schema: keyRef, sideEffects: true, service: "secrets",
   async run(ctx, args) {
     await ctx.client("secrets").request({ route: KEY_ROUTES.rotate, params: params(args) });
     return getKeyInfo(ctx, args);
@@ -322,23 +323,23 @@ const rotateKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
 };
 
 /** Reads a key: type, deletion and version settings, latest version and every version's public key. */
-export function getKey(args: KeyRefArgs): Promise<KeyInfo> {
-  return invoke(getKeyFn, args);
+export function getKey(args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KeyInfo> {
+  return invoke(getKeyFn, args, opts);
 }
 
 /** Output form of {@link getKey}. */
-export function getKeyOutput(args: KeyRefInputs): pulumi.Output<KeyInfo> {
-  return invokeOutput(getKeyFn, args);
+export function getKeyOutput(args: KeyRefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyInfo> {
+  return invokeOutput(getKeyFn, args, opts);
 }
 
 /** Names of the keys of the key management engine (empty when there are none). */
-export function listKeys(args: ListKeysArgs = {}): Promise<ListResult> {
-  return invoke(listKeysFn, args);
+export function listKeys(args: ListKeysArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
+  return invoke(listKeysFn, args, opts);
 }
 
 /** Output form of {@link listKeys}. */
-export function listKeysOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<ListResult> {
-  return invokeOutput(listKeysFn, args);
+export function listKeysOutput(args: { mount?: pulumi.Input<string> } = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
+  return invokeOutput(listKeysFn, args, opts);
 }
 
 /**
@@ -346,11 +347,11 @@ export function listKeysOutput(args: { mount?: pulumi.Input<string> } = {}): pul
  * Every call rotates: during preview it makes no request and resolves to undefined. To rotate as
  * part of a deployment, and only on purpose, prefer the Key's `rotationTrigger` argument.
  */
-export function rotateKey(args: KeyRefArgs): Promise<KeyInfo> {
-  return invoke(rotateKeyFn, args);
+export function rotateKey(args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KeyInfo> {
+  return invoke(rotateKeyFn, args, opts);
 }
 
 /** Output form of {@link rotateKey}: unknown during preview. */
-export function rotateKeyOutput(args: KeyRefInputs): pulumi.Output<KeyInfo> {
-  return invokeOutput(rotateKeyFn, args);
+export function rotateKeyOutput(args: KeyRefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyInfo> {
+  return invokeOutput(rotateKeyFn, args, opts);
 }

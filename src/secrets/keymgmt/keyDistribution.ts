@@ -7,12 +7,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { fetchData, listNames, pathOf, readBack } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, KEY_ROUTES, type ListResult } from "./key";
+import type { ConnectionArgs } from "../../core/connection";
 
 /** Capabilities of a distributed key (not listed by the seed; the real-world equivalent's). */
 export const PURPOSES = ["encrypt", "decrypt", "sign", "verify", "wrap", "unwrap"] as const;
@@ -161,7 +162,7 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
   },
 };
 
-export interface KeyDistributionArgs {
+export interface KeyDistributionArgs extends ConnectionArgs<"secrets"> {
   /** Name of the key (a Key's `name`, so the engine deletes the distribution before the key). */
   keyName: pulumi.Input<string>;
   /** Name of the KMS provider (a KmsProvider's `name`, so the distribution is deleted before the provider). */
@@ -220,7 +221,7 @@ let getSchema: z.ZodType | undefined;
 const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
   name: "listKeyDistributions",
   schema: () => (listSchema ??= z.object({ kmsName: name(), mount: mount().optional() })),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   run: async (ctx, args) => ({
     keys: await listNames(ctx, DISTRIBUTION_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }),
   }),
@@ -229,7 +230,7 @@ const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
 const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
   name: "getKeyDistribution",
   schema: () => (getSchema ??= z.object({ kmsName: name(), keyName: name(), mount: mount().optional() })),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: DISTRIBUTION_ROUTES.read, params: params(args) });
     return distributionInfo((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
@@ -237,21 +238,21 @@ const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
 };
 
 /** Names of the keys distributed to a KMS provider (empty when there are none). */
-export function listKeyDistributions(args: ListKeyDistributionsArgs): Promise<ListResult> {
-  return invoke(listFn, args);
+export function listKeyDistributions(args: ListKeyDistributionsArgs, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
+  return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listKeyDistributions}. */
-export function listKeyDistributionsOutput(args: { kmsName: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<ListResult> {
-  return invokeOutput(listFn, args);
+export function listKeyDistributionsOutput(args: { kmsName: pulumi.Input<string>; mount?: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
+  return invokeOutput(listFn, args, opts);
 }
 
 /** Reads the distribution of a key to a KMS provider: provider-side name, purposes, protection, versions. */
-export function getKeyDistribution(args: GetKeyDistributionArgs): Promise<KeyDistributionInfo> {
-  return invoke(getFn, args);
+export function getKeyDistribution(args: GetKeyDistributionArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KeyDistributionInfo> {
+  return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getKeyDistribution}. */
-export function getKeyDistributionOutput(args: { kmsName: pulumi.Input<string>; keyName: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<KeyDistributionInfo> {
-  return invokeOutput(getFn, args);
+export function getKeyDistributionOutput(args: { kmsName: pulumi.Input<string>; keyName: pulumi.Input<string>; mount?: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyDistributionInfo> {
+  return invokeOutput(getFn, args, opts);
 }

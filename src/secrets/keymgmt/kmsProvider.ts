@@ -6,12 +6,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ConflictError, registerSecret } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
+import type { ConnectionArgs } from "../../core/connection";
 
 /** External provider kinds (the seed does not list them; these are the real-world equivalent's). */
 export const KMS_PROVIDERS = ["azurekeyvault", "awskms", "gcpckms"] as const;
@@ -152,7 +153,7 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
   },
 };
 
-export interface KmsProviderArgs {
+export interface KmsProviderArgs extends ConnectionArgs<"secrets"> {
   /** Name of the KMS provider; part of its path, so changing it replaces it (the new one is created first). */
   name: pulumi.Input<string>;
   /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the provider. */
@@ -208,7 +209,7 @@ let mountSchema: z.ZodType | undefined;
 const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
   name: "getKmsProvider",
   schema: () => (refSchema ??= z.object({ name: name(), mount: mount().optional() })),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: KMS_ROUTES.read, params: params(args) });
     return info((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
@@ -218,26 +219,26 @@ const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
 const listFn: FunctionDefinition<{ mount?: string }, ListResult> = {
   name: "listKmsProviders",
   schema: () => (mountSchema ??= z.object({ mount: mount().optional() })),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   run: async (ctx, args) => ({ keys: await listNames(ctx, KMS_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
 };
 
 /** Reads a KMS provider: its provider kind and key collection (credentials are never returned). */
-export function getKmsProvider(args: KmsProviderRefArgs): Promise<KmsProviderInfo> {
-  return invoke(getFn, args);
+export function getKmsProvider(args: KmsProviderRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KmsProviderInfo> {
+  return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getKmsProvider}. */
-export function getKmsProviderOutput(args: { name: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<KmsProviderInfo> {
-  return invokeOutput(getFn, args);
+export function getKmsProviderOutput(args: { name: pulumi.Input<string>; mount?: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KmsProviderInfo> {
+  return invokeOutput(getFn, args, opts);
 }
 
 /** Names of the KMS providers of the key management engine (empty when there are none). */
-export function listKmsProviders(args: { mount?: string } = {}): Promise<ListResult> {
-  return invoke(listFn, args);
+export function listKmsProviders(args: { mount?: string } = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
+  return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listKmsProviders}. */
-export function listKmsProvidersOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<ListResult> {
-  return invokeOutput(listFn, args);
+export function listKmsProvidersOutput(args: { mount?: pulumi.Input<string> } = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
+  return invokeOutput(listFn, args, opts);
 }

@@ -8,10 +8,11 @@ import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ConflictError, InvalidInputError, isSvcError, registerSecret, type SvcError } from "../../http";
 import { fetchData, listNames } from "../pathObject";
+import type { ConnectionArgs } from "../../core/connection";
 
 export const MFA_ROUTES = {
   create: "POST /identity/mfa/method/dualfactor",
@@ -176,7 +177,7 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
   },
 };
 
-export interface DualFactorMethodArgs {
+export interface DualFactorMethodArgs extends ConnectionArgs<"secrets"> {
   /**
    * How the username sent to the provider is built: a template with identity values in double curly
    * braces, e.g. `{{identity.entity.name}}@example.com`. Blank (the default) uses the entity's name as is.
@@ -221,7 +222,7 @@ let listSchema: z.ZodType | undefined;
 const getFn: FunctionDefinition<{ id: string }, DualFactorMethodInfo> = {
   name: "getDualFactorMethod",
   schema: () => (getSchema ??= z.object({ id: z.string().min(1, "must not be empty") })),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: MFA_ROUTES.read, params: { id: args.id } });
     const info = methodInfo(args.id, (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {});
@@ -233,7 +234,7 @@ const getFn: FunctionDefinition<{ id: string }, DualFactorMethodInfo> = {
 const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   name: "listDualFactorMethods",
   schema: () => (listSchema ??= z.object({})),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   run: async (ctx) => ({ keys: await listNames(ctx, MFA_ROUTES.list, {}) }),
 };
 
@@ -241,21 +242,21 @@ const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
  * Reads a dual-factor method by id. The result holds the secret and integration keys (the service
  * returns them); prefer the Output form, which is secret.
  */
-export function getDualFactorMethod(args: { id: string }): Promise<DualFactorMethodInfo> {
-  return invoke(getFn, args);
+export function getDualFactorMethod(args: { id: string }, opts?: SvcInvokeOptions<"secrets">): Promise<DualFactorMethodInfo> {
+  return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getDualFactorMethod}; the whole result is secret, since it holds the keys. */
-export function getDualFactorMethodOutput(args: { id: pulumi.Input<string> }): pulumi.Output<DualFactorMethodInfo> {
-  return pulumi.secret(invokeOutput(getFn, args));
+export function getDualFactorMethodOutput(args: { id: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DualFactorMethodInfo> {
+  return pulumi.secret(invokeOutput(getFn, args, opts));
 }
 
 /** Ids (UUIDs) of the dual-factor methods visible in the current and parent namespaces. */
-export function listDualFactorMethods(): Promise<{ keys: string[] }> {
-  return invoke(listFn, {});
+export function listDualFactorMethods(opts?: SvcInvokeOptions<"secrets">): Promise<{ keys: string[] }> {
+  return invoke(listFn, {}, opts);
 }
 
 /** Output form of {@link listDualFactorMethods}. */
-export function listDualFactorMethodsOutput(): pulumi.Output<{ keys: string[] }> {
-  return invokeOutput(listFn, {});
+export function listDualFactorMethodsOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{ keys: string[] }> {
+  return invokeOutput(listFn, {}, opts);
 }

@@ -6,12 +6,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ForbiddenError, isSvcError, registerSecret, type RequestSpec, type SvcError } from "../../http";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
 import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
+import type { ConnectionArgs } from "../../core/connection";
 
 export const PLUGIN_TYPES = ["auth", "database", "secret"] as const;
 export type PluginType = (typeof PLUGIN_TYPES)[number];
@@ -179,7 +180,7 @@ export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, Catal
   },
 };
 
-export interface CatalogEntryArgs {
+export interface CatalogEntryArgs extends ConnectionArgs<"secrets"> {
   /** Plugin type: `auth`, `database` or `secret`. Part of the path: changing it registers a new entry. */
   type: pulumi.Input<PluginType>;
   /** Plugin name. Part of the path: changing it registers a new entry (the old one is removed after). */
@@ -238,7 +239,7 @@ const getFn: FunctionDefinition<{ type: PluginType; name: string }, PluginInfo> 
     type: z.enum(PLUGIN_TYPES, { error: `must be one of ${PLUGIN_TYPES.join(", ")}` }),
     name: name(),
   })),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await request(ctx, { route: PLUGIN_ROUTES.read, params: params(args) });
     return pluginInfo(dataOf(res.body), args);
@@ -252,7 +253,7 @@ const listFn: FunctionDefinition<{ type?: PluginType }, PluginCatalog> = {
   schema: () => (listSchema ??= z.object({
     type: z.enum(PLUGIN_TYPES, { error: `must be one of ${PLUGIN_TYPES.join(", ")}` }).optional(),
   })),
-  sideEffects: false,
+  sideEffects: false, service: "secrets",
   async run(ctx, args) {
     if (args.type) {
       // One type only: the other groups stay empty.
@@ -270,21 +271,21 @@ const listFn: FunctionDefinition<{ type?: PluginType }, PluginCatalog> = {
 };
 
 /** Reads a catalog entry (needs a sudo token): command, args, sha256 and whether it is builtin. */
-export function getPlugin(args: { type: PluginType; name: string }): Promise<PluginInfo> {
-  return invoke(getFn, args);
+export function getPlugin(args: { type: PluginType; name: string }, opts?: SvcInvokeOptions<"secrets">): Promise<PluginInfo> {
+  return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getPlugin}. */
-export function getPluginOutput(args: { type: pulumi.Input<PluginType>; name: pulumi.Input<string> }): pulumi.Output<PluginInfo> {
-  return invokeOutput(getFn, args);
+export function getPluginOutput(args: { type: pulumi.Input<PluginType>; name: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<PluginInfo> {
+  return invokeOutput(getFn, args, opts);
 }
 
 /** Names in the plugin catalog grouped by type (`auth`, `database`, `secret`); `type` narrows it to one. */
-export function listPlugins(args: { type?: PluginType } = {}): Promise<PluginCatalog> {
-  return invoke(listFn, args);
+export function listPlugins(args: { type?: PluginType } = {}, opts?: SvcInvokeOptions<"secrets">): Promise<PluginCatalog> {
+  return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listPlugins}. */
-export function listPluginsOutput(args: { type?: pulumi.Input<PluginType> } = {}): pulumi.Output<PluginCatalog> {
-  return invokeOutput(listFn, args);
+export function listPluginsOutput(args: { type?: pulumi.Input<PluginType> } = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<PluginCatalog> {
+  return invokeOutput(listFn, args, opts);
 }

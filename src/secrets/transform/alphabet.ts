@@ -3,6 +3,7 @@ import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { adopt, mount, name } from "../fields";
 import { pathObject } from "../pathObject";
+import type { ConnectionArgs } from "../../core/connection";
 
 export interface AlphabetState {
   name: string;
@@ -40,7 +41,7 @@ export const alphabetDefinition = pathObject<AlphabetState, AlphabetState>({
   fromData: (d, p) => ({ name: p.name, mount: p.mount, alphabet: String(d.alphabet ?? "") }),
 });
 
-export interface AlphabetArgs {
+export interface AlphabetArgs extends ConnectionArgs<"secrets"> {
   /** Name of the alphabet; part of its path, so changing it replaces the alphabet. */
   name: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. Changing it replaces the alphabet. */

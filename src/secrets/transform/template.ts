@@ -3,6 +3,7 @@ import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { adopt, mount, name } from "../fields";
 import { pathObject } from "../pathObject";
+import type { ConnectionArgs } from "../../core/connection";
 
 /** A template as the provider sees it (property names of the resource). */
 export interface TemplateState {
@@ -64,7 +65,7 @@ export const templateDefinition = pathObject<TemplateState, TemplateState>({
   }),
 });
 
-export interface TemplateArgs {
+export interface TemplateArgs extends ConnectionArgs<"secrets"> {
   /** Name of the template; part of its path, so changing it replaces the template. */
   name: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. Changing it replaces the template. */

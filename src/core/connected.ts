@@ -1,0 +1,175 @@
+/**
+ * The runtime side of connections, for every kind alike: check validates the `connection` input and
+ * records the base URL the resource will live on (`serverUrl`), diff replaces a resource whose server
+ * changed, and create/read/update/delete talk to the server recorded in state with the token from
+ * the resource's connection, else the configured one. The definitions never see either key.
+ */
+import { baseUrlProblem, lookup, missingSettings, normaliseBaseUrl, serviceSettings, SETTINGS, type ConfigSource } from "../config";
+import { registerSecret, type Service } from "../http";
+import { makeContext } from "./context";
+import type { Context, Props, ResourceDefinition } from "./definition";
+import { isUnknown } from "./unknown";
+import type { CheckFailure } from "./validate";
+
+export const CONNECTION_KEY = "connection";
+export const SERVER_KEY = "serverUrl";
+
+interface Plain { url?: unknown; token?: unknown; service?: unknown }
+
+export function serviceOfKind(kind: string): Service {
+  return kind.split(":")[0] as Service;
+}
+
+function connectionOf(props: Props): Plain | undefined {
+  const c = props[CONNECTION_KEY];
+  return c !== null && typeof c === "object" && !Array.isArray(c) ? (c as Plain) : undefined;
+}
+
+function stripped(props: Props): Props {
+  const { [CONNECTION_KEY]: _c, [SERVER_KEY]: _s, ...rest } = props;
+  return rest;
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" && !isUnknown(v) ? v : undefined;
+}
+
+/**
+ * A config source in which the connection wins over stack config and environment for `service`:
+ * `url` (the recorded server, else the connection's) and `token`.
+ */
+export function connectionSource(base: ConfigSource | undefined, service: Service | undefined,
+  c: { url?: unknown; token?: unknown; service?: unknown } | undefined): ConfigSource | undefined {
+  const url = text(c?.url);
+  const token = text(c?.token);
+  if (token) registerSecret(token);
+  if (!url && !token) return base;
+  const forService = service ?? (c?.service as Service | undefined);
+  return (key) => {
+    const names = forService ? serviceSettings(forService) : undefined;
+    if (url && names && key === SETTINGS[names.url].key) return url;
+    if (token && names && key === SETTINGS[names.token].key) return token;
+    if (!forService && url && (key === SETTINGS.runUrl.key || key === SETTINGS.secretsUrl.key)) return url;
+    if (!forService && token && (key === SETTINGS.runToken.key || key === SETTINGS.secretsToken.key)) return token;
+    return base?.(key);
+  };
+}
+
+/** The Context for an object: its recorded server (or the connection's, or the config's) and token. */
+function contextFor(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): Context {
+  const c = connectionOf(props);
+  const recorded = text(props[SERVER_KEY]);
+  return makeContext(connectionSource(source, serviceOfKind(def.kind), { ...c, url: recorded ?? c?.url }));
+}
+
+function checkConnection(def: ResourceDefinition, source: ConfigSource | undefined, news: Props): { serverUrl: string; failures: CheckFailure[] } {
+  const service = serviceOfKind(def.kind);
+  const raw = news[CONNECTION_KEY];
+  const failures: CheckFailure[] = [];
+  const fail = (property: string, reason: string) => failures.push({ property: `${CONNECTION_KEY}${property}`, reason });
+  if (isUnknown(raw)) return { serverUrl: raw as string, failures };
+  if (raw !== undefined && raw !== null && connectionOf(news) === undefined) fail("", "must be an object with url and token");
+  const c = connectionOf(news) ?? {};
+  if (c.service !== undefined && !isUnknown(c.service) && c.service !== service) {
+    fail(".service", `is a connection of the ${String(c.service)} service; this resource belongs to the ${service} service`);
+  }
+  for (const k of ["url", "token"] as const) {
+    if (c[k] !== undefined && c[k] !== null && !isUnknown(c[k]) && typeof c[k] !== "string") fail(`.${k}`, "must be a string");
+  }
+  if (isUnknown(c.url)) return { serverUrl: c.url as string, failures };
+  const layered = connectionSource(source, service, c);
+  const names = serviceSettings(service);
+  const fromConnection = text(c.url);
+  const url = fromConnection ?? lookup(layered, names.url);
+  if (url !== undefined) {
+    const problem = baseUrlProblem(url);
+    if (problem) fail(".url", fromConnection ? problem : `${SETTINGS[names.url].key} / ${SETTINGS[names.url].env} ${problem}`);
+  }
+  if (!isUnknown(c.token)) {
+    for (const message of missingSettings(service, layered)) {
+      fail(message.includes("token") ? ".token" : ".url", `${message}, or give the resource a connection`);
+    }
+  }
+  return { serverUrl: url === undefined ? "" : normaliseBaseUrl(url), failures };
+}
+
+function withConnection(from: Props, outs: Props, serverUrl: unknown): Props {
+  const result = { ...outs };
+  if (from[CONNECTION_KEY] !== undefined) result[CONNECTION_KEY] = from[CONNECTION_KEY];
+  if (typeof serverUrl === "string" && serverUrl !== "") result[SERVER_KEY] = serverUrl;
+  return result;
+}
+
+/** Adds the connection keys to the properties of a partial failure, so later operations find the server. */
+function partial(from: Props, serverUrl: unknown, e: unknown): unknown {
+  const withProps = e as { properties?: Props };
+  if (e instanceof Error && withProps.properties && typeof withProps.properties === "object") {
+    withProps.properties = withConnection(from, withProps.properties, serverUrl);
+  }
+  return e;
+}
+
+/** The base URL a client of this kind's service would use now, for states written before serverUrl. */
+function configuredUrl(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): string | undefined {
+  const c = connectionOf(props);
+  const url = text(c?.url) ?? lookup(source, serviceSettings(serviceOfKind(def.kind)).url);
+  return url === undefined ? undefined : normaliseBaseUrl(url);
+}
+
+type Machinery = typeof import("./provider");
+export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
+
+export async function dispatch(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined,
+  method: Method, args: unknown[]): Promise<unknown> {
+  switch (method) {
+    case "check": {
+      const news = args[1] as Props;
+      const r = m.check(def, stripped(news));
+      const conn = checkConnection(def, source, news);
+      const inputs = withConnection(news, r.inputs, conn.serverUrl);
+      return { inputs, failures: [...r.failures, ...conn.failures] };
+    }
+    case "diff": {
+      const olds = args[1] as Props;
+      const news = args[2] as Props;
+      const d = m.diff(def, stripped(olds), stripped(news));
+      const was = olds[SERVER_KEY];
+      const now = news[SERVER_KEY];
+      // States written before serverUrl existed have none: no spurious replacement for them.
+      const moved = typeof was === "string" && now !== undefined && (isUnknown(now) || normaliseBaseUrl(String(now)) !== was);
+      if (!moved) return d;
+      return { ...d, changes: true, replaces: [...d.replaces, SERVER_KEY] };
+    }
+    case "create": {
+      const news = args[0] as Props;
+      const ctx = contextFor(def, source, news);
+      try {
+        const r = await m.create(def, ctx, stripped(news));
+        return { id: r.id, outs: withConnection(news, r.outs, news[SERVER_KEY]) };
+      } catch (e) {
+        throw partial(news, news[SERVER_KEY], e);
+      }
+    }
+    case "read": {
+      const props = args[1] as Props;
+      const r = await m.read(def, contextFor(def, source, props), args[0] as string, stripped(props));
+      if (r.id === "") return r;
+      return { id: r.id, props: withConnection(props, r.props, props[SERVER_KEY] ?? configuredUrl(def, source, props)) };
+    }
+    case "update": {
+      const olds = args[1] as Props;
+      const news = args[2] as Props;
+      const ctx = contextFor(def, source, { ...news, [SERVER_KEY]: olds[SERVER_KEY] ?? news[SERVER_KEY] });
+      try {
+        const r = await m.update(def, ctx, args[0] as string, stripped(olds), stripped(news));
+        return { outs: withConnection(news, r.outs, news[SERVER_KEY]) };
+      } catch (e) {
+        throw partial(news, news[SERVER_KEY], e);
+      }
+    }
+    case "delete": {
+      const props = args[1] as Props;
+      return m.remove(def, contextFor(def, source, props), args[0] as string, stripped(props));
+    }
+  }
+}

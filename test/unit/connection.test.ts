@@ -1,0 +1,111 @@
+// The connection layer of every kind (src/core/connected.ts), through the runtime entry as the
+// provider host calls it. No server is needed: check and diff make no request.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../src/core/runtime";
+import { UNKNOWN } from "../../src/core/unknown";
+import { redact } from "../../src/http";
+import { KINDS } from "../../src/kinds";
+
+type Props = Record<string, unknown>;
+type Check = { inputs: Props; failures: { property: string; reason: string }[] };
+type Diff = { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean };
+const KIND = "secrets:TransformAlphabet";
+const check = async (news: Props, kind = KIND) => (await call(kind, "check", [{}, news])) as Check;
+const diff = async (olds: Props, news: Props) => (await call(KIND, "diff", ["transform/alphabet/x", olds, news])) as Diff;
+const base = { name: "x", alphabet: "abc" };
+
+const saved = { ...process.env };
+beforeAll(() => {
+  for (const k of Object.keys(process.env)) if (k.startsWith("SVC_")) delete process.env[k];
+  process.env.SVC_SECRETS_URL = "http://config.example:8200/v1/";
+  process.env.SVC_SECRETS_TOKEN = "config-token";
+  process.env.SVC_MAX_RETRIES = "0";
+});
+afterAll(() => {
+  process.env = saved;
+});
+
+describe("check", () => {
+  it("records the configured server, without a trailing slash", async () => {
+    const { inputs, failures } = await check(base);
+    expect(failures).toEqual([]);
+    expect(inputs.serverUrl).toBe("http://config.example:8200/v1");
+    expect(inputs.connection).toBeUndefined();
+  });
+
+  it("records the connection's server and keeps the connection", async () => {
+    const connection = { url: "http://dr.example/v1", token: "dr-token", service: "secrets" };
+    const { inputs, failures } = await check({ ...base, connection });
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({ serverUrl: "http://dr.example/v1", connection });
+  });
+
+  it("refuses a bad URL, a connection of the other service and non-string members, all at once", async () => {
+    const { failures } = await check({ ...base, connection: { url: "dr.example", token: 5, service: "runs" } });
+    expect(failures.map((f) => f.property).sort()).toEqual(["connection.service", "connection.token", "connection.url"]);
+    expect(failures.find((f) => f.property === "connection.url")!.reason).toMatch(/must be an http\(s\) URL/);
+  });
+
+  it("fails when neither the connection, the config nor the environment gives URL and token, naming key and variable", async () => {
+    delete process.env.SVC_SECRETS_URL;
+    delete process.env.SVC_SECRETS_TOKEN;
+    try {
+      const { failures } = await check(base);
+      expect(failures).toEqual([
+        { property: "connection.url", reason: expect.stringMatching(/svc:secretsUrl.*SVC_SECRETS_URL/) },
+        { property: "connection.token", reason: expect.stringMatching(/svc:secretsToken.*SVC_SECRETS_TOKEN/) },
+      ]);
+      // A connection that gives both needs no config.
+      expect((await check({ ...base, connection: { url: "http://dr.example/v1", token: "dr-token-2" } })).failures).toEqual([]);
+    } finally {
+      process.env.SVC_SECRETS_URL = "http://config.example:8200/v1/";
+      process.env.SVC_SECRETS_TOKEN = "config-token";
+    }
+  });
+
+  it("skips an unknown connection or URL (preview)", async () => {
+    expect((await check({ ...base, connection: UNKNOWN })).inputs.serverUrl).toBe(UNKNOWN);
+    const r = await check({ ...base, connection: { url: UNKNOWN, token: UNKNOWN } });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs.serverUrl).toBe(UNKNOWN);
+  });
+
+  it("applies to every kind: each records its own service's server", async () => {
+    process.env.SVC_RUN_URL = "http://runs.example/api/v2";
+    process.env.SVC_RUN_TOKEN = "run-token";
+    for (const kind of Object.keys(KINDS)) {
+      const { inputs } = await check({}, kind);
+      expect(inputs.serverUrl, kind).toBe(kind.startsWith("runs:") ? "http://runs.example/api/v2" : "http://config.example:8200/v1");
+    }
+  });
+});
+
+describe("diff", () => {
+  const olds = { ...base, mount: "transform", serverUrl: "http://a.example/v1" };
+
+  it("replaces a resource whose server changed, creating it on the new server first", async () => {
+    expect(await diff(olds, { ...base, mount: "transform", serverUrl: "http://b.example/v1" }))
+      .toEqual({ changes: true, replaces: ["serverUrl"], deleteBeforeReplace: false });
+    expect((await diff(olds, { ...base, mount: "transform", serverUrl: UNKNOWN })).replaces).toEqual(["serverUrl"]);
+  });
+
+  it("sees no change for the same server, a changed token, or a state written before serverUrl existed", async () => {
+    expect((await diff(olds, { ...base, mount: "transform", serverUrl: "http://a.example/v1/" })).changes).toBe(false);
+    expect((await diff({ ...olds, connection: { token: "old" } }, { ...base, mount: "transform", serverUrl: "http://a.example/v1", connection: { token: "new" } })).changes).toBe(false);
+    const { serverUrl: _s, ...before } = olds;
+    expect(await diff(before, { ...base, mount: "transform", serverUrl: "http://b.example/v1" }))
+      .toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+});
+
+describe("tokens", () => {
+  it("registers a connection's token for redaction as soon as an operation uses it", async () => {
+    const token = "per-resource-token-5f1c";
+    // Nothing listens on port 9: the delete fails, but the token was registered before the request.
+    const err = await call(KIND, "delete", ["transform/alphabet/x", { ...base, mount: "transform", serverUrl: "http://127.0.0.1:9/v1", connection: { token } }])
+      .then(() => undefined, (e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(String(err)).not.toContain(token);
+    expect(redact(`server said: bad token ${token}`)).toBe("server said: bad token [REDACTED]");
+  });
+});
