@@ -1,5 +1,5 @@
-import type { z } from "zod";
 import type { HttpClient, Service } from "../http";
+import type { Schema } from "./validate";
 
 /** What a provider method gets to talk to the services; clients are made at call time. */
 export interface Context {
@@ -18,7 +18,7 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
   /** `service:Kind`, also the type token's module and name. */
   kind: string;
   /** Built at call time and memoised: a zod schema must never be captured by the provider. */
-  schema(): z.ZodType;
+  schema(): Schema;
   /** Filled in by check for absent inputs, so an omitted default is not a perpetual diff. */
   defaults?: Partial<In>;
   /** Lists compared as sets: sorted and de-duplicated by check. */

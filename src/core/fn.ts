@@ -1,17 +1,16 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
 import { missingSettings, type ConfigSource } from "../config";
 import { InvalidInputError, type Service } from "../http";
 import { connectionSource } from "./connected";
 import type { Connection, ServiceName } from "./connection";
 import { makeContext } from "./context";
 import type { Context } from "./definition";
-import { validate } from "./validate";
+import { validate, type Schema } from "./validate";
 
 export interface FunctionDefinition<A, R> {
   /** The function's name as users call it, for messages. */
   name: string;
-  schema(): z.ZodType;
+  schema(): Schema;
   /** A side-effecting function makes no request during preview and yields an unknown Output. */
   sideEffects: boolean;
   /** The service it talks to; a connection given to the call applies to it (default: any it uses). */

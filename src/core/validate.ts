@@ -1,5 +1,12 @@
-import type { z } from "zod";
 import { isUnknown } from "./unknown";
+
+/**
+ * What validation needs of a schema. zod's schemas have this shape; declaring it here keeps zod's
+ * types out of the public declarations, which must compile without skipLibCheck or esModuleInterop.
+ */
+export interface Schema {
+  safeParse(value: unknown): { success: true } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+}
 
 export interface CheckFailure {
   property: string;
@@ -30,7 +37,7 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): { unknown: bo
  * Validates inputs with a zod schema. Problems at a value that is still unknown (preview) are not
  * problems yet: the same check runs again with the real value before anything is created.
  */
-export function validate(schema: z.ZodType, value: unknown): CheckFailure[] {
+export function validate(schema: Schema, value: unknown): CheckFailure[] {
   const result = schema.safeParse(value);
   if (result.success) return [];
   const failures: CheckFailure[] = [];

@@ -1,6 +1,8 @@
+#!/usr/bin/env node
 // Runs one engine-double operation in a fresh process (setMocks state is global per process
 // and the program module must be evaluated anew for each run):
 //
+//   pulumi-svc-engine <preview|up|refresh|destroy>   (the package's bin; or node dist/src/engine/cli.js)
 //   node cli.js <preview|up|refresh|destroy> --program <module.js> --state <file> --stack <name>
 //     --project <name> --cwd <program dir> [--config k=v]... [--secret-config k=v]... [--json]
 //
@@ -11,9 +13,16 @@ import { Operation, Result, RunOptions } from "./types";
 
 const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 
+const USAGE = `Usage: pulumi-svc-engine <${OPERATIONS.join("|")}> --program <compiled program .js> --state <file.json>
+         [--stack dev] [--project name] [--cwd <program dir>] [--config key=value]... [--secret-config key=value]... [--json]
+
+Runs a Pulumi program without the Pulumi CLI: the real @pulumi/pulumi dynamic-provider host driven over
+gRPC the way the engine drives it. The state file is created on the first up. Secrets in it are
+encrypted with PULUMI_CONFIG_PASSPHRASE (default "pulumi-svc-engine-double").`;
+
 export function parseArgs(argv: string[]): { options: RunOptions; json: boolean } {
   const [op, ...rest] = argv;
-  if (!OPERATIONS.includes(op as Operation)) throw new Error(`usage: cli.js <${OPERATIONS.join("|")}> --program <file> --state <file> [...]`);
+  if (!OPERATIONS.includes(op as Operation)) throw new Error(USAGE);
   const options: RunOptions = { operation: op as Operation, state: "", cwd: process.cwd(), config: {}, secretConfig: {} };
   let json = false;
   for (let i = 0; i < rest.length; i++) {

@@ -63,7 +63,10 @@ export const CREATE_KEYS: ReadonlyArray<keyof RunCreateAttributes> = ["workspace
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
 
-/** The zod shape of the create attributes; call at run time only (never captured by a provider). */
+/**
+ * The zod shape of the create attributes; call at run time only (never captured by a provider).
+ * @internal zod types stay out of the public declarations (see tsconfig stripInternal).
+ */
 export function createAttributesShape() {
   return {
     workspaceId: nonEmpty(),
@@ -83,7 +86,10 @@ export function createAttributesShape() {
   };
 }
 
-/** The seed's cross-field rules of a run create, as zod issues at the property that breaks them. */
+/**
+ * The seed's cross-field rules of a run create, as zod issues at the property that breaks them.
+ * @internal
+ */
 export function refineCreateAttributes(v: Partial<RunCreateAttributes>, ctx: z.RefinementCtx): void {
   const known = (x: unknown) => x !== undefined && !isUnknown(x);
   if (known(v.isDestroy) && known(v.refreshOnly) && v.isDestroy === true && v.refreshOnly === true) {

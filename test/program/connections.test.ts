@@ -71,7 +71,7 @@ describe("a program with two secrets servers and two run servers", () => {
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ "on-a": "create", "on-b": "create", "key-b": "create", "run-a": "create", "run-b": "create" });
     // Unknown, not a failed request: key-b and run-b do not exist yet.
-    expect([r.outputs.keysOnB, r.outputs.keysOnA, r.outputs.runBMessage]).toEqual([UNKNOWN, UNKNOWN, UNKNOWN]);
+    expect([r.outputs.keysOnB, r.outputs.keysOnA, r.outputs.keyBType, r.outputs.runBMessage]).toEqual([UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN]);
   });
 
   it("up puts each resource on its own server and records that server in state", async () => {
@@ -79,7 +79,7 @@ describe("a program with two secrets servers and two run servers", () => {
     expect(r.error).toBeUndefined();
     expect(r.outputs).toMatchObject({
       onAServer: a.secretsUrl, onBServer: b.secretsUrl, runAServer: a.runUrl, runBServer: b.runUrl,
-      keysOnB: ["only-on-b"], keysOnA: [], runBMessage: "on B",
+      keysOnB: ["only-on-b"], keysOnA: [], keyBType: "aes256-gcm96", runBMessage: "on B",
     });
     expect([await alphabet(a, "letters"), await alphabet(a, "digits")]).toEqual([200, 404]);
     expect([await alphabet(b, "digits"), await alphabet(b, "letters")]).toEqual([200, 404]);

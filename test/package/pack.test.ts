@@ -1,0 +1,86 @@
+// What users install: the tarball's file list, and a program compiled against the packed package
+// under Pulumi's default template tsconfig (no skipLibCheck, no esModuleInterop) and the modern
+// module resolutions. Needs a build (npm test builds first).
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root } from "../support/dist";
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+let dir: string;
+let project: string;
+
+function packList(): string[] {
+  const out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  return (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+}
+
+beforeAll(() => {
+  if (!fs.existsSync(path.join(root, "dist/src/index.d.ts"))) throw new Error("dist/ is missing: run npm run build (npm test does)");
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pack-"));
+  const out = execFileSync(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const tarball = path.join(dir, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+  // A program folder with the tarball installed as npm would (extracted under node_modules) and
+  // the dependencies linked from this repository: no registry needed.
+  project = path.join(dir, "program");
+  const modules = path.join(project, "node_modules");
+  fs.mkdirSync(path.join(modules, "@pulumi"), { recursive: true });
+  fs.mkdirSync(path.join(modules, "@types"), { recursive: true });
+  execFileSync("tar", ["xzf", tarball, "-C", dir]);
+  fs.renameSync(path.join(dir, "package"), path.join(modules, "pulumi-svc"));
+  for (const dep of ["@pulumi/pulumi", "@types/node", "zod", "undici"]) {
+    fs.symlinkSync(path.join(root, "node_modules", dep), path.join(modules, dep), "dir");
+  }
+  fs.copyFileSync(path.join(root, "test/package/fixture/index.ts"), path.join(project, "index.ts"));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the npm tarball", () => {
+  it("carries the compiled package, both commands, README and LICENSE, and no tests, benchmarks or sources", () => {
+    const files = packList();
+    for (const f of ["LICENSE", "README.md", "package.json", "dist/src/index.js", "dist/src/index.d.ts",
+      "dist/src/core/runtime.js", "dist/src/emulator/cli.js", "dist/src/engine/cli.js", "dist/examples/quickstart/index.js"]) {
+      expect(files, f).toContain(f);
+    }
+    const unwanted = files.filter((f) => /^(test|bench|src|dist\/test|dist\/bench)\//.test(f) || f.endsWith(".map") || f.endsWith(".test.js"));
+    expect(unwanted).toEqual([]);
+    expect(fs.readFileSync(path.join(root, "LICENSE"), "utf8")).toMatch(/Apache License\s+Version 2\.0/);
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { license: string; bin: Record<string, string> };
+    expect(pkg.license).toBe("Apache-2.0");
+    for (const bin of Object.values(pkg.bin)) {
+      expect(files).toContain(bin);
+      expect(fs.readFileSync(path.join(root, bin), "utf8").startsWith("#!/usr/bin/env node"), bin).toBe(true);
+    }
+  });
+
+  const template = {
+    strict: true, outDir: "bin", target: "es2020", module: "commonjs", moduleResolution: "node", sourceMap: true,
+    experimentalDecorators: true, pretty: false, noFallthroughCasesInSwitch: true, noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+  };
+  const configs: Record<string, Record<string, unknown>> = {
+    "Pulumi's TypeScript template (commonjs, node, no skipLibCheck, no esModuleInterop)": template,
+    "node16": { ...template, module: "node16", moduleResolution: "node16" },
+    "nodenext": { ...template, module: "nodenext", moduleResolution: "nodenext" },
+    "bundler": { ...template, module: "esnext", moduleResolution: "bundler" },
+  };
+  for (const [name, compilerOptions] of Object.entries(configs)) {
+    it(`compiles a program against the packed package under ${name}`, () => {
+      const file = path.join(project, `tsconfig.${name.split(" ")[0]!.replace(/\W/g, "")}.json`);
+      fs.writeFileSync(file, JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true }, files: ["index.ts"] }));
+      let output = "";
+      try {
+        execFileSync(process.execPath, [tsc, "-p", file], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      } catch (e) {
+        output = `${(e as { stdout?: string }).stdout ?? ""}${(e as { stderr?: string }).stderr ?? ""}` || String(e);
+      }
+      expect(output).toBe("");
+    }, 120_000);
+  }
+});
