@@ -116,6 +116,18 @@ function configuredUrl(def: ResourceDefinition, source: ConfigSource | undefined
   return url === undefined ? undefined : normaliseBaseUrl(url);
 }
 
+/**
+ * The inputs a refresh records: what was read back, under the input names. After drift the next
+ * preview then shows which properties an update would change (the engine lists changed keys by
+ * comparing recorded inputs with the program's), instead of an update with no changed key.
+ * Output-only keys are not inputs. Secret inputs (write-only values, the connection) stay secret:
+ * the engine marks a returned input secret when the recorded input under that key was.
+ */
+function inputsAfterRead(def: ResourceDefinition, props: Props): Props {
+  const skip = new Set<string>(def.outputs);
+  return Object.fromEntries(Object.entries(props).filter(([k]) => !skip.has(k)));
+}
+
 type Machinery = typeof import("./provider");
 export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
@@ -154,7 +166,8 @@ export async function dispatch(m: Machinery, def: ResourceDefinition, source: Co
       const props = args[1] as Props;
       const r = await m.read(def, contextFor(def, source, props), args[0] as string, stripped(props));
       if (r.id === "") return r;
-      return { id: r.id, props: withConnection(props, r.props, props[SERVER_KEY] ?? configuredUrl(def, source, props)) };
+      const refreshed = withConnection(props, r.props, props[SERVER_KEY] ?? configuredUrl(def, source, props));
+      return { id: r.id, props: refreshed, inputs: inputsAfterRead(def, refreshed) };
     }
     case "update": {
       const olds = args[1] as Props;

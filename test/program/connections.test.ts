@@ -99,6 +99,23 @@ describe("a program with two secrets servers and two run servers", () => {
     expect(new Set(r.steps.map((s) => s.op))).toEqual(new Set(["same"]));
   });
 
+  it("names the changed property when an update follows drift found by refresh", async () => {
+    const res = await request(`${b.secretsUrl}/transform/alphabet/digits`, {
+      method: "POST", headers: { "x-svc-token": b.tokens.secretsRoot, "content-type": "application/json" },
+      body: JSON.stringify({ alphabet: "0123456789ab" }),
+    });
+    expect(res.statusCode).toBeLessThan(300);
+    await res.body.text();
+    expect((await run("refresh")).error).toBeUndefined();
+    const preview = await run("preview");
+    const step = preview.steps.find((s) => s.name === "on-b")!;
+    expect(step.op).toBe("update");
+    expect(step.changedKeys).toEqual(["alphabet"]);
+    expect((await run("up")).error).toBeUndefined();
+    const again = await run("preview");
+    expect(again.steps.find((s) => s.name === "on-b")!.op).toBe("same");
+  });
+
   it("previews pointing svc:secretsUrl at another server as a replacement of what lives on the old one", async () => {
     const r = await run("preview", { secretsAtB: true });
     expect(r.error).toBeUndefined();
