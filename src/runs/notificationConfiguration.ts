@@ -216,19 +216,49 @@ export interface NotificationConfigurationArgs extends ConnectionArgs<"runs"> {
   emailUsers?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** A notification configuration of a workspace in the run service (`nc-...`). */
+/**
+ * A notification configuration of a workspace in the run service (`nc-...`).
+ *
+ * @example
+ * ```ts
+ * new svc.runs.NotificationConfiguration("hook", {
+ *   workspaceId: "ws-example00000001", name: "ci", destinationType: "generic",
+ *   url: "https://hooks.example.com/run", enabled: true, triggers: ["run:completed", "run:errored"],
+ *   token: cfg.requireSecret("hookToken"),
+ * });
+ * ```
+ */
 export class NotificationConfiguration extends SvcResource {
+  /** Id of the workspace (`ws-...`) whose runs notify. Changing it replaces the configuration. */
   declare readonly workspaceId: pulumi.Output<string>;
+  /** Human-readable name. */
   declare readonly name: pulumi.Output<string>;
+  /**
+   * Where notifications go: `generic` (HTTP POST of the JSON payload, signed when `token` is set),
+   * `chat-a`, `chat-b` (chat webhooks) or `email` (to `emailUsers`). Changing it replaces the configuration.
+   */
   declare readonly destinationType: pulumi.Output<DestinationType>;
+  /** http or https URL; required for generic, chat-a and chat-b, not allowed for email. */
   declare readonly url: pulumi.Output<string | undefined>;
+  /**
+   * Whether notifications are sent. Default false. Enabling sends a verification request to `url`
+   * first; a destination that does not answer 2xx fails the create or update and nothing is saved.
+   */
   declare readonly enabled: pulumi.Output<boolean>;
+  /**
+   * Key of the `X-Svc-Notification-Signature` HMAC-SHA512 of each generic payload. Write-only: the
+   * service never returns it; it is kept secret in state. Removing it clears it on the service.
+   */
   declare readonly token: pulumi.Output<string | undefined>;
+  /** Events that notify (a set: order and duplicates do not matter), e.g. `run:completed`, `run:errored`. */
   declare readonly triggers: pulumi.Output<Trigger[]>;
+  /** Ids of organization users (`user-...`) who receive email; only for destination type email. */
   declare readonly emailUsers: pulumi.Output<string[] | undefined>;
   /** The most recent response of the destination (verification or notification). */
   declare readonly deliveryResponses: pulumi.Output<DeliveryResponse[]>;
+  /** When the configuration was created (ISO 8601, `created-at`). */
   declare readonly createdAt: pulumi.Output<string>;
+  /** When the configuration last changed (ISO 8601, `updated-at`). */
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: NotificationConfigurationArgs, opts?: pulumi.CustomResourceOptions) {

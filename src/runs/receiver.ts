@@ -127,11 +127,27 @@ export interface AssessmentNotificationPayload {
 
 export type NotificationPayload = RunNotificationPayload | VerificationPayload | AssessmentNotificationPayload;
 
-export type ParsedNotification =
-  | { ok: true; kind: "run"; payload: RunNotificationPayload }
-  | { ok: true; kind: "verification"; payload: VerificationPayload }
-  | { ok: true; kind: "assessment"; payload: AssessmentNotificationPayload }
-  | { ok: false; problems: string[] };
+/** The result of {@link parseNotification}: a valid notification of one kind, or the problems. */
+export type ParsedNotification = ParsedOk<"run", RunNotificationPayload> | ParsedOk<"verification", VerificationPayload>
+  | ParsedOk<"assessment", AssessmentNotificationPayload> | ParsedProblems;
+
+/** A valid notification. */
+export interface ParsedOk<K extends string, P> {
+  /** The body is a valid notification. */
+  ok: true;
+  /** Which notification: `run`, `verification` or `assessment`. */
+  kind: K;
+  /** The payload, typed by kind. */
+  payload: P;
+}
+
+/** A body that is not a valid notification. */
+export interface ParsedProblems {
+  /** The body is not a valid notification; `problems` says why. */
+  ok: false;
+  /** Each problem with the property it concerns. */
+  problems: string[];
+}
 
 // ---------------------------------------------------------------------------------------------
 // Schemas (built on first use)
@@ -142,6 +158,7 @@ interface Schemas {
   verification: z.ZodType;
   assessment: z.ZodType;
 }
+
 let schemas: Schemas | undefined;
 
 function buildSchemas(): Schemas {

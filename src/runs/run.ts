@@ -229,26 +229,75 @@ export interface RunArgs extends ConnectionArgs<"runs"> {
  * A run (`run-...`) queued in a workspace of the run service. Creating it queues the run (and
  * optionally waits for it and applies it); every create attribute is fixed, so changing one (or
  * `triggers`) queues a new run. Deleting it discards or cancels the run if it is still active.
+ *
+ * @example
+ * ```ts
+ * const deploy = new svc.runs.Run("deploy", {
+ *   workspaceId: "ws-example00000001", message: "Deploy from Pulumi",
+ *   waitFor: "completed", applyWhenConfirmable: true, triggers: { release: "1" },
+ * });
+ * export const status = deploy.status;
+ * ```
  */
 export class Run extends SvcResource {
+  /** Workspace (`ws-...`) where the run executes. Changing it queues a new run. */
   declare readonly workspaceId: pulumi.Output<string>;
+  /**
+   * Configuration version (`cv-...`) to plan; default the workspace's most recently used one. It may
+   * belong to another workspace (promotion of known good code). Changing it queues a new run.
+   */
   declare readonly configurationVersionId: pulumi.Output<string | undefined>;
+  /** Why the run was queued; default the service's text for runs queued through the API. Changing it queues a new run. */
   declare readonly message: pulumi.Output<string | undefined>;
+  /** Destroy every object regardless of configuration. Cannot be combined with `refreshOnly`. Changing it queues a new run. */
   declare readonly isDestroy: pulumi.Output<boolean | undefined>;
+  /** Only refresh state. Cannot be combined with `isDestroy`. Changing it queues a new run. */
   declare readonly refreshOnly: pulumi.Output<boolean | undefined>;
+  /** Refresh state before planning; the service's default is true. Changing it queues a new run. */
   declare readonly refresh: pulumi.Output<boolean | undefined>;
+  /** Speculative run that cannot be applied; default from the configuration version. Changing it queues a new run. */
   declare readonly planOnly: pulumi.Output<boolean | undefined>;
+  /** Apply without confirmation; default the workspace's auto-apply setting. Changing it queues a new run. */
   declare readonly autoApply: pulumi.Output<boolean | undefined>;
+  /** Let the run apply although its plan has no changes. Changing it queues a new run. */
   declare readonly allowEmptyApply: pulumi.Output<boolean | undefined>;
+  /** Allow generating resource configuration for import blocks; default false. Changing it queues a new run. */
   declare readonly allowConfigGeneration: pulumi.Output<boolean | undefined>;
+  /** Resource addresses to target (a set). Changing it queues a new run. */
   declare readonly targetAddrs: pulumi.Output<string[] | undefined>;
+  /** Resource addresses to force replacement of (a set). Changing it queues a new run. */
   declare readonly replaceAddrs: pulumi.Output<string[] | undefined>;
+  /**
+   * Run-specific variables; they override workspace variables (and variable sets) of the same key.
+   * Each value is a literal in the tool's own syntax: a string carries its quotes (`"\"eu-west-1\""`).
+   * Keys must be unique. Changing them queues a new run.
+   */
   declare readonly variables: pulumi.Output<RunVariable[] | undefined>;
+  /** Tool version for this run; only valid with `planOnly: true`. Changing it queues a new run. */
   declare readonly toolVersion: pulumi.Output<string | undefined>;
+  /**
+   * Arbitrary strings; any change queues a new run (the old one is discarded or canceled first if it
+   * is still active). Use it to re-run on purpose, e.g. `{ release: version }`.
+   */
   declare readonly triggers: pulumi.Output<Record<string, string> | undefined>;
+  /**
+   * How long create waits: `none` (default: queue and return), `planned` (until the run is paused for
+   * confirmation or a policy override, went past planning, or ended) or `completed` (until a final
+   * status, applied, canceled or force_canceled). Changing it alone changes nothing.
+   */
   declare readonly waitFor: pulumi.Output<RunWaitFor>;
+  /**
+   * Apply the run as soon as the service says it can be confirmed (`actions.is-confirmable`), never
+   * guessed from its status. Implies waiting until then. Default false. Changing it alone changes nothing.
+   */
   declare readonly applyWhenConfirmable: pulumi.Output<boolean>;
+  /**
+   * Overall limit for create's waiting, in seconds (default 1800). When it runs out, the run this
+   * create started is discarded or canceled (whichever its actions allow) and the create fails with
+   * an error naming the run; the run stays in state. Changing it alone changes nothing.
+   */
   declare readonly timeoutSeconds: pulumi.Output<number>;
+  /** First interval between status polls in seconds (default 1); it grows by half up to 15 s while nothing changes. */
   declare readonly pollIntervalSeconds: pulumi.Output<number | undefined>;
   /** The run's id (`run-...`), the same as `id`. */
   declare readonly runId: pulumi.Output<string>;
@@ -258,6 +307,7 @@ export class Run extends SvcResource {
   declare readonly hasChanges: pulumi.Output<boolean>;
   /** Timestamps per status, camelCase (`planQueueableAt`, `appliedAt`, ...). */
   declare readonly statusTimestamps: pulumi.Output<Record<string, string>>;
+  /** When the service queued the run (ISO 8601, `created-at`). */
   declare readonly createdAt: pulumi.Output<string>;
 
   constructor(name: string, args: RunArgs, opts?: pulumi.CustomResourceOptions) {

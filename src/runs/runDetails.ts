@@ -34,38 +34,63 @@ export interface RunPermissions {
 
 /** A run (`run-...`) with camelCase names. */
 export interface RunDetails {
+  /** Run id (`run-...`). */
   id: string;
+  /** Current status (`pending`, `planning`, `planned`, `applied`, `errored`, ...). */
   status: RunStatus;
+  /** The message the run was queued with. */
   message: string;
+  /** Where the run came from (`tfe-api`, `tfe-ui`, `tfe-configuration-version`, ...). */
   source: RunSource | string;
   /** Present when the service says why the run was queued. */
   triggerReason?: string;
+  /** Whether the run destroys everything the workspace manages. */
   isDestroy: boolean;
+  /** Whether the run only plans and can never be applied. */
   planOnly: boolean;
+  /** Whether the plan refreshes state first. */
   refresh: boolean;
+  /** Whether the run only refreshes state. */
   refreshOnly: boolean;
+  /** Whether the plan is applied without confirmation. */
   autoApply: boolean;
+  /** Whether an apply with no changes is allowed. */
   allowEmptyApply: boolean;
+  /** Whether the plan may generate configuration for imports. */
   allowConfigGeneration: boolean;
+  /** Whether the plan found changes (false until the plan finished). */
   hasChanges: boolean;
+  /** Resource addresses the run is limited to; null when not targeted. */
   targetAddrs: string[] | null;
+  /** Resource addresses the run replaces; null when none. */
   replaceAddrs: string[] | null;
+  /** Run-level variables (`key`, `value` as HCL text). */
   variables: RunVariable[];
   /** The tool version of a plan-only run, when the service returns it. */
   toolVersion?: string;
+  /** What can be done to the run now: `isConfirmable`, `isDiscardable`, `isCancelable`, `isForceCancelable`. */
   actions: RunActions;
+  /** What the caller may do to the run (`canApply`, `canCancel`, `canDiscard`, `canForceExecute`, `canForceCancel`, ...). */
   permissions: RunPermissions;
   /** Timestamps per status, camelCase (`planQueueableAt`, `appliedAt`, ...). */
   statusTimestamps: Record<string, string>;
   /** When force-cancel becomes available; present only after a non-forceful cancel. */
   forceCancelAvailableAt?: string;
+  /** When the run was canceled; null when it was not. */
   canceledAt: string | null;
+  /** When the run was queued (ISO 8601). */
   createdAt: string;
+  /** Workspace id (`ws-...`). */
   workspaceId: string;
+  /** Configuration version the run plans (`cv-...`). */
   configurationVersionId?: string;
+  /** Its plan (`plan-...`), once there is one. */
   planId?: string;
+  /** Its apply (`apply-...`), once there is one. */
   applyId?: string;
+  /** Its cost estimate, when the workspace estimates costs. */
   costEstimateId?: string;
+  /** The user who queued it. */
   createdById?: string;
 }
 

@@ -10,7 +10,9 @@ export interface VerifyNotificationConfigurationArgs {
 }
 
 export interface VerifyNotificationConfigurationResult {
+  /** Notification configuration id (`nc-...`). */
   id: string;
+  /** Whether the configuration is enabled. */
   enabled: boolean;
   /** The destination's response to the verification request. */
   deliveryResponses: DeliveryResponse[];
@@ -43,6 +45,9 @@ export function verifyNotificationConfiguration(args: VerifyNotificationConfigur
 }
 
 /** Output form of {@link verifyNotificationConfiguration}: unknown during preview. */
-export function verifyNotificationConfigurationOutput(args: { id: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<VerifyNotificationConfigurationResult> {
+export function verifyNotificationConfigurationOutput(args: {
+  /** Notification configuration id (`nc-...`). */
+  id: pulumi.Input<string>;
+}, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<VerifyNotificationConfigurationResult> {
   return invokeOutput(definition, args, opts);
 }

@@ -40,16 +40,27 @@ export interface EntityAliasState {
 
 /** An alias as the service reports it, with the resource's property names. */
 export interface EntityAliasInfo {
+  /** Alias id (a UUID the service assigns). */
   id: string;
+  /** Name of the alias: the user or role name in its auth method. */
   name: string;
+  /** Id of the entity the alias belongs to. */
   canonicalId: string;
+  /** Accessor of the auth method mount (`auth_userpass_...`). */
   mountAccessor: string;
+  /** Metadata set by the operator. */
   customMetadata: Record<string, string>;
+  /** Path of the auth method mount (`auth/userpass/`). */
   mountPath: string;
+  /** Type of the auth method (`userpass`, `approle`, ...). */
   mountType: string;
+  /** Metadata the auth method attached at login. */
   metadata: Record<string, string>;
+  /** Whether the alias is local to this cluster (not replicated). */
   local: boolean;
+  /** When the alias was created (RFC 3339). */
   creationTime: string;
+  /** When the alias last changed (RFC 3339). */
   lastUpdateTime: string;
 }
 
@@ -174,11 +185,28 @@ export interface EntityAliasArgs extends ConnectionArgs<"secrets"> {
 /**
  * An identity entity alias (server-assigned id). A unique alias per entity is recommended: every
  * client that authenticates as the alias gains the privileges of its entity.
+ *
+ * @example
+ * ```ts
+ * const alias = new svc.secrets.identity.EntityAlias("alice", {
+ *   name: "alice", canonicalId: entityId, mountAccessor: "auth_userpass_6a1b2c3d",
+ * });
+ * ```
  */
 export class EntityAlias extends SvcResource {
+  /**
+   * The client identifier in the authentication source: a username, or a role identifier for
+   * role-based sources. One alias per name on a mount.
+   */
   declare readonly name: pulumi.Output<string>;
+  /**
+   * Id of the identity entity the alias belongs to. Whoever may change this can bind the alias to a
+   * more privileged entity: restrict write access to identity endpoints (see the README).
+   */
   declare readonly canonicalId: pulumi.Output<string>;
+  /** Accessor of the authentication mount the name comes from (e.g. `auth_userpass_1234abcd`). */
   declare readonly mountAccessor: pulumi.Output<string>;
+  /** Your own metadata for the alias. Removing it (or giving `{}`) clears it on the service. */
   declare readonly customMetadata: pulumi.Output<Record<string, string> | undefined>;
   /** Path of the authentication mount (e.g. `auth/userpass/`). */
   declare readonly mountPath: pulumi.Output<string>;
@@ -188,7 +216,9 @@ export class EntityAlias extends SvcResource {
   declare readonly metadata: pulumi.Output<Record<string, string>>;
   /** True when the alias belongs to a local (not replicated) mount. */
   declare readonly local: pulumi.Output<boolean>;
+  /** When the service created the alias (RFC 3339, as the service reports it). */
   declare readonly creationTime: pulumi.Output<string>;
+  /** When the alias last changed on the service (RFC 3339). */
   declare readonly lastUpdateTime: pulumi.Output<string>;
 
   constructor(name: string, args: EntityAliasArgs, opts?: pulumi.CustomResourceOptions) {
@@ -219,21 +249,33 @@ const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
 };
 
 /** Reads an entity alias by id. */
-export function getEntityAlias(args: { id: string }, opts?: SvcInvokeOptions<"secrets">): Promise<EntityAliasInfo> {
+export function getEntityAlias(args: {
+  /** Alias id (a UUID the service assigns). */
+  id: string;
+}, opts?: SvcInvokeOptions<"secrets">): Promise<EntityAliasInfo> {
   return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getEntityAlias}. */
-export function getEntityAliasOutput(args: { id: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<EntityAliasInfo> {
+export function getEntityAliasOutput(args: {
+  /** Alias id (a UUID the service assigns). */
+  id: pulumi.Input<string>;
+}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<EntityAliasInfo> {
   return invokeOutput(getFn, args, opts);
 }
 
 /** Ids of every entity alias (empty when there are none). */
-export function listEntityAliases(opts?: SvcInvokeOptions<"secrets">): Promise<{ keys: string[] }> {
+export function listEntityAliases(opts?: SvcInvokeOptions<"secrets">): Promise<{
+  /** Ids of every entity alias. */
+  keys: string[];
+}> {
   return invoke(listFn, {}, opts);
 }
 
 /** Output form of {@link listEntityAliases}. */
-export function listEntityAliasesOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{ keys: string[] }> {
+export function listEntityAliasesOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{
+  /** Ids of every entity alias. */
+  keys: string[];
+}> {
   return invokeOutput(listFn, {}, opts);
 }

@@ -55,12 +55,19 @@ export interface KeyState {
 
 /** A key as the service reports it, with the resource's property names. */
 export interface KeyInfo {
+  /** Name of the key. */
   name: string;
+  /** Mount path of the key management engine. */
   mount: string;
+  /** Key type (`aes256-gcm96`, `rsa-2048`, `ecdsa-p256`, ...). */
   type: KeyType;
+  /** Whether the key may be deleted. */
   deletionAllowed: boolean;
+  /** Lowest version that may be used; 0 means every version. */
   minEnabledVersion: number;
+  /** The newest version (1 after creation; each rotation adds one). */
   latestVersion: number;
+  /** Every version by number (as text): its creation time and, for asymmetric keys, its public key. */
   keys: Record<string, KeyVersion>;
 }
 
@@ -252,13 +259,42 @@ export interface KeyArgs extends ConnectionArgs<"secrets"> {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** A key of the key management engine: `/{mount}/key/{name}` of the secrets service. */
+/**
+ * A key of the key management engine: `/{mount}/key/{name}` of the secrets service.
+ *
+ * @example
+ * ```ts
+ * const signing = new svc.secrets.keymgmt.Key("signing", { name: "release-signing", type: "ecdsa-p256" });
+ * export const version = signing.latestVersion;
+ * ```
+ */
 export class Key extends SvcResource {
+  /** Name of the key; part of its path, so changing it replaces the key (the new one is created first). */
   declare readonly name: pulumi.Output<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the key. */
   declare readonly mount: pulumi.Output<string>;
+  /**
+   * Key type: `aes256-gcm96` (AES-GCM, 256-bit key, 96-bit nonce, symmetric), `rsa-2048` (default),
+   * `rsa-3072`, `rsa-4096`, `ecdsa-p256`, `ecdsa-p384`, `ecdsa-p521`. Immutable: changing it replaces
+   * the key at the same path, so the old key is deleted first; that needs `deletionAllowed: true`
+   * already deployed and no distribution of the key (see the README).
+   */
   declare readonly type: pulumi.Output<KeyType>;
+  /**
+   * Whether the key may be deleted. Default false: `pulumi destroy` (or a replacement) of a key
+   * fails until `deletionAllowed: true` has been deployed.
+   */
   declare readonly deletionAllowed: pulumi.Output<boolean>;
+  /**
+   * Versions below this one are disabled for cryptographic operations in the KMS provider; 0 (the
+   * default) enables all. Must not exceed the latest version.
+   */
   declare readonly minEnabledVersion: pulumi.Output<number>;
+  /**
+   * Any value; when it changes (and is set), the update rotates the key (a new version, and
+   * `latestVersion` increases) before applying the other arguments. Setting it the first time at
+   * create does not rotate. Removing it does not rotate.
+   */
   declare readonly rotationTrigger: pulumi.Output<string | number | undefined>;
   /** The newest version number. */
   declare readonly latestVersion: pulumi.Output<number>;
@@ -280,7 +316,9 @@ export interface KeyRefArgs {
 }
 
 export interface KeyRefInputs {
+  /** Name of the key. */
   name: pulumi.Input<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. */
   mount?: pulumi.Input<string>;
 }
 
@@ -338,7 +376,10 @@ export function listKeys(args: ListKeysArgs = {}, opts?: SvcInvokeOptions<"secre
 }
 
 /** Output form of {@link listKeys}. */
-export function listKeysOutput(args: { mount?: pulumi.Input<string> } = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
+export function listKeysOutput(args: {
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: pulumi.Input<string>;
+} = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
   return invokeOutput(listKeysFn, args, opts);
 }
 

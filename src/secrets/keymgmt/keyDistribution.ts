@@ -45,10 +45,15 @@ export interface KeyDistributionState {
 
 /** A key in a KMS provider as the service reports it. */
 export interface KeyDistributionInfo {
+  /** Name of the key distributed. */
   keyName: string;
+  /** Name of the KMS provider it is distributed to. */
   kmsName: string;
+  /** Mount path of the key management engine. */
   mount: string;
+  /** What the key may be used for in the provider (`encrypt`, `decrypt`, `sign`, `verify`, `wrap`, `unwrap`). */
   purpose: Purpose[];
+  /** Where the provider keeps the key: `hsm` or `software`. */
   protection: Protection;
   /** The key's name in the provider: `<key name>-<unix time>`. */
   providerKeyName: string;
@@ -184,12 +189,28 @@ export interface KeyDistributionArgs extends ConnectionArgs<"secrets"> {
 /**
  * The distribution of a key to a KMS provider: `/{mount}/kms/{kmsName}/key/{keyName}`. Deleting it
  * removes the key from the provider only. A key can be distributed to one provider at a time.
+ *
+ * @example
+ * ```ts
+ * new svc.secrets.keymgmt.KeyDistribution("signing-in-aws", {
+ *   keyName: signing.name, kmsName: aws.name, purpose: ["sign", "verify"], protection: "hsm",
+ * });
+ * ```
  */
 export class KeyDistribution extends SvcResource {
+  /** Name of the key (a Key's `name`, so the engine deletes the distribution before the key). */
   declare readonly keyName: pulumi.Output<string>;
+  /** Name of the KMS provider (a KmsProvider's `name`, so the distribution is deleted before the provider). */
   declare readonly kmsName: pulumi.Output<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. */
   declare readonly mount: pulumi.Output<string>;
+  /**
+   * Capabilities of the key in the provider, at least one: `encrypt`, `decrypt`, `sign`, `verify`,
+   * `wrap`, `unwrap`. A set (order and duplicates do not matter). Immutable: changing it redistributes
+   * the key (the old distribution is deleted first).
+   */
   declare readonly purpose: pulumi.Output<Purpose[]>;
+  /** Where operations run: `hsm` (default) or `software`. Immutable: changing it redistributes the key. */
   declare readonly protection: pulumi.Output<Protection>;
   /** The key's name in the provider: `<key name>-<unix time>`. */
   declare readonly providerKeyName: pulumi.Output<string>;
@@ -243,7 +264,12 @@ export function listKeyDistributions(args: ListKeyDistributionsArgs, opts?: SvcI
 }
 
 /** Output form of {@link listKeyDistributions}. */
-export function listKeyDistributionsOutput(args: { kmsName: pulumi.Input<string>; mount?: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
+export function listKeyDistributionsOutput(args: {
+  /** Name of the KMS provider. */
+  kmsName: pulumi.Input<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: pulumi.Input<string>;
+}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
   return invokeOutput(listFn, args, opts);
 }
 
@@ -253,6 +279,13 @@ export function getKeyDistribution(args: GetKeyDistributionArgs, opts?: SvcInvok
 }
 
 /** Output form of {@link getKeyDistribution}. */
-export function getKeyDistributionOutput(args: { kmsName: pulumi.Input<string>; keyName: pulumi.Input<string>; mount?: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyDistributionInfo> {
+export function getKeyDistributionOutput(args: {
+  /** Name of the KMS provider. */
+  kmsName: pulumi.Input<string>;
+  /** Name of the key. */
+  keyName: pulumi.Input<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: pulumi.Input<string>;
+}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyDistributionInfo> {
   return invokeOutput(getFn, args, opts);
 }

@@ -47,9 +47,13 @@ export interface KmsProviderState {
 
 /** A KMS provider as the service reports it (credentials are never returned). */
 export interface KmsProviderInfo {
+  /** Name of the KMS provider. */
   name: string;
+  /** Mount path of the key management engine. */
   mount: string;
+  /** Provider kind: `awskms`, `azurekeyvault` or `gcpckms`. */
   provider: KmsProviderKind;
+  /** Where keys go in the provider (AWS region, Azure key vault name, GCP key ring path). */
   keyCollection: string;
 }
 
@@ -180,11 +184,32 @@ export interface KmsProviderArgs extends ConnectionArgs<"secrets"> {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** A KMS provider of the key management engine: `/{mount}/kms/{name}` of the secrets service. */
+/**
+ * A KMS provider of the key management engine: `/{mount}/kms/{name}` of the secrets service.
+ *
+ * @example
+ * ```ts
+ * const aws = new svc.secrets.keymgmt.KmsProvider("aws", {
+ *   name: "aws-eu", provider: "awskms", keyCollection: "eu-west-1",
+ *   credentials: { access_key: cfg.requireSecret("awsAccessKey"), secret_key: cfg.requireSecret("awsSecretKey") },
+ * });
+ * ```
+ */
 export class KmsProvider extends SvcResource {
+  /** Name of the KMS provider; part of its path, so changing it replaces it (the new one is created first). */
   declare readonly name: pulumi.Output<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the provider. */
   declare readonly mount: pulumi.Output<string>;
+  /**
+   * External provider kind: `azurekeyvault`, `awskms` or `gcpckms`. Immutable: changing it replaces
+   * the provider at the same path, so the old one is deleted first (which fails while keys are
+   * distributed to it).
+   */
   declare readonly provider: pulumi.Output<KmsProviderKind>;
+  /**
+   * Where keys live in the provider (its expected value depends on the provider: a key vault name, a
+   * region, a key ring). Immutable: changing it replaces the provider, deleting the old one first.
+   */
   declare readonly keyCollection: pulumi.Output<string>;
   /** Secret; your input, never read from the service. */
   declare readonly credentials: pulumi.Output<Record<string, string> | undefined>;
@@ -229,16 +254,27 @@ export function getKmsProvider(args: KmsProviderRefArgs, opts?: SvcInvokeOptions
 }
 
 /** Output form of {@link getKmsProvider}. */
-export function getKmsProviderOutput(args: { name: pulumi.Input<string>; mount?: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KmsProviderInfo> {
+export function getKmsProviderOutput(args: {
+  /** Name of the KMS provider. */
+  name: pulumi.Input<string>;
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: pulumi.Input<string>;
+}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KmsProviderInfo> {
   return invokeOutput(getFn, args, opts);
 }
 
 /** Names of the KMS providers of the key management engine (empty when there are none). */
-export function listKmsProviders(args: { mount?: string } = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
+export function listKmsProviders(args: {
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: string;
+} = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
   return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listKmsProviders}. */
-export function listKmsProvidersOutput(args: { mount?: pulumi.Input<string> } = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
+export function listKmsProvidersOutput(args: {
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount?: pulumi.Input<string>;
+} = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
   return invokeOutput(listFn, args, opts);
 }

@@ -35,14 +35,21 @@ export interface DualFactorMethodState {
 
 /** A method as the service reports it, with the resource's property names. */
 export interface DualFactorMethodInfo {
+  /** Method id (a UUID the service assigns). */
   id: string;
   /** Always `dualfactor`. */
   type: string;
+  /** Template of the username sent to the provider; blank uses the entity name. */
   usernameFormat: string;
+  /** Secret key of the provider application (secret). */
   secretKey: string;
+  /** Integration key of the provider application (secret). */
   integrationKey: string;
+  /** API hostname of the provider account. */
   apiHostname: string;
+  /** Extra information shown in push notifications (URL query form). */
   pushInfo: string;
+  /** Whether users type a passcode instead of approving a push. */
   usePasscode: boolean;
 }
 
@@ -198,15 +205,33 @@ export interface DualFactorMethodArgs extends ConnectionArgs<"secrets"> {
 /**
  * A dual-factor MFA method (server-assigned UUID). Deleting it fails while a login enforcement uses
  * it.
+ *
+ * @example
+ * ```ts
+ * const duo = new svc.secrets.mfa.DualFactorMethod("duo", {
+ *   apiHostname: "api-1234.duosecurity.com",
+ *   secretKey: cfg.requireSecret("duoSecretKey"), integrationKey: cfg.requireSecret("duoIntegrationKey"),
+ * });
+ * export const methodId = duo.id;
+ * ```
  */
 export class DualFactorMethod extends SvcResource {
   /** Always `dualfactor`. */
   declare readonly type: pulumi.Output<string>;
+  /**
+   * How the username sent to the provider is built: a template with identity values in double curly
+   * braces, e.g. `{{identity.entity.name}}@example.com`. Blank (the default) uses the entity's name as is.
+   */
   declare readonly usernameFormat: pulumi.Output<string | undefined>;
+  /** Secret key of the provider account. Secret: kept secret in state. */
   declare readonly secretKey: pulumi.Output<string>;
+  /** Integration key of the provider account. Secret: kept secret in state. */
   declare readonly integrationKey: pulumi.Output<string>;
+  /** API host name of the provider account, without scheme or path (e.g. `api-1234abcd.example.com`). */
   declare readonly apiHostname: pulumi.Output<string>;
+  /** Extra information shown in the push request (the service writes it as `push_info`, reads it as `pushinfo`). */
   declare readonly pushInfo: pulumi.Output<string | undefined>;
+  /** Remind the user to use a passcode. Default false. */
   declare readonly usePasscode: pulumi.Output<boolean>;
 
   constructor(name: string, args: DualFactorMethodArgs, opts?: pulumi.CustomResourceOptions) {
@@ -242,21 +267,33 @@ const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
  * Reads a dual-factor method by id. The result holds the secret and integration keys (the service
  * returns them); prefer the Output form, which is secret.
  */
-export function getDualFactorMethod(args: { id: string }, opts?: SvcInvokeOptions<"secrets">): Promise<DualFactorMethodInfo> {
+export function getDualFactorMethod(args: {
+  /** Method id (a UUID the service assigns). */
+  id: string;
+}, opts?: SvcInvokeOptions<"secrets">): Promise<DualFactorMethodInfo> {
   return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getDualFactorMethod}; the whole result is secret, since it holds the keys. */
-export function getDualFactorMethodOutput(args: { id: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DualFactorMethodInfo> {
+export function getDualFactorMethodOutput(args: {
+  /** Method id (a UUID the service assigns). */
+  id: pulumi.Input<string>;
+}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DualFactorMethodInfo> {
   return pulumi.secret(invokeOutput(getFn, args, opts));
 }
 
 /** Ids (UUIDs) of the dual-factor methods visible in the current and parent namespaces. */
-export function listDualFactorMethods(opts?: SvcInvokeOptions<"secrets">): Promise<{ keys: string[] }> {
+export function listDualFactorMethods(opts?: SvcInvokeOptions<"secrets">): Promise<{
+  /** Ids of the dual-factor methods. */
+  keys: string[];
+}> {
   return invoke(listFn, {}, opts);
 }
 
 /** Output form of {@link listDualFactorMethods}. */
-export function listDualFactorMethodsOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{ keys: string[] }> {
+export function listDualFactorMethodsOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{
+  /** Ids of the dual-factor methods. */
+  keys: string[];
+}> {
   return invokeOutput(listFn, {}, opts);
 }

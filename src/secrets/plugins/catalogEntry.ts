@@ -46,11 +46,17 @@ export interface CatalogEntryState {
 
 /** A catalog entry as the service reports it (`env` is never returned). */
 export interface PluginInfo {
+  /** Plugin type: `auth`, `database` or `secret`. */
   type: PluginType;
+  /** Name of the plugin in the catalog. */
   name: string;
+  /** SHA-256 checksum of the plugin binary (hex). */
   sha256: string;
+  /** Command that runs the plugin, relative to the plugin directory. */
   command: string;
+  /** Arguments given to the command. */
   args: string[];
+  /** Whether the plugin is built into the service. */
   builtin: boolean;
 }
 
@@ -204,12 +210,24 @@ export interface CatalogEntryArgs extends ConnectionArgs<"secrets"> {
 /**
  * A plugin catalog entry: `/sys/plugins/catalog/{type}/{name}` of the secrets service. The
  * configured token must have the sudo capability.
+ *
+ * @example
+ * ```ts
+ * new svc.secrets.plugins.CatalogEntry("acme-db", {
+ *   type: "database", name: "acme-db", command: "acme-db-plugin", sha256: pluginSha256,
+ * });
+ * ```
  */
 export class CatalogEntry extends SvcResource {
+  /** Plugin type: `auth`, `database` or `secret`. Part of the path: changing it registers a new entry. */
   declare readonly type: pulumi.Output<PluginType>;
+  /** Plugin name. Part of the path: changing it registers a new entry (the old one is removed after). */
   declare readonly name: pulumi.Output<string>;
+  /** SHA-256 of the plugin binary (64 hexadecimal characters); the service checks it before the plugin runs. */
   declare readonly sha256: pulumi.Output<string>;
+  /** The command that runs the plugin, relative to the service's plugin directory. */
   declare readonly command: pulumi.Output<string>;
+  /** Arguments given to the command. Default none. */
   declare readonly args: pulumi.Output<string[]>;
   /** Secret; your input, never read from the service. */
   declare readonly env: pulumi.Output<string[] | undefined>;
@@ -225,8 +243,11 @@ export class CatalogEntry extends SvcResource {
 
 /** Plugin names by type. */
 export interface PluginCatalog {
+  /** Names of the auth plugins. */
   auth: string[];
+  /** Names of the database plugins. */
   database: string[];
+  /** Names of the secret engine plugins. */
   secret: string[];
 }
 
@@ -271,21 +292,37 @@ const listFn: FunctionDefinition<{ type?: PluginType }, PluginCatalog> = {
 };
 
 /** Reads a catalog entry (needs a sudo token): command, args, sha256 and whether it is builtin. */
-export function getPlugin(args: { type: PluginType; name: string }, opts?: SvcInvokeOptions<"secrets">): Promise<PluginInfo> {
+export function getPlugin(args: {
+  /** Plugin type: `auth`, `database` or `secret`. */
+  type: PluginType;
+  /** Name of the plugin in the catalog. */
+  name: string;
+}, opts?: SvcInvokeOptions<"secrets">): Promise<PluginInfo> {
   return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getPlugin}. */
-export function getPluginOutput(args: { type: pulumi.Input<PluginType>; name: pulumi.Input<string> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<PluginInfo> {
+export function getPluginOutput(args: {
+  /** Plugin type: `auth`, `database` or `secret`. */
+  type: pulumi.Input<PluginType>;
+  /** Name of the plugin in the catalog. */
+  name: pulumi.Input<string>;
+}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<PluginInfo> {
   return invokeOutput(getFn, args, opts);
 }
 
 /** Names in the plugin catalog grouped by type (`auth`, `database`, `secret`); `type` narrows it to one. */
-export function listPlugins(args: { type?: PluginType } = {}, opts?: SvcInvokeOptions<"secrets">): Promise<PluginCatalog> {
+export function listPlugins(args: {
+  /** Plugin type: `auth`, `database` or `secret`. */
+  type?: PluginType;
+} = {}, opts?: SvcInvokeOptions<"secrets">): Promise<PluginCatalog> {
   return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listPlugins}. */
-export function listPluginsOutput(args: { type?: pulumi.Input<PluginType> } = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<PluginCatalog> {
+export function listPluginsOutput(args: {
+  /** Plugin type: `auth`, `database` or `secret`. */
+  type?: pulumi.Input<PluginType>;
+} = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<PluginCatalog> {
   return invokeOutput(listFn, args, opts);
 }

@@ -52,10 +52,20 @@ export interface AlphabetArgs extends ConnectionArgs<"secrets"> {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** A transform engine alphabet: `/{mount}/alphabet/{name}` of the secrets service. */
+/**
+ * A transform engine alphabet: `/{mount}/alphabet/{name}` of the secrets service.
+ *
+ * @example
+ * ```ts
+ * const hex = new svc.secrets.transform.Alphabet("hex", { name: "hex", alphabet: "0123456789abcdef" });
+ * ```
+ */
 export class Alphabet extends SvcResource {
+  /** Name of the alphabet; part of its path, so changing it replaces the alphabet. */
   declare readonly name: pulumi.Output<string>;
+  /** Mount path of the transform engine. Default `transform`. Changing it replaces the alphabet. */
   declare readonly mount: pulumi.Output<string>;
+  /** The characters allowed in a value and in its encoded form: at least 2, none repeated. */
   declare readonly alphabet: pulumi.Output<string>;
 
   constructor(name: string, args: AlphabetArgs, opts?: pulumi.CustomResourceOptions) {

@@ -86,12 +86,29 @@ export interface TemplateArgs extends ConnectionArgs<"secrets"> {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** A transform engine template: `/{mount}/template/{name}` of the secrets service. */
+/**
+ * A transform engine template: `/{mount}/template/{name}` of the secrets service.
+ *
+ * @example
+ * ```ts
+ * const ssn = new svc.secrets.transform.Template("ssn", {
+ *   name: "us-ssn", pattern: "(\\d{3})-(\\d{2})-(\\d{4})", alphabet: "builtin/numeric",
+ * });
+ * ```
+ */
 export class Template extends SvcResource {
+  /** Name of the template; part of its path, so changing it replaces the template. */
   declare readonly name: pulumi.Output<string>;
+  /** Mount path of the transform engine. Default `transform`. Changing it replaces the template. */
   declare readonly mount: pulumi.Output<string>;
+  /** Template type; `regex` is the only type and the default. */
   declare readonly type: pulumi.Output<"regex">;
+  /**
+   * Regular expression (JavaScript syntax is checked before any request) with at least one capture
+   * group: the groups select the characters transformed, characters outside groups are kept.
+   */
   declare readonly pattern: pulumi.Output<string>;
+  /** Name of the alphabet used by fpe transformations, e.g. `builtin/numeric` or an Alphabet's name. */
   declare readonly alphabet: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
