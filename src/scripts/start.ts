@@ -37,6 +37,8 @@ function stackConfig(emu: Emulator): StackConfig {
       "svc:runToken": emu.tokens.runAdmin,
       "svc:secretsToken": emu.tokens.secretsUser,
       "quickstart:hookToken": randomBytes(16).toString("hex"),
+      // step2 rotates the hook's token; set now so `--keep` can hand over a stack ready for step2.
+      "quickstart:hookToken2": randomBytes(16).toString("hex"),
     },
   };
 }
@@ -80,7 +82,22 @@ function indent(text: string): string {
   return text.split("\n").map((l) => `    ${l}`).join("\n");
 }
 
+/** How to continue with step2 on the stack that `--keep` leaves in place. */
+function step2Command(cfg: StackConfig, dir: string, cli: boolean): string {
+  if (cli) {
+    return `PULUMI_BACKEND_URL=file://${dir} PULUMI_CONFIG_PASSPHRASE=${process.env.PULUMI_CONFIG_PASSPHRASE ?? "pulumi-svc-quickstart"} ` +
+      `pulumi up --stack dev --cwd ${path.join(root, "examples/quickstart/step2")} --config-file ${path.join(dir, "Pulumi.dev.yaml")}`;
+  }
+  const config = [
+    ...Object.entries(cfg.plain).map(([k, v]) => `--config ${k}=${v}`),
+    ...Object.entries(cfg.secret).map(([k, v]) => `--secret-config ${k}=${v}`),
+  ];
+  return [`node ${path.join(root, "dist/src/engine/cli.js")} up`, `--program ${path.join(root, "dist/examples/quickstart/step2/index.js")}`,
+    `--state ${path.join(dir, "stack.json")} --stack dev --project pulumi-svc-quickstart --cwd ${root}`, ...config].join(" \\\n    ");
+}
+
 async function main(): Promise<void> {
+  // --keep: the emulator keeps running and the stack stays in place, ready for step2.
   const keep = process.argv.includes("--keep");
   const emu = await startEmulator();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-svc-quickstart-"));
@@ -88,7 +105,8 @@ async function main(): Promise<void> {
   let ok = false;
   try {
     const cfg = stackConfig(emu);
-    if (onPath("pulumi")) {
+    const cli = onPath("pulumi");
+    if (cli) {
       console.log("Pulumi CLI found: running `pulumi up` on a local file backend in a temporary directory.\n");
       ok = withCli(cfg, dir);
     } else {
@@ -100,12 +118,14 @@ async function main(): Promise<void> {
     if (ok && keep) {
       console.log(`\nThe emulator keeps running (Ctrl-C to stop). To use it from a shell:\n` +
         `  export SVC_RUN_URL=${emu.runUrl} SVC_RUN_TOKEN=${emu.tokens.runAdmin}\n` +
-        `  export SVC_SECRETS_URL=${emu.secretsUrl} SVC_SECRETS_TOKEN=${emu.tokens.secretsUser}`);
+        `  export SVC_SECRETS_URL=${emu.secretsUrl} SVC_SECRETS_TOKEN=${emu.tokens.secretsUser}\n\n` +
+        `The stack is kept in ${dir}. Continue with step2 (rotates the hook's token, adds a trigger):\n` +
+        `  ${step2Command(cfg, dir, cli)}`);
       await new Promise<void>((resolve) => { process.once("SIGINT", resolve); process.once("SIGTERM", resolve); });
     }
   } finally {
     await emu.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!(ok && keep)) fs.rmSync(dir, { recursive: true, force: true });
   }
   process.exitCode = ok ? 0 : 1;
 }
