@@ -27,7 +27,7 @@ describe("identity EntityAlias", () => {
       mountPath: "auth/userpass/", mountType: "userpass", metadata: {}, local: false,
       creationTime: expect.any(String), lastUpdateTime: expect.any(String),
     });
-    expect(await call(ALIAS, "read", [id, outs])).toEqual({ id, props: outs });
+    expect(await call(ALIAS, "read", [id, outs])).toEqual({ id, props: outs, inputs: expect.any(Object) });
 
     const news = await checked(ALIAS, { name: "alice", canonicalId: BOB, mountAccessor: USERPASS }, outs);
     expect(await call(ALIAS, "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });

@@ -46,7 +46,7 @@ describe("keymgmt Key", () => {
     expect((outs.keys as Record<string, { publicKey?: string }>)["1"].publicKey).toMatch(/BEGIN PUBLIC KEY/);
     expect(await writes()).toEqual(["POST /v1/keymgmt/key/signing"]);
 
-    expect(await call(KEY, "read", [id, outs])).toEqual({ id, props: outs });
+    expect(await call(KEY, "read", [id, outs])).toEqual({ id, props: outs, inputs: expect.any(Object) });
     const inputs = await checked(KEY, { name: "signing" }, outs);
     expect(await call(KEY, "diff", [id, outs, inputs])).toMatchObject({ changes: false });
 
@@ -272,7 +272,7 @@ describe("keymgmt KeyDistribution", () => {
     expect((await raw("GET", "/keymgmt/kms/aws/key/k")).body.data.purpose).toMatch(/,/);
     const inputs = await checked(DIST, { keyName: "k", kmsName: "aws", purpose: ["sign", "verify", "sign"] }, outs);
     expect(await call(DIST, "diff", [id, outs, inputs])).toMatchObject({ changes: false });
-    expect(await call(DIST, "read", [id, outs])).toEqual({ id, props: outs });
+    expect(await call(DIST, "read", [id, outs])).toEqual({ id, props: outs, inputs: expect.any(Object) });
 
     await call(DIST, "delete", [id, outs]);
     expect((await raw("GET", "/keymgmt/kms/aws/key/k")).status).toBe(404);

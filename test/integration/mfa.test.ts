@@ -27,7 +27,7 @@ describe("mfa DualFactorMethod", () => {
     expect((await raw("GET", `/identity/mfa/method/dualfactor/${id}`)).body.data.pushinfo).toBe("from=pulumi");
 
     const read = (await call(MFA, "read", [id, outs])) as { props: Props };
-    expect(read).toEqual({ id, props: outs });
+    expect(read).toEqual({ id, props: outs, inputs: expect.any(Object) });
     const same = await checked(MFA, { ...base, pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com" }, read.props);
     expect(await call(MFA, "diff", [id, read.props, same])).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
 

@@ -16,7 +16,7 @@ describe("transform template", () => {
     expect((await rawGet("/transform/template/ssn")).body.data.pattern).toBe("(\\d{3})-(\\d{2})");
 
     const read = (await call("secrets:TransformTemplate", "read", [id, outs])) as { id: string; props: Record<string, unknown> };
-    expect(read).toEqual({ id, props: outs });
+    expect(read).toEqual({ id, props: outs, inputs: expect.any(Object) });
 
     const news = { ...outs, pattern: "(\\d+)" };
     const updated = (await call("secrets:TransformTemplate", "update", [id, outs, news])) as { outs: Record<string, unknown> };

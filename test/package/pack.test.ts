@@ -70,6 +70,25 @@ describe("the npm tarball", () => {
     "nodenext": { ...template, module: "nodenext", moduleResolution: "nodenext" },
     "bundler": { ...template, module: "esnext", moduleResolution: "bundler" },
   };
+  it("runs the compiled program through the package's pulumi-svc-engine command (preview)", () => {
+    const emitted = path.join(project, "tsconfig.emit.json");
+    fs.writeFileSync(emitted, JSON.stringify({ compilerOptions: template, files: ["index.ts"] }));
+    execFileSync(process.execPath, [tsc, "-p", emitted], { cwd: project, stdio: "ignore" });
+    const pkg = JSON.parse(fs.readFileSync(path.join(project, "node_modules/pulumi-svc/package.json"), "utf8")) as { bin: Record<string, string> };
+    const engine = path.join(project, "node_modules/pulumi-svc", pkg.bin["pulumi-svc-engine"]!);
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const k of Object.keys(env)) if (k.startsWith("SVC_")) delete env[k];
+    const args = ["preview", "--program", "bin/index.js", "--state", path.join(dir, "stack.json"), "--project", "fixture",
+      "--stack", "dev", "--cwd", project, "--json",
+      "--config", "svc:secretsUrl=http://127.0.0.1:9/v1", "--secret-config", "svc:secretsToken=t0ken-for-preview",
+      "--config", "svc:runUrl=http://127.0.0.1:9/api/v2", "--secret-config", "svc:runToken=t0ken-for-preview",
+      "--secret-config", "fixture:drToken=dr-t0ken-for-preview"];
+    const out = execFileSync(process.execPath, [engine, ...args], { cwd: project, encoding: "utf8", env, timeout: 120_000 });
+    const result = JSON.parse(out) as { error?: string; steps: { name: string; op: string }[]; outputs: Record<string, unknown> };
+    expect(result.error).toBeUndefined();
+    expect(Object.fromEntries(result.steps.map((st) => [st.name, st.op]))).toEqual({ digits: "create", signing: "create", deploy: "create" });
+  }, 180_000);
+
   for (const [name, compilerOptions] of Object.entries(configs)) {
     it(`compiles a program against the packed package under ${name}`, () => {
       const file = path.join(project, `tsconfig.${name.split(" ")[0]!.replace(/\W/g, "")}.json`);
