@@ -10,6 +10,8 @@ const CRLF = Buffer.from("\r\n");
 const MAX_HEAD = 64 * 1024;
 const MAX_LINE = 8 * 1024;
 const EMPTY = Buffer.alloc(0);
+/** A header line that can change how the bytes after the head are framed (optional whitespace before the colon is tolerated). */
+const FRAMING = /\r\n[ \t]*(content-length|transfer-encoding|upgrade)[ \t]*:/i;
 
 type Mode = "head" | "fixed" | "chunk-size" | "chunk-data" | "trailer" | "raw";
 
@@ -114,11 +116,23 @@ export class ListRewriter {
   /** Sets the framing mode for what follows the head; returns the head, rewritten only for LIST. */
   private head(raw: Buffer): Buffer {
     const text = raw.toString("latin1");
+    // Most heads (GETs without a body) carry no framing header: one scan instead of a per-line parse.
+    if (FRAMING.test(text)) this.framing(text);
+    else this.mode = text.startsWith("CONNECT ") ? "raw" : "head";
+    if (!text.startsWith("LIST ")) return raw;
+    const eol = text.indexOf("\r\n");
+    const [method, target, version] = text.slice(0, eol).split(" ");
+    if (method !== "LIST" || target === undefined || version === undefined) return raw;
+    this.rewrote = true;
+    const rewritten = `GET ${target}${target.includes("?") ? "&" : "?"}list=true ${version}`;
+    return Buffer.from(rewritten + text.slice(eol), "latin1");
+  }
+
+  private framing(text: string): void {
     const lines = text.split("\r\n");
-    const [method, target, version] = lines[0].split(" ");
     let chunked = false;
     let length: number | undefined;
-    let upgrade = method === "CONNECT";
+    let upgrade = lines[0].startsWith("CONNECT ");
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i];
       const colon = line.indexOf(":");
@@ -135,9 +149,5 @@ export class ListRewriter {
       this.mode = "fixed";
       this.remaining = length;
     } else this.mode = "head";
-    if (method !== "LIST" || target === undefined || version === undefined) return raw;
-    this.rewrote = true;
-    const rewritten = `GET ${target}${target.includes("?") ? "&" : "?"}list=true ${version}`;
-    return Buffer.from([rewritten, ...lines.slice(1)].join("\r\n"), "latin1");
   }
 }
