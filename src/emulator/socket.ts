@@ -11,7 +11,8 @@ export class RewritingSocket extends Duplex {
   private readonly raw: Socket;
 
   constructor(raw: Socket) {
-    super({ allowHalfOpen: true });
+    // Strings (the HTTP server's head and most bodies) go to the raw socket as they are, uncopied.
+    super({ allowHalfOpen: true, decodeStrings: false });
     this.raw = raw;
     const rewriter = new ListRewriter();
     raw.on("data", (chunk: Buffer) => {
@@ -29,7 +30,7 @@ export class RewritingSocket extends Duplex {
     this.raw.resume();
   }
 
-  override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+  override _write(chunk: Buffer | string, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     this.raw.write(chunk, encoding, callback);
   }
 
@@ -37,8 +38,13 @@ export class RewritingSocket extends Duplex {
    * The HTTP server corks the socket around a response, so its head and body arrive here together:
    * one write to the raw socket (one syscall, one TCP segment) instead of one per part.
    */
-  override _writev(chunks: { chunk: Buffer; encoding: BufferEncoding }[], callback: (error?: Error | null) => void): void {
-    this.raw.write(chunks.length === 1 ? chunks[0].chunk : Buffer.concat(chunks.map((c) => c.chunk)), callback);
+  override _writev(chunks: { chunk: Buffer | string; encoding: BufferEncoding }[], callback: (error?: Error | null) => void): void {
+    if (chunks.length === 1) {
+      this.raw.write(chunks[0].chunk, chunks[0].encoding, callback);
+      return;
+    }
+    const buffers = chunks.map((c) => (typeof c.chunk === "string" ? Buffer.from(c.chunk, c.encoding) : c.chunk));
+    this.raw.write(Buffer.concat(buffers), callback);
   }
 
   override _final(callback: (error?: Error | null) => void): void {
