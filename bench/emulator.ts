@@ -48,7 +48,26 @@ async function serve(kind: string, arg: string | undefined): Promise<void> {
       if (m === "close") void emu.close().then(() => process.exit(0));
     });
   }
+  // The parent asks for this process's CPU time around each measurement (see cpuPerRequest).
+  process.on("message", (m) => {
+    if (m === "cpu") process.send?.({ cpu: process.cpuUsage() });
+  });
   process.send?.(target);
+}
+
+/** CPU µs the server process spent, read before and after a measurement. */
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const on = (m: unknown) => {
+      if (typeof m === "object" && m !== null && "cpu" in m) {
+        child.off("message", on);
+        const { user, system } = (m as { cpu: NodeJS.CpuUsage }).cpu;
+        resolve(user + system);
+      }
+    };
+    child.on("message", on);
+    child.send("cpu");
+  });
 }
 
 function start(kind: string, arg?: string): Promise<{ child: ChildProcess; target: Target }> {
@@ -115,7 +134,7 @@ async function fill(pool: Pool, target: Target, count: number): Promise<void> {
 
 async function requestPath(): Promise<void> {
   console.log(`emulator request path: GETs/s of one object vs a bare node:http server (${SECONDS} s per measurement, median of ${ROUNDS})`);
-  console.log(`  ${"connections".padEnd(12)} ${"bare GET/s".padStart(11)} ${"emulator".padStart(11)} ${"ratio".padStart(6)} ${"errors".padStart(7)}`);
+  console.log(`  ${"connections".padEnd(12)} ${"bare GET/s".padStart(11)} ${"emulator".padStart(11)} ${"ratio".padStart(6)} ${"errors".padStart(7)}   server CPU µs/GET bare, emulator, ratio`);
   const bare = await start("bare");
   const emu = await start("emulator");
   try {
@@ -127,19 +146,26 @@ async function requestPath(): Promise<void> {
     }
     for (const connections of [1, 16, 64]) {
       const rates = { bare: [] as number[], emu: [] as number[] };
+      const cpu = { bare: [] as number[], emu: [] as number[] };
       let errors = 0;
       for (let r = 0; r < ROUNDS; r++) {
         // Interleaved so neither side profits from running second.
         for (const side of ["bare", "emu"] as const) {
-          const { target } = side === "bare" ? bare : emu;
+          const { target, child } = side === "bare" ? bare : emu;
+          const before = await cpuOf(child);
           const result = await load(pools[side], connections, SECONDS, () => ({ method: "GET", path: target.path, headers: target.headers }));
+          cpu[side].push(((await cpuOf(child)) - before) / Math.max(1, result.ok + result.errors));
           rates[side].push(result.perSecond);
           errors += result.errors;
         }
       }
       const b = median(rates.bare);
       const e = median(rates.emu);
-      console.log(`  ${String(connections).padEnd(12)} ${b.toFixed(0).padStart(11)} ${e.toFixed(0).padStart(11)} ${(e / b).toFixed(2).padStart(6)} ${String(errors).padStart(7)}`);
+      const cb = median(cpu.bare);
+      const ce = median(cpu.emu);
+      console.log(
+        `  ${String(connections).padEnd(12)} ${b.toFixed(0).padStart(11)} ${e.toFixed(0).padStart(11)} ${(e / b).toFixed(2).padStart(6)} ${String(errors).padStart(7)}   ${cb.toFixed(0).padStart(6)} ${ce.toFixed(0).padStart(6)} ${(ce / cb).toFixed(2).padStart(6)}`,
+      );
     }
     await Promise.all([pools.bare.close(), pools.emu.close()]);
   } finally {
