@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 import { startEmulator, type Emulator, type EmulatorOptions } from "./index";
 
-const USAGE = `Usage: pulumi-svc-emulator [--port N] [--host HOST] [--state FILE]
+const USAGE = `Usage: pulumi-svc-emulator [--port N] [--host HOST] [--state FILE] [--flush-ms N]
 
 Runs the local emulator of the run service and the secrets service.
-  --port N      TCP port (default 0: any free port)
-  --host HOST   address to bind (default 127.0.0.1)
-  --state FILE  keep objects, tokens and mounts in FILE across restarts
-  --help        show this text
+  --port N        TCP port (default 0: any free port)
+  --host HOST     address to bind (default 127.0.0.1); beyond loopback the control
+                  endpoints need the control token printed at start
+  --state FILE    keep objects, tokens and mounts in FILE across restarts, sealed with
+                  AES-256-GCM (key: SVC_EMULATOR_STATE_KEY, else FILE.key, created 0600)
+  --flush-ms N    durability window: a write reaches FILE within N ms (default 1000);
+                  SIGTERM, SIGINT and exit always write it
+  --help          show this text
 
 Prints export lines for SVC_RUN_URL, SVC_RUN_TOKEN, SVC_SECRETS_URL and SVC_SECRETS_TOKEN.`;
 
@@ -48,6 +52,12 @@ export function parseArgs(argv: string[]): EmulatorOptions | "help" {
       case "--state":
         options.statePath = value();
         break;
+      case "--flush-ms": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 3_600_000) throw new UsageError(`--flush-ms must be 0-3600000, got ${v}`);
+        options.flushMs = Number(v);
+        break;
+      }
       default:
         throw new UsageError(`unknown argument ${argv[i]}`);
     }
@@ -67,6 +77,10 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<Emula
   io.out(`export SVC_RUN_TOKEN=${emulator.tokens.runAdmin}`);
   io.out(`export SVC_SECRETS_URL=${emulator.secretsUrl}`);
   io.out(`export SVC_SECRETS_TOKEN=${emulator.tokens.secretsRoot}`);
+  if (emulator.controlToken !== undefined) {
+    io.out(`export SVC_EMULATOR_CONTROL_TOKEN=${emulator.controlToken}`);
+    io.out(`# control endpoints need the header x-emulator-control-token: $SVC_EMULATOR_CONTROL_TOKEN (listening beyond loopback)`);
+  }
   io.out(
     `# pulumi-svc emulator on ${emulator.url} (control ${emulator.controlUrl}); organization ${emulator.organization}, ` +
       `workspace ${emulator.workspaceId}; other tokens: member ${emulator.tokens.runMember}, team ${emulator.tokens.runTeam}, ` +

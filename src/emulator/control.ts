@@ -1,4 +1,5 @@
 import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "./http";
+import { formatRequest } from "./logs";
 import { Router, type Route } from "./router";
 import type { Runtime } from "./runtime";
 import { mountableTypes, reservedPrefix } from "./secrets";
@@ -6,7 +7,7 @@ import { identityControlRoutes } from "./secrets/identity/control";
 import { loginEnforcementRoutes } from "./secrets/mfa/login-enforcement";
 import { runControlRoutes } from "./runs/control-routes";
 import { seed } from "./seed";
-import { isRecord } from "./util";
+import { dict, isRecord } from "./util";
 
 /**
  * `/_emulator` endpoints for tests and examples: reset, seed, logs, faults, mounts, sinks.
@@ -35,7 +36,7 @@ function addMount(rt: Runtime, req: Incoming): Reply {
   const mounts = rt.store.data.secrets.mounts;
   const clash = Object.keys(mounts).find((m) => m === path || m.startsWith(`${path}/`) || path.startsWith(`${m}/`));
   if (clash !== undefined) return fail(400, `path ${path} is already in use (mount ${clash})`);
-  mounts[path] = { type, objects: {} };
+  mounts[path] = { type, objects: dict() };
   return emptyReply(204);
 }
 
@@ -76,7 +77,7 @@ const routes: Route<Runtime>[] = [
       return typeof result === "string" ? fail(400, result) : jsonReply(200, result);
     },
   },
-  { method: "GET", path: "/requests", handler: (rt) => jsonReply(200, { requests: rt.requests.all() }) },
+  { method: "GET", path: "/requests", handler: (rt) => jsonReply(200, { requests: rt.requests.all().map(formatRequest) }) },
   { method: "DELETE", path: "/requests", handler: (rt) => (rt.requests.clear(), emptyReply(204)) },
   // GET /deliveries (with ?wait=N) and the run drivers are in runControlRoutes.
   ...runControlRoutes,

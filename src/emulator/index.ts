@@ -1,11 +1,14 @@
 import { Faults } from "./faults";
-import { Log, Sinks, type DeliveryEntry, type RequestEntry } from "./logs";
+import { isIP } from "node:net";
+import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
 import { startAutoAdvance } from "./runs/run-progress";
 import { RunService } from "./runs/run-service";
 import type { Runtime } from "./runtime";
-import { listen } from "./server";
+import { KeyedSerial } from "./serial";
+import { CONTROL_TOKEN_HEADER, listen } from "./server";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, type EmulatorTokens } from "./state";
 import { Store } from "./store";
+import { randomHex } from "./util";
 
 export type { EmulatorTokens } from "./state";
 
@@ -14,8 +17,15 @@ export interface EmulatorOptions {
   port?: number;
   /** Address to bind; defaults to 127.0.0.1. */
   host?: string;
-  /** JSON file holding all objects, tokens and mounts across restarts. */
+  /** File holding all objects, tokens and mounts across restarts, sealed with AES-256-GCM. */
   statePath?: string;
+  /** Durability window of statePath in ms: a write reaches the file at most this long after it; defaults to 1000. */
+  flushMs?: number;
+  /**
+   * Token the control endpoints (/_emulator) require in the x-emulator-control-token header. Off on
+   * loopback; when host is anything else and this is absent, a random one is made (see Emulator.controlToken).
+   */
+  controlToken?: string;
   /** Fixed tokens; the rest are random per start unless the state file has them. */
   tokens?: Partial<EmulatorTokens>;
   /** Time limit for outbound verification requests and notifications; defaults to 10000 ms. */
@@ -31,6 +41,8 @@ export interface Emulator {
   runUrl: string;
   secretsUrl: string;
   controlUrl: string;
+  /** Set when control endpoints need it: send it as the `x-emulator-control-token` header. */
+  controlToken?: string;
   tokens: EmulatorTokens;
   organization: string;
   workspaceId: string;
@@ -39,17 +51,20 @@ export interface Emulator {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? "127.0.0.1";
-  const store = new Store(options.statePath, options.tokens);
+  const store = new Store(options.statePath, options.tokens, { flushMs: options.flushMs });
+  const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : `emu-ctl-${randomHex(16)}`);
   const abort = new AbortController();
   const rt: Runtime = {
     store,
-    requests: new Log<RequestEntry>(),
+    requests: new Log<RawRequestEntry>(),
     deliveries: new Log<DeliveryEntry>(),
     faults: new Faults(),
     sinks: new Sinks(),
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
     closing: abort.signal,
     runService: new RunService({ forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
+    serial: new KeyedSerial(),
+    controlToken,
   };
   const server = await listen(rt, abort, host, options.port ?? 0);
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
@@ -60,9 +75,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     runUrl: `${url}/api/v2`,
     secretsUrl: `${url}/v1`,
     controlUrl: `${url}/_emulator`,
+    ...(controlToken === undefined ? {} : { controlToken }),
     tokens: { ...store.tokens },
     organization: DEFAULT_ORGANIZATION,
     workspaceId: DEFAULT_WORKSPACE_ID,
     close: () => server.close(),
   };
+}
+
+export { CONTROL_TOKEN_HEADER };
+export { readStateFile, STATE_KEY_ENV } from "./state-file";
+export { DEFAULT_FLUSH_MS } from "./store";
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can connect, so control needs no token. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (bare === "localhost" || bare === "::1") return true;
+  if (isIP(bare) === 4) return bare.startsWith("127.");
+  return bare.startsWith("::ffff:127.");
 }

@@ -10,6 +10,8 @@ const CRLF = Buffer.from("\r\n");
 const MAX_HEAD = 64 * 1024;
 const MAX_LINE = 8 * 1024;
 const EMPTY = Buffer.alloc(0);
+/** A header line that can change how the bytes after the head are framed (optional whitespace before the colon is tolerated). */
+const FRAMING = /\r\n[ \t]*(content-length|transfer-encoding|upgrade)[ \t]*:/i;
 
 type Mode = "head" | "fixed" | "chunk-size" | "chunk-data" | "trailer" | "raw";
 
@@ -17,6 +19,20 @@ export class ListRewriter {
   private mode: Mode = "head";
   private pending: Buffer = EMPTY;
   private remaining = 0;
+
+  private rewrote = false;
+
+  /**
+   * Feeds bytes from the socket; returns the bytes to hand to the HTTP parser as one buffer, the
+   * chunk itself (no copy) unless a LIST line was rewritten or bytes were held from the last chunk.
+   */
+  pushOne(chunk: Buffer): Buffer {
+    const held = this.pending.length > 0;
+    this.rewrote = false;
+    const parts = this.push(chunk);
+    if (!held && !this.rewrote) return this.pending.length > 0 ? chunk.subarray(0, chunk.length - this.pending.length) : chunk;
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+  }
 
   /** Feeds bytes from the socket; returns the bytes to hand to the HTTP parser. */
   push(chunk: Buffer): Buffer[] {
@@ -39,7 +55,7 @@ export class ListRewriter {
           }
           const end = buf.indexOf(HEAD_END);
           if (end < 0) return this.wait(buf, MAX_HEAD, out);
-          out.push(this.head(buf.subarray(0, end + 4).toString("latin1")));
+          out.push(this.head(buf.subarray(0, end + 4)));
           buf = buf.subarray(end + 4);
           break;
         }
@@ -97,13 +113,28 @@ export class ListRewriter {
     }
   }
 
-  private head(text: string): Buffer {
+  /** Sets the framing mode for what follows the head; returns the head, rewritten only for LIST. */
+  private head(raw: Buffer): Buffer {
+    const text = raw.toString("latin1");
+    // Most heads (GETs without a body) carry no framing header: one scan instead of a per-line parse.
+    if (FRAMING.test(text)) this.framing(text);
+    else this.mode = text.startsWith("CONNECT ") ? "raw" : "head";
+    if (!text.startsWith("LIST ")) return raw;
+    const eol = text.indexOf("\r\n");
+    const [method, target, version] = text.slice(0, eol).split(" ");
+    if (method !== "LIST" || target === undefined || version === undefined) return raw;
+    this.rewrote = true;
+    const rewritten = `GET ${target}${target.includes("?") ? "&" : "?"}list=true ${version}`;
+    return Buffer.from(rewritten + text.slice(eol), "latin1");
+  }
+
+  private framing(text: string): void {
     const lines = text.split("\r\n");
-    const [method, target, version] = lines[0].split(" ");
     let chunked = false;
     let length: number | undefined;
-    let upgrade = method === "CONNECT";
-    for (const line of lines.slice(1)) {
+    let upgrade = lines[0].startsWith("CONNECT ");
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i];
       const colon = line.indexOf(":");
       if (colon < 0) continue;
       const name = line.slice(0, colon).trim().toLowerCase();
@@ -118,8 +149,5 @@ export class ListRewriter {
       this.mode = "fixed";
       this.remaining = length;
     } else this.mode = "head";
-    if (method !== "LIST" || target === undefined || version === undefined) return Buffer.from(text, "latin1");
-    const rewritten = `GET ${target}${target.includes("?") ? "&" : "?"}list=true ${version}`;
-    return Buffer.from([rewritten, ...lines.slice(1)].join("\r\n"), "latin1");
   }
 }

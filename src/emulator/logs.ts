@@ -25,20 +25,46 @@ export interface DeliveryEntry {
   recipients?: string[];
 }
 
+/** What the server records per request; formatting (timestamp, query object) waits until someone reads it. */
+export interface RawRequestEntry {
+  method: string;
+  path: string;
+  /** The raw query string, without `?`. */
+  query: string;
+  status: number;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+export function formatRequest(e: RawRequestEntry): RequestEntry {
+  return { method: e.method, path: e.path, query: Object.fromEntries(new URLSearchParams(e.query)), status: e.status, at: new Date(e.at).toISOString() };
+}
+
+/** A ring buffer: once full, a push overwrites the oldest entry instead of shifting the array. */
 export class Log<T> {
   private entries: T[] = [];
+  /** Index of the oldest entry once the buffer is full. */
+  private start = 0;
+
+  constructor(private readonly capacity = MAX_ENTRIES) {}
 
   push(entry: T): void {
-    this.entries.push(entry);
-    if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    if (this.entries.length < this.capacity) {
+      this.entries.push(entry);
+      return;
+    }
+    this.entries[this.start] = entry;
+    this.start = (this.start + 1) % this.capacity;
   }
 
+  /** Oldest first. */
   all(): T[] {
-    return [...this.entries];
+    return this.start === 0 ? [...this.entries] : [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
   }
 
   clear(): void {
     this.entries = [];
+    this.start = 0;
   }
 }
 

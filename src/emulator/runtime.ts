@@ -1,12 +1,13 @@
 import type { Faults } from "./faults";
-import type { DeliveryEntry, Log, RequestEntry, Sinks } from "./logs";
+import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./logs";
+import type { KeyedSerial } from "./serial";
 import type { RunService } from "./runs/run-service";
 import type { Store } from "./store";
 
 /** Everything a handler may touch; one per running emulator, never module-level. */
 export interface Runtime {
   store: Store;
-  requests: Log<RequestEntry>;
+  requests: Log<RawRequestEntry>;
   deliveries: Log<DeliveryEntry>;
   faults: Faults;
   sinks: Sinks;
@@ -15,4 +16,8 @@ export interface Runtime {
   closing: AbortSignal;
   /** Run-service timing, timer and delivery counters (runs/run-service.ts). */
   runService: RunService;
+  /** Writes that await the network (a verification) run one at a time per object. */
+  serial: KeyedSerial;
+  /** Required on control endpoints when set (the emulator listens beyond loopback). */
+  controlToken?: string;
 }

@@ -1,21 +1,23 @@
+import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { handleControl } from "./control";
 import { faultAction, type Fault } from "./faults";
-import { jsonReply, type Incoming, type Reply } from "./http";
+import { header, jsonReply, type Incoming, type Reply } from "./http";
 import { handleRun } from "./runs";
 import { simpleError } from "./runs/jsonapi";
+import { isOwnOutbound } from "./runs/outbound";
 import type { Runtime } from "./runtime";
 import { handleSecrets, secretsMethod } from "./secrets";
 import { secretsError } from "./secrets/envelope";
 import { RewritingSocket } from "./socket";
-import { now } from "./util";
 
 const MAX_BODY = 10 * 1024 * 1024;
 const RUN_PREFIX = "/api/v2";
 const SECRETS_PREFIX = "/v1";
 const CONTROL_PREFIX = "/_emulator";
 const SINK_PREFIX = "/_emulator/sink/";
+export const CONTROL_TOKEN_HEADER = "x-emulator-control-token";
 
 type Service = "run" | "secrets" | "sink" | "control" | "none";
 
@@ -72,6 +74,7 @@ export async function listen(rt: Runtime, abort: AbortController, host: string, 
         for (const socket of sockets) socket.destroy();
         await Promise.allSettled([...inflight]);
         await closed;
+        rt.store.close();
       })();
       return closing;
     },
@@ -92,13 +95,15 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
   const mutating = rawMethod !== "GET" && rawMethod !== "HEAD";
 
   if (service === "control" || service === "none") {
-    const reply = service === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) });
+    const refused = service === "control" ? controlRefusal(rt, req) : undefined;
+    const reply =
+      refused ?? (service === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) }));
     if (mutating) rt.store.save();
     return send(res, reply);
   }
 
   const log = (status: number) => {
-    if (service !== "sink") rt.requests.push({ method, path, query: Object.fromEntries(query), status, at: now() });
+    if (service !== "sink") rt.requests.push({ method, path, query: q < 0 ? "" : target.slice(q + 1), status, at: Date.now() });
   };
   const fault = rt.faults.take([rawMethod, method], path);
   if (fault?.when === "before") {
@@ -121,6 +126,21 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
   }
   log(reply.status);
   send(res, reply);
+}
+
+/**
+ * Control endpoints never answer the emulator's own outbound requests (a notification URL pointing
+ * at /_emulator/reset), and need the control token when the emulator listens beyond loopback.
+ */
+function controlRefusal(rt: Runtime, req: http.IncomingMessage): Reply | undefined {
+  if (isOwnOutbound(req.socket.remoteAddress, req.socket.remotePort)) {
+    return jsonReply(403, { error: "control endpoints do not answer the emulator's own outbound requests" });
+  }
+  if (rt.controlToken === undefined) return undefined;
+  const given = Buffer.from(header(req.headers, CONTROL_TOKEN_HEADER) ?? "");
+  const expected = Buffer.from(rt.controlToken);
+  if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;
+  return jsonReply(401, { error: `control endpoints need the control token (header ${CONTROL_TOKEN_HEADER}) printed at start` });
 }
 
 function dispatch(rt: Runtime, service: Service, req: Incoming): Promise<Reply> | Reply {

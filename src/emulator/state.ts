@@ -3,6 +3,7 @@
  * Each service has its own branch so new objects (runs, more engines) are new keys, not new files.
  */
 import type { AssessmentResult, ConfigurationVersion, Run, WorkspaceSettings } from "./runs/run-model";
+import { nullProto } from "./util";
 import { seededIdentity, type IdentityState } from "./secrets/identity/state";
 import { emptyMfa, type MfaState } from "./secrets/mfa/state";
 import { emptyPlugins, type PluginState } from "./secrets/plugins/state";
@@ -119,8 +120,9 @@ export const AUTOAPPLY_CONFIGURATION_VERSION_ID = "cv-autoapply000001";
 /** Engines mounted on a fresh emulator: mount path → engine type. */
 export const DEFAULT_MOUNTS: Record<string, string> = { transform: "transform", keymgmt: "keymgmt" };
 
+/** The defaults, with every map free of a prototype (see nullProto). */
 export function seededData(at: string): Data {
-  return {
+  return nullProto<Data>({
     run: {
       organizations: { [DEFAULT_ORGANIZATION]: { name: DEFAULT_ORGANIZATION, createdAt: at } },
       workspaces: {
@@ -159,7 +161,7 @@ export function seededData(at: string): Data {
       mfa: emptyMfa(),
       plugins: emptyPlugins(),
     },
-  };
+  });
 }
 
 function seededCv(id: string, workspaceId: string, at: string): ConfigurationVersion {

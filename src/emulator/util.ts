@@ -30,3 +30,25 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function hasOwn(value: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(value, key);
 }
+
+/**
+ * A dictionary keyed by user-chosen names. Without a prototype, `__proto__`, `constructor` or
+ * `toString` are ordinary keys: reads of absent names give undefined and writes create own keys.
+ */
+export function dict<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/**
+ * Every plain object inside `value` (the stored data) rebuilt without a prototype, so maps that
+ * come from a state file or from the seeded defaults are as safe as ones made with dict().
+ */
+export function nullProto<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(nullProto) as T;
+  if (typeof value !== "object" || value === null) return value;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  const out = dict<unknown>();
+  for (const key of Object.keys(value)) out[key] = nullProto((value as Record<string, unknown>)[key]);
+  return out as T;
+}

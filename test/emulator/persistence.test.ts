@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, test } from "vitest";
-import { startEmulator } from "../../src/emulator";
+import { readStateFile, startEmulator } from "../../src/emulator";
 import { bearer, call, svcToken, useStateFile } from "./helpers";
 
 const state = useStateFile("emu-state-");
@@ -32,9 +32,10 @@ describe("persistence with statePath", () => {
     for (let i = 0; i < 5; i++) {
       await call("POST", `${emu.secretsUrl}/transform/alphabet/a${i}`, { headers: svcToken(emu.tokens.secretsRoot), body: { alphabet: "ab" } });
     }
-    expect(readdirSync(dirname(state.path))).toEqual(["state.json"]);
-    const saved = JSON.parse(readFileSync(state.path, "utf8"));
-    expect(saved.version).toBe(1);
+    await emu.close();
+    // The state file and its key; no temporary file is left behind.
+    expect(readdirSync(dirname(state.path)).sort()).toEqual(["state.json", "state.json.key"]);
+    const saved = readStateFile(state.path) as { data: { secrets: { mounts: { transform: { objects: { alphabet: object } } } } } };
     expect(Object.keys(saved.data.secrets.mounts.transform.objects.alphabet)).toHaveLength(5);
   });
 

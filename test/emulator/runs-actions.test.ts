@@ -133,7 +133,7 @@ describe("force-cancel", () => {
 });
 
 describe("force-execute", () => {
-  test("discards the earlier runs and takes the lock", async () => {
+  test("cancels every earlier incomplete run (seed 000) and takes the lock", async () => {
     const holder = await runAt("planned");
     const middle = await api.createId();
     const target = await api.createId();
@@ -141,8 +141,8 @@ describe("force-execute", () => {
     const res = await api.action(target, "force-execute", "runTeam");
     expect(res.status).toBe(202);
     expect(res.text).toBe("");
-    expect(await api.status(holder)).toBe("discarded");
-    expect(await api.status(middle)).toBe("discarded");
+    expect(await api.status(holder)).toBe("canceled");
+    expect(await api.status(middle)).toBe("canceled");
     expect(await api.status(target)).toBe("pending");
     expect(await api.status(later)).toBe("pending");
     expect((await api.advance(target)).json.data.attributes.status).toBe("plan_queued");

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
+import { readStateFile } from "../../src/emulator";
 import { useStateFile } from "./helpers";
 import { runsApi } from "./runs-helpers";
 
@@ -15,7 +15,7 @@ describe("runs and configuration versions in the state file", () => {
     await a.advanceTo(holder, "cost_estimated");
     await first.close();
 
-    const saved = JSON.parse(readFileSync(state.path, "utf8"));
+    const saved = readStateFile(state.path) as any;
     expect(Object.keys(saved.data.run.runs).sort()).toEqual([holder, waiting].sort());
     expect(saved.data.run.configurationVersions["cv-kept"]).toMatchObject({ workspaceId: "ws-kept", commitSha: "abc" });
 

@@ -1,5 +1,5 @@
 import { createPublicKey } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readStateFile } from "../../src/emulator";
 import { describe, expect, test } from "vitest";
 import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
 
@@ -415,7 +415,7 @@ describe("keymgmt persistence", () => {
     const inKms = (await call("GET", `${first.secretsUrl}/keymgmt/kms/p/key/k`, { headers })).json.data;
     await first.close();
 
-    const saved = JSON.parse(readFileSync(state.path, "utf8"));
+    const saved = readStateFile(state.path) as any;
     expect(saved.data.secrets.mounts.keymgmt.objects.kms.p.credentials).toEqual({ access_key: "AK", secret_key: "SK" });
 
     const second = await state.start();

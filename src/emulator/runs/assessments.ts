@@ -1,6 +1,6 @@
 import { jsonReply, type Incoming, type Reply } from "../http";
 import type { Runtime } from "../runtime";
-import { now, randomId } from "../util";
+import { hasOwn, now, randomId } from "../util";
 import { API_PREFIX } from "./jsonapi";
 import type { AssessmentResult } from "./run-model";
 import { emitAssessment } from "./notify";
@@ -40,7 +40,7 @@ export function recordAssessment(rt: Runtime, req: Incoming): Reply {
   const state = rt.store.data.run;
   const ws = typeof workspaceId === "string" ? state.workspaces[workspaceId] : undefined;
   if (!ws) return fail(404, `no workspace ${String(workspaceId)}`);
-  if (typeof trigger !== "string" || !(trigger in TRIGGERS)) return fail(400, `trigger must be one of ${Object.keys(TRIGGERS).join(", ")}`);
+  if (typeof trigger !== "string" || !hasOwn(TRIGGERS, trigger)) return fail(400, `trigger must be one of ${Object.keys(TRIGGERS).join(", ")}`);
   const setting = TRIGGERS[trigger as AssessmentTrigger];
   if (ws.settings?.[setting] !== true) return fail(409, `workspace ${ws.id} does not have ${setting} enabled, so ${trigger} is never sent`);
   const history = (state.assessmentResults[ws.id] ??= []);

@@ -3,7 +3,7 @@ import type { Incoming, Reply } from "../http";
 import { Router } from "../router";
 import type { Runtime } from "../runtime";
 import type { RunContext } from "./context";
-import { errorReply, simpleError } from "./jsonapi";
+import { errorReply, negotiate, simpleError } from "./jsonapi";
 import { notificationConfigurationRoutes } from "./notification-configurations";
 import { runRoutes } from "./runs";
 
@@ -14,6 +14,8 @@ const router = new Router<RunContext>([...notificationConfigurationRoutes, ...ru
 export async function handleRun(rt: Runtime, req: Incoming): Promise<Reply> {
   const principal = runPrincipal(rt.store.tokens, req.headers);
   if (!principal) return errorReply(401, [{ status: "401", title: "unauthorized" }]);
+  const refused = negotiate(req);
+  if (refused) return refused;
   const match = router.match(req.method, req.path);
   if (match.kind === "none") return simpleError(404, "not found");
   if (match.kind === "method") {

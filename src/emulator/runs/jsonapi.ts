@@ -1,4 +1,5 @@
-import { jsonReply, type Reply } from "../http";
+import { header, jsonReply, type Incoming, type Reply } from "../http";
+import { hasOwn, isRecord } from "../util";
 
 export const JSON_API = "application/vnd.api+json";
 export const API_PREFIX = "/api/v2";
@@ -91,4 +92,48 @@ function positiveInt(raw: string | null, fallback: number): number | undefined {
 
 function badParameter(name: string): ApiError {
   return { status: "422", title: "invalid parameter", detail: `${name} must be a positive integer`, source: { parameter: name } };
+}
+
+/** JSON:API: a 201 names the created resource in Location, the same URL as its self link. */
+export function withLocation(reply: Reply, location: string): Reply {
+  return { ...reply, headers: { ...reply.headers, location } };
+}
+
+/** JSON:API: a PATCH whose `data.id` names another resource than the URL is a 409. */
+export function idConflict(body: unknown, id: string): Reply | undefined {
+  if (!isRecord(body) || !isRecord(body.data) || !hasOwn(body.data, "id")) return undefined;
+  if (body.data.id === id) return undefined;
+  return simpleError(409, "conflict", `data.id ${JSON.stringify(body.data.id)} does not match the resource in the URL (${id})`);
+}
+
+/** A media type's parameters other than q (an Accept weight, not a parameter of the type). */
+function parameterised(mediaType: string): { type: string; parameterised: boolean } {
+  const [type, ...params] = mediaType.split(";").map((p) => p.trim());
+  return { type: type.toLowerCase(), parameterised: params.some((p) => p !== "" && !/^q\s*=/i.test(p)) };
+}
+
+/**
+ * The JSON:API content negotiation rules every run-service request goes through first:
+ * 415 for a request body typed as JSON:API with media-type parameters, 406 when Accept names the
+ * JSON:API type only with parameters, 400 for `sort` (no run-service list supports sorting).
+ */
+export function negotiate(req: Incoming): Reply | undefined {
+  const contentType = header(req.headers, "content-type");
+  if (contentType !== undefined) {
+    const ct = parameterised(contentType);
+    if (ct.type === JSON_API && ct.parameterised) {
+      return simpleError(415, "unsupported media type", `Content-Type ${contentType} has media type parameters; send ${JSON_API} without parameters`);
+    }
+  }
+  const accept = header(req.headers, "accept");
+  if (accept !== undefined) {
+    const jsonApi = accept.split(",").map(parameterised).filter((m) => m.type === JSON_API);
+    if (jsonApi.length > 0 && jsonApi.every((m) => m.parameterised)) {
+      return simpleError(406, "not acceptable", `Accept lists ${JSON_API} only with media type parameters; accept ${JSON_API} without parameters`);
+    }
+  }
+  if (req.query.has("sort")) {
+    return { ...errorReply(400, [{ status: "400", title: "invalid query parameter", detail: "sorting is not supported by this endpoint", source: { parameter: "sort" } }]) };
+  }
+  return undefined;
 }

@@ -4,7 +4,7 @@ import type { Route } from "../router";
 import type { NotificationConfiguration } from "../state";
 import { now, randomId } from "../util";
 import { adminWorkspace, readDocument, type RunContext } from "./context";
-import { API_PREFIX, documentReply, errorReply, invalid, notFound, paginate, simpleError } from "./jsonapi";
+import { API_PREFIX, documentReply, errorReply, idConflict, invalid, notFound, paginate, simpleError, withLocation } from "./jsonapi";
 import { readNcInput } from "./nc-input";
 import { verify } from "./verification";
 
@@ -89,7 +89,8 @@ async function create(ctx: RunContext, req: Incoming): Promise<Reply> {
     if (fullNow) return fullNow;
   }
   all(ctx)[nc.id] = nc;
-  return documentReply(201, { data: serialize(nc) });
+  const resource = serialize(nc);
+  return withLocation(documentReply(201, { data: resource }), resource.links.self);
 }
 
 function show(ctx: RunContext, req: Incoming): Reply {
@@ -97,11 +98,18 @@ function show(ctx: RunContext, req: Incoming): Reply {
   return nc ? documentReply(200, { data: serialize(nc) }) : notFound();
 }
 
-async function update(ctx: RunContext, req: Incoming): Promise<Reply> {
+/** One write at a time per configuration, so each applies to the version the previous one left. */
+function update(ctx: RunContext, req: Incoming): Promise<Reply> {
+  return ctx.rt.serial.run(`nc:${req.params.id}`, () => updateLatest(ctx, req));
+}
+
+async function updateLatest(ctx: RunContext, req: Incoming): Promise<Reply> {
   const previous = find(ctx, req.params.id);
   if (!previous) return notFound();
   const body = readDocument(req);
   if (!body.ok) return errorReply(422, body.errors);
+  const conflict = idConflict(body.value, previous.id);
+  if (conflict) return conflict;
   const fields = readNcInput(body.value, ctx.rt.store.data.run.users, previous);
   if (Array.isArray(fields)) return errorReply(422, fields);
   const next: NotificationConfiguration = { ...previous, ...fields, updatedAt: now() };
@@ -123,7 +131,11 @@ function remove(ctx: RunContext, req: Incoming): Reply {
   return emptyReply(204);
 }
 
-async function verifyAction(ctx: RunContext, req: Incoming): Promise<Reply> {
+function verifyAction(ctx: RunContext, req: Incoming): Promise<Reply> {
+  return ctx.rt.serial.run(`nc:${req.params.id}`, () => verifyLatest(ctx, req));
+}
+
+async function verifyLatest(ctx: RunContext, req: Incoming): Promise<Reply> {
   const nc = find(ctx, req.params.id);
   if (!nc) return notFound();
   const result = await verify(ctx.rt, nc);

@@ -7,6 +7,21 @@ export interface OutboundResponse {
   body: string;
 }
 
+/**
+ * The local ends ("address|port") of every open outbound connection of this process. An incoming
+ * connection whose remote end is one of them is the emulator talking to itself, whichever host
+ * name, address or redirect led there; the server refuses control endpoints to it. Process-wide
+ * on purpose: one emulator's delivery must not reach another emulator's control plane either.
+ */
+const ownEnds = new Set<string>();
+
+const endKey = (address: string | undefined, port: number | undefined) => `${(address ?? "").replace(/^::ffff:/, "")}|${port ?? 0}`;
+
+/** True when the peer of an incoming connection is an outbound request of this process. */
+export function isOwnOutbound(remoteAddress: string | undefined, remotePort: number | undefined): boolean {
+  return ownEnds.size > 0 && ownEnds.has(endKey(remoteAddress, remotePort));
+}
+
 /** Response bodies beyond this are not read: only the first 4096 characters are ever stored. */
 const MAX_READ = 64 * 1024;
 
@@ -29,6 +44,17 @@ export function postJson(
       agent: false,
       signal,
       headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+    });
+    // Registered on connect, before the request is written, so the server sees it before any byte.
+    req.on("socket", (socket) => {
+      let key: string | undefined;
+      socket.once("connect", () => {
+        key = endKey(socket.localAddress, socket.localPort);
+        ownEnds.add(key);
+      });
+      socket.once("close", () => {
+        if (key !== undefined) ownEnds.delete(key);
+      });
     });
     const timer = setTimeout(() => req.destroy(new Error(`no response within ${timeoutMs} ms`)), timeoutMs);
     req.on("error", (err) => {

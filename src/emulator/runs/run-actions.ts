@@ -52,7 +52,7 @@ const forceCancel: Action = (ctx, run, by) => {
   return undefined;
 };
 
-/** Ends every earlier incomplete run of the workspace (discarded, or canceled if it cannot be) and takes the lock. */
+/** Cancels every earlier incomplete run of the workspace (seed 000: "All prior incomplete runs are canceled") and takes the lock. */
 const forceExecute: Action = (ctx, run, by) => {
   const state = ctx.rt.store.data.run;
   if (run.status !== "pending") return simpleError(403, "forbidden", `only a pending run can be force-executed (the run's current status is ${run.status})`);
@@ -62,7 +62,7 @@ const forceExecute: Action = (ctx, run, by) => {
     return simpleError(409, "conflict", `the locking run ${holder.id} cannot be discarded (its current status is ${holder.status}; this run is ${run.status})`);
   }
   const earlier = runsOf(state, run.workspaceId).filter((r) => r.seq < run.seq && !COMPLETED_STATUSES.has(r.status));
-  for (const prior of earlier) moveTo(ctx.rt, prior, isDiscardable(prior) ? "discarded" : "canceled", by);
+  for (const prior of earlier) moveTo(ctx.rt, prior, "canceled", by);
   takeLock(state, run);
   return undefined;
 };

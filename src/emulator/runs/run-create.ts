@@ -2,7 +2,7 @@ import { workspaceAccess } from "../auth";
 import type { Incoming, Reply } from "../http";
 import type { ConfigurationVersion } from "./run-model";
 import { readDocument, type RunContext } from "./context";
-import { documentReply, errorReply, invalid, simpleError } from "./jsonapi";
+import { API_PREFIX, documentReply, errorReply, invalid, simpleError, withLocation } from "./jsonapi";
 import { accessibleWorkspace, organizationRefused, principalName, principalUserId } from "./run-access";
 import { runResource } from "./run-document";
 import { buildRun, queueRun } from "./run-factory";
@@ -74,5 +74,5 @@ export function createRun(ctx: RunContext, req: Incoming): Reply {
     triggerReason: "manual",
   });
   queueRun(ctx.rt, run);
-  return documentReply(201, { data: runResource(state, ctx.principal, run) });
+  return withLocation(documentReply(201, { data: runResource(state, ctx.principal, run) }), `${API_PREFIX}/runs/${run.id}`);
 }

@@ -1,6 +1,6 @@
 import { parseJson, type Incoming, type Reply } from "../http";
 import type { Handler } from "../router";
-import { isRecord } from "../util";
+import { dict, isRecord } from "../util";
 import { secretsError } from "./envelope";
 
 /**
@@ -90,7 +90,7 @@ export function strMap(b: Body, key: string, pairs = false): Record<string, stri
   if (!present(b, key)) return undefined;
   const value = b[key];
   if (pairs && Array.isArray(value)) {
-    const out: Record<string, string> = {};
+    const out = dict<string>();
     value.forEach((item, i) => {
       const eq = typeof item === "string" ? item.indexOf("=") : -1;
       if (eq < 1) bad(`${key}[${i}] must be a "name=value" string`);
@@ -100,7 +100,7 @@ export function strMap(b: Body, key: string, pairs = false): Record<string, stri
   }
   if (!isRecord(value)) bad(`${key} must be a map of string to string`);
   for (const [k, v] of Object.entries(value)) if (typeof v !== "string") bad(`${key}.${k} must be a string`);
-  return { ...(value as Record<string, string>) };
+  return Object.assign(dict<string>(), value as Record<string, string>);
 }
 
 /** The reply for an object that does not exist, as reads of the existing engines answer. */

@@ -5,7 +5,7 @@ import type { Runtime } from "../runtime";
 import type { Mount } from "../state";
 import type { SecretsContext } from "./context";
 import { ENGINES, SYSTEM_PATHS, type SystemContext } from "./engines";
-import { noHandler, permissionDenied, unsupportedOperation } from "./envelope";
+import { noHandler, permissionDenied, secretsError, unsupportedOperation } from "./envelope";
 
 const routers = new Map(Object.values(ENGINES).map((engine) => [engine.type, new Router(engine.routes)]));
 const systemRouters = Object.entries(SYSTEM_PATHS).map(([prefix, routes]) => ({ prefix, router: new Router(routes) }));
@@ -15,9 +15,14 @@ export function reservedPrefix(path: string): string | undefined {
   return systemRouters.find((s) => path === s.prefix || path.startsWith(`${s.prefix}/`))?.prefix;
 }
 
-/** LIST arrives as GET ?list=true (the server rewrites the method); PUT is a synonym of POST. */
+/** The spellings of a boolean query parameter the real service accepts (Go's strconv.ParseBool). */
+const TRUE = new Set(["1", "t", "T", "true", "TRUE", "True"]);
+const FALSE = new Set(["0", "f", "F", "false", "FALSE", "False"]);
+
+/** LIST arrives as GET ?list=<true> (the server rewrites the method); PUT is a synonym of POST. */
 export function secretsMethod(method: string, query: URLSearchParams): string {
-  if (method === "GET" && query.get("list") === "true") return "LIST";
+  const list = query.get("list");
+  if (method === "GET" && list !== null && TRUE.has(list)) return "LIST";
   if (method === "PUT") return "POST";
   return method;
 }
@@ -35,6 +40,10 @@ function findMount(mounts: Record<string, Mount>, path: string): string | undefi
 export async function handleSecrets(rt: Runtime, req: Incoming): Promise<Reply> {
   const principal = secretsPrincipal(rt.store.tokens, req.headers);
   if (!principal) return permissionDenied();
+  const list = req.query.get("list");
+  if (req.method === "GET" && list !== null && !TRUE.has(list) && !FALSE.has(list)) {
+    return secretsError(400, `list must be a boolean (1, t, true, 0, f, false, ...), got ${JSON.stringify(list)}`);
+  }
   const path = req.path.replace(/^\/+/, "");
   const reserved = reservedPrefix(path);
   const system = systemRouters.find((s) => s.prefix === reserved);

@@ -1,6 +1,6 @@
 import { emptyReply, parseJson, type Incoming, type Reply } from "../http";
 import type { Route } from "../router";
-import { isRecord } from "../util";
+import { dict, isRecord } from "../util";
 import type { SecretsContext } from "./context";
 import { dataReply, listReply, secretsError } from "./envelope";
 
@@ -17,7 +17,7 @@ export interface ObjectKind<T> {
 }
 
 export function bag<T>(ctx: SecretsContext, kind: string): Record<string, T> {
-  ctx.mount.objects[kind] ??= {};
+  ctx.mount.objects[kind] ??= dict();
   return ctx.mount.objects[kind] as Record<string, T>;
 }
 

@@ -1,7 +1,7 @@
 import { jsonReply, parseJson, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import type { Runtime } from "../../runtime";
-import { isRecord, randomHex, randomId } from "../../util";
+import { isRecord, nullProto, randomHex, randomId } from "../../util";
 import type { AuthMount, Entity, IdentityState } from "./state";
 
 /**
@@ -16,7 +16,7 @@ const PATH = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 /** Applies the whole request to a copy, so one bad entry leaves the state untouched. */
 function apply(current: IdentityState, input: unknown): { entities: Entity[]; authMounts: AuthMount[]; next: IdentityState } | string {
   if (!isRecord(input)) return "body must be a JSON object";
-  const next: IdentityState = structuredClone(current);
+  const next: IdentityState = nullProto(structuredClone(current));
   const entities: Entity[] = [];
   const authMounts: AuthMount[] = [];
   const { entities: entityList = [], authMounts: mountList = [] } = input;

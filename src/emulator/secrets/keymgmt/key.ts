@@ -4,6 +4,7 @@ import type { SecretsContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, bool, count, guarded, notFound, str } from "../fields";
 import { bag } from "../objects";
+import { dict } from "../../util";
 import { holderOf } from "./distribution";
 import { generateVersion, isKeyType, KEY_TYPES, type KeyType, type KeyVersion } from "./material";
 
@@ -59,7 +60,7 @@ async function write(ctx: SecretsContext, req: Incoming): Promise<Reply> {
         deletion_allowed: deletionAllowed ?? false,
         min_enabled_version: minEnabled ?? 0,
         latest_version: 1,
-        versions: { "1": first },
+        versions: Object.assign(dict<KeyVersion>(), { "1": first }),
       };
       return emptyReply(204);
     }

@@ -1,3 +1,4 @@
+import { dict, hasOwn } from "../../util";
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
@@ -23,7 +24,7 @@ function write(ctx: SecretsContext, req: Incoming): Reply {
   const provider = str(b, "provider");
   const keyCollection = str(b, "key_collection");
   const credentials = strMap(b, "credentials", true);
-  if (provider !== undefined && !(provider in PROVIDERS)) bad(`provider must be one of ${Object.keys(PROVIDERS).join(", ")}`);
+  if (provider !== undefined && !hasOwn(PROVIDERS, provider)) bad(`provider must be one of ${Object.keys(PROVIDERS).join(", ")}`);
   if (keyCollection === "") bad("key_collection must not be empty");
 
   const existing = providers(ctx)[name];
@@ -44,7 +45,7 @@ function write(ctx: SecretsContext, req: Incoming): Reply {
   providers(ctx)[name] = {
     provider: kind,
     key_collection: existing?.key_collection ?? (keyCollection as string),
-    credentials: credentials ?? existing?.credentials ?? {},
+    credentials: credentials ?? existing?.credentials ?? dict<string>(),
   };
   return emptyReply(204);
 }

@@ -1,6 +1,7 @@
 import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
+import { hasOwn } from "../../util";
 import { bag, crudRoutes, type ObjectKind } from "../objects";
 
 export interface Alphabet {
@@ -22,7 +23,7 @@ export const BUILTIN_ALPHABETS: Record<string, string> = {
 };
 
 export function alphabetExists(ctx: SecretsContext, name: string): boolean {
-  return name in BUILTIN_ALPHABETS || bag<Alphabet>(ctx, "alphabet")[name] !== undefined;
+  return hasOwn(BUILTIN_ALPHABETS, name) || bag<Alphabet>(ctx, "alphabet")[name] !== undefined;
 }
 
 const kind: ObjectKind<Alphabet> = {
