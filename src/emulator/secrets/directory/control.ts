@@ -63,15 +63,19 @@ async function bind(rt: Runtime, req: Incoming): Promise<Reply> {
   if (typeof name !== "string" || typeof password !== "string") return fail(400, "name and password must be strings");
   const cfg = own(mount.objects.config ?? {}, "config") as DirectoryConfig | undefined;
   if (cfg?.backend === "ldap") {
-    const client = new Client({ url: splitUrls(cfg.url)[0], connectTimeout: 5000, timeout: 10000, strictDN: false });
-    try {
-      await client.bind(name, password);
-      return jsonReply(200, { ok: true });
-    } catch {
-      return jsonReply(200, { ok: false });
-    } finally {
-      await client.unbind().catch(() => undefined);
+    for (const url of splitUrls(cfg.url)) {
+      const client = new Client({ url, connectTimeout: 2000, timeout: 10000, strictDN: false });
+      try {
+        await client.bind(name, password);
+        return jsonReply(200, { ok: true });
+      } catch (e) {
+        // A refused bind is an answer; a connection failure moves on to the next URL.
+        if (typeof (e as { code?: unknown }).code === "number") return jsonReply(200, { ok: false });
+      } finally {
+        await client.unbind().catch(() => undefined);
+      }
     }
+    return fail(502, `no server of ${cfg.url} answered`);
   }
   if (cfg && name === cfg.binddn) return jsonReply(200, { ok: password === cfg.bindpass });
   const account = own(accounts({ mount }), name);

@@ -19,12 +19,23 @@ const isConnectionError = (e: unknown) => {
   return typeof code === "string" && /^E[A-Z]+/.test(code) || /connect|timeout|closed/i.test((e as Error).message ?? "");
 };
 
+/** ldapts result errors carry the LDAP code and an often empty message: name both. */
+function describe(e: unknown): string {
+  if (!(e instanceof Error)) return "no URL to connect to";
+  const code = (e as { code?: unknown }).code;
+  const detail = e.message.trim();
+  const name = e.constructor.name.replace(/Error$/, "").replace(/([a-z])([A-Z])/g, "$1 $2");
+  return typeof code === "number" ? `${name} (LDAP result ${code})${detail && !/^Code: /.test(detail) ? `: ${detail}` : ""}` : detail || name;
+}
+
 /** Binds with binddn/bindpass on the first URL that connects and runs `work`; always unbinds. */
 async function withClient<T>(cfg: DirectoryConfig, work: (client: Client) => Promise<T>): Promise<T> {
   const bindName = cfg.upndomain ? `${cfg.binddn}@${cfg.upndomain}` : cfg.binddn;
   let lastError: unknown;
   for (const url of splitUrls(cfg.url)) {
-    const client = new Client({ url, timeout: cfg.request_timeout * 1000, connectTimeout: cfg.connection_timeout * 1000, tlsOptions: tlsOptions(cfg), strictDN: false });
+    // TLS options only for ldaps: given to an ldap:// client they make it start TLS at once.
+    const tls = url.startsWith("ldaps:") ? { tlsOptions: tlsOptions(cfg) } : {};
+    const client = new Client({ url, timeout: cfg.request_timeout * 1000, connectTimeout: cfg.connection_timeout * 1000, strictDN: false, ...tls });
     try {
       if (cfg.starttls && url.startsWith("ldap:")) await client.startTLS(tlsOptions(cfg));
       await client.bind(bindName, cfg.bindpass);
@@ -37,7 +48,7 @@ async function withClient<T>(cfg: DirectoryConfig, work: (client: Client) => Pro
       await client.unbind().catch(() => undefined);
     }
   }
-  throw new DirectoryError(`directory ${cfg.url}: ${(lastError as Error)?.message ?? "no URL"}`);
+  throw new DirectoryError(`directory ${cfg.url}: ${describe(lastError)}`);
 }
 
 /** The base for account searches: userdn, else the domain part (dc=...) of binddn. */
