@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import * as directory from "../../src/secrets/directory";
 import { checked, created, type Props, type Res } from "../support/calls";
@@ -110,16 +110,6 @@ describe("directory Role and credentials", () => {
     await config();
     const err = await rejectionOf(created(ROLE, { name: "ghost", serviceAccountName: "nobody" }));
     expect(err.message).toMatch(/service account "nobody" does not exist in the directory/);
-  });
-
-  it("a rotation already in progress is a warning, not an error", async () => {
-    const warn = vi.spyOn(process.stderr, "write");
-    await seed("svc");
-    await config();
-    // Many concurrent rotations of the bind account: whichever overlap answer 200 with the warning.
-    const results = await Promise.all(Array.from({ length: 8 }, () => directory.rotateRoot()));
-    for (const r of results) expect(r.rotated || r.warnings[0] === "Root password rotation is already in progress.").toBe(true);
-    warn.mockRestore();
   });
 });
 

@@ -59,9 +59,10 @@ async function write(ctx: SecretsContext, req: Incoming): Promise<Reply> {
   const missing: string[] = [];
   for (const a of joining) if (!(await directory.exists(a))) missing.push(`service account "${a}" does not exist in the directory`);
   if (missing.length > 0) bad(...missing);
+  for (const a of joining) await rotateAccount(ctx, cfg, a);
+  // Checked again after the waits: a concurrent write may have taken an account meanwhile.
   const late = ownership(ctx, name, accounts);
   if (late.length > 0) bad(...late);
-  for (const a of joining) await rotateAccount(ctx, cfg, a);
 
   sets(ctx)[name] = {
     service_account_names: accounts,
