@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { call, secretsApi, useEmulator, useStateFile } from "./helpers";
 
@@ -284,15 +285,17 @@ describe("library", () => {
 
 describe("control and persistence", () => {
   const files = useStateFile("svc-dir-");
-  test("accounts, config and loans survive a restart; the state file never holds a token", async () => {
+  test("accounts, config and loans survive a restart; the state file holds no account password of the built-in directory", async () => {
     const a = await files.start();
     const ctl = (method: string, path: string, body?: unknown) => call(method, `${a.controlUrl}${path}`, { body });
     const api2 = secretsApi(a, "directory/");
-    await ctl("POST", "/directory/accounts", { accounts: ["a"] });
+    await ctl("POST", "/directory/accounts", { accounts: [{ name: "a", password: "seeded-password-4f1e" }] });
     await api2.post("config", CONFIG);
     await api2.post("library/s", { service_account_names: ["a"] });
     const out = (await api2.post("library/s/check-out", {})).json.data;
     await a.close();
+    // The built-in directory keeps salted hashes, like a real one.
+    expect(readFileSync(files.path, "utf8")).not.toContain("seeded-password-4f1e");
     const b = await files.start();
     const api3 = secretsApi(b, "directory/");
     expect((await api3.get("library/s/status")).json.data.a.available).toBe(false);

@@ -5,7 +5,7 @@ import type { Runtime } from "../../runtime";
 import type { Mount } from "../../state";
 import { isRecord } from "../../util";
 import { splitUrls } from "./backend";
-import { accounts } from "./builtin";
+import { accounts, hashPassword, passwordMatches } from "./builtin";
 import { randomText } from "./password";
 import { own } from "./store";
 import type { DirectoryConfig } from "./types";
@@ -49,7 +49,7 @@ function addAccounts(rt: Runtime, req: Incoming): Reply {
     added.push({ name, password });
   }
   const at = new Date().toISOString();
-  for (const a of added) accounts({ mount })[a.name] = { password: a.password, password_last_set: at };
+  for (const a of added) accounts({ mount })[a.name] = { password_hash: hashPassword(a.password), password_last_set: at };
   return jsonReply(200, { accounts: added.map((a) => a.name) });
 }
 
@@ -79,7 +79,7 @@ async function bind(rt: Runtime, req: Incoming): Promise<Reply> {
   }
   if (cfg && name === cfg.binddn) return jsonReply(200, { ok: password === cfg.bindpass });
   const account = own(accounts({ mount }), name);
-  return jsonReply(200, { ok: account !== undefined && account.password === password });
+  return jsonReply(200, { ok: account !== undefined && passwordMatches(account.password_hash, password) });
 }
 
 function describe(rt: Runtime, req: Incoming): Reply {
