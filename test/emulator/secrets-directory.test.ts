@@ -304,3 +304,18 @@ describe("control and persistence", () => {
     expect((await call("POST", `${b.controlUrl}/directory/accounts`, { body: { mount: "transform", accounts: ["x"] } })).status).toBe(400);
   });
 });
+
+describe("persistence of rotations made by reads", () => {
+  const files = useStateFile("svc-dir-get-");
+  test("a password rotated by GET creds (ttl passed) is in the state file at once", async () => {
+    const a = await files.start();
+    const api2 = secretsApi(a, "directory/");
+    await call("POST", `${a.controlUrl}/directory/accounts`, { body: { accounts: ["svc"] } });
+    await api2.post("config", { ...CONFIG, ttl: 1 });
+    await api2.post("roles/r", { service_account_name: "svc" });
+    await new Promise((r) => setTimeout(r, 1100));
+    const rotated = (await api2.get("creds/r")).json.data.current_password;
+    const saved = JSON.parse(readFileSync(files.path, "utf8"));
+    expect(saved.data.secrets.mounts.directory.objects.managed.svc.password).toBe(rotated);
+  });
+});

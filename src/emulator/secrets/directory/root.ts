@@ -21,6 +21,7 @@ async function rotateRoot(ctx: SecretsContext): Promise<Reply> {
       const password = generatePassword(cfg);
       await directoryFor(ctx, cfg).setBindPassword(password);
       cfg.bindpass = password;
+      ctx.rt.store.save();
     }),
   );
   return done ? emptyReply(204) : dataReply(null, [ROOT_ROTATION_WARNING]);
