@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,9 @@ import { afterAll, beforeAll } from "vitest";
  */
 export interface Slapd {
   url: string;
+  /** With `tls`: an ldaps:// URL and the self-signed certificate (PEM) it presents; the ldap:// URL then offers StartTLS. */
+  ldapsUrl?: string;
+  certificate?: string;
   suffix: string;
   adminDn: string;
   adminPassword: string;
@@ -59,9 +62,20 @@ async function tryBind(url: string, dn: string, password: string): Promise<boole
   }
 }
 
-export async function startSlapd(): Promise<Slapd> {
+/** A self-signed certificate for 127.0.0.1 made with the openssl command; undefined when it is missing. */
+function selfSigned(dir: string): { cert: string; key: string } | undefined {
+  const cert = join(dir, "cert.pem");
+  const key = join(dir, "key.pem");
+  const r = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert], { encoding: "utf8" });
+  return r.status === 0 ? { cert, key } : undefined;
+}
+
+export async function startSlapd(options: { tls?: boolean } = {}): Promise<Slapd> {
   const dir = mkdtempSync(join(tmpdir(), "svc-slapd-"));
   mkdirSync(join(dir, "db"));
+  const tls = options.tls ? selfSigned(dir) : undefined;
+  if (options.tls && !tls) throw new Error("openssl could not make a test certificate");
   const suffix = "dc=example,dc=org";
   const adminDn = `cn=admin,${suffix}`;
   const managerDn = `cn=manager,${suffix}`;
@@ -69,6 +83,8 @@ export async function startSlapd(): Promise<Slapd> {
   const conf = [
     ...["core", "cosine", "inetorgperson", "nis"].map((s) => `include ${SCHEMA}/${s}.schema`),
     `pidfile ${join(dir, "slapd.pid")}`,
+    // Global directives: they must come before the database section.
+    ...(tls ? [`TLSCertificateFile ${tls.cert}`, `TLSCertificateKeyFile ${tls.key}`] : []),
     ...(MODULES ? [`modulepath ${MODULES}`, "moduleload back_mdb"] : []),
     "database mdb",
     `suffix "${suffix}"`,
@@ -85,7 +101,9 @@ export async function startSlapd(): Promise<Slapd> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const url = `ldap://127.0.0.1:${port}`;
-    const child: ChildProcess = spawn(SLAPD!, ["-f", join(dir, "slapd.conf"), "-h", `${url}/`, "-d", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+    const ldapsUrl = tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
+    const listen = ldapsUrl ? `${url}/ ${ldapsUrl}/` : `${url}/`;
+    const child: ChildProcess = spawn(SLAPD!, ["-f", join(dir, "slapd.conf"), "-h", listen, "-d", "0"], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -121,7 +139,8 @@ export async function startSlapd(): Promise<Slapd> {
     });
     const userDn = (name: string) => `uid=${name},${usersDn}`;
     return {
-      url, suffix, adminDn, adminPassword, usersDn, userDn,
+      url, suffix, adminDn, adminPassword, usersDn, userDn, ldapsUrl,
+      certificate: tls ? readFileSync(tls.cert, "utf8") : undefined,
       addUsers: (names, password = "initial-user-password") =>
         manage(async (c) => {
           for (const n of names) await c.add(userDn(n), { objectClass: ["top", "person", "organizationalPerson", "inetOrgPerson"], uid: n, cn: n, sn: n, userPassword: password });
@@ -155,7 +174,7 @@ export async function setPassword(s: Slapd, dn: string, password: string, manage
  * The slapd for a test file: started in beforeAll, stopped in afterAll. When slapd cannot be had the
  * file's tests skip with the reason printed, unless SVC_REQUIRE_REAL=1 makes that a failure.
  */
-export function useSlapd(): { slapd: () => Slapd; available: boolean } {
+export function useSlapd(options: { tls?: boolean } = {}): { slapd: () => Slapd; available: boolean } {
   const reason = slapdUnavailable();
   const required = process.env.SVC_REQUIRE_REAL === "1";
   if (reason && !required) console.warn(`skipping real OpenLDAP tests: ${reason}`);
@@ -163,7 +182,7 @@ export function useSlapd(): { slapd: () => Slapd; available: boolean } {
   if (!reason || required) {
     beforeAll(async () => {
       if (reason) throw new Error(`SVC_REQUIRE_REAL=1 but a real OpenLDAP server is unavailable: ${reason}`);
-      server = await startSlapd();
+      server = await startSlapd(options);
     }, 30_000);
     afterAll(async () => server?.stop());
   }

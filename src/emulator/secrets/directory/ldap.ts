@@ -37,7 +37,8 @@ async function withClient<T>(cfg: DirectoryConfig, work: (client: Client) => Pro
     const tls = url.startsWith("ldaps:") ? { tlsOptions: tlsOptions(cfg) } : {};
     const client = new Client({ url, timeout: cfg.request_timeout * 1000, connectTimeout: cfg.connection_timeout * 1000, strictDN: false, ...tls });
     try {
-      if (cfg.starttls && url.startsWith("ldap:")) await client.startTLS(tlsOptions(cfg));
+      // The upgraded socket has no host of its own: name it, so the certificate is checked against it.
+      if (cfg.starttls && url.startsWith("ldap:")) await client.startTLS({ ...tlsOptions(cfg), host: new URL(url).hostname });
       await client.bind(bindName, cfg.bindpass);
       return await work(client);
     } catch (e) {
