@@ -1,4 +1,8 @@
-import { describe, expect, test } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
 import { secretsApi, useEmulator } from "./helpers";
 
 const { emu, control } = useEmulator();
@@ -34,6 +38,26 @@ describe("access config", () => {
     ]);
     expect((await post("config/access", { address: "h:1", token: "nope" })).json.errors).toEqual(["token is not a registry ACL token known to the registry"]);
     expect((await post("config/access", { address: "h:1" })).json.errors).toEqual(["missing token"]);
+    expect((await get("config/access")).status).toBe(404);
+  });
+});
+
+describe("access config TLS material", () => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-registry-pem-"));
+  const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=registry",
+    "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test.runIf(made.status === 0)("real PEM is accepted; the key never comes back; GET and DELETE config/access", async () => {
+    const cert = readFileSync(join(dir, "cert.pem"), "utf8");
+    const key = readFileSync(join(dir, "key.pem"), "utf8");
+    const res = await post("config/access", { address: "[::1]:8501", scheme: "https", token: await token(), ca_cert: cert, client_cert: cert, client_key: key });
+    expect(res.status, res.text).toBe(204);
+    const read = await get("config/access");
+    expect(read.json.data).toEqual({ address: "[::1]:8501", scheme: "https", ca_cert: cert, client_cert: cert });
+    expect(read.text).not.toContain("PRIVATE KEY");
+    expect((await post("config/access", { address: "h:1", token: await token(), client_cert: cert, client_key: "not a key" })).json.errors).toEqual(["client_key must be a PEM private key"]);
+    expect((await del("config/access")).status).toBe(204);
     expect((await get("config/access")).status).toBe(404);
   });
 });

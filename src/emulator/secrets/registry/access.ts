@@ -22,13 +22,13 @@ const ADDRESS = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 const bag = (ctx: SecretsContext) => store<AccessConfig>(ctx.mount, "access");
 export const accessOf = (ctx: SecretsContext) => own(bag(ctx), "access");
 
-function pemProblem(key: string, value: string, parse: (pem: string) => unknown): string | undefined {
+function pemProblem(key: string, value: string, parse: (pem: string) => unknown, what = "x509 PEM"): string | undefined {
   if (value === "") return undefined;
   try {
     parse(value);
     return undefined;
   } catch {
-    return `${key} must be x509 PEM`;
+    return `${key} must be ${what}`;
   }
 }
 
@@ -51,7 +51,7 @@ function write(ctx: SecretsContext, req: Incoming): Reply {
   for (const p of [
     pemProblem("ca_cert", ca_cert, (v) => new X509Certificate(v)),
     pemProblem("client_cert", client_cert, (v) => new X509Certificate(v)),
-    pemProblem("client_key", client_key, (v) => createPrivateKey(v)),
+    pemProblem("client_key", client_key, (v) => createPrivateKey(v), "a PEM private key"),
   ]) if (p) problems.push(p);
   if (problems.length > 0) bad(...problems);
   bag(ctx).access = { address, scheme, token_digest: digest(token), ca_cert, client_cert, client_key_digest: client_key && digest(client_key) };
