@@ -319,3 +319,14 @@ describe("persistence of rotations made by reads", () => {
     expect(saved.data.secrets.mounts.directory.objects.managed.svc.password).toBe(rotated);
   });
 });
+
+describe("concurrent check-ins", () => {
+  test("two check-ins of one loan: exactly one lists the account", async () => {
+    await seedAccounts("a");
+    await configured();
+    await librarySet("s", ["a"], { disable_check_in_enforcement: true });
+    await post("library/s/check-out", {});
+    const [x, y] = await Promise.all([post("library/s/check-in", { service_account_names: ["a"] }), post("library/s/check-in", { service_account_names: ["a"] })]);
+    expect([...x.json.data.check_ins, ...y.json.data.check_ins]).toEqual(["a"]);
+  });
+});

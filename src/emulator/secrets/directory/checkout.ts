@@ -6,7 +6,7 @@ import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, str, strList } from "../fields";
 import { parseDuration } from "./duration";
-import { handled, requireConfig, rotateAccount } from "./rotation";
+import { handled, requireConfig, rotateAccount, serialized } from "./rotation";
 import { own } from "./store";
 import { configOf, loans, managed, sets, type DirectoryConfig, type LibrarySet } from "./types";
 
@@ -117,9 +117,13 @@ function checkIn(manage: boolean) {
     for (const a of new Set(accounts)) {
       const loan = own(loans(ctx), a);
       if (!loan) continue;
-      await rotateAccount(ctx, cfg, a);
-      if (own(loans(ctx), a) === loan) delete loans(ctx)[a];
-      checkIns.push(a);
+      // One check-in per loan: a concurrent check-in of the same account waits, then finds it returned.
+      await serialized(ctx, `loan:${a}`, async () => {
+        if (own(loans(ctx), a) !== loan) return;
+        await rotateAccount(ctx, cfg, a);
+        delete loans(ctx)[a];
+        checkIns.push(a);
+      });
     }
     return dataReply({ check_ins: checkIns });
   };
