@@ -17,7 +17,11 @@ function borrowerOf(req: Incoming): string {
   return `hmac-sha256:${createHash("sha256").update(header(req.headers, "x-svc-token") ?? "").digest("hex")}`;
 }
 
-/** Checks in every account whose lease has ended; a check-in rotates the password. */
+/**
+ * Checks in every account whose lease has ended; a check-in rotates the password. The loan stays
+ * until the rotation is done, so no check-out can be handed the old password meanwhile; if the
+ * rotation fails the account stays out (the borrower may still hold the password).
+ */
 export async function sweep(ctx: SecretsContext): Promise<void> {
   const cfg = configOf(ctx);
   if (!cfg) return;
@@ -26,14 +30,11 @@ export async function sweep(ctx: SecretsContext): Promise<void> {
   for (const account of Object.keys(all)) {
     const loan = all[account];
     if (loan.expires === 0 || loan.expires > now) continue;
-    delete all[account];
-    try {
+    await serialized(ctx, `loan:${account}`, async () => {
+      if (own(loans(ctx), account) !== loan) return;
       await rotateAccount(ctx, cfg, account);
-    } catch (e) {
-      // Not rotated: the borrower may still hold the password, so it stays out until a later attempt succeeds.
-      loans(ctx)[account] ??= loan;
-      throw e;
-    }
+      delete loans(ctx)[account];
+    });
   }
 }
 
