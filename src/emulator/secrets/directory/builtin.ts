@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import type { SecretsContext } from "../context";
 import type { Directory } from "./backend";
-import { bagOf, own } from "./store";
+import { own, store } from "./store";
 
 /**
  * An account of the built-in directory, seeded through `/_emulator/directory`. Like a real
@@ -28,7 +28,7 @@ export function passwordMatches(hash: string | undefined, password: string): boo
   return timingSafeEqual(scryptSync(password, Buffer.from(salt, "hex"), expected.length, SCRYPT), expected);
 }
 
-export const accounts = (ctx: Pick<SecretsContext, "mount">) => bagOf<Account>(ctx as SecretsContext, "account");
+export const accounts = (ctx: Pick<SecretsContext, "mount">) => store<Account>(ctx.mount, "account");
 
 /** The directory the emulator keeps itself when no LDAP server is configured. */
 export function builtinDirectory(ctx: SecretsContext): Directory {
