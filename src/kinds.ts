@@ -13,6 +13,12 @@ import { keyDistributionDefinition } from "./secrets/keymgmt/keyDistribution";
 import { entityAliasDefinition } from "./secrets/identity/entityAlias";
 import { catalogEntryDefinition } from "./secrets/plugins/catalogEntry";
 import { dualFactorMethodDefinition } from "./secrets/mfa/dualFactorMethod";
+import { directoryConfigDefinition } from "./secrets/directory/config";
+import { directoryRoleDefinition } from "./secrets/directory/role";
+import { librarySetDefinition } from "./secrets/directory/librarySet";
+import { checkOutDefinition } from "./secrets/directory/checkOut";
+import { accessConfigDefinition } from "./secrets/registry/accessConfig";
+import { registryRoleDefinition } from "./secrets/registry/role";
 
 export const KINDS: Record<string, ResourceDefinition> = {
   "runs:NotificationConfiguration": notificationConfigurationDefinition as ResourceDefinition,
@@ -25,4 +31,10 @@ export const KINDS: Record<string, ResourceDefinition> = {
   "secrets:IdentityEntityAlias": entityAliasDefinition as ResourceDefinition,
   "secrets:PluginCatalogEntry": catalogEntryDefinition as ResourceDefinition,
   "secrets:MfaDualFactorMethod": dualFactorMethodDefinition as ResourceDefinition,
+  "secrets:DirectoryConfig": directoryConfigDefinition as ResourceDefinition,
+  "secrets:DirectoryRole": directoryRoleDefinition as ResourceDefinition,
+  "secrets:DirectoryLibrarySet": librarySetDefinition as ResourceDefinition,
+  "secrets:DirectoryCheckOut": checkOutDefinition as ResourceDefinition,
+  "secrets:RegistryAccessConfig": accessConfigDefinition as ResourceDefinition,
+  "secrets:RegistryRole": registryRoleDefinition as ResourceDefinition,
 };

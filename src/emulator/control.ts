@@ -3,7 +3,9 @@ import { formatRequest } from "./logs";
 import { Router, type Route } from "./router";
 import type { Runtime } from "./runtime";
 import { mountableTypes, reservedPrefix } from "./secrets";
+import { directoryControlRoutes } from "./secrets/directory/control";
 import { identityControlRoutes } from "./secrets/identity/control";
+import { registryControlRoutes } from "./secrets/registry/control";
 import { loginEnforcementRoutes } from "./secrets/mfa/login-enforcement";
 import { runControlRoutes } from "./runs/control-routes";
 import { seed } from "./seed";
@@ -96,6 +98,8 @@ const routes: Route<Runtime>[] = [
   { method: "DELETE", path: "/faults", handler: (rt) => (rt.faults.clear(), emptyReply(204)) },
   { method: "POST", path: "/mounts", handler: addMount },
   ...identityControlRoutes,
+  ...directoryControlRoutes,
+  ...registryControlRoutes,
   ...loginEnforcementRoutes,
   {
     method: "GET",

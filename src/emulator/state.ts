@@ -118,7 +118,7 @@ export const AUTOAPPLY_WORKSPACE_ID = "ws-autoapply000001";
 export const AUTOAPPLY_CONFIGURATION_VERSION_ID = "cv-autoapply000001";
 
 /** Engines mounted on a fresh emulator: mount path → engine type. */
-export const DEFAULT_MOUNTS: Record<string, string> = { transform: "transform", keymgmt: "keymgmt" };
+export const DEFAULT_MOUNTS: Record<string, string> = { transform: "transform", keymgmt: "keymgmt", directory: "directory", registry: "registry" };
 
 /** The defaults, with every map free of a prototype (see nullProto). */
 export function seededData(at: string): Data {

@@ -5,6 +5,8 @@ export * as keymgmt from "./keymgmt";
 export * as identity from "./identity";
 export * as plugins from "./plugins";
 export * as mfa from "./mfa";
+export * as directory from "./directory";
+export * as registry from "./registry";
 export type { Connection, ConnectionArgs } from "../core/connection";
 export type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../core/fn";
 

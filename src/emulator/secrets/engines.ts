@@ -1,7 +1,9 @@
 import type { Route } from "../router";
 import type { SecretsContext } from "./context";
 import { entityAliasRoutes } from "./identity/entity-alias";
+import { directoryEngine } from "./directory";
 import { keymgmtEngine } from "./keymgmt";
+import { registryEngine } from "./registry";
 import { dualFactorRoutes } from "./mfa/dualfactor";
 import { catalogRoutes } from "./plugins/catalog";
 import { transformEngine } from "./transform";
@@ -16,6 +18,8 @@ export interface Engine {
 export const ENGINES: Record<string, Engine> = {
   [transformEngine.type]: transformEngine,
   [keymgmtEngine.type]: keymgmtEngine,
+  [directoryEngine.type]: directoryEngine,
+  [registryEngine.type]: registryEngine,
 };
 
 /** What handlers at fixed paths get: there is no mount. */

@@ -1,0 +1,15 @@
+import type { Engine } from "../engines";
+import { configRoutes } from "./config";
+import { libraryRoutes } from "./library";
+import { roleRoutes } from "./roles";
+import { rootRoutes } from "./root";
+
+/**
+ * The directory engine: config, roles with rotated passwords, library sets lent through
+ * check-out and check-in, and root rotation. It works on a real LDAP server when the config's
+ * `url` answers, otherwise on a built-in directory seeded through `/_emulator/directory`.
+ */
+export const directoryEngine: Engine = {
+  type: "directory",
+  routes: [...configRoutes, ...roleRoutes, ...libraryRoutes, ...rootRoutes],
+};

@@ -1,0 +1,72 @@
+/** Rotations of the directory engine: the bind password (rotate-root) and a role's password. */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { mount, name } from "../fields";
+import { mountOnly, type MountArgs } from "./config";
+import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R, warn, warningsOf } from "./routes";
+
+/** What a rotation answered: `rotated` false when one was already in progress (the warning says so). */
+export interface RotationResult {
+  rotated: boolean;
+  warnings: string[];
+}
+
+function result(status: number, body: unknown, what: string): RotationResult {
+  const warnings = warningsOf(body);
+  // A 200 with a warning is not a failure: the rotation already running will do the work.
+  for (const w of warnings) warn(`${what}: ${w}`);
+  return { rotated: status === 204 || warnings.length === 0, warnings };
+}
+
+const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
+  name: "rotateRoot",
+  schema: mountOnly,
+  sideEffects: true,
+  async run(ctx, args) {
+    const res = await ctx.client("secrets").request({ route: R.rotateRoot, params: { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT } });
+    return result(res.status, res.body, "rotateRoot");
+  },
+};
+
+/**
+ * Gives the bind account a new password known only to the service. Afterwards the program's
+ * `bindpass` is stale on purpose: the Config resource does not send it again unless you change it.
+ * No request during preview.
+ */
+export function rotateRoot(args: MountArgs = {}): Promise<RotationResult> {
+  return invoke(rootFn, args);
+}
+
+/** Output form of {@link rotateRoot}; unknown during preview. */
+export function rotateRootOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<RotationResult> {
+  return invokeOutput(rootFn, args);
+}
+
+export interface RotateRoleArgs {
+  /** Role name. */
+  name: string;
+  /** Mount path of the directory engine. Default `directory`. */
+  mount?: string;
+}
+
+let roleSchema: z.ZodType | undefined;
+const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = {
+  name: "rotateRole",
+  schema: () => (roleSchema ??= z.object({ name: name(), mount: mount().optional() })),
+  sideEffects: true,
+  async run(ctx, args) {
+    const res = await ctx.client("secrets").request({ route: R.rotateRole, params: { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT, name: args.name } });
+    return result(res.status, res.body, `rotateRole ${args.name}`);
+  },
+};
+
+/** Rotates a role's service-account password now. No request during preview. */
+export function rotateRole(args: RotateRoleArgs): Promise<RotationResult> {
+  return invoke(roleFn, args);
+}
+
+/** Output form of {@link rotateRole}; unknown during preview. */
+export function rotateRoleOutput(args: { name: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<RotationResult> {
+  return invokeOutput(roleFn, args);
+}

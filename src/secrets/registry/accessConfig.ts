@@ -1,0 +1,144 @@
+/**
+ * How the service-registry engine reaches the registry: `/{mount}/config/access`. The token (a
+ * management-type registry ACL token) and the client key are write-only secrets.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Context, ResourceDefinition } from "../../core/definition";
+import { SvcResource } from "../../core/resource";
+import { isUnknown } from "../../core/unknown";
+import { registerSecret } from "../../http";
+import { adopt, mount } from "../fields";
+import { alreadyExists, fetchData, pathOf, readBack } from "../pathObject";
+import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
+
+export interface AccessConfigState {
+  mount: string;
+  address: string;
+  scheme: "http" | "https";
+  token: string;
+  caCert?: string;
+  clientCert?: string;
+  clientKey?: string;
+  adopt?: boolean;
+  [key: string]: unknown;
+}
+
+const PEM = (label: RegExp) => (v: string) => isUnknown(v) || v === "" || label.test(v);
+
+let schema: z.ZodType | undefined;
+function buildSchema(): z.ZodType {
+  return z.object({
+    mount: mount(),
+    address: z.string({ error: "must be a string" }).regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, "must be host:port"),
+    scheme: z.enum(["http", "https"], { error: "must be http or https" }),
+    token: z.string({ error: "must be a string" }).min(1, "must not be empty: a management-type registry ACL token"),
+    caCert: z.string().refine(PEM(/-----BEGIN CERTIFICATE-----/), "must be an x509 PEM certificate").optional(),
+    clientCert: z.string().refine(PEM(/-----BEGIN CERTIFICATE-----/), "must be an x509 PEM certificate").optional(),
+    clientKey: z.string().refine(PEM(/-----BEGIN [A-Z ]*PRIVATE KEY-----/), "must be a PEM private key").optional(),
+    adopt: adopt(),
+  }).superRefine((v, ctx) => {
+    const has = (x: unknown) => x !== undefined && x !== "";
+    if (isUnknown(v.clientCert) || isUnknown(v.clientKey)) return;
+    if (has(v.clientCert) && !has(v.clientKey)) ctx.addIssue({ code: "custom", path: ["clientKey"], message: "is required with clientCert" });
+    if (has(v.clientKey) && !has(v.clientCert)) ctx.addIssue({ code: "custom", path: ["clientCert"], message: "is required with clientKey" });
+  // Runs even when a field failed, so every problem is reported at once.
+  }, { when: () => true });
+}
+
+const params = (p: { mount?: string }) => ({ mount: p.mount ?? DEFAULT_REGISTRY_MOUNT });
+
+function body(p: AccessConfigState): Record<string, unknown> {
+  registerSecret(p.token);
+  if (p.clientKey) registerSecret(p.clientKey);
+  return { address: p.address, scheme: p.scheme, token: p.token, ca_cert: p.caCert ?? "", client_cert: p.clientCert ?? "", client_key: p.clientKey ?? "" };
+}
+
+function fromData(d: Record<string, unknown>, p: AccessConfigState): AccessConfigState {
+  const out: AccessConfigState = { mount: p.mount ?? DEFAULT_REGISTRY_MOUNT, address: String(d.address ?? ""), scheme: String(d.scheme ?? "http") as "http", token: p.token };
+  // Left out of state when neither given nor held, so absent and "" are no diff.
+  if (p.caCert !== undefined || d.ca_cert) out.caCert = String(d.ca_cert ?? "");
+  if (p.clientCert !== undefined || d.client_cert) out.clientCert = String(d.client_cert ?? "");
+  return out;
+}
+
+async function readAccess(ctx: Context, p: AccessConfigState): Promise<AccessConfigState | undefined> {
+  const data = await fetchData(ctx, R.accessRead, params(p));
+  return data ? fromData(data, p) : undefined;
+}
+
+export const accessConfigDefinition: ResourceDefinition<AccessConfigState, AccessConfigState> = {
+  kind: "secrets:RegistryAccessConfig",
+  schema: () => (schema ??= buildSchema()),
+  defaults: { mount: DEFAULT_REGISTRY_MOUNT, scheme: "http" },
+  immutable: ["mount"],
+  identity: ["mount"],
+  secrets: ["token", "clientKey"],
+  writeOnly: ["token", "clientKey"],
+  local: ["adopt"],
+  outputs: [],
+  async create(ctx, inputs) {
+    const id = pathOf(R.accessRead, params(inputs));
+    if (!inputs.adopt && (await fetchData(ctx, R.accessRead, params(inputs)))) throw alreadyExists("POST", id, "registry access config");
+    await ctx.client("secrets").request({ route: R.accessWrite, params: params(inputs), body: body(inputs), retry: "safe" });
+    return { id, outs: await readBack(id, inputs, () => readAccess(ctx, inputs)) };
+  },
+  read: (ctx, _id, props) => readAccess(ctx, props),
+  async update(ctx, id, _olds, news) {
+    await ctx.client("secrets").request({ route: R.accessWrite, params: params(news), body: body(news), retry: "safe" });
+    return readBack(id, news, () => readAccess(ctx, news));
+  },
+  async delete(ctx, _id, props) {
+    await ctx.client("secrets").request({ route: R.accessDelete, params: params(props) });
+  },
+};
+
+export interface AccessConfigArgs {
+  /** Mount path of the service-registry engine. Default `registry`. Changing it replaces the config. */
+  mount?: pulumi.Input<string>;
+  /** Registry address, `host:port`. */
+  address: pulumi.Input<string>;
+  /** `http` (default) or `https`. */
+  scheme?: pulumi.Input<"http" | "https">;
+  /** A management-type registry ACL token. Secret and write-only: never read back, kept secret in state. */
+  token: pulumi.Input<string>;
+  /** x509 PEM CA certificate for the registry's TLS. */
+  caCert?: pulumi.Input<string>;
+  /** x509 PEM client certificate; requires clientKey. */
+  clientCert?: pulumi.Input<string>;
+  /** PEM client key; requires clientCert. Secret and write-only. */
+  clientKey?: pulumi.Input<string>;
+  /** Take over an access config that already exists on the mount instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * The service-registry engine's access to the registry: `/{mount}/config/access`.
+ *
+ * @example
+ * ```ts
+ * const access = new svc.secrets.registry.AccessConfig("registry", {
+ *   address: "registry.internal:8500", scheme: "https", token: config.requireSecret("registryManagementToken"),
+ * });
+ * ```
+ */
+export class AccessConfig extends SvcResource {
+  /** Mount path. */
+  declare readonly mount: pulumi.Output<string>;
+  /** Registry address. */
+  declare readonly address: pulumi.Output<string>;
+  /** http or https. */
+  declare readonly scheme: pulumi.Output<string>;
+  /** Secret; your input, never read from the service. */
+  declare readonly token: pulumi.Output<string>;
+  /** CA certificate, when set. */
+  declare readonly caCert: pulumi.Output<string | undefined>;
+  /** Client certificate, when set. */
+  declare readonly clientCert: pulumi.Output<string | undefined>;
+  /** Secret; your input, never read from the service. */
+  declare readonly clientKey: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: AccessConfigArgs, opts?: pulumi.CustomResourceOptions) {
+    super(accessConfigDefinition, name, args, opts);
+  }
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import type { ProviderHost } from "../../src/engine/host";
+import { control, secretsApi } from "../support/emulator";
+import { configuredHost, hostChecked, serializedProvider, urn } from "../support/protocol";
+
+const CONFIG = "secrets:DirectoryConfig";
+const ROLE = "secrets:DirectoryRole";
+const SET = "secrets:DirectoryLibrarySet";
+const OUT = "secrets:DirectoryCheckOut";
+const ACCESS = "secrets:RegistryAccessConfig";
+const RROLE = "secrets:RegistryRole";
+const BINDPASS = "protocol-bind-password-55aa";
+
+let emu: Emulator;
+let host: ProviderHost;
+
+beforeAll(async () => {
+  emu = await startEmulator();
+  host = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
+  await control(emu, "POST", "/directory/accounts", { accounts: ["svc-app", "pool-1", "pool-2"] });
+});
+
+afterAll(async () => {
+  await host?.close();
+  await emu?.close();
+});
+
+const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu, "POST", "/directory/bind", { name, password })).ok;
+
+describe("directory and registry through the real dynamic-provider host", () => {
+  it("serializes each kind to a small text without tokens", async () => {
+    for (const kind of [CONFIG, ROLE, SET, OUT, ACCESS, RROLE]) {
+      const text = await serializedProvider(kind);
+      expect(text).toContain(`"${kind}"`);
+      expect(Buffer.byteLength(text)).toBeLessThan(6000);
+      for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
+    }
+  });
+
+  it("check failures name the property", async () => {
+    const r = await host.check(urn(SET, "bad"), {}, { __provider: await serializedProvider(SET), name: "s", serviceAccountNames: ["a", "a"], ttl: "2h", maxTtl: "1h" });
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["maxTtl", "serviceAccountNames"]);
+    const c = await host.check(urn(CONFIG, "bad"), {}, { __provider: await serializedProvider(CONFIG), binddn: "x", bindpass: "y", formatter: "{{PASSWORD}}{{PASSWORD}}" });
+    expect(c.failures.map((f) => f.property)).toEqual(["formatter"]);
+  });
+
+  it("config → role → library set → check-out, and back, with no secret in the host's output", async () => {
+    const cfgIn = await hostChecked(host, CONFIG, "cfg", { binddn: "cn=admin,dc=example,dc=org", bindpass: BINDPASS, url: "ldap://127.0.0.1:1", ttl: "1h" });
+    const cfg = await host.create(urn(CONFIG, "cfg"), cfgIn);
+    expect(cfg.outs).toMatchObject({ ttl: "1h", bindpass: BINDPASS });
+    expect(await host.diff(urn(CONFIG, "cfg"), cfg.id, (await host.read(urn(CONFIG, "cfg"), cfg.id, cfg.outs)).props, cfgIn)).toMatchObject({ changes: false });
+
+    const roleIn = await hostChecked(host, ROLE, "app", { name: "app", serviceAccountName: "svc-app", ttl: 3600 });
+    const role = await host.create(urn(ROLE, "app"), roleIn);
+    expect(role.outs).toMatchObject({ serviceAccountName: "svc-app", ttl: 3600, lastServiceRotation: expect.any(String) });
+
+    const setIn = await hostChecked(host, SET, "pool", { name: "pool", serviceAccountNames: ["pool-1"] });
+    const set = await host.create(urn(SET, "pool"), setIn);
+    expect(set.outs).toMatchObject({ ttl: "24h", maxTtl: "24h", serviceAccountNames: ["pool-1"] });
+    const setNews = await hostChecked(host, SET, "pool", { name: "pool", serviceAccountNames: ["pool-1", "pool-2"] }, set.outs);
+    expect(await host.diff(urn(SET, "pool"), set.id, set.outs, setNews)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const setAfter = await host.update(urn(SET, "pool"), set.id, set.outs, setNews);
+
+    const outIn = await hostChecked(host, OUT, "borrow", { setName: "pool" });
+    const out = await host.create(urn(OUT, "borrow"), outIn);
+    expect(out.outs).toMatchObject({ serviceAccountName: "pool-1", leaseDuration: 86400 });
+    const password = out.outs.password as string;
+    expect(await binds("pool-1", password)).toBe(true);
+    expect(await host.diff(urn(OUT, "borrow"), out.id, out.outs, { ...outIn, ttl: "1h" })).toEqual({ changes: true, replaces: ["ttl"], deleteBeforeReplace: true });
+
+    await host.delete(urn(OUT, "borrow"), out.id, out.outs);
+    expect(await binds("pool-1", password)).toBe(false);
+    await host.delete(urn(SET, "pool"), set.id, setAfter.outs);
+    await host.delete(urn(ROLE, "app"), role.id, role.outs);
+    await host.delete(urn(CONFIG, "cfg"), cfg.id, cfg.outs);
+    expect((await secretsApi(emu, "GET", "/directory/config")).status).toBe(404);
+    for (const s of [BINDPASS, password, ...Object.values(emu.tokens)]) expect(host.stderr()).not.toContain(s);
+  });
+
+  it("registry access config and role", async () => {
+    const { token } = await control<{ token: string }>(emu, "POST", "/registry/tokens", { type: "management" });
+    const accessIn = await hostChecked(host, ACCESS, "access", { address: "127.0.0.1:8500", token });
+    const access = await host.create(urn(ACCESS, "access"), accessIn);
+    expect(access.outs).toMatchObject({ address: "127.0.0.1:8500", scheme: "http", token });
+    const roleIn = await hostChecked(host, RROLE, "r", { name: "r", lease: "1h", policies: ["read"] });
+    const role = await host.create(urn(RROLE, "r"), roleIn);
+    const read = await host.read(urn(RROLE, "r"), role.id, role.outs);
+    expect(await host.diff(urn(RROLE, "r"), role.id, read.props, roleIn)).toMatchObject({ changes: false });
+    await host.delete(urn(RROLE, "r"), role.id, role.outs);
+    await host.delete(urn(ACCESS, "access"), access.id, access.outs);
+    expect(host.stderr()).not.toContain(token);
+  });
+});
