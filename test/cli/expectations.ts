@@ -29,7 +29,7 @@ export interface Expectations {
   /** The step2 plan: op per resource, the property names `preview --diff` marks, delete-first order. */
   step2: Record<string, { op: string; properties?: string[]; deleteFirst?: boolean }>;
   outOfBand?: {
-    change?: { resource: string; properties: string[]; request: ServiceRequest };
+    change?: { resource: string; outputs: Record<string, unknown>; request: ServiceRequest };
     delete?: { resource: string; request: ServiceRequest };
   };
   /** Why there is no out-of-band change or delete for this example. */
