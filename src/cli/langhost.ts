@@ -5,7 +5,7 @@
  * uses for preview/up/refresh/destroy/import: it prints its port, answers Handshake, GetPluginInfo,
  * GetRequiredPlugins/Packages, About, GetProgramDependencies, RuntimeOptionsPrompts, and its Run
  * starts `node <@pulumi/pulumi>/cmd/run` for the program, exactly what the SDK's own runner expects.
- * It does not compile TypeScript: the programs it runs are compiled JavaScript (dist/examples).
+ * TypeScript programs are left to the runner's vendored ts-node, as with the official host.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -69,10 +69,14 @@ function run(req: RunRequest): Promise<InstanceType<Lang["RunResponse"]>> {
 
   const config: Record<string, string> = {};
   req.getConfigMap().forEach((v, k) => { config[k] = v; });
+  // Pulumi.yaml's runtime option `typescript` (default true, as for the official host) makes the
+  // SDK's runner load its vendored ts-node for .ts programs.
+  const options = (req.getInfo()?.getOptions()?.toJavaScript() ?? {}) as { typescript?: unknown };
   const env = {
     ...process.env,
     PULUMI_CONFIG: JSON.stringify(config),
     PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(req.getConfigsecretkeysList()),
+    PULUMI_NODEJS_TYPESCRIPT: String(options.typescript !== false),
   };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: req.getPwd() || dir, env, stdio: ["ignore", "inherit", "inherit"] });

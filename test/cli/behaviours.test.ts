@@ -61,17 +61,23 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     expect(await alphabet("alias-a")).toBe("0123");
   });
 
-  it("protect: destroy is refused before anything is deleted", async () => {
+  it("protect: destroy (with its preview) is refused before anything is deleted; --skip-preview deletes the rest first", async () => {
     const s = await stack("protect");
     expect((await s.up()).code).toBe(0);
     await control(emu, "DELETE", "/requests");
-    const r = await s.run(["destroy", "--yes", "--skip-preview"]);
+    const r = await s.run(["destroy", "--yes"]);
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toMatch(/protected/);
     expect(await writes()).toEqual([]);
     expect(await alphabet("guarded")).toBe("0123");
     expect(await alphabet("unguarded")).toBe("0123");
     expect((await s.state()).resources.find((q) => q.urn.endsWith("::guarded"))?.protect).toBe(true);
+
+    // Without the preview the engine finds the protected resource only when it reaches it.
+    const skipped = await s.run(["destroy", "--yes", "--skip-preview"]);
+    expect(skipped.code).not.toBe(0);
+    expect(await alphabet("guarded")).toBe("0123");
+    expect(await alphabet("unguarded")).toBeUndefined();
   });
 
   it("retainOnDelete: removing the resource drops it from state and keeps the object", async () => {
@@ -126,10 +132,13 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     const s = await stack("partial", { "behaviours:workspaceId": emu.workspaceId });
     const r = await s.run(["up", "--yes", "--skip-preview"]);
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toMatch(/is kept in state/);
+    // The engine shows (and records as initErrors) only the reasons of a failure with an id:
+    // PartialFailure sends its message as the reason, else the CLI says just "resource init failed".
+    expect(r.stdout).toMatch(/did not reach completed within 1 s.*is kept in state/);
+    expect(r.stdout).toMatch(/pulumi-svc: run run-\S+: timed out waiting for completed; it was discarded/);
     const kept = (await s.state()).resources.find((q) => q.urn.endsWith("::partial"))!;
     expect(kept.id).toMatch(/^run-/);
-    expect(kept.initErrors?.join("\n")).toMatch(/timed out/);
+    expect(kept.initErrors?.join("\n"), JSON.stringify(kept)).toMatch(/did not reach completed.*is kept in state/s);
 
     const again = await s.up();
     expect(again.code).toBe(0);

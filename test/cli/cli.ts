@@ -132,7 +132,7 @@ export class CliStack {
   }
 
   setProgram(program: string): void {
-    fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.options.project}\nruntime: nodejs\nmain: ${program}\n`);
+    fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.options.project}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${program}\n`);
   }
 
   async setConfig(plain: Record<string, string>, secret: Record<string, string> = {}): Promise<void> {
