@@ -37,7 +37,8 @@ const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { pat
  */
 export function describeCli(name: string, body: () => void): void {
   if (cliDir && fs.existsSync(path.join(root, "dist/src/cli/langhost.js"))) {
-    describe(name, body);
+    // One CLI operation takes seconds; a test runs several in a row, on 2 shared cores.
+    describe(name, { timeout: 600_000 }, body);
     return;
   }
   const reason = `no Pulumi CLI: run scripts/pulumi-cli.sh (or put pulumi on PATH, or set SVC_PULUMI_BIN), and npm run build`;

@@ -29,12 +29,17 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Ids, timestamps and provider texts differ between two deployments by nature. */
-const incidental = (k: string) => /(^id$|Id$|^runId$|At$|^createdAt$|Timestamps$|^__provider$|^keys$|^publicKey$)/.test(k);
+/** Ids, timestamps and provider texts differ between two deployments by nature (at any depth). */
+const incidental = (k: string) => /(^id$|Id$|At$|Timestamps$|^date$|^__provider$|^keys$|^publicKey$)/.test(k);
+const isSecret = (v: unknown) => v === "[secret]" || (!!v && typeof v === "object" && "4dabf18193072939515e22adb298388d" in v);
 
-function comparable(outputs: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(outputs).filter(([k, v]) => !incidental(k) && !(v && typeof v === "object" && "4dabf18193072939515e22adb298388d" in v) && v !== "[secret]"));
+function strip(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(strip);
+  if (!v || typeof v !== "object") return v;
+  return Object.fromEntries(Object.entries(v).filter(([k, x]) => !incidental(k) && !isSecret(x)).map(([k, x]) => [k, strip(x)]));
 }
+
+const comparable = (outputs: Record<string, unknown>) => strip(outputs) as Record<string, unknown>;
 
 const doubleOps = (r: Result) => Object.fromEntries(r.steps.filter((s) => s.op !== "same" && s.op !== "refresh").map((s) => [s.name, s.op]));
 
