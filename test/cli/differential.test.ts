@@ -18,6 +18,7 @@ import { examples, fillAll } from "./expectations";
 
 let emu: Emulator;
 let dir: string;
+const stacks: CliStack[] = [];
 
 beforeAll(async () => {
   emu = await startEmulator();
@@ -25,6 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Stacks of a failed test are removed here (a passing test removes its own).
+  for (const s of stacks) s.remove();
   await emu?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -53,6 +56,7 @@ async function pair(name: string, project: string, program: string, config: Reco
   const svcConfig = { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...config };
   const svcSecrets = { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, ...secretConfig };
   const cli = await CliStack.create({ project, program, config: svcConfig, secretConfig: svcSecrets });
+  stacks.push(cli);
   const state = path.join(dir, `${name}.json`);
   const double = (operation: Operation, file: string) => runProgram({
     operation, program: file, state, cwd: root, stack: "dev", project, config: svcConfig, secretConfig: svcSecrets,
