@@ -57,4 +57,13 @@ export class PartialFailure extends Error {
     super(`${cause.message} (the object ${id} was created and is kept in state; run pulumi up again to finish)`);
     this.cause = cause;
   }
+
+  /**
+   * What the engine shows and records as the resource's initErrors. The dynamic-provider host sends
+   * only these for a failure with an id (the message itself is dropped): without them the real CLI
+   * says just "resource init failed".
+   */
+  get reasons(): string[] {
+    return [this.message];
+  }
 }

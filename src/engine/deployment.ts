@@ -27,6 +27,8 @@ export interface Registration {
   deleteBeforeReplace?: boolean;
   ignoreChanges: string[];
   replaceOnChanges: string[];
+  /** URNs of the resource's aliases: an old state entry under one of them is this resource. */
+  aliases: string[];
   protect?: boolean;
   retainOnDelete?: boolean;
 }
@@ -87,6 +89,7 @@ export class Deployment {
   async finish(): Promise<void> {
     if (this.failed) return;
     const gone = this.prior.resources.filter((r) => !this.consumed.has(r));
+    if (this.refuseProtected(gone)) return;
     for (const r of deleteOrder([...this.condemned, ...gone])) {
       const replaced = this.condemned.includes(r);
       if (this.preview) {
@@ -142,6 +145,7 @@ export class Deployment {
 
   /** `pulumi destroy`: delete everything, dependents first. */
   async destroy(): Promise<void> {
+    if (this.refuseProtected(this.prior.resources)) return;
     for (const r of deleteOrder(this.prior.resources)) {
       try {
         await this.deleteOne(r);
@@ -163,7 +167,7 @@ export class Deployment {
       const step = this.record("create", reg);
       throw this.fail(step, new Error(`the engine double runs only dynamic resources (${DYNAMIC}...), not ${reg.type}`));
     }
-    const old = this.olds.get(reg.urn);
+    const old = [reg.urn, ...reg.aliases].map((u) => this.olds.get(u)).find((o) => o !== undefined && !this.consumed.has(o));
     const news = old ? applyIgnoreChanges(reg.object, old.inputs, reg.ignoreChanges) : reg.object;
     const check = await this.host.check(reg.urn, plain(old?.inputs ?? {}) as object, plain(news) as object).catch((e) => {
       throw this.fail(this.record(old ? "update" : "create", reg), e);
@@ -277,9 +281,17 @@ export class Deployment {
   private keep(reg: Registration, id: string, inputs: PropertyMap, outs: PropertyMap, errors?: string[]): Registered {
     const { outputs, secretOutputs } = markOutputs(outs, reg.additionalSecretOutputs, inputs);
     const r: StateResource = { ...base(reg), id, inputs, outputs, secretOutputs };
-    if (errors) r.initErrors = errors;
+    if (errors?.length) r.initErrors = errors;
     this.news.push(r);
     return { urn: reg.urn, id, outputs };
+  }
+
+  /** As the engine's preview: a protected resource to delete stops the deployment before any delete. */
+  private refuseProtected(doomed: StateResource[]): boolean {
+    const guarded = doomed.find((r) => r.protect);
+    if (!guarded) return false;
+    this.fail(this.record("delete", guarded), new Error(`resource ${guarded.urn} is protected; remove the protect option first`));
+    return true;
   }
 
   private async deleteOne(r: StateResource): Promise<void> {
@@ -314,4 +326,6 @@ function base(reg: Registration): Omit<StateResource, "id" | "inputs" | "outputs
   return r;
 }
 
-const initErrors = (e: PartialFailureError): string[] => (e.reasons.length > 0 ? e.reasons : [e.message]);
+// As the engine: only the reasons the host sends are recorded (an error without reasons leaves
+// none, and the next up then sees no reason to update).
+const initErrors = (e: PartialFailureError): string[] => e.reasons;

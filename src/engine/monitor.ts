@@ -96,9 +96,26 @@ function toRegistration(monitor: MockMonitor, req: resprotoTypes.RegisterResourc
     additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
     ignoreChanges: req.getIgnorechangesList(),
     replaceOnChanges: req.getReplaceonchangesList(),
+    aliases: aliasUrns(monitor, req),
   };
   if (req.getDeletebeforereplacedefined()) reg.deleteBeforeReplace = req.getDeletebeforereplace();
   if (req.getProtect()) reg.protect = true;
   if (req.getRetainondelete()) reg.retainOnDelete = true;
   return reg;
+}
+
+/** The URNs a resource was known by (alias URNs and alias specs), so a rename finds its old state. */
+function aliasUrns(monitor: MockMonitor, req: resprotoTypes.RegisterResourceRequest): string[] {
+  const urns = [...req.getAliasurnsList()];
+  for (const a of req.getAliasesList()) {
+    if (a.getUrn()) {
+      urns.push(a.getUrn());
+      continue;
+    }
+    const spec = a.getSpec();
+    if (!spec) continue;
+    const parent = spec.getNoparent() ? "" : spec.getParenturn() || req.getParent();
+    urns.push(monitor.newUrn(parent, spec.getType() || req.getType(), spec.getName() || req.getName()));
+  }
+  return urns;
 }

@@ -3,7 +3,7 @@
  * CLI on PATH it runs a real `pulumi up` on a local file backend in a temporary directory; without
  * it, it runs the program through the engine double (the real dynamic-provider host over gRPC).
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -14,6 +14,7 @@ import { runProgram } from "../engine/program";
 
 const root = path.resolve(__dirname, "../../..");
 const program = path.join(root, "dist/examples/quickstart/index.js");
+const programDir = path.dirname(program);
 
 function onPath(cmd: string): boolean {
   return (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, cmd)));
@@ -43,23 +44,36 @@ function stackConfig(emu: Emulator): StackConfig {
   };
 }
 
-function withCli(cfg: StackConfig, dir: string): boolean {
-  const configFile = path.join(dir, "Pulumi.dev.yaml");
+/** Runs the CLI without blocking: the emulator answering its requests lives in this process. */
+function pulumi(args: string[], dir: string, env: NodeJS.ProcessEnv, quiet = false): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("pulumi", [...args, "--cwd", dir, "--stack", "dev", "--non-interactive"], { env, stdio: quiet ? "pipe" : "inherit" });
+    let err = "";
+    child.stderr?.on("data", (d: Buffer) => { err += d.toString(); });
+    child.on("error", reject);
+    child.on("close", (code) => code === 0 ? resolve() : reject(new Error(`pulumi ${args[0]} failed${quiet ? `: ${err}` : ""}`)));
+  });
+}
+
+async function withCli(cfg: StackConfig, dir: string): Promise<boolean> {
+  // A project file of our own in the temporary directory, for the compiled quickstart (npm start
+  // builds first), so nothing is written into the repository.
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"),
+    `name: pulumi-svc-quickstart\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${programDir}\n`);
+  fs.mkdirSync(path.join(dir, "backend"));
   const env = {
     ...process.env,
-    PULUMI_BACKEND_URL: `file://${dir}`,
+    PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
     PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "pulumi-svc-quickstart",
     PULUMI_SKIP_UPDATE_CHECK: "true",
   };
-  const pulumi = (args: string[], quiet = false) => {
-    const r = spawnSync("pulumi", [...args, "--cwd", root, "--non-interactive"], { env, stdio: quiet ? "pipe" : "inherit", encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`pulumi ${args[0]} failed${quiet ? `: ${r.stderr}` : ""}`);
-    return r.stdout;
-  };
-  pulumi(["stack", "init", "dev"], true);
-  for (const [k, v] of Object.entries(cfg.plain)) pulumi(["config", "set", k, v, "--config-file", configFile], true);
-  for (const [k, v] of Object.entries(cfg.secret)) pulumi(["config", "set", "--secret", k, v, "--config-file", configFile], true);
-  pulumi(["up", "--yes", "--config-file", configFile]);
+  await pulumi(["stack", "init"], dir, env, true);
+  const all = [
+    ...Object.entries(cfg.plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+    ...Object.entries(cfg.secret).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+  ];
+  await pulumi(["config", "set-all", ...all], dir, env, true);
+  await pulumi(["up", "--yes"], dir, env);
   return true;
 }
 
@@ -108,7 +122,7 @@ async function main(): Promise<void> {
     const cli = onPath("pulumi");
     if (cli) {
       console.log("Pulumi CLI found: running `pulumi up` on a local file backend in a temporary directory.\n");
-      ok = withCli(cfg, dir);
+      ok = await withCli(cfg, dir).catch((e: Error) => { console.error(e.message); return false; });
     } else {
       console.log("No Pulumi CLI on PATH: running the quickstart through the engine double\n" +
         "(the real @pulumi/pulumi dynamic-provider host, driven over gRPC the way the engine drives it).\n");

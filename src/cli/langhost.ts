@@ -1,0 +1,134 @@
+/**
+ * Our own Node.js language host for the real Pulumi CLI (`pulumi-language-nodejs`, started by the
+ * engine through scripts/langhost/pulumi-language-nodejs). The Go module proxy refuses the official
+ * host (docs/real-cli.md), so this implements the part of the LanguageRuntime gRPC service the CLI
+ * uses for preview/up/refresh/destroy/import: it prints its port, answers Handshake, GetPluginInfo,
+ * GetRequiredPlugins/Packages, About, GetProgramDependencies, RuntimeOptionsPrompts, and its Run
+ * starts `node <@pulumi/pulumi>/cmd/run` for the program, exactly what the SDK's own runner expects.
+ * TypeScript programs are left to the runner's vendored ts-node, as with the official host.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+
+type Grpc = typeof import("@grpc/grpc-js");
+type Lang = typeof import("@pulumi/pulumi/proto/language_pb");
+type Plugin = typeof import("@pulumi/pulumi/proto/plugin_pb");
+type Services = typeof import("@pulumi/pulumi/proto/language_grpc_pb");
+type RunRequest = import("@pulumi/pulumi/proto/language_pb").RunRequest;
+
+// The gRPC library and stubs of the @pulumi/pulumi installed beside this host, so both sides of the
+// wire use the SDK's own generated code.
+const sdkRequire = createRequire(require.resolve("@pulumi/pulumi"));
+const grpc = sdkRequire("@grpc/grpc-js") as Grpc;
+const lang = sdkRequire("@pulumi/pulumi/proto/language_pb") as Lang;
+const plugin = sdkRequire("@pulumi/pulumi/proto/plugin_pb") as Plugin;
+const services = sdkRequire("@pulumi/pulumi/proto/language_grpc_pb") as Services;
+const sdkVersion = (sdkRequire("@pulumi/pulumi/package.json") as { version: string }).version;
+
+// The engine passes its address as the last positional argument (flags such as -root come first).
+let engineAddress = process.argv.slice(2).filter((a) => !a.startsWith("-")).at(-1) ?? "";
+
+type Unary<Req, Res> = (call: { request: Req }, done: (err: Error | null, res?: Res) => void) => void;
+
+function unary<Req, Res>(fn: (req: Req) => Res | Promise<Res>): Unary<Req, Res> {
+  return (call, done) => {
+    Promise.resolve().then(() => fn(call.request)).then((res) => done(null, res), (err: Error) => done(err));
+  };
+}
+
+/** The program folder: ProgramInfo when the engine sends it, else the older `program` field. */
+function programOf(req: RunRequest): { dir: string; entry: string } {
+  const info = req.getInfo();
+  if (info?.getProgramDirectory()) {
+    return { dir: info.getProgramDirectory(), entry: info.getEntryPoint() || "." };
+  }
+  const program = req.getProgram() || ".";
+  return { dir: path.resolve(req.getPwd() || process.cwd(), program), entry: "." };
+}
+
+/** The SDK's runner, resolved from the program folder as Node resolves the program's own imports. */
+function runnerFor(dir: string): string {
+  return createRequire(path.join(dir, "noop.js")).resolve("@pulumi/pulumi/cmd/run");
+}
+
+function run(req: RunRequest): Promise<InstanceType<Lang["RunResponse"]>> {
+  const { dir, entry } = programOf(req);
+  const args = [runnerFor(dir), `--monitor=${req.getMonitorAddress()}`];
+  const flag = (k: string, v: string | number | undefined) => { if (v !== undefined && v !== "" && v !== 0) args.push(`--${k}=${v}`); };
+  flag("engine", engineAddress);
+  flag("organization", req.getOrganization());
+  flag("project", req.getProject());
+  flag("stack", req.getStack());
+  flag("pwd", req.getPwd());
+  flag("root-directory", req.getInfo()?.getRootDirectory());
+  flag("parallel", req.getParallel());
+  if (req.getDryrun()) args.push("--dry-run");
+  args.push(path.resolve(dir, entry), ...req.getArgsList());
+
+  const config: Record<string, string> = {};
+  req.getConfigMap().forEach((v, k) => { config[k] = v; });
+  // Pulumi.yaml's runtime option `typescript` (default true, as for the official host) makes the
+  // SDK's runner load its vendored ts-node for .ts programs.
+  const options = (req.getInfo()?.getOptions()?.toJavaScript() ?? {}) as { typescript?: unknown };
+  const env = {
+    ...process.env,
+    PULUMI_CONFIG: JSON.stringify(config),
+    PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(req.getConfigsecretkeysList()),
+    PULUMI_NODEJS_TYPESCRIPT: String(options.typescript !== false),
+  };
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: req.getPwd() || dir, env, stdio: ["ignore", "inherit", "inherit"] });
+    const res = new lang.RunResponse();
+    child.on("error", (e) => resolve(res.setError(`could not start the program: ${e.message}`)));
+    child.on("exit", (code, signal) => {
+      // The SDK's runner exits 32 once it has reported the error itself; the engine then only bails.
+      if (code === 32) res.setBail(true);
+      else if (code !== 0) res.setError(`Program exited with ${signal ? `signal ${signal}` : `non-zero exit code: ${code}`}`);
+      resolve(res);
+    });
+  });
+}
+
+/** The direct dependencies of the program's package.json, for `pulumi about`. */
+function dependencies(dir: string): InstanceType<Lang["DependencyInfo"]>[] {
+  let pkgDir = dir;
+  while (!fs.existsSync(path.join(pkgDir, "package.json")) && path.dirname(pkgDir) !== pkgDir) pkgDir = path.dirname(pkgDir);
+  const file = path.join(pkgDir, "package.json");
+  if (!fs.existsSync(file)) return [];
+  const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { dependencies?: Record<string, string> };
+  return Object.entries(pkg.dependencies ?? {}).map(([name, version]) => new lang.DependencyInfo().setName(name).setVersion(version));
+}
+
+function main(): void {
+  const server = new grpc.Server();
+  server.addService(services.LanguageRuntimeService, {
+    handshake: unary((req: InstanceType<Lang["LanguageHandshakeRequest"]>) => {
+      engineAddress = req.getEngineAddress() || engineAddress;
+      return new lang.LanguageHandshakeResponse();
+    }),
+    getPluginInfo: unary(() => new plugin.PluginInfo().setVersion(sdkVersion)),
+    // Dynamic providers need only the pulumi-nodejs plugin, which the engine loads by itself.
+    getRequiredPlugins: unary(() => new lang.GetRequiredPluginsResponse()),
+    getRequiredPackages: unary(() => new lang.GetRequiredPackagesResponse()),
+    run: unary(run),
+    about: unary(() => new lang.AboutResponse().setExecutable(process.execPath).setVersion(process.version)),
+    getProgramDependencies: unary((req: InstanceType<Lang["GetProgramDependenciesRequest"]>) =>
+      new lang.GetProgramDependenciesResponse().setDependenciesList(dependencies(req.getInfo()?.getProgramDirectory() ?? process.cwd()))),
+    runtimeOptionsPrompts: unary(() => new lang.RuntimeOptionsResponse()),
+    // The programs are installed and compiled by the repository's own npm and tsc.
+    installDependencies: (call: { end: () => void }) => call.end(),
+    cancel: unary(() => new (sdkRequire("google-protobuf/google/protobuf/empty_pb") as typeof import("google-protobuf/google/protobuf/empty_pb")).Empty()),
+  } as never);
+  server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+    if (err) {
+      console.error(`pulumi-language-nodejs: ${err.message}`);
+      process.exit(1);
+    }
+    // The engine reads the port from the first line of our stdout.
+    process.stdout.write(`${port}\n`);
+  });
+}
+
+main();

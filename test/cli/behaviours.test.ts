@@ -1,0 +1,163 @@
+// Engine behaviours users rely on, observed under the real Pulumi CLI (README, "Under the real
+// Pulumi CLI"). One emulator for the file; one stack per scenario.
+import * as path from "node:path";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { control, secretsApi } from "../support/emulator";
+import { CliStack, describeCli, ops } from "./cli";
+
+const program = path.join(__dirname, "programs/behaviours");
+
+let emu: Emulator;
+const stacks: CliStack[] = [];
+
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+
+afterEach(() => {
+  for (const s of stacks.splice(0)) s.remove();
+});
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+async function stack(scenario: string, config: Record<string, string> = {}): Promise<CliStack> {
+  const s = await CliStack.create({
+    project: `behaviours-${scenario}`,
+    program,
+    config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "behaviours:scenario": scenario, ...config },
+    secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser },
+  });
+  stacks.push(s);
+  return s;
+}
+
+const step = (s: CliStack, n: number) => s.setConfig({ "behaviours:step": String(n) });
+
+async function alphabet(name: string): Promise<string | undefined> {
+  const r = await secretsApi(emu, "GET", `/transform/alphabet/${name}`);
+  return r.status === 200 ? r.body.data.alphabet as string : undefined;
+}
+
+async function writes(): Promise<{ method: string; path: string }[]> {
+  return (await control<{ requests: { method: string; path: string }[] }>(emu, "GET", "/requests")).requests.filter((q) => !["GET", "LIST"].includes(q.method));
+}
+
+describeCli("engine behaviours under the real Pulumi CLI", () => {
+  it("aliases: a renamed resource with an alias is the same object; nothing is deleted or created", async () => {
+    const s = await stack("aliases");
+    expect((await s.up()).code).toBe(0);
+    await step(s, 2);
+    const preview = await s.preview();
+    expect(ops(preview)).toEqual({});
+    await control(emu, "DELETE", "/requests");
+    const r = await s.up();
+    expect(r.code).toBe(0);
+    expect(ops(r)).toEqual({});
+    expect(await writes()).toEqual([]);
+    expect((await s.state()).resources.map((q) => q.urn)).toContainEqual(expect.stringMatching(/::alias-b$/));
+    expect(await alphabet("alias-a")).toBe("0123");
+  });
+
+  it("protect: destroy (with its preview) is refused before anything is deleted; --skip-preview deletes the rest first", async () => {
+    const s = await stack("protect");
+    expect((await s.up()).code).toBe(0);
+    await control(emu, "DELETE", "/requests");
+    const r = await s.run(["destroy", "--yes"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/protected/);
+    expect(await writes()).toEqual([]);
+    expect(await alphabet("guarded")).toBe("0123");
+    expect(await alphabet("unguarded")).toBe("0123");
+    expect((await s.state()).resources.find((q) => q.urn.endsWith("::guarded"))?.protect).toBe(true);
+
+    // Without the preview the engine finds the protected resource only when it reaches it.
+    const skipped = await s.run(["destroy", "--yes", "--skip-preview"]);
+    expect(skipped.code).not.toBe(0);
+    expect(await alphabet("guarded")).toBe("0123");
+    expect(await alphabet("unguarded")).toBeUndefined();
+  });
+
+  it("retainOnDelete: removing the resource drops it from state and keeps the object", async () => {
+    const s = await stack("retain");
+    expect((await s.up()).code).toBe(0);
+    await step(s, 2);
+    await control(emu, "DELETE", "/requests");
+    const r = await s.up();
+    expect(r.code).toBe(0);
+    expect(ops(r)).toEqual({ kept: "delete" });
+    expect(await writes()).toEqual([]);
+    expect(await alphabet("kept")).toBe("0123");
+    expect((await s.state()).resources.map((q) => q.urn)).not.toContainEqual(expect.stringMatching(/::kept$/));
+  });
+
+  it("ignoreChanges: a change of an ignored input plans and makes no update", async () => {
+    const s = await stack("ignore");
+    expect((await s.up()).code).toBe(0);
+    await step(s, 2);
+    expect(ops(await s.preview())).toEqual({});
+    const r = await s.up();
+    expect(ops(r)).toEqual({});
+    expect(await alphabet("ignored")).toBe("0123");
+  });
+
+  it("--target: only the targeted resource is updated", async () => {
+    const s = await stack("target");
+    expect((await s.up()).code).toBe(0);
+    await step(s, 2);
+    const urn = (await s.state()).resources.find((q) => q.urn.endsWith("::target-a"))!.urn;
+    const r = await s.up(["--target", urn]);
+    expect(r.code).toBe(0);
+    expect(ops(r)).toEqual({ "target-a": "update" });
+    expect(await alphabet("target-a")).toBe("012345");
+    expect(await alphabet("target-b")).toBe("0123");
+    expect(ops(await s.preview())).toEqual({ "target-b": "update" });
+  });
+
+  it("pulumi import: refused for a dynamic resource, nothing is written (adopt is the way)", async () => {
+    expect((await secretsApi(emu, "POST", "/transform/alphabet/imported", { alphabet: "0123" })).status).toBeLessThan(300);
+    const s = await stack("import");
+    await control(emu, "DELETE", "/requests");
+    const r = await s.run(["import", "pulumi-nodejs:dynamic/secrets:TransformAlphabet", "imported", "transform/alphabet/imported", "--yes", "--generate-code=false"]);
+    console.log(`pulumi import of a dynamic resource: exit ${r.code}\n${r.stdout}\n${r.stderr}`);
+    expect(r.code).not.toBe(0);
+    expect(await writes()).toEqual([]);
+    expect((await s.state()).resources ?? []).toEqual([]);
+  });
+
+  it("a partial failure is reported, the object kept in state with the error, and the next up repairs it", async () => {
+    await control(emu, "PUT", "/clock", { autoAdvanceMs: 0 });
+    const s = await stack("partial", { "behaviours:workspaceId": emu.workspaceId });
+    const r = await s.run(["up", "--yes", "--skip-preview"]);
+    expect(r.code).not.toBe(0);
+    // The engine shows (and records as initErrors) only the reasons of a failure with an id:
+    // PartialFailure sends its message as the reason, else the CLI says just "resource init failed".
+    expect(r.stdout).toMatch(/did not reach completed within 1 s.*is kept in state/);
+    expect(r.stdout).toMatch(/pulumi-svc: run run-\S+: timed out waiting for completed; it was discarded/);
+    const kept = (await s.state()).resources.find((q) => q.urn.endsWith("::partial"))!;
+    expect(kept.id).toMatch(/^run-/);
+    expect(kept.initErrors?.join("\n"), JSON.stringify(kept)).toMatch(/did not reach completed.*is kept in state/s);
+
+    const again = await s.up();
+    expect(again.code).toBe(0);
+    expect(ops(again)).toEqual({ partial: "update" });
+    const repaired = (await s.state()).resources.find((q) => q.urn.endsWith("::partial"))!;
+    expect(repaired.id).toBe(kept.id);
+    expect(repaired.initErrors ?? []).toEqual([]);
+  });
+
+  it("up --parallel 16 creates 200 resources with 0 failures; destroy removes them all", async () => {
+    const s = await stack("parallel", { "behaviours:count": "200" });
+    const r = await s.up(["--parallel", "16"]);
+    expect(r.code).toBe(0);
+    expect(r.changeSummary).toEqual({ create: 201 });
+    expect(r.diagnostics?.filter((d) => d.severity === "error")).toEqual([]);
+    const listed = await secretsApi(emu, "LIST", "/transform/alphabet");
+    expect((listed.body.data.keys as string[]).filter((k) => k.startsWith("bulk-"))).toHaveLength(200);
+    const d = await s.destroy(["--parallel", "16"]);
+    expect(d.code).toBe(0);
+    expect(d.changeSummary).toEqual({ delete: 201 });
+  }, 600_000);
+});

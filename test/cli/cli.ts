@@ -1,0 +1,219 @@
+// The real Pulumi CLI for the tests: where it is, one stack per temporary folder on a local file
+// backend, fully offline. Commands run asynchronously, because the emulator lives in this process.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { describe, it } from "vitest";
+import { root } from "../support/dist";
+
+export const CLI_VERSION = "v3.259.0";
+
+function cacheBin(): string {
+  const base = process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
+  return path.join(base, "pulumi-cli", CLI_VERSION, "bin");
+}
+
+function onPath(cmd: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir && fs.existsSync(path.join(dir, cmd))) return dir;
+  }
+  return undefined;
+}
+
+/** The folder holding `pulumi`: SVC_PULUMI_BIN, the cache of scripts/pulumi-cli.sh, or PATH. */
+export const cliDir: string | undefined = [process.env.SVC_PULUMI_BIN, cacheBin(), onPath("pulumi")]
+  .find((d): d is string => !!d && fs.existsSync(path.join(d, "pulumi")));
+
+/** The official language host when scripts/pulumi-cli.sh could build it, else ours (docs/real-cli.md). */
+export const langhostDir = cliDir && fs.existsSync(path.join(cliDir, "pulumi-language-nodejs"))
+  ? cliDir : path.join(root, "scripts/langhost");
+
+const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
+
+/**
+ * `describe` when the CLI is there; otherwise a skipped suite with the reason printed, or, with
+ * SVC_REQUIRE_REAL=1 (CI), one failing test saying what is missing.
+ */
+export function describeCli(name: string, body: () => void): void {
+  if (cliDir && fs.existsSync(path.join(root, "dist/src/cli/langhost.js"))) {
+    // One CLI operation takes seconds; a test runs several in a row, on 2 shared cores.
+    describe(name, { timeout: 600_000 }, body);
+    return;
+  }
+  const reason = `no Pulumi CLI: run scripts/pulumi-cli.sh (or put pulumi on PATH, or set SVC_PULUMI_BIN), and npm run build`;
+  if (process.env.SVC_REQUIRE_REAL === "1") {
+    describe(name, () => it("needs the real Pulumi CLI", () => { throw new Error(`SVC_REQUIRE_REAL=1: ${reason}`); }));
+  } else {
+    console.log(`skipping "${name}": ${reason}`);
+    describe.skip(name, body);
+  }
+}
+
+export interface CliResult { code: number; stdout: string; stderr: string }
+
+export interface JsonStep { op: string; urn: string; oldState?: { id?: string }; newState?: { id?: string; outputs?: Record<string, unknown> } }
+export interface JsonResult { steps: JsonStep[]; changeSummary?: Record<string, number>; diagnostics?: { message: string; severity: string; urn?: string }[] }
+
+export const nameOf = (urn: string) => urn.split("::").pop()!;
+
+/**
+ * Operation per resource (the stack itself left out); a replacement counts once as `replace`.
+ * The CLI leaves most unchanged resources out of its JSON, so `same` entries are dropped.
+ */
+export function ops(r: JsonResult): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const s of r.steps) {
+    if (s.urn.includes("::pulumi:pulumi:Stack::")) continue;
+    const name = nameOf(s.urn);
+    const op = ["create-replacement", "delete-replaced", "replace"].includes(s.op) ? "replace" : s.op;
+    if (out[name] !== "replace") out[name] = op;
+  }
+  for (const [k, v] of Object.entries(out)) if (v === "same") delete out[k];
+  return out;
+}
+
+/** The property names marked changed (`~`, `+`, `-`) per resource in `pulumi preview --diff` text. */
+export function changedProperties(text: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  let current: string | undefined;
+  for (const line of text.split("\n")) {
+    const urn = /\[urn=(\S+)\]/.exec(line);
+    if (urn) {
+      current = nameOf(urn[1]);
+      continue;
+    }
+    if (/^\s*(\+-|\+\+|-\+|[~+-])?\s*[\w-]+:[\w/-]+:\w+: \(/.test(line) || /--outputs:--/.test(line)) current = undefined;
+    const prop = /^\s+[~+-]\s+([A-Za-z_][\w]*)\s*:/.exec(line);
+    if (current && prop) (out[current] ??= []).includes(prop[1]) || out[current].push(prop[1]);
+  }
+  return out;
+}
+
+export interface StackOptions {
+  project: string;
+  /** Folder of the compiled program. */
+  program: string;
+  config?: Record<string, string>;
+  secretConfig?: Record<string, string>;
+  env?: Record<string, string | undefined>;
+}
+
+/** One stack `dev` of one project in its own temporary folder (backend, PULUMI_HOME, Pulumi.yaml). */
+export class CliStack {
+  readonly dir: string;
+  private readonly env: NodeJS.ProcessEnv;
+
+  private constructor(private readonly options: StackOptions) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `cli-${options.project}-`));
+    fs.mkdirSync(path.join(this.dir, "backend"));
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    // Only stack config counts, as for a user with a clean shell.
+    for (const k of Object.keys(env)) if (k.startsWith("SVC_") || k.startsWith("PULUMI_")) delete env[k];
+    this.env = {
+      ...env,
+      ...options.env,
+      // The Node that runs the tests runs the language host, the program and the provider host.
+      PATH: [cliDir!, langhostDir, sdkDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+      PULUMI_BACKEND_URL: `file://${path.join(this.dir, "backend")}`,
+      PULUMI_HOME: path.join(this.dir, "home"),
+      PULUMI_CONFIG_PASSPHRASE: "pulumi-svc-cli-tests",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+    };
+    this.setProgram(options.program);
+  }
+
+  static async create(options: StackOptions): Promise<CliStack> {
+    const stack = new CliStack(options);
+    await stack.ok(["stack", "init"]);
+    await stack.setConfig(options.config ?? {}, options.secretConfig ?? {});
+    return stack;
+  }
+
+  setProgram(program: string): void {
+    fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.options.project}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${program}\n`);
+  }
+
+  async setConfig(plain: Record<string, string>, secret: Record<string, string> = {}): Promise<void> {
+    const args = [
+      ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]),
+      ...Object.entries(secret).flatMap(([k, v]) => ["--secret", `${k}=${v}`]),
+    ];
+    if (args.length) await this.ok(["config", "set-all", ...args]);
+  }
+
+  /** Runs `pulumi <args> --stack dev --non-interactive` in the stack folder. */
+  run(args: string[], timeoutMs = 300_000): Promise<CliResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(path.join(cliDir!, "pulumi"), [...args, "--stack", "dev", "--non-interactive"], { cwd: this.dir, env: this.env });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
+      child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ code: code ?? -1, stdout, stderr });
+      });
+    });
+  }
+
+  /** Like run, but a non-zero exit is an error carrying the CLI's output. */
+  async ok(args: string[]): Promise<CliResult> {
+    const r = await this.run(args);
+    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+    return r;
+  }
+
+  /**
+   * An operation with --json. A preview prints one summary object with its steps; up, refresh and
+   * destroy print engine events, one JSON object a line, whose resourcePreEvents are the steps in
+   * the order the engine started them. A failed operation still prints them.
+   */
+  async json(args: string[]): Promise<JsonResult & { code: number; text: string }> {
+    const r = await this.run([...args, "--json"]);
+    const text = r.stdout + r.stderr;
+    try {
+      return { ...(JSON.parse(r.stdout) as JsonResult), code: r.code, text };
+    } catch {
+      // an event stream
+    }
+    const steps: JsonStep[] = [];
+    const diagnostics: NonNullable<JsonResult["diagnostics"]> = [];
+    let changeSummary: Record<string, number> | undefined;
+    for (const line of r.stdout.split("\n")) {
+      if (!line.startsWith("{")) continue;
+      const e = JSON.parse(line) as Record<string, any>;
+      if (e.resourcePreEvent) steps.push({ op: e.resourcePreEvent.metadata.op, urn: e.resourcePreEvent.metadata.urn });
+      if (e.diagnosticEvent) diagnostics.push(e.diagnosticEvent);
+      if (e.summaryEvent) changeSummary = e.summaryEvent.resourceChanges;
+    }
+    if (!steps.length && !changeSummary) throw new Error(`pulumi ${args.join(" ")} printed no JSON (exit ${r.code})\n${text}`);
+    return { steps, diagnostics, changeSummary, code: r.code, text };
+  }
+
+  preview(extra: string[] = []) { return this.json(["preview", ...extra]); }
+  up(extra: string[] = []) { return this.json(["up", "--yes", "--skip-preview", ...extra]); }
+  refresh(extra: string[] = []) { return this.json(["refresh", "--yes", "--skip-preview", ...extra]); }
+  destroy(extra: string[] = []) { return this.json(["destroy", "--yes", "--skip-preview", ...extra]); }
+
+  /** `pulumi stack export` (secrets stay encrypted, as stored). */
+  async exportText(): Promise<string> {
+    return (await this.ok(["stack", "export"])).stdout;
+  }
+
+  async state(): Promise<{ resources: { urn: string; id?: string; type: string; outputs?: Record<string, unknown>; protect?: boolean; retainOnDelete?: boolean; initErrors?: string[] }[] }> {
+    return (JSON.parse(await this.exportText()) as { deployment: { resources: never[] } }).deployment as never;
+  }
+
+  async outputs(): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.ok(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
+  }
+
+  remove(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,181 @@
+// Every example under the real Pulumi CLI: preview --diff, up, up again (no changes), step2,
+// refresh after out-of-band edits, destroy; the exported state scanned for secrets. What each example
+// must show is in its examples/<name>/cli.json.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { control } from "../support/emulator";
+import { root } from "../support/dist";
+import { changedProperties, CliStack, describeCli, ops, type JsonResult } from "./cli";
+import { examples, fillAll, serviceRequest, type Example } from "./expectations";
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+let emu: Emulator;
+
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+
+afterAll(async () => {
+  await emu?.close();
+});
+
+const program = (name: string, step2 = false) => path.join(root, "dist/examples", name, ...(step2 ? ["step2"] : []));
+
+function expectNoError(r: JsonResult & { code: number; text: string }): void {
+  if (r.code !== 0) throw new Error(`the CLI failed (exit ${r.code}):\n${r.text}`);
+}
+
+describeCli("every example under the real Pulumi CLI", () => {
+  it("finds the examples, each with its cli.json", () => {
+    const all = examples();
+    expect(all.map((e) => e.name)).toEqual(expect.arrayContaining(["quickstart", "keymgmt", "runs"]));
+    for (const e of all) expect(e.expectations, `examples/${e.name}/cli.json is missing (format: README, Development)`).toBeDefined();
+  });
+
+  // SVC_CLI_EXAMPLES=quickstart,runs narrows the run while working on one example.
+  const only = process.env.SVC_CLI_EXAMPLES?.split(",");
+  for (const example of examples().filter((e) => e.expectations && (!only || only.includes(e.name)))) describeExample(example);
+});
+
+function describeExample({ name, expectations: x }: Example): void {
+  const exp = x!;
+  const hasStep2 = fs.existsSync(path.join(root, "examples", name, "step2"));
+  describe(`examples/${name}`, () => {
+    let stack: CliStack;
+    const step2Ops = () => Object.fromEntries(Object.entries(exp.step2).filter(([, s]) => s.op !== "same").map(([n, s]) => [n, s.op]));
+    const secretValues = () => [...Object.values(exp.secretConfig ?? {}), ...Object.values(emu.tokens)];
+
+    beforeAll(async () => {
+      await control(emu, "POST", "/reset");
+      if (exp.emulator) await control(emu, "PUT", "/clock", exp.emulator);
+      stack = await CliStack.create({
+        project: exp.project,
+        program: program(name),
+        config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...fillAll(exp.config, emu) },
+        secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, ...fillAll(exp.secretConfig, emu) },
+      });
+    });
+
+    afterAll(async () => {
+      if (exp.emulator) await control(emu, "PUT", "/clock", { autoAdvanceMs: 0 });
+      stack?.remove();
+    });
+
+    it("preview --diff plans a create of every resource, without a write to either service", async () => {
+      await control(emu, "DELETE", "/requests");
+      const r = await stack.preview(["--diff"]);
+      expectNoError(r);
+      expect(ops(r)).toEqual(Object.fromEntries(exp.create.map((n) => [n, "create"])));
+      const writes = (await control<{ requests: { method: string }[] }>(emu, "GET", "/requests")).requests.filter((q) => !["GET", "LIST"].includes(q.method));
+      expect(writes).toEqual([]);
+    });
+
+    it("up creates them, with the expected outputs and progress messages", async () => {
+      const text = await stack.run(["up", "--yes", "--skip-preview"]);
+      if (text.code !== 0) throw new Error(`up failed:\n${text.stdout}\n${text.stderr}`);
+      expect(text.stdout).toMatch(new RegExp(`${exp.create.length + 1} created`));
+      expect(await stack.outputs()).toMatchObject(exp.outputs ?? {});
+      for (const [resource, lines] of Object.entries(exp.progress ?? {})) {
+        for (const line of lines) expect(text.stdout, `${resource} progress`).toContain(line);
+      }
+    });
+
+    it("stores no secret in plaintext and marks every secret output secret", async () => {
+      const exported = await stack.exportText();
+      for (const s of secretValues()) expect(exported).not.toContain(s);
+      const { deployment } = JSON.parse(exported) as { deployment: { resources: { urn: string; outputs?: Record<string, any> }[] } };
+      for (const [resource, props] of Object.entries(exp.secretOutputs ?? {})) {
+        const r = deployment.resources.find((q) => q.urn.endsWith(`::${resource}`))!;
+        for (const p of props) expect(r.outputs?.[p]?.[SECRET_SIG], `${resource}.${p} is a secret`).toBe("1b47061264138c4ac30d75fd1eb44270");
+      }
+    });
+
+    it("a second up changes nothing (no perpetual diff under the real engine)", async () => {
+      await control(emu, "DELETE", "/requests");
+      const r = await stack.up();
+      expectNoError(r);
+      expect(ops(r)).toEqual({});
+      const writes = (await control<{ requests: { method: string }[] }>(emu, "GET", "/requests")).requests.filter((q) => !["GET", "LIST"].includes(q.method));
+      expect(writes).toEqual([]);
+    });
+
+    if (hasStep2) {
+      it("step2: preview --diff shows the planned operations and the changed property names", async () => {
+        stack.setProgram(program(name, true));
+        const r = await stack.preview();
+        expectNoError(r);
+        expect(ops(r)).toEqual(step2Ops());
+        const text = await stack.ok(["preview", "--diff"]);
+        const changed = changedProperties(text.stdout);
+        for (const [n, s] of Object.entries(exp.step2)) {
+          if (s.properties) expect(changed[n] ?? [], `${n}: ${text.stdout}`).toEqual(expect.arrayContaining(s.properties));
+        }
+      });
+
+      it("step2: up applies the plan, replacements in the order the provider asks for", async () => {
+        const r = await stack.up();
+        expectNoError(r);
+        expect(ops(r)).toEqual(step2Ops());
+        for (const [n, s] of Object.entries(exp.step2)) {
+          if (s.deleteFirst === undefined) continue;
+          const order = r.steps.filter((q) => q.urn.endsWith(`::${n}`)).map((q) => q.op);
+          const del = order.indexOf("delete-replaced");
+          const create = order.indexOf("create-replacement");
+          expect(del >= 0 && create >= 0, order.join(",")).toBe(true);
+          expect(del < create, `${n}: ${order.join(", ")}`).toBe(s.deleteFirst);
+        }
+        const again = await stack.up();
+        expect(ops(again)).toEqual({});
+        const exported = await stack.exportText();
+        for (const s of secretValues()) expect(exported).not.toContain(s);
+      });
+    }
+
+    const change = exp.outOfBand?.change;
+    if (change) {
+      it(`refresh picks up an out-of-band change of ${change.resource}; the next up puts it back`, async () => {
+        expect(await serviceRequest(emu, change.request)).toBeLessThan(300);
+        const r = await stack.refresh();
+        expectNoError(r);
+        // Refresh reports each resource as "refresh"; what changed is in the summary and the state.
+        expect(r.changeSummary).toMatchObject({ update: 1 });
+        const refreshed = (await stack.state()).resources.find((q) => q.urn.endsWith(`::${change.resource}`))!;
+        expect(refreshed.outputs).toMatchObject(change.outputs);
+        // The engine plans an update from the provider's diff (refreshed outputs against the
+        // program's inputs); --diff shows no changed property, because it compares inputs.
+        const planned = await stack.preview();
+        expect(ops(planned)).toEqual({ [change.resource]: "update" });
+        const up = await stack.up();
+        expectNoError(up);
+        expect(ops(up)[change.resource]).toBe("update");
+        expect(ops(await stack.preview())).toEqual({});
+      });
+    }
+
+    const gone = exp.outOfBand?.delete;
+    if (gone) {
+      it(`refresh drops ${gone.resource} deleted out of band; the next up creates it again`, async () => {
+        expect(await serviceRequest(emu, gone.request)).toBeLessThan(300);
+        const r = await stack.refresh();
+        expectNoError(r);
+        expect(r.changeSummary).toMatchObject({ delete: 1 });
+        expect((await stack.state()).resources.map((q) => q.urn)).not.toContainEqual(expect.stringMatching(`::${gone.resource}$`));
+        const up = await stack.up();
+        expectNoError(up);
+        expect(ops(up)[gone.resource]).toBe("create");
+      });
+    }
+    if (!exp.outOfBand) it.skip(`no out-of-band edit: ${exp.outOfBandNote ?? "cli.json has no outOfBand"}`, () => {});
+
+    it("destroy removes everything; the state is empty", async () => {
+      const r = await stack.destroy();
+      expectNoError(r);
+      const deleted = Object.entries(ops(r)).filter(([, op]) => op === "delete").map(([n]) => n);
+      expect(deleted.sort()).toEqual(Object.keys(hasStep2 ? exp.step2 : Object.fromEntries(exp.create.map((n) => [n, 1]))).sort());
+      expect((await stack.state()).resources ?? []).toEqual([]);
+    });
+  });
+}

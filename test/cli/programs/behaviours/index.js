@@ -1,0 +1,51 @@
+// One program for the engine-behaviour tests of test/cli/behaviours.test.ts; config picks the
+// scenario and its step. Plain JavaScript, so it runs as is (pulumi-svc resolves to dist/).
+"use strict";
+const pulumi = require("@pulumi/pulumi");
+const svc = require("pulumi-svc");
+
+const cfg = new pulumi.Config("behaviours");
+const scenario = cfg.require("scenario");
+const step = cfg.getNumber("step") ?? 1;
+const alphabet = (name, chars, opts) => new svc.secrets.transform.Alphabet(name, { name, alphabet: chars }, opts);
+
+switch (scenario) {
+  case "aliases":
+    // Step 2 renames the resource; the alias says it is the same object.
+    if (step === 1) alphabet("alias-a", "0123");
+    else new svc.secrets.transform.Alphabet("alias-b", { name: "alias-a", alphabet: "0123" }, { aliases: [{ name: "alias-a" }] });
+    break;
+  case "protect":
+    alphabet("guarded", "0123", { protect: true });
+    alphabet("unguarded", "0123");
+    break;
+  case "retain":
+    if (step === 1) alphabet("kept", "0123", { retainOnDelete: true });
+    break;
+  case "ignore":
+    alphabet("ignored", step === 1 ? "0123" : "01234567", { ignoreChanges: ["alphabet"] });
+    break;
+  case "target":
+    alphabet("target-a", step === 1 ? "0123" : "012345");
+    alphabet("target-b", step === 1 ? "0123" : "012345");
+    break;
+  case "import":
+    alphabet("imported", "0123");
+    break;
+  case "partial":
+    // Step 1 times out waiting (the emulator's clock is stopped): the run is kept in state with the
+    // error; step 2 is the same program again once runs move on.
+    new svc.runs.Run("partial", {
+      workspaceId: cfg.require("workspaceId"),
+      message: "partial failure",
+      waitFor: "completed",
+      timeoutSeconds: 1,
+      pollIntervalSeconds: 0.05,
+    });
+    break;
+  case "parallel":
+    for (let i = 0; i < cfg.requireNumber("count"); i++) alphabet(`bulk-${i}`, "0123456789");
+    break;
+  default:
+    throw new Error(`unknown scenario ${scenario}`);
+}
