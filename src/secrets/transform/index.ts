@@ -8,3 +8,4 @@ export { Transformation, type TransformationArgs, type TransformationType } from
 export { Store, type StoreArgs, type StoreDriver } from "./store";
 export { StoreSchema, type StoreSchemaArgs } from "./storeSchema";
 export { TokenizationKeyConfig, type TokenizationKeyConfigArgs } from "./tokenizationKeyConfig";
+export * from "./functions";
