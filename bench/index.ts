@@ -8,6 +8,7 @@ import * as path from "path";
 const benches: [string, string[]][] = [
   ["run.js", process.argv.slice(2)],
   ["list-runs.js", []],
+  ["transform.js", []],
 ];
 
 for (const [file, args] of benches) {
