@@ -119,23 +119,37 @@ export interface MemoryTokens {
   plain: Record<string, string[]>;
 }
 
+// Records in write order, per token table: built once from the table (after a state file load) and
+// appended on each put, so a snapshot page is a binary search instead of a scan of every record.
+const ordered = new WeakMap<MemoryTokens, TokenRecord[]>();
+
+function inOrder(tokens: MemoryTokens): TokenRecord[] {
+  let list = ordered.get(tokens);
+  if (!list) {
+    list = Object.values(tokens.records).sort((a, b) => a.s - b.s);
+    ordered.set(tokens, list);
+  }
+  return list;
+}
+
 export function memoryBackend(holder: { ring?: KeyRing }, tokens: MemoryTokens): TokenBackend {
-  const records = () => Object.values(tokens.records);
   return {
     ring: async () => holder.ring,
     saveRing: async (ring) => void (holder.ring = ring),
     async put(record) {
       if (Object.prototype.hasOwnProperty.call(tokens.records, record.h)) return;
+      const list = inOrder(tokens);
       tokens.seq += 1;
-      tokens.records[record.h] = { ...record, s: tokens.seq };
+      const stored = { ...record, s: tokens.seq };
+      tokens.records[record.h] = stored;
+      list.push(stored);
       (tokens.plain[record.p] ??= []).push(record.h);
     },
     byToken: async (h) => (Object.prototype.hasOwnProperty.call(tokens.records, h) ? tokens.records[h] : undefined),
     byPlain: async (p) => (tokens.plain[p] ?? []).map((h) => tokens.records[h]),
     maxSeq: async () => tokens.seq,
     async page(after, upto, limit) {
-      // Records are kept in write order (hex keys keep insertion order), so the start is a binary search.
-      const all = records();
+      const all = inOrder(tokens);
       let lo = 0;
       let hi = all.length;
       while (lo < hi) {
