@@ -267,3 +267,40 @@ describe("stores", () => {
     expect((await post("stores/nope/schema", { username: "a", password: "b" })).status).toBe(404);
   });
 });
+
+describe("more endpoints", () => {
+  test("stores LIST and DELETE; the generic endpoint makes default-mode tokenization on the internal store", async () => {
+    const body = { type: "sql", driver: "mysql", connection_string: "{{username}}:{{password}}@tcp(h)/d?parseTime=true", username: "u", password: "p" };
+    await ok(post("stores/b", body));
+    await ok(post("stores/a", body));
+    expect((await list("stores")).json.data.keys).toEqual(["a", "b"]);
+    await ok(del("stores/a"));
+    expect((await list("stores")).json.data.keys).toEqual(["b"]);
+    await ok(post("transformation/legacy", { type: "tokenization", template: "ignored" }));
+    expect((await get("transformation/legacy")).json.data).toMatchObject({ type: "tokenization", mapping_mode: "default", stores: ["builtin/internal"] });
+    expect((await list("tokenization/keys")).json.data.keys).toEqual(["legacy"]);
+  });
+
+  test("key endpoints: 404 for a missing transformation, 400 for a non-tokenization one, LIST 404 when none", async () => {
+    expect((await list("tokenization/keys")).status).toBe(404);
+    expect((await post("tokenization/keys/nope/rotate")).status).toBe(404);
+    await ok(post("transformations/masking/m", { template: "builtin/creditcardnumber" }));
+    expect((await post("tokenization/keys/m/rotate")).json.errors[0]).toContain("tokenization only");
+    expect((await post("transformations/tokenization/snapshot/m", {})).json.errors[0]).toContain("tokenization only");
+    expect((await post("transformations/tokenization/snapshot/nope", {})).status).toBe(404);
+  });
+
+  test("metadata, validate and tokenized in batch; restore refuses garbage without writing anything", async () => {
+    await ok(post("transformations/tokenization/t", { allowed_roles: ["r"] }));
+    await ok(post("role/r", { transformations: ["t"] }));
+    const [a] = (await post("encode/r", { batch_input: [{ value: "one", metadata: "k=v", ttl: 3600 }] })).json.data.batch_results;
+    const meta = (await post("metadata/r", { batch_input: [{ value: a.encoded_value }, { value: "nope" }] })).json.data.batch_results;
+    expect(meta[0]).toMatchObject({ metadata: "k=v", expiration_time: expect.stringMatching(/^\d{4}-/) });
+    expect(meta[1].error).toContain("invalid token");
+    expect((await post("tokenized/r", { batch_input: [{ value: "one" }, { value: "two" }] })).json.data.batch_results).toEqual([{ tokenized: true }, { tokenized: false }]);
+    const snap = (await post("transformations/tokenization/snapshot/t", {})).json.data.values;
+    const res = await post("transformations/tokenization/restore/t", { values: [...snap, "garbage"] });
+    expect(res.json.errors).toEqual(["values[1] is not a value from a snapshot"]);
+    expect((await post("transformations/tokenization/restore/t", { values: [] })).status).toBe(400);
+  });
+});

@@ -197,3 +197,35 @@ describe("StoreSchema and TokenizationKeyConfig", () => {
       .toContain("create the TokenizationTransformation nope first");
   });
 });
+
+describe("every transform resource", () => {
+  const cases: [string, Props, string][] = [
+    ["secrets:TransformFpeTransformation", { name: "f", template: "builtin/creditcardnumber" }, "transformation/f"],
+    ["secrets:TransformMaskingTransformation", { name: "m", template: "builtin/creditcardnumber" }, "transformation/m"],
+    ["secrets:TransformTokenizationTransformation", { name: "t" }, "transformation/t"],
+    ["secrets:TransformTransformation", { name: "g", type: "fpe", template: "builtin/creditcardnumber" }, "transformation/g"],
+    ["secrets:TransformStore", { name: "s", driver: "mysql", connectionString: "{{username}}:{{password}}@tcp(db)/t?parseTime=true", username: "u", password: "p" }, "stores/s"],
+    ["secrets:TransformRole", { name: "r" }, "role/r"],
+  ];
+
+  it.each(cases)("%s: a fresh read has no diff; refresh drops it after an out-of-band delete; delete of a gone object succeeds", async (kind, args, path) => {
+    const { id, outs } = await created(kind, args);
+    const read = (await call(kind, "read", [id, outs])) as { props: Props };
+    await noDiff(kind, read.props, args);
+    await raw("DELETE", path);
+    expect(await call(kind, "read", [id, outs])).toEqual({ id: "", props: {} });
+    await expect(call(kind, "delete", [id, outs])).resolves.toBeUndefined();
+  });
+
+  it("a store updates in place (limits) and replaces on a driver change, deleting first", async () => {
+    const args = { name: "s", driver: "mysql", connectionString: "{{username}}:{{password}}@tcp(db)/t?parseTime=true", username: "u", password: "p" };
+    const { id, outs } = await created("secrets:TransformStore", args);
+    const news = await checked("secrets:TransformStore", { ...args, maxOpenConnections: 8, maxConnectionLifetime: "1h" }, outs);
+    expect(await call("secrets:TransformStore", "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const { outs: after } = (await call("secrets:TransformStore", "update", [id, outs, news])) as { outs: Props };
+    expect(after).toMatchObject({ maxOpenConnections: 8, maxConnectionLifetime: "1h" });
+    expect((await raw("GET", "stores/s")).body.data).toMatchObject({ max_open_connections: 8, max_connection_lifetime: 3600 });
+    const pg = await checked("secrets:TransformStore", { ...args, driver: "postgres", connectionString: "postgresql://{{username}}:{{password}}@db/t" }, after);
+    expect(await call("secrets:TransformStore", "diff", [id, after, pg])).toMatchObject({ replaces: expect.arrayContaining(["driver"]), deleteBeforeReplace: true });
+  });
+});
