@@ -7,6 +7,14 @@ import { notificationConfigurationDefinition } from "./runs/notificationConfigur
 import { runDefinition } from "./runs/run";
 import { alphabetDefinition } from "./secrets/transform/alphabet";
 import { templateDefinition } from "./secrets/transform/template";
+import { roleDefinition as transformRoleDefinition } from "./secrets/transform/role";
+import { fpeTransformationDefinition } from "./secrets/transform/fpeTransformation";
+import { maskingTransformationDefinition } from "./secrets/transform/maskingTransformation";
+import { tokenizationTransformationDefinition } from "./secrets/transform/tokenizationTransformation";
+import { transformationDefinition } from "./secrets/transform/transformation";
+import { storeDefinition as transformStoreDefinition } from "./secrets/transform/store";
+import { storeSchemaDefinition } from "./secrets/transform/storeSchema";
+import { tokenizationKeyConfigDefinition } from "./secrets/transform/tokenizationKeyConfig";
 import { keyDefinition } from "./secrets/keymgmt/key";
 import { kmsProviderDefinition } from "./secrets/keymgmt/kmsProvider";
 import { keyDistributionDefinition } from "./secrets/keymgmt/keyDistribution";
@@ -25,6 +33,14 @@ export const KINDS: Record<string, ResourceDefinition> = {
   "runs:Run": runDefinition as ResourceDefinition,
   "secrets:TransformTemplate": templateDefinition as ResourceDefinition,
   "secrets:TransformAlphabet": alphabetDefinition as ResourceDefinition,
+  "secrets:TransformRole": transformRoleDefinition as ResourceDefinition,
+  "secrets:TransformFpeTransformation": fpeTransformationDefinition as ResourceDefinition,
+  "secrets:TransformMaskingTransformation": maskingTransformationDefinition as ResourceDefinition,
+  "secrets:TransformTokenizationTransformation": tokenizationTransformationDefinition as ResourceDefinition,
+  "secrets:TransformTransformation": transformationDefinition as ResourceDefinition,
+  "secrets:TransformStore": transformStoreDefinition as ResourceDefinition,
+  "secrets:TransformStoreSchema": storeSchemaDefinition as ResourceDefinition,
+  "secrets:TransformTokenizationKeyConfig": tokenizationKeyConfigDefinition as ResourceDefinition,
   "secrets:KeymgmtKey": keyDefinition as ResourceDefinition,
   "secrets:KeymgmtKmsProvider": kmsProviderDefinition as ResourceDefinition,
   "secrets:KeymgmtKeyDistribution": keyDistributionDefinition as ResourceDefinition,

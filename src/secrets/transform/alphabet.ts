@@ -1,7 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { SvcResource } from "../../core/resource";
-import { adopt, mount, name } from "../fields";
+import type { ResourceDefinition } from "../../core/definition";
+import { adopt, mount } from "../fields";
+import { inUse, transformName, usersOf } from "./fields";
 import { pathObject } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -15,10 +17,10 @@ export interface AlphabetState {
 
 let schema: z.ZodType | undefined;
 
-export const alphabetDefinition = pathObject<AlphabetState, AlphabetState>({
+const alphabetBase = pathObject<AlphabetState, AlphabetState>({
   kind: "secrets:TransformAlphabet",
   schema: () => (schema ??= z.object({
-    name: name(),
+    name: transformName(),
     mount: mount(),
     alphabet: z.string()
       .refine((a) => [...a].length >= 2, "must hold at least 2 characters")
@@ -40,6 +42,18 @@ export const alphabetDefinition = pathObject<AlphabetState, AlphabetState>({
   body: (p) => ({ alphabet: p.alphabet }),
   fromData: (d, p) => ({ name: p.name, mount: p.mount, alphabet: String(d.alphabet ?? "") }),
 });
+
+export const alphabetDefinition: ResourceDefinition<AlphabetState, AlphabetState> = {
+  ...alphabetBase,
+  async delete(ctx, id, props) {
+    const users = await usersOf(ctx, props.mount, "LIST /{mount}/template", "GET /{mount}/template/{name}", (d) => d.alphabet === props.name);
+    if (users.length > 0) {
+      throw inUse("DELETE", "DELETE /{mount}/alphabet/{name}", { mount: props.mount, name: props.name }, users.map((t) =>
+        `alphabet ${props.name} is used by template ${t}: change that template's alphabet or delete it first`));
+    }
+    await alphabetBase.delete(ctx, id, props);
+  },
+};
 
 export interface AlphabetArgs extends ConnectionArgs<"secrets"> {
   /** Name of the alphabet; part of its path, so changing it replaces the alphabet. */

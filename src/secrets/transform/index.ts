@@ -1,2 +1,11 @@
 export { Template, type TemplateArgs } from "./template";
 export { Alphabet, type AlphabetArgs } from "./alphabet";
+export { Role, type RoleArgs } from "./role";
+export { FpeTransformation, type FpeTransformationArgs, type TweakSource } from "./fpeTransformation";
+export { MaskingTransformation, type MaskingTransformationArgs } from "./maskingTransformation";
+export { TokenizationTransformation, type TokenizationTransformationArgs, type MappingMode } from "./tokenizationTransformation";
+export { Transformation, type TransformationArgs, type TransformationType } from "./transformation";
+export { Store, type StoreArgs, type StoreDriver } from "./store";
+export { StoreSchema, type StoreSchemaArgs } from "./storeSchema";
+export { TokenizationKeyConfig, type TokenizationKeyConfigArgs } from "./tokenizationKeyConfig";
+export * from "./functions";

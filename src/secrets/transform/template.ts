@@ -1,7 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { SvcResource } from "../../core/resource";
-import { adopt, mount, name } from "../fields";
+import type { ResourceDefinition } from "../../core/definition";
+import { adopt, mount } from "../fields";
+import { inUse, transformName, usersOf } from "./fields";
+import { TRANSFORMATION_ROUTES } from "./transformations";
 import { pathObject } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -28,10 +31,10 @@ export function captureGroups(pattern: string): number | string {
 
 let schema: z.ZodType | undefined;
 
-export const templateDefinition = pathObject<TemplateState, TemplateState>({
+const templateBase = pathObject<TemplateState, TemplateState>({
   kind: "secrets:TransformTemplate",
   schema: () => (schema ??= z.object({
-    name: name(),
+    name: transformName(),
     mount: mount(),
     type: z.literal("regex", { error: 'must be "regex" (the only template type)' }),
     pattern: z.string().min(1, "must not be empty").superRefine((p, ctx) => {
@@ -64,6 +67,19 @@ export const templateDefinition = pathObject<TemplateState, TemplateState>({
     ...(d.alphabet ? { alphabet: String(d.alphabet) } : {}),
   }),
 });
+
+export const templateDefinition: ResourceDefinition<TemplateState, TemplateState> = {
+  ...templateBase,
+  async delete(ctx, id, props) {
+    const users = await usersOf(ctx, props.mount, TRANSFORMATION_ROUTES.list, TRANSFORMATION_ROUTES.read,
+      (d) => Array.isArray(d.templates) && d.templates.includes(props.name));
+    if (users.length > 0) {
+      throw inUse("DELETE", "DELETE /{mount}/template/{name}", { mount: props.mount, name: props.name }, users.map((t) =>
+        `template ${props.name} is used by transformation ${t}: point that transformation at another template or delete it first`));
+    }
+    await templateBase.delete(ctx, id, props);
+  },
+};
 
 export interface TemplateArgs extends ConnectionArgs<"secrets"> {
   /** Name of the template; part of its path, so changing it replaces the template. */

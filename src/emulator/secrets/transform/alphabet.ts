@@ -1,8 +1,8 @@
 import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
-import { dataReply, secretsError } from "../envelope";
-import { hasOwn } from "../../util";
-import { bag, crudRoutes, type ObjectKind } from "../objects";
+import { bad } from "../fields";
+import { lookup, namedRoutes, table, type NamedKind } from "./tables";
+import type { Template } from "./template";
 
 export interface Alphabet {
   alphabet: string;
@@ -22,42 +22,36 @@ export const BUILTIN_ALPHABETS: Record<string, string> = {
   "builtin/alphanumeric": DIGITS + UPPER + LOWER,
 };
 
-export function alphabetExists(ctx: SecretsContext, name: string): boolean {
-  return hasOwn(BUILTIN_ALPHABETS, name) || bag<Alphabet>(ctx, "alphabet")[name] !== undefined;
-}
-
-const kind: ObjectKind<Alphabet> = {
+export const alphabetKind: NamedKind<Alphabet> = {
   path: "alphabet",
-  read(_ctx, body) {
+  builtins: Object.fromEntries(Object.entries(BUILTIN_ALPHABETS).map(([k, v]) => [k, { alphabet: v }])),
+  write(_ctx, body) {
     const { alphabet } = body;
-    if (alphabet === undefined) return "missing alphabet";
-    if (typeof alphabet !== "string") return "alphabet must be a string";
+    if (alphabet === undefined || alphabet === null) bad("missing alphabet");
+    if (typeof alphabet !== "string") bad("alphabet must be a string");
     // Code points, not UTF-16 units: an alphabet may hold characters outside the BMP.
     const chars = [...alphabet];
-    if (chars.length < 2) return "alphabet must contain at least 2 characters";
+    if (chars.length < 2) bad("alphabet must contain at least 2 characters");
     const seen = new Set<string>();
     for (const c of chars) {
-      if (seen.has(c)) return `alphabet must not repeat characters: ${JSON.stringify(c)} appears more than once`;
+      if (seen.has(c)) bad(`alphabet must not repeat characters: ${JSON.stringify(c)} appears more than once`);
       seen.add(c);
     }
     return { alphabet };
   },
   present: (a) => ({ alphabet: a.alphabet }),
+  inUse(ctx, name) {
+    const users = Object.entries(table<Template>(ctx, "template")).filter(([, t]) => t.alphabet === name).map(([n]) => n);
+    return users.map((t) => `alphabet "${name}" is used by template "${t}"; change the template's alphabet or delete the template first`);
+  },
 };
 
-const builtinReadOnly = () => secretsError(400, "builtin alphabets cannot be written or deleted");
+export function alphabetOf(ctx: SecretsContext, name: string): string | undefined {
+  return lookup(ctx, alphabetKind, name)?.alphabet;
+}
 
-export const alphabetRoutes: Route<SecretsContext>[] = [
-  ...crudRoutes(kind),
-  // Builtins carry a slash, so they need their own rows; they are readable but fixed.
-  {
-    method: "GET",
-    path: "alphabet/builtin/:name",
-    handler: (_ctx, req) => {
-      const alphabet = BUILTIN_ALPHABETS[`builtin/${req.params.name}`];
-      return alphabet === undefined ? secretsError(404) : dataReply({ alphabet });
-    },
-  },
-  { method: "POST", path: "alphabet/builtin/:name", handler: builtinReadOnly },
-  { method: "DELETE", path: "alphabet/builtin/:name", handler: builtinReadOnly },
-];
+export function alphabetExists(ctx: SecretsContext, name: string): boolean {
+  return alphabetOf(ctx, name) !== undefined;
+}
+
+export const alphabetRoutes: Route<SecretsContext>[] = namedRoutes(alphabetKind);

@@ -1,7 +1,9 @@
 import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
-import { crudRoutes, type ObjectKind } from "../objects";
+import { bad } from "../fields";
 import { alphabetExists } from "./alphabet";
+import { lookup, namedRoutes, table, type NamedKind } from "./tables";
+import type { Transformation } from "./transformation";
 
 export interface Template {
   type: "regex";
@@ -16,26 +18,38 @@ function captureGroups(pattern: string): number {
   return match ? match.length - 1 : 0;
 }
 
-const kind: ObjectKind<Template> = {
+export const BUILTIN_TEMPLATES: Record<string, Template> = {
+  "builtin/creditcardnumber": { type: "regex", pattern: "(\\d{4})[- ]?(\\d{4})[- ]?(\\d{4})[- ]?(\\d{4})", alphabet: "builtin/numeric" },
+  "builtin/socialsecuritynumber": { type: "regex", pattern: "(\\d{3})[- ]?(\\d{2})[- ]?(\\d{4})", alphabet: "builtin/numeric" },
+};
+
+export const templateKind: NamedKind<Template> = {
   path: "template",
+  builtins: BUILTIN_TEMPLATES,
   // Create and update are the same write: the whole template is given each time.
-  read(ctx, body) {
+  write(ctx, body) {
     const { type, pattern, alphabet = "" } = body;
-    if (type === undefined) return "missing type";
-    if (type !== "regex") return 'type must be "regex"';
-    if (pattern === undefined) return "missing pattern";
-    if (typeof pattern !== "string" || pattern === "") return "pattern must be a non-empty string";
+    if (type === undefined) bad("missing type");
+    if (type !== "regex") bad('type must be "regex"');
+    if (pattern === undefined) bad("missing pattern");
+    if (typeof pattern !== "string" || pattern === "") bad("pattern must be a non-empty string");
     try {
       new RegExp(pattern);
     } catch (err) {
-      return `pattern is not a valid regular expression: ${(err as Error).message}`;
+      bad(`pattern is not a valid regular expression: ${(err as Error).message}`);
     }
-    if (captureGroups(pattern) < 1) return "pattern must contain at least one capture group";
-    if (typeof alphabet !== "string") return "alphabet must be a string naming an alphabet";
-    if (alphabet !== "" && !alphabetExists(ctx, alphabet)) return `alphabet "${alphabet}" does not exist`;
+    if (captureGroups(pattern) < 1) bad("pattern must contain at least one capture group");
+    if (typeof alphabet !== "string") bad("alphabet must be a string naming an alphabet");
+    if (alphabet !== "" && !alphabetExists(ctx, alphabet)) bad(`alphabet "${alphabet}" does not exist`);
     return { type, pattern, alphabet };
   },
   present: (t) => ({ alphabet: t.alphabet, pattern: t.pattern, type: t.type }),
+  inUse(ctx, name) {
+    const users = Object.entries(table<Transformation>(ctx, "transformation")).filter(([, t]) => t.template === name).map(([n]) => n);
+    return users.map((t) => `template "${name}" is used by transformation "${t}"; point the transformation at another template or delete it first`);
+  },
 };
 
-export const templateRoutes: Route<SecretsContext>[] = crudRoutes(kind);
+export const templateOf = (ctx: SecretsContext, name: string): Template | undefined => lookup(ctx, templateKind, name);
+
+export const templateRoutes: Route<SecretsContext>[] = namedRoutes(templateKind);

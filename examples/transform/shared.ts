@@ -1,0 +1,40 @@
+// The objects both steps declare: alphabet → template → fpe, masking and tokenization
+// transformations → role, with the tokens in a PostgreSQL store.
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "pulumi-svc";
+
+export function declare(cfg: pulumi.Config) {
+  const t = svc.secrets.transform;
+  const digits = new t.Alphabet("digits", { name: "card-digits", alphabet: "0123456789" });
+  const cardTemplate = new t.Template("card", { name: "card-number", pattern: "(\\d{4})-(\\d{4})-(\\d{4})-(\\d{4})", alphabet: digits.name });
+
+  // The service fills in the slots; the password is secret and never read back.
+  const store = new t.Store("tokens", {
+    name: "tokens",
+    driver: "postgres",
+    connectionString: pulumi.interpolate`postgresql://{{username}}:{{password}}@${cfg.require("database")}`,
+    username: cfg.require("storeUser"),
+    password: cfg.requireSecret("storePassword"),
+    schema: "transform",
+  });
+  // Tables are created with schema-change credentials used for this call only.
+  const schema = new t.StoreSchema("tokens-schema", {
+    store: store.name,
+    username: cfg.require("adminUser"),
+    password: cfg.requireSecret("adminPassword"),
+    triggers: [store.connectionString],
+  });
+
+  const card = new t.FpeTransformation("card", { name: "card", template: cardTemplate.name, tweakSource: "internal", allowedRoles: ["payments"] });
+  const masked = new t.MaskingTransformation("masked", { name: "masked-card", template: cardTemplate.name, allowedRoles: ["payments", "support"] });
+  const ssn = new t.TokenizationTransformation("ssn", { name: "ssn", stores: [store.name], maxTtl: "720h", allowedRoles: ["payments"] }, { dependsOn: [schema] });
+  const payments = new t.Role("payments", { name: "payments", transformations: [card.name, masked.name, ssn.name] });
+  return { t, card, masked, ssn, payments };
+}
+
+/** Encodes a card number with the role and decodes it again: both outputs are secret. */
+export function roundTrip(t: typeof svc.secrets.transform, role: pulumi.Output<string>, card: pulumi.Output<string>) {
+  const encoded = t.encodeOutput({ role, transformation: card, value: "4111-1111-1111-1111" }).apply((e) => e?.encodedValue ?? "");
+  const decoded = t.decodeOutput({ role, transformation: card, value: encoded }).apply((d) => d?.decodedValue ?? "");
+  return { encoded, decoded };
+}

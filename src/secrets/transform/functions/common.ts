@@ -1,0 +1,34 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Context } from "../../../core/definition";
+import { invoke, invokeOutput, type FunctionDefinition } from "../../../core/fn";
+import { mount as mountField, name } from "../../fields";
+import { dataOf } from "../../envelope";
+import { DEFAULT_TRANSFORM_MOUNT } from "../fields";
+
+export const mountOf = (a: { mount?: string }) => a.mount ?? DEFAULT_TRANSFORM_MOUNT;
+export const optionalMount = () => mountField().optional();
+export const objectName = () => name();
+
+/** Inputs of an Output form: every argument may be an Input. */
+export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+
+export async function post(ctx: Context, route: string, params: Record<string, string>, body: unknown): Promise<Record<string, unknown>> {
+  const res = await ctx.client("secrets").request({ route, params, body });
+  return res.body === undefined || res.body === null || res.body === "" ? {} : dataOf(res.body);
+}
+
+/** The Promise form and the Output form; the Output is secret when the result holds plaintext, tokens or tweaks. */
+export function forms<A, R>(def: FunctionDefinition<A, R>, secret: boolean) {
+  return {
+    promise: (args: A): Promise<R> => invoke(def, args),
+    output: (args: Inputs<A>): pulumi.Output<R> => {
+      const out = invokeOutput(def, args as pulumi.Inputs);
+      return secret ? (pulumi.secret(out) as unknown as pulumi.Output<R>) : out;
+    },
+  };
+}
+
+export const sevenByteTweak = () =>
+  z.string().refine((t) => /^[A-Za-z0-9+/]*={0,2}$/.test(t) && Buffer.from(t, "base64").length === 7 && t.length % 4 === 0,
+    "must be the base64 encoding of exactly 7 bytes");

@@ -1,0 +1,203 @@
+/** Reads and lists of the engine's objects, and tokenization key actions. */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Context } from "../../../core/definition";
+import type { FunctionDefinition } from "../../../core/fn";
+import { dataOf } from "../../envelope";
+import { listNames } from "../../pathObject";
+import { ROLE_ROUTES } from "../role";
+import { STORE_ROUTES } from "../store";
+import { TOKENIZATION_KEY_ROUTES } from "../tokenizationKeyConfig";
+import { TRANSFORMATION_ROUTES } from "../transformations";
+import { forms, mountOf, objectName, optionalMount, post, type Inputs } from "./common";
+
+export interface RefArgs {
+  /** Name of the object (built-ins such as `builtin/internal` too, where the service has them). */
+  name: string;
+  /** Mount path of the transform engine. Default `transform`. */
+  mount?: string;
+}
+
+export interface MountArgs {
+  mount?: string;
+}
+
+export interface ListRolesArgs extends MountArgs {
+  /** Glob on role names (`*` any run, `?` one character). Default `*`. */
+  filter?: string;
+}
+
+export interface NamesResult {
+  /** Names, sorted; empty when there are none. */
+  keys: string[];
+}
+
+export interface RoleInfo { name: string; transformations: string[] }
+export interface TransformationInfo {
+  name: string;
+  type: string;
+  templates: string[];
+  tweakSource: string;
+  allowedRoles: string[];
+  maskingCharacter?: string;
+  mappingMode?: string;
+  /** Seconds. */
+  maxTtl?: number;
+  stores?: string[];
+}
+export interface StoreInfo {
+  name: string;
+  type: string;
+  driver?: string;
+  connectionString: string;
+  supportedTransformations: string[];
+  schema?: string;
+}
+export interface TokenizationKeyInfo {
+  name: string;
+  latestVersion: number;
+  minAvailableVersion: number;
+  minDecryptionVersion: number;
+}
+
+export interface TrimArgs extends RefArgs {
+  /** Oldest key version to keep; older ones are deleted for good. At most minDecryptionVersion. */
+  minAvailableVersion: number;
+}
+
+let refSchema: z.ZodType | undefined;
+let mountSchema: z.ZodType | undefined;
+let rolesSchema: z.ZodType | undefined;
+let trimSchema: z.ZodType | undefined;
+const ref = () => (refSchema ??= z.object({ name: z.string().min(1, "must not be empty"), mount: optionalMount() }));
+const mountOnly = () => (mountSchema ??= z.object({ mount: optionalMount() }));
+const rolesArgs = () => (rolesSchema ??= z.object({ mount: optionalMount(), filter: z.string().min(1).optional() }));
+const trimArgs = () => (trimSchema ??= z.object({ name: objectName(), mount: optionalMount(), minAvailableVersion: z.number().int().min(1, "must be 1 or more") }));
+
+async function get(ctx: Context, route: string, a: RefArgs): Promise<Record<string, unknown>> {
+  // Path parameters are encoded, so a built-in's slash goes into the route itself.
+  const builtin = a.name.startsWith("builtin/");
+  const res = await ctx.client("secrets").request({
+    route: builtin ? route.replace("{name}", "builtin/{name}") : route,
+    params: { mount: mountOf(a), name: builtin ? a.name.slice("builtin/".length) : a.name },
+  });
+  return dataOf(res.body);
+}
+
+const strings = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+
+const keyInfo = (d: Record<string, unknown>, name: string): TokenizationKeyInfo => ({
+  name: String(d.name ?? name),
+  latestVersion: Number(d.latest_version ?? 0),
+  minAvailableVersion: Number(d.min_available_version ?? 0),
+  minDecryptionVersion: Number(d.min_decryption_version ?? 0),
+});
+
+function lister(name: string, route: string): FunctionDefinition<MountArgs, NamesResult> {
+  return { name, schema: mountOnly, sideEffects: false, run: async (ctx, a) => ({ keys: (await listNames(ctx, route, { mount: mountOf(a) })).sort() }) };
+}
+
+const defs = {
+  getRole: { name: "getRole", schema: ref, sideEffects: false,
+    run: async (ctx, a) => ({ name: a.name, transformations: strings((await get(ctx, ROLE_ROUTES.read, a)).transformations) }) } as FunctionDefinition<RefArgs, RoleInfo>,
+  listRoles: { name: "listRoles", schema: rolesArgs, sideEffects: false,
+    run: async (ctx, a) => {
+      try {
+        const res = await ctx.client("secrets").request({ route: ROLE_ROUTES.list, params: { mount: mountOf(a) }, query: a.filter ? { filter: a.filter } : undefined });
+        return { keys: strings(dataOf<{ keys?: unknown }>(res.body).keys).sort() };
+      } catch (e) {
+        if ((e as { code?: string }).code === "not_found") return { keys: [] };
+        throw e;
+      }
+    } } as FunctionDefinition<ListRolesArgs, NamesResult>,
+  getTransformation: { name: "getTransformation", schema: ref, sideEffects: false,
+    run: async (ctx, a) => {
+      const d = await get(ctx, TRANSFORMATION_ROUTES.read, a);
+      return {
+        name: a.name, type: String(d.type ?? ""), templates: strings(d.templates), tweakSource: String(d.tweak_source ?? ""), allowedRoles: strings(d.allowed_roles),
+        ...(d.masking_character !== undefined ? { maskingCharacter: String(d.masking_character) } : {}),
+        ...(d.mapping_mode !== undefined ? { mappingMode: String(d.mapping_mode) } : {}),
+        ...(d.max_ttl !== undefined ? { maxTtl: Number(d.max_ttl) } : {}),
+        ...(d.stores !== undefined ? { stores: strings(d.stores) } : {}),
+      };
+    } } as FunctionDefinition<RefArgs, TransformationInfo>,
+  listTransformations: lister("listTransformations", TRANSFORMATION_ROUTES.list),
+  getStore: { name: "getStore", schema: ref, sideEffects: false,
+    run: async (ctx, a) => {
+      const d = await get(ctx, STORE_ROUTES.read, a);
+      return {
+        name: a.name, type: String(d.type ?? ""), connectionString: String(d.connection_string ?? ""), supportedTransformations: strings(d.supported_transformations),
+        ...(d.driver !== undefined ? { driver: String(d.driver) } : {}), ...(d.schema !== undefined ? { schema: String(d.schema) } : {}),
+      };
+    } } as FunctionDefinition<RefArgs, StoreInfo>,
+  listStores: lister("listStores", STORE_ROUTES.list),
+  listTemplates: lister("listTemplates", "LIST /{mount}/template"),
+  listAlphabets: lister("listAlphabets", "LIST /{mount}/alphabet"),
+  getTokenizationKey: { name: "getTokenizationKey", schema: ref, sideEffects: false,
+    run: async (ctx, a) => keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name) } as FunctionDefinition<RefArgs, TokenizationKeyInfo>,
+  listTokenizationKeys: lister("listTokenizationKeys", TOKENIZATION_KEY_ROUTES.list),
+  rotateTokenizationKey: { name: "rotateTokenizationKey", schema: ref, sideEffects: true,
+    run: async (ctx, a) => {
+      await post(ctx, TOKENIZATION_KEY_ROUTES.rotate, { mount: mountOf(a), name: a.name }, {});
+      return keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name);
+    } } as FunctionDefinition<RefArgs, TokenizationKeyInfo>,
+  trimTokenizationKey: { name: "trimTokenizationKey", schema: trimArgs, sideEffects: true,
+    run: async (ctx, a) => {
+      await post(ctx, TOKENIZATION_KEY_ROUTES.trim, { mount: mountOf(a), name: a.name }, { min_available_version: a.minAvailableVersion });
+      return keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name);
+    } } as FunctionDefinition<TrimArgs, TokenizationKeyInfo>,
+};
+
+const f = <A, R>(d: FunctionDefinition<A, R>) => forms(d, false);
+
+/** A role's transformations. */
+export const getRole = f(defs.getRole).promise;
+/** Output form of {@link getRole}. */
+export const getRoleOutput: (a: Inputs<RefArgs>) => pulumi.Output<RoleInfo> = f(defs.getRole).output;
+/** Role names, optionally matching the `filter` glob. */
+export const listRoles = (a: ListRolesArgs = {}) => f(defs.listRoles).promise(a);
+/** Output form of {@link listRoles}. */
+export const listRolesOutput = (a: Inputs<ListRolesArgs> = {}): pulumi.Output<NamesResult> => f(defs.listRoles).output(a);
+/** A transformation as the service reads it (`templates` list, `maxTtl` in seconds). */
+export const getTransformation = f(defs.getTransformation).promise;
+/** Output form of {@link getTransformation}. */
+export const getTransformationOutput: (a: Inputs<RefArgs>) => pulumi.Output<TransformationInfo> = f(defs.getTransformation).output;
+/** Transformation names. */
+export const listTransformations = (a: MountArgs = {}) => f(defs.listTransformations).promise(a);
+/** Output form of {@link listTransformations}. */
+export const listTransformationsOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listTransformations).output(a);
+/** A store (never its credentials). */
+export const getStore = f(defs.getStore).promise;
+/** Output form of {@link getStore}. */
+export const getStoreOutput: (a: Inputs<RefArgs>) => pulumi.Output<StoreInfo> = f(defs.getStore).output;
+/** Store names (the built-in store is not listed). */
+export const listStores = (a: MountArgs = {}) => f(defs.listStores).promise(a);
+/** Output form of {@link listStores}. */
+export const listStoresOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listStores).output(a);
+/** Template names (built-ins are not listed). */
+export const listTemplates = (a: MountArgs = {}) => f(defs.listTemplates).promise(a);
+/** Output form of {@link listTemplates}. */
+export const listTemplatesOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listTemplates).output(a);
+/** Alphabet names (built-ins are not listed). */
+export const listAlphabets = (a: MountArgs = {}) => f(defs.listAlphabets).promise(a);
+/** Output form of {@link listAlphabets}. */
+export const listAlphabetsOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listAlphabets).output(a);
+/** Key versions of a tokenization transformation. */
+export const getTokenizationKey = f(defs.getTokenizationKey).promise;
+/** Output form of {@link getTokenizationKey}. */
+export const getTokenizationKeyOutput: (a: Inputs<RefArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
+/** Names of the tokenization transformations (which have keys). */
+export const listTokenizationKeys = (a: MountArgs = {}) => f(defs.listTokenizationKeys).promise(a);
+/** Output form of {@link listTokenizationKeys}. */
+export const listTokenizationKeysOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listTokenizationKeys).output(a);
+/**
+ * Rotates a tokenization key (new tokens use the new version). Every call rotates: none during
+ * preview. Prefer TokenizationKeyConfig's `rotationTrigger` for rotation as part of a deployment.
+ */
+export const rotateTokenizationKey = f(defs.rotateTokenizationKey).promise;
+/** Output form of {@link rotateTokenizationKey}: unknown during preview. */
+export const rotateTokenizationKeyOutput: (a: Inputs<RefArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
+/** Deletes key versions below `minAvailableVersion` for good (tokens made with them stop decoding). None during preview. */
+export const trimTokenizationKey = f(defs.trimTokenizationKey).promise;
+/** Output form of {@link trimTokenizationKey}: unknown during preview. */
+export const trimTokenizationKeyOutput: (a: Inputs<TrimArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.trimTokenizationKey).output;

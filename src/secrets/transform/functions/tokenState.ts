@@ -1,0 +1,148 @@
+/**
+ * Snapshot, restore and export-decoded of a tokenization transformation. The iterators follow the
+ * service's opaque `continuation` and hold one page (`limit` values) in memory at a time; the
+ * array forms collect every page; restore sends values in chunks (restore is idempotent, so a
+ * repeated chunk is harmless).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Context } from "../../../core/definition";
+import { invoke, programContext, validated, type FunctionDefinition } from "../../../core/fn";
+import { forms, mountOf, objectName, optionalMount, post, type Inputs } from "./common";
+
+export const TOKEN_STATE_ROUTES = {
+  snapshot: "POST /{mount}/transformations/tokenization/snapshot/{name}",
+  restore: "POST /{mount}/transformations/tokenization/restore/{name}",
+  exportDecoded: "POST /{mount}/transformations/tokenization/export-decoded/{name}",
+} as const;
+
+export interface PagedArgs {
+  /** Name of the tokenization transformation. */
+  transformation: string;
+  /** Mount path of the transform engine. Default `transform`. */
+  mount?: string;
+  /** Values per request (the service's default is 1000). */
+  limit?: number;
+}
+
+export interface RestoreArgs {
+  /** Name of the tokenization transformation (same mapping mode as the snapshot's). */
+  transformation: string;
+  mount?: string;
+  /** Snapshot values, in any order, duplicates allowed. */
+  values: Iterable<string> | AsyncIterable<string>;
+  /** Values per request. Default 1000. */
+  chunkSize?: number;
+}
+
+export interface DecodedToken {
+  /** The plaintext as UTF-8 text. */
+  plaintext: string;
+  /** The plaintext as the service gives it: base64. */
+  plaintextBase64: string;
+  token: string;
+  /** When the token expires; absent when it never does. */
+  expirationTime?: string;
+}
+
+let pagedSchema: z.ZodType | undefined;
+const paged = () => (pagedSchema ??= z.object({
+  transformation: objectName(), mount: optionalMount(), limit: z.number().int("must be a whole number").min(1, "must be 1 or more").optional(),
+}));
+
+let restoreSchema: z.ZodType | undefined;
+const restoreArgs = () => (restoreSchema ??= z.object({
+  transformation: objectName(), mount: optionalMount(),
+  values: z.custom<Iterable<string> | AsyncIterable<string>>((v) => v !== null && typeof v === "object" && (Symbol.iterator in v || Symbol.asyncIterator in v), "must be a list (or iterable) of snapshot strings"),
+  chunkSize: z.number().int().min(1).max(100_000).optional(),
+}));
+
+async function* pages(ctx: Context, route: string, a: PagedArgs): AsyncGenerator<unknown[], void, undefined> {
+  let continuation = "";
+  do {
+    const data = await post(ctx, route, { mount: mountOf(a), name: a.transformation }, { ...(a.limit ? { limit: a.limit } : {}), continuation });
+    yield Array.isArray(data.values) ? data.values : [];
+    continuation = typeof data.continuation === "string" ? data.continuation : "";
+  } while (continuation !== "");
+}
+
+const decoded = (v: unknown): DecodedToken => {
+  const o = v as Record<string, unknown>;
+  const b64 = String(o.plaintext ?? "");
+  return {
+    plaintext: Buffer.from(b64, "base64").toString("utf8"),
+    plaintextBase64: b64,
+    token: String(o.token ?? ""),
+    ...(o.expiration_time ? { expirationTime: String(o.expiration_time) } : {}),
+  };
+};
+
+async function* snapshotValues(ctx: Context, a: PagedArgs): AsyncGenerator<string, void, undefined> {
+  for await (const page of pages(ctx, TOKEN_STATE_ROUTES.snapshot, a)) for (const v of page) yield String(v);
+}
+
+async function* exportValues(ctx: Context, a: PagedArgs): AsyncGenerator<DecodedToken, void, undefined> {
+  for await (const page of pages(ctx, TOKEN_STATE_ROUTES.exportDecoded, a)) for (const v of page) yield decoded(v);
+}
+
+const snapshotDef: FunctionDefinition<PagedArgs, string[]> = { name: "snapshotTokenization", schema: paged, sideEffects: false, run: (ctx, a) => collect(snapshotValues(ctx, a)) };
+const exportDef: FunctionDefinition<PagedArgs, DecodedToken[]> = { name: "exportDecodedTokenization", schema: paged, sideEffects: false, run: (ctx, a) => collect(exportValues(ctx, a)) };
+const restoreDef: FunctionDefinition<RestoreArgs, { restored: number }> = {
+  name: "restoreTokenization", schema: restoreArgs, sideEffects: true,
+  async run(ctx, a) {
+    const size = a.chunkSize ?? 1000;
+    let chunk: string[] = [];
+    let restored = 0;
+    const send = async () => {
+      await ctx.client("secrets").request({ route: TOKEN_STATE_ROUTES.restore, params: { mount: mountOf(a), name: a.transformation }, body: { values: chunk }, retry: "safe" });
+      restored += chunk.length;
+      chunk = [];
+    };
+    for await (const v of a.values as AsyncIterable<string>) {
+      chunk.push(v);
+      if (chunk.length >= size) await send();
+    }
+    if (chunk.length > 0) await send();
+    return { restored };
+  },
+};
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const v of it) out.push(v);
+  return out;
+}
+
+/**
+ * Snapshot values of the transformation's first store one at a time, a page per request; holds the
+ * values present when it began. `for await (const v of snapshotTokenization({transformation}))`.
+ */
+export function snapshotTokenization(args: PagedArgs): AsyncGenerator<string, void, undefined> {
+  return snapshotValues(programContext(), validated(snapshotDef, args));
+}
+
+/** Every snapshot value in one array. */
+export const snapshotTokenizationAll = (args: PagedArgs): Promise<string[]> => invoke(snapshotDef, args);
+/** Output form of {@link snapshotTokenizationAll}: secret. */
+export const snapshotTokenizationOutput: (args: Inputs<PagedArgs>) => pulumi.Output<string[]> = forms(snapshotDef, true).output;
+
+/**
+ * Decoded plaintexts and their tokens one at a time (exportable mapping mode only), a page per request.
+ */
+export function exportDecodedTokenization(args: PagedArgs): AsyncGenerator<DecodedToken, void, undefined> {
+  return exportValues(programContext(), validated(exportDef, args));
+}
+
+/** Every decoded token in one array. */
+export const exportDecodedTokenizationAll = (args: PagedArgs): Promise<DecodedToken[]> => invoke(exportDef, args);
+/** Output form of {@link exportDecodedTokenizationAll}: secret (plaintexts and tokens). */
+export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>) => pulumi.Output<DecodedToken[]> = forms(exportDef, true).output;
+
+/**
+ * Restores snapshot values (an array or any iterable, e.g. {@link snapshotTokenization} of another
+ * transformation) in chunks. Makes no request during preview (resolves undefined).
+ */
+export const restoreTokenization = (args: RestoreArgs): Promise<{ restored: number }> => invoke(restoreDef, args);
+/** Output form of {@link restoreTokenization} with an array of values; unknown during preview. */
+export const restoreTokenizationOutput = (args: { transformation: pulumi.Input<string>; mount?: pulumi.Input<string>; values: pulumi.Input<pulumi.Input<string>[]>; chunkSize?: pulumi.Input<number> }): pulumi.Output<{ restored: number }> =>
+  forms(restoreDef, false).output(args as Inputs<RestoreArgs>);

@@ -1,0 +1,114 @@
+/**
+ * A throwaway PostgreSQL server on 127.0.0.1 for tests: initdb into a temp folder, a free port,
+ * stopped and removed at the end. Debian's `postgresql` package provides the binaries; postgres
+ * refuses to run as root, so as root the server runs as the `postgres` user (setpriv).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Client } from "pg";
+
+export interface Postgres {
+  port: number;
+  /** Superuser (schema changes): name and password. */
+  admin: { username: string; password: string };
+  /** A connection URL for `database` with the given credentials. */
+  url(username: string, password: string, database?: string): string;
+  /** Runs SQL as the superuser. */
+  query<R = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<R[]>;
+  stop(): Promise<void>;
+}
+
+function binDir(): string | undefined {
+  const base = "/usr/lib/postgresql";
+  if (!fs.existsSync(base)) return undefined;
+  const versions = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(base, versions[0], "bin") : undefined;
+}
+
+/** Why no server can be had here, or undefined when one can. */
+export function postgresUnavailable(): string | undefined {
+  const bin = binDir();
+  if (!bin) return "PostgreSQL is not installed (apt-get install -y postgresql)";
+  if (process.getuid?.() === 0 && spawnSync("id", ["postgres"]).status !== 0) return "running as root and there is no postgres user to run the server as";
+  return undefined;
+}
+
+/** For describe.skipIf: prints the reason; with SVC_REQUIRE_REAL=1 a missing server fails instead. */
+export function skipWithoutPostgres(): boolean {
+  const reason = postgresUnavailable();
+  if (!reason) return false;
+  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${reason}`);
+  console.warn(`skipping PostgreSQL tests: ${reason}`);
+  return true;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function startPostgres(): Promise<Postgres> {
+  const bin = binDir();
+  if (!bin) throw new Error(postgresUnavailable());
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-pg-"));
+  const data = path.join(dir, "data");
+  const admin = { username: "svcadmin", password: `pw-${Math.random().toString(36).slice(2)}` };
+  const pwfile = path.join(dir, "pw");
+  fs.writeFileSync(pwfile, admin.password, { mode: 0o600 });
+  const asRoot = process.getuid?.() === 0;
+  const run = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ["setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", "--", cmd, ...args]] : [cmd, args]);
+  if (asRoot) spawnSync("chown", ["-R", "postgres:postgres", dir]);
+  const [initCmd, initArgs] = run(path.join(bin, "initdb"), ["-D", data, "-U", admin.username, `--pwfile=${pwfile}`, "--auth=scram-sha-256", "-E", "UTF8", "--no-sync"]);
+  const init = spawnSync(initCmd, initArgs, { encoding: "utf8" });
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+  const port = await freePort();
+  const [pgCmd, pgArgs] = run(path.join(bin, "postgres"), ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", dir, "-c", "fsync=off"]);
+  const child: ChildProcess = spawn(pgCmd, pgArgs, { stdio: ["ignore", "ignore", "pipe"] });
+  let log = "";
+  child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
+  const url = (username: string, password: string, database = "postgres") =>
+    `postgresql://${encodeURIComponent(username)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const query = async <R>(sql: string, values: unknown[] = []): Promise<R[]> => {
+    const client = new Client({ connectionString: url(admin.username, admin.password) });
+    await client.connect();
+    try {
+      return (await client.query(sql, values)).rows as R[];
+    } finally {
+      await client.end();
+    }
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await query("SELECT 1");
+      break;
+    } catch (e) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`PostgreSQL did not start: ${(e as Error).message}\n${log}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    port,
+    admin,
+    url,
+    query,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGINT"); // fast shutdown
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
