@@ -152,3 +152,6 @@ export function invokeOutput<A, R>(def: FunctionDefinition<A, R>, args: pulumi.I
     }
   }) as unknown as pulumi.Output<R>;
 }
+
+/** The Output form's arguments: each field of a function's arguments may be an Input (docs carry over). */
+export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };

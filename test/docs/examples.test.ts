@@ -31,7 +31,7 @@ describe("examples", () => {
   it("the README's example commands use no undefined shell variable", () => {
     const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
     const defined = new Set(["HOME", "PWD", "SVC_RUN_URL", "SVC_RUN_TOKEN", "SVC_SECRETS_URL", "SVC_SECRETS_TOKEN",
-      "RUN_TOKEN", "SECRETS_TOKEN", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE"]);
+      "RUN_TOKEN", "SECRETS_TOKEN", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PATH"]);
     const used = [...readme.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!);
     expect(used.filter((v) => !defined.has(v))).toEqual([]);
   });

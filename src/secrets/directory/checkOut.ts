@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { ConflictError, isSvcError, registerSecret } from "../../http";
 import { duration, type Duration } from "../duration";
@@ -15,6 +15,7 @@ import { mount, name } from "../fields";
 import { fetchData } from "../pathObject";
 import { params, setRef, type SetRefArgs } from "./librarySet";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
+import type { ConnectionArgs } from "../../core/connection";
 
 export const NONE_AVAILABLE = "No service accounts available for check-out.";
 
@@ -35,8 +36,11 @@ export interface CheckOutState {
 
 /** One check-out as the service answered it. */
 export interface CheckOutResult {
+  /** The account borrowed. */
   serviceAccountName: string;
+  /** Its password for the length of the lease (secret). */
   password: string;
+  /** The lease to name when checking the account in or renewing. */
   leaseId: string;
   /** Seconds; 0 = no end. */
   leaseDuration: number;
@@ -119,7 +123,7 @@ export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState
   },
 };
 
-export interface CheckOutArgs {
+export interface CheckOutArgs extends ConnectionArgs<"secrets"> {
   /** Library set to borrow from; changing it returns this account and borrows from the other set. */
   setName: pulumi.Input<string>;
   /** Mount path of the directory engine. Default `directory`. */
@@ -181,13 +185,19 @@ const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = {
 };
 
 /** Checks out the first available account of a set. No request during preview. Prefer {@link checkOutOutput} (secret). */
-export function checkOut(args: CheckOutFnArgs): Promise<CheckOutResult> {
-  return invoke(checkOutFn, args);
+export function checkOut(args: CheckOutFnArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckOutResult> {
+  return invoke(checkOutFn, args, opts);
 }
 
 /** Output form of {@link checkOut}: secret, unknown during preview. */
-export function checkOutOutput(args: { setName: pulumi.Input<string>; mount?: pulumi.Input<string>; ttl?: pulumi.Input<number | string> }): pulumi.Output<CheckOutResult> {
-  return pulumi.secret(invokeOutput(checkOutFn, args));
+export function checkOutOutput(args: InputsOf<CheckOutFnArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<CheckOutResult> {
+  return pulumi.secret(invokeOutput(checkOutFn, args, opts));
+}
+
+/** What a check-in answered. */
+export interface CheckInResult {
+  /** The accounts checked in by this call (an account that was already available is not listed). */
+  checkIns: string[];
 }
 
 export interface CheckInArgs extends SetRefArgs {
@@ -198,7 +208,7 @@ export interface CheckInArgs extends SetRefArgs {
 let inSchema: z.ZodType | undefined;
 const inArgs = () => (inSchema ??= (setRef() as z.ZodObject).extend({ serviceAccountNames: z.array(z.string().min(1, "must not be empty")).optional() }));
 
-function checkInFn(name: string, route: string): FunctionDefinition<CheckInArgs, { checkIns: string[] }> {
+function checkInFn(name: string, route: string): FunctionDefinition<CheckInArgs, CheckInResult> {
   return {
     name,
     schema: inArgs,
@@ -216,24 +226,24 @@ function checkInFn(name: string, route: string): FunctionDefinition<CheckInArgs,
 
 const checkInDef = checkInFn("checkIn", R.checkIn);
 const manageDef = checkInFn("manageCheckIn", R.manageCheckIn);
-type CheckInInputs = { setName: pulumi.Input<string>; mount?: pulumi.Input<string>; serviceAccountNames?: pulumi.Input<pulumi.Input<string>[]> };
+type CheckInInputs = InputsOf<CheckInArgs>;
 
 /** Checks accounts in (each gets a new password); only the token that checked them out may, unless the set disables enforcement. */
-export function checkIn(args: CheckInArgs): Promise<{ checkIns: string[] }> {
-  return invoke(checkInDef, args);
+export function checkIn(args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckInResult> {
+  return invoke(checkInDef, args, opts);
 }
 
 /** Output form of {@link checkIn}; unknown during preview. */
-export function checkInOutput(args: CheckInInputs): pulumi.Output<{ checkIns: string[] }> {
-  return invokeOutput(checkInDef, args);
+export function checkInOutput(args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<CheckInResult> {
+  return invokeOutput(checkInDef, args, opts);
 }
 
 /** Forced check-in for highly privileged callers (a sudo token), whoever checked the accounts out. */
-export function manageCheckIn(args: CheckInArgs): Promise<{ checkIns: string[] }> {
-  return invoke(manageDef, args);
+export function manageCheckIn(args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckInResult> {
+  return invoke(manageDef, args, opts);
 }
 
 /** Output form of {@link manageCheckIn}; unknown during preview. */
-export function manageCheckInOutput(args: CheckInInputs): pulumi.Output<{ checkIns: string[] }> {
-  return invokeOutput(manageDef, args);
+export function manageCheckInOutput(args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<CheckInResult> {
+  return invokeOutput(manageDef, args, opts);
 }

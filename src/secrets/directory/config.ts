@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
@@ -14,6 +14,7 @@ import { duration, keepForm, type Duration } from "../duration";
 import { adopt, mount } from "../fields";
 import { alreadyExists, fetchData, pathOf, readBack } from "../pathObject";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
+import type { ConnectionArgs } from "../../core/connection";
 
 const PLACEHOLDER = "{{PASSWORD}}";
 const TLS_VERSIONS = ["tls10", "tls11", "tls12", "tls13"] as const;
@@ -44,23 +45,41 @@ export interface DirectoryConfigState {
 
 /** The config as the service reports it (never the bind password), durations in seconds. */
 export interface DirectoryConfigInfo {
+  /** Mount path of the directory engine. */
   mount: string;
+  /** Distinguished name the service binds with. */
   binddn: string;
+  /** LDAP server URLs, comma-separated, tried in order. */
   url: string;
+  /** Base DN under which service accounts are searched. */
   userdn: string;
+  /** User principal name domain, empty when unset. */
   upndomain: string;
+  /** PEM CA certificate used to verify the server, empty when unset. */
   certificate: string;
+  /** Whether server certificate verification is skipped. */
   insecureTls: boolean;
+  /** Whether StartTLS is issued after connecting. */
   starttls: boolean;
+  /** Minimum TLS version (`tls10` … `tls13`). */
   tlsMinVersion: string;
+  /** Maximum TLS version (`tls10` … `tls13`). */
   tlsMaxVersion: string;
+  /** Default password ttl in seconds (0 = the service's default). */
   ttl: number;
+  /** Maximum password ttl in seconds (0 = the service's default). */
   maxTtl: number;
+  /** Name of the password policy, empty when unset. */
   passwordPolicy: string;
+  /** Length of generated passwords (deprecated by the service in favour of a policy). */
   length: number;
+  /** Template for generated passwords holding `{{PASSWORD}}` once, empty when unset. */
   formatter: string;
+  /** Seconds to wait for a connection to the directory. */
   connectionTimeout: number;
+  /** Seconds to wait for a directory request. */
   requestTimeout: number;
+  /** Seconds within which a password set outside the service is still accepted as its rotation. */
   lastRotationTolerance: number;
 }
 
@@ -188,7 +207,7 @@ export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState,
   },
 };
 
-export interface DirectoryConfigArgs {
+export interface DirectoryConfigArgs extends ConnectionArgs<"secrets"> {
   /** Mount path of the directory engine. Default `directory`. Changing it replaces the config. */
   mount?: pulumi.Input<string>;
   /** Distinguished name the service binds with (use a fully qualified DN, so root rotation finds one entry). */
@@ -314,11 +333,11 @@ const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = {
 };
 
 /** Reads the directory engine's config (the bind password is never returned). */
-export function getConfig(args: MountArgs = {}): Promise<DirectoryConfigInfo> {
-  return invoke(getConfigFn, args);
+export function getConfig(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<DirectoryConfigInfo> {
+  return invoke(getConfigFn, args, opts);
 }
 
 /** Output form of {@link getConfig}. */
-export function getConfigOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<DirectoryConfigInfo> {
-  return invokeOutput(getConfigFn, args);
+export function getConfigOutput(args: InputsOf<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DirectoryConfigInfo> {
+  return invokeOutput(getConfigFn, args, opts);
 }

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, keepForm, seconds, type Duration } from "../duration";
@@ -15,6 +15,8 @@ import { adopt, mount, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
 import { mountOnly, type MountArgs } from "./config";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
+import type { ConnectionArgs } from "../../core/connection";
+import type { NameList } from "./role";
 
 export interface LibrarySetState {
   name: string;
@@ -91,7 +93,7 @@ export const librarySetDefinition: ResourceDefinition<LibrarySetState, LibrarySe
   }),
 });
 
-export interface LibrarySetArgs {
+export interface LibrarySetArgs extends ConnectionArgs<"secrets"> {
   /** Set name; part of its path, so changing it replaces the set. */
   name: pulumi.Input<string>;
   /** Mount path of the directory engine. Default `directory`. */
@@ -143,6 +145,7 @@ export class LibrarySet extends SvcResource {
 
 // ---- functions ----
 
+
 export interface SetRefArgs {
   /** Library set name. */
   setName: string;
@@ -178,16 +181,16 @@ const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = 
 };
 
 /** Which accounts of a set are available, and who holds the others. */
-export function getLibraryStatus(args: SetRefArgs): Promise<Record<string, AccountStatus>> {
-  return invoke(statusFn, args);
+export function getLibraryStatus(args: SetRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<Record<string, AccountStatus>> {
+  return invoke(statusFn, args, opts);
 }
 
 /** Output form of {@link getLibraryStatus}. */
-export function getLibraryStatusOutput(args: { setName: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<Record<string, AccountStatus>> {
-  return invokeOutput(statusFn, args);
+export function getLibraryStatusOutput(args: InputsOf<SetRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<Record<string, AccountStatus>> {
+  return invokeOutput(statusFn, args, opts);
 }
 
-const listFn: FunctionDefinition<MountArgs, { keys: string[] }> = {
+const listFn: FunctionDefinition<MountArgs, NameList> = {
   name: "listLibrarySets",
   schema: mountOnly,
   sideEffects: false,
@@ -195,11 +198,11 @@ const listFn: FunctionDefinition<MountArgs, { keys: string[] }> = {
 };
 
 /** Names of the library sets (empty when there are none). */
-export function listLibrarySets(args: MountArgs = {}): Promise<{ keys: string[] }> {
-  return invoke(listFn, args);
+export function listLibrarySets(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<NameList> {
+  return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listLibrarySets}. */
-export function listLibrarySetsOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<{ keys: string[] }> {
-  return invokeOutput(listFn, args);
+export function listLibrarySetsOutput(args: InputsOf<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
+  return invokeOutput(listFn, args, opts);
 }

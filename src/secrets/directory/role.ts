@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { registerSecret } from "../../http";
 import { duration, keepForm, type Duration } from "../duration";
@@ -14,6 +14,7 @@ import { adopt, mount, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
 import { mountOnly, type MountArgs } from "./config";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
+import type { ConnectionArgs } from "../../core/connection";
 
 export interface DirectoryRoleState {
   name: string;
@@ -60,7 +61,7 @@ export const directoryRoleDefinition: ResourceDefinition<DirectoryRoleState, Dir
   },
 });
 
-export interface DirectoryRoleArgs {
+export interface DirectoryRoleArgs extends ConnectionArgs<"secrets"> {
   /** Role name; part of its path, so changing it replaces the role. */
   name: pulumi.Input<string>;
   /** Mount path of the directory engine. Default `directory`. */
@@ -103,21 +104,28 @@ export class Role extends SvcResource {
 
 // ---- functions ----
 
+/** Names listed by the service, in its order; empty when there are none. */
+export interface NameList {
+  /** The names. */
+  keys: string[];
+}
+
 export interface RoleRefArgs {
   /** Role name. */
   role: string;
   /** Mount path of the directory engine. Default `directory`. */
   mount?: string;
 }
-export interface RoleRefInputs {
-  role: pulumi.Input<string>;
-  mount?: pulumi.Input<string>;
-}
+/** Output-form arguments of the role functions. */
+export type RoleRefInputs = InputsOf<RoleRefArgs>;
 
 /** A role's credentials. */
 export interface DirectoryCredentials {
+  /** The service account name. */
   username: string;
+  /** The account's current password (secret). */
   currentPassword: string;
+  /** The password before the last rotation, empty when there was none (secret). */
   lastPassword: string;
 }
 
@@ -142,16 +150,16 @@ const credsFn: FunctionDefinition<RoleRefArgs, DirectoryCredentials> = {
  * A role's current and previous password (rotated first by the service when its ttl has passed).
  * The Promise form gives plain text: prefer {@link getCredentialsOutput}, whose result is secret.
  */
-export function getCredentials(args: RoleRefArgs): Promise<DirectoryCredentials> {
-  return invoke(credsFn, args);
+export function getCredentials(args: RoleRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<DirectoryCredentials> {
+  return invoke(credsFn, args, opts);
 }
 
 /** Output form of {@link getCredentials}; the result is secret. */
-export function getCredentialsOutput(args: RoleRefInputs): pulumi.Output<DirectoryCredentials> {
-  return pulumi.secret(invokeOutput(credsFn, args));
+export function getCredentialsOutput(args: RoleRefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DirectoryCredentials> {
+  return pulumi.secret(invokeOutput(credsFn, args, opts));
 }
 
-const listFn: FunctionDefinition<MountArgs, { keys: string[] }> = {
+const listFn: FunctionDefinition<MountArgs, NameList> = {
   name: "listRoles",
   schema: mountOnly,
   sideEffects: false,
@@ -159,11 +167,11 @@ const listFn: FunctionDefinition<MountArgs, { keys: string[] }> = {
 };
 
 /** Names of the directory roles (empty when there are none). */
-export function listRoles(args: MountArgs = {}): Promise<{ keys: string[] }> {
-  return invoke(listFn, args);
+export function listRoles(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<NameList> {
+  return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listRoles}. */
-export function listRolesOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<{ keys: string[] }> {
-  return invokeOutput(listFn, args);
+export function listRolesOutput(args: InputsOf<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
+  return invokeOutput(listFn, args, opts);
 }

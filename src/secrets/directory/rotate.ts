@@ -1,14 +1,16 @@
 /** Rotations of the directory engine: the bind password (rotate-root) and a role's password. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { mount, name } from "../fields";
 import { mountOnly, type MountArgs } from "./config";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R, warn, warningsOf } from "./routes";
 
 /** What a rotation answered: `rotated` false when one was already in progress (the warning says so). */
 export interface RotationResult {
+  /** False when a rotation was already in progress and this call did not start one. */
   rotated: boolean;
+  /** Warnings the service answered with (also logged as Pulumi warnings). */
   warnings: string[];
 }
 
@@ -34,13 +36,13 @@ const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
  * `bindpass` is stale on purpose: the Config resource does not send it again unless you change it.
  * No request during preview.
  */
-export function rotateRoot(args: MountArgs = {}): Promise<RotationResult> {
-  return invoke(rootFn, args);
+export function rotateRoot(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<RotationResult> {
+  return invoke(rootFn, args, opts);
 }
 
 /** Output form of {@link rotateRoot}; unknown during preview. */
-export function rotateRootOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<RotationResult> {
-  return invokeOutput(rootFn, args);
+export function rotateRootOutput(args: InputsOf<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RotationResult> {
+  return invokeOutput(rootFn, args, opts);
 }
 
 export interface RotateRoleArgs {
@@ -62,11 +64,11 @@ const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = {
 };
 
 /** Rotates a role's service-account password now. No request during preview. */
-export function rotateRole(args: RotateRoleArgs): Promise<RotationResult> {
-  return invoke(roleFn, args);
+export function rotateRole(args: RotateRoleArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RotationResult> {
+  return invoke(roleFn, args, opts);
 }
 
 /** Output form of {@link rotateRole}; unknown during preview. */
-export function rotateRoleOutput(args: { name: pulumi.Input<string>; mount?: pulumi.Input<string> }): pulumi.Output<RotationResult> {
-  return invokeOutput(roleFn, args);
+export function rotateRoleOutput(args: InputsOf<RotateRoleArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RotationResult> {
+  return invokeOutput(roleFn, args, opts);
 }

@@ -11,6 +11,7 @@ import { registerSecret } from "../../http";
 import { adopt, mount } from "../fields";
 import { alreadyExists, fetchData, pathOf, readBack } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
+import type { ConnectionArgs } from "../../core/connection";
 
 export interface AccessConfigState {
   mount: string;
@@ -93,7 +94,7 @@ export const accessConfigDefinition: ResourceDefinition<AccessConfigState, Acces
   },
 };
 
-export interface AccessConfigArgs {
+export interface AccessConfigArgs extends ConnectionArgs<"secrets"> {
   /** Mount path of the service-registry engine. Default `registry`. Changing it replaces the config. */
   mount?: pulumi.Input<string>;
   /** Registry address, `host:port`. */

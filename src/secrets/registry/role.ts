@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
@@ -15,6 +15,7 @@ import { dataOf } from "../envelope";
 import { adopt, mount, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
+import type { ConnectionArgs } from "../../core/connection";
 
 export const CLIENT_NEEDS_POLICY = "a client token needs policy or policies (or use tokenType management)";
 
@@ -34,13 +35,21 @@ export interface RegistryRoleState {
 
 /** A role as the service reports it; durations in seconds. */
 export interface RegistryRoleInfo {
+  /** Role name. */
   name: string;
+  /** Mount path of the service-registry engine. */
   mount: string;
+  /** `client` or `management`. */
   tokenType: string;
+  /** Base64 policy document of a client token, empty when unset. */
   policy: string;
+  /** Policy names attached to generated tokens. */
   policies: string[];
+  /** Whether generated tokens are local to the datacenter. */
   local: boolean;
+  /** Token ttl in seconds (0 = the registry's default). */
   ttl: number;
+  /** Maximum token ttl in seconds (0 = the registry's default). */
   maxTtl: number;
   /** Duration text, as the service reports it. */
   lease: string;
@@ -127,7 +136,7 @@ export const registryRoleDefinition: ResourceDefinition<RegistryRoleState, Regis
   fromData,
 });
 
-export interface RegistryRoleArgs {
+export interface RegistryRoleArgs extends ConnectionArgs<"secrets"> {
   /** Role name; part of its path, so changing it replaces the role. */
   name: pulumi.Input<string>;
   /** Mount path of the service-registry engine. Default `registry`. */
@@ -186,18 +195,33 @@ export class Role extends SvcResource {
 
 // ---- functions ----
 
+/** Names listed by the service, in its order; empty when there are none. */
+export interface NameList {
+  /** The names. */
+  keys: string[];
+}
+
 export interface RegistryRoleRefArgs {
   /** Role name. */
   role: string;
   /** Mount path of the service-registry engine. Default `registry`. */
   mount?: string;
 }
-type RefInputs = { role: pulumi.Input<string>; mount?: pulumi.Input<string> };
+type RefInputs = InputsOf<RegistryRoleRefArgs>;
+
+/** Arguments of {@link listRegistryRoles}. */
+export interface RegistryMountArgs {
+  /** Mount path of the service-registry engine. Default `registry`. */
+  mount?: string;
+}
 
 /** A generated registry token. */
 export interface RegistryCredentials {
+  /** The generated registry token (secret). */
   token: string;
+  /** The token's accessor, to look it up or revoke it without the token. */
   accessor: string;
+  /** The lease of the token. */
   leaseId: string;
   /** Seconds. */
   leaseDuration: number;
@@ -223,13 +247,13 @@ const credsFn: FunctionDefinition<RegistryRoleRefArgs, RegistryCredentials> = {
 };
 
 /** A new registry token from the role (a new one on every call). No request during preview. Prefer the Output form (secret). */
-export function getRegistryCredentials(args: RegistryRoleRefArgs): Promise<RegistryCredentials> {
-  return invoke(credsFn, args);
+export function getRegistryCredentials(args: RegistryRoleRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RegistryCredentials> {
+  return invoke(credsFn, args, opts);
 }
 
 /** Output form of {@link getRegistryCredentials}: secret, unknown during preview. */
-export function getRegistryCredentialsOutput(args: RefInputs): pulumi.Output<RegistryCredentials> {
-  return pulumi.secret(invokeOutput(credsFn, args));
+export function getRegistryCredentialsOutput(args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RegistryCredentials> {
+  return pulumi.secret(invokeOutput(credsFn, args, opts));
 }
 
 const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = {
@@ -243,16 +267,16 @@ const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = {
 };
 
 /** Reads a registry role. */
-export function getRegistryRole(args: RegistryRoleRefArgs): Promise<RegistryRoleInfo> {
-  return invoke(getFn, args);
+export function getRegistryRole(args: RegistryRoleRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RegistryRoleInfo> {
+  return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getRegistryRole}. */
-export function getRegistryRoleOutput(args: RefInputs): pulumi.Output<RegistryRoleInfo> {
-  return invokeOutput(getFn, args);
+export function getRegistryRoleOutput(args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RegistryRoleInfo> {
+  return invokeOutput(getFn, args, opts);
 }
 
-const listFn: FunctionDefinition<{ mount?: string }, { keys: string[] }> = {
+const listFn: FunctionDefinition<{ mount?: string }, NameList> = {
   name: "listRegistryRoles",
   schema: () => (mountSchema ??= z.object({ mount: mount().optional() })),
   sideEffects: false,
@@ -260,11 +284,11 @@ const listFn: FunctionDefinition<{ mount?: string }, { keys: string[] }> = {
 };
 
 /** Names of the registry roles (empty when there are none). */
-export function listRegistryRoles(args: { mount?: string } = {}): Promise<{ keys: string[] }> {
-  return invoke(listFn, args);
+export function listRegistryRoles(args: RegistryMountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<NameList> {
+  return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listRegistryRoles}. */
-export function listRegistryRolesOutput(args: { mount?: pulumi.Input<string> } = {}): pulumi.Output<{ keys: string[] }> {
-  return invokeOutput(listFn, args);
+export function listRegistryRolesOutput(args: InputsOf<RegistryMountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
+  return invokeOutput(listFn, args, opts);
 }

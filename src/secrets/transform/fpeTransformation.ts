@@ -4,6 +4,7 @@ import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
 import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES, TWEAK_SOURCES } from "./transformations";
+import type { ConnectionArgs } from "../../core/connection";
 
 export type TweakSource = (typeof TWEAK_SOURCES)[number];
 
@@ -43,7 +44,7 @@ export const fpeTransformationDefinition = transformationObject<FpeTransformatio
   }),
 });
 
-export interface FpeTransformationArgs {
+export interface FpeTransformationArgs extends ConnectionArgs<"secrets"> {
   /** Name of the transformation. Changing it replaces the transformation. */
   name: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. Changing it replaces the transformation. */

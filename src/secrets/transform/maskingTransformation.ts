@@ -4,6 +4,7 @@ import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
 import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
+import type { ConnectionArgs } from "../../core/connection";
 
 export interface MaskingTransformationState {
   name: string;
@@ -47,7 +48,7 @@ export const maskingTransformationDefinition = transformationObject<MaskingTrans
   },
 });
 
-export interface MaskingTransformationArgs {
+export interface MaskingTransformationArgs extends ConnectionArgs<"secrets"> {
   /** Name of the transformation. Changing it replaces the transformation. */
   name: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. Changing it replaces the transformation. */

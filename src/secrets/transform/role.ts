@@ -4,6 +4,7 @@ import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { pathObject } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT, names, sorted, transformName } from "./fields";
+import type { ConnectionArgs } from "../../core/connection";
 
 export interface RoleState {
   name: string;
@@ -37,7 +38,7 @@ export const roleDefinition = pathObject<RoleState, RoleState>({
   fromData: (d, p) => ({ name: p.name, mount: p.mount, transformations: sorted(d.transformations) }),
 });
 
-export interface RoleArgs {
+export interface RoleArgs extends ConnectionArgs<"secrets"> {
   /** Name of the role; the value operations take it in their path. Changing it replaces the role. */
   name: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. Changing it replaces the role. */

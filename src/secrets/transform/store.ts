@@ -7,6 +7,7 @@ import { adopt, mount } from "../fields";
 import { pathObject } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT, duration, inUse, sameDuration, seconds, sorted, transformName, usersOf } from "./fields";
 import { TRANSFORMATION_ROUTES } from "./transformations";
+import type { ConnectionArgs } from "../../core/connection";
 
 export const STORE_DRIVERS = ["postgres", "mysql"] as const;
 export type StoreDriver = (typeof STORE_DRIVERS)[number];
@@ -120,7 +121,7 @@ export const storeDefinition: ResourceDefinition<StoreState, StoreState> = {
   },
 };
 
-export interface StoreArgs {
+export interface StoreArgs extends ConnectionArgs<"secrets"> {
   /** Name of the store; transformations list it in `stores`. Changing it replaces the store. */
   name: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. Changing it replaces the store. */

@@ -6,6 +6,7 @@ import { mount } from "../fields";
 import { fetchData, pathOf } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT, reference } from "./fields";
 import { STORE_ROUTES } from "./store";
+import type { ConnectionArgs } from "../../core/connection";
 
 export interface StoreSchemaState {
   store: string;
@@ -61,7 +62,7 @@ export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSc
   async delete() {},
 };
 
-export interface StoreSchemaArgs {
+export interface StoreSchemaArgs extends ConnectionArgs<"secrets"> {
   /** Name of the Store whose tables are created. Changing it runs against the other store (a replacement). */
   store: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. */

@@ -6,6 +6,7 @@ import { SvcResource } from "../../core/resource";
 import { mount } from "../fields";
 import { fetchData, pathOf, readBack } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT, reference } from "./fields";
+import type { ConnectionArgs } from "../../core/connection";
 
 export const TOKENIZATION_KEY_ROUTES = {
   read: "GET /{mount}/tokenization/keys/{name}",
@@ -84,7 +85,7 @@ export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKey
   async delete() {},
 };
 
-export interface TokenizationKeyConfigArgs {
+export interface TokenizationKeyConfigArgs extends ConnectionArgs<"secrets"> {
   /** Name of the tokenization transformation whose keys are configured. Changing it replaces this resource. */
   transformation: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. */

@@ -4,6 +4,7 @@ import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, duration, names, reference, sameDuration, seconds, sorted, transformName } from "./fields";
 import { MAPPING_MODES, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
+import type { ConnectionArgs } from "../../core/connection";
 
 export type MappingMode = (typeof MAPPING_MODES)[number];
 
@@ -47,7 +48,7 @@ export const tokenizationTransformationDefinition = transformationObject<Tokeniz
   }),
 });
 
-export interface TokenizationTransformationArgs {
+export interface TokenizationTransformationArgs extends ConnectionArgs<"secrets"> {
   /** Name of the transformation. Changing it replaces the transformation. */
   name: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. Changing it replaces the transformation. */

@@ -5,6 +5,7 @@ import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
 import type { TweakSource } from "./fpeTransformation";
 import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
+import type { ConnectionArgs } from "../../core/connection";
 
 export type TransformationType = (typeof TRANSFORMATION_TYPES)[number];
 
@@ -55,7 +56,7 @@ export const transformationDefinition = transformationObject<TransformationState
   },
 });
 
-export interface TransformationArgs {
+export interface TransformationArgs extends ConnectionArgs<"secrets"> {
   /** Name of the transformation. Changing it replaces the transformation. */
   name: pulumi.Input<string>;
   /** Mount path of the transform engine. Default `transform`. Changing it replaces the transformation. */

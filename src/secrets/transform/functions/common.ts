@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition } from "../../../core/fn";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
 import { mount as mountField, name } from "../../fields";
 import { dataOf } from "../../envelope";
 import { DEFAULT_TRANSFORM_MOUNT } from "../fields";
@@ -21,9 +21,9 @@ export async function post(ctx: Context, route: string, params: Record<string, s
 /** The Promise form and the Output form; the Output is secret when the result holds plaintext, tokens or tweaks. */
 export function forms<A, R>(def: FunctionDefinition<A, R>, secret: boolean) {
   return {
-    promise: (args: A): Promise<R> => invoke(def, args),
-    output: (args: Inputs<A>): pulumi.Output<R> => {
-      const out = invokeOutput(def, args as pulumi.Inputs);
+    promise: (args: A, opts?: SvcInvokeOptions<"secrets">): Promise<R> => invoke(def, args, opts),
+    output: (args: Inputs<A>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<R> => {
+      const out = invokeOutput(def, args as pulumi.Inputs, opts);
       return secret ? (pulumi.secret(out) as unknown as pulumi.Output<R>) : out;
     },
   };

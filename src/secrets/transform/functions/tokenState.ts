@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import { invoke, programContext, validated, type FunctionDefinition } from "../../../core/fn";
+import { invoke, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
 import { forms, mountOf, objectName, optionalMount, post, type Inputs } from "./common";
 
 export const TOKEN_STATE_ROUTES = {
@@ -40,6 +40,7 @@ export interface DecodedToken {
   plaintext: string;
   /** The plaintext as the service gives it: base64. */
   plaintextBase64: string;
+  /** The token that stands for the plaintext. */
   token: string;
   /** When the token expires; absent when it never does. */
   expirationTime?: string;
@@ -117,32 +118,32 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
  * Snapshot values of the transformation's first store one at a time, a page per request; holds the
  * values present when it began. `for await (const v of snapshotTokenization({transformation}))`.
  */
-export function snapshotTokenization(args: PagedArgs): AsyncGenerator<string, void, undefined> {
-  return snapshotValues(programContext(), validated(snapshotDef, args));
+export function snapshotTokenization(args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): AsyncGenerator<string, void, undefined> {
+  return snapshotValues(programContext(opts?.connection, "secrets"), validated(snapshotDef, args));
 }
 
 /** Every snapshot value in one array. */
-export const snapshotTokenizationAll = (args: PagedArgs): Promise<string[]> => invoke(snapshotDef, args);
+export const snapshotTokenizationAll = (args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): Promise<string[]> => invoke(snapshotDef, args, opts);
 /** Output form of {@link snapshotTokenizationAll}: secret. */
-export const snapshotTokenizationOutput: (args: Inputs<PagedArgs>) => pulumi.Output<string[]> = forms(snapshotDef, true).output;
+export const snapshotTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<string[]> = forms(snapshotDef, true).output;
 
 /**
  * Decoded plaintexts and their tokens one at a time (exportable mapping mode only), a page per request.
  */
-export function exportDecodedTokenization(args: PagedArgs): AsyncGenerator<DecodedToken, void, undefined> {
-  return exportValues(programContext(), validated(exportDef, args));
+export function exportDecodedTokenization(args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): AsyncGenerator<DecodedToken, void, undefined> {
+  return exportValues(programContext(opts?.connection, "secrets"), validated(exportDef, args));
 }
 
 /** Every decoded token in one array. */
-export const exportDecodedTokenizationAll = (args: PagedArgs): Promise<DecodedToken[]> => invoke(exportDef, args);
+export const exportDecodedTokenizationAll = (args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): Promise<DecodedToken[]> => invoke(exportDef, args, opts);
 /** Output form of {@link exportDecodedTokenizationAll}: secret (plaintexts and tokens). */
-export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>) => pulumi.Output<DecodedToken[]> = forms(exportDef, true).output;
+export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodedToken[]> = forms(exportDef, true).output;
 
 /**
  * Restores snapshot values (an array or any iterable, e.g. {@link snapshotTokenization} of another
  * transformation) in chunks. Makes no request during preview (resolves undefined).
  */
-export const restoreTokenization = (args: RestoreArgs): Promise<{ restored: number }> => invoke(restoreDef, args);
+export const restoreTokenization = (args: RestoreArgs, opts?: SvcInvokeOptions<"secrets">): Promise<{ restored: number }> => invoke(restoreDef, args, opts);
 /** Output form of {@link restoreTokenization} with an array of values; unknown during preview. */
-export const restoreTokenizationOutput = (args: { transformation: pulumi.Input<string>; mount?: pulumi.Input<string>; values: pulumi.Input<pulumi.Input<string>[]>; chunkSize?: pulumi.Input<number> }): pulumi.Output<{ restored: number }> =>
-  forms(restoreDef, false).output(args as Inputs<RestoreArgs>);
+export const restoreTokenizationOutput = (args: { transformation: pulumi.Input<string>; mount?: pulumi.Input<string>; values: pulumi.Input<pulumi.Input<string>[]>; chunkSize?: pulumi.Input<number> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{ restored: number }> =>
+  forms(restoreDef, false).output(args as Inputs<RestoreArgs>, opts);
