@@ -6,7 +6,7 @@ import * as svc from "pulumi-svc";
 export function declare(cfg: pulumi.Config) {
   const t = svc.secrets.transform;
   const digits = new t.Alphabet("digits", { name: "card-digits", alphabet: "0123456789" });
-  const cardTemplate = new t.Template("card", { name: "card-number", pattern: "(\\d{4})-(\\d{4})-(\\d{4})-(\\d{4})", alphabet: digits.name });
+  const cardTemplate = new t.Template("card-template", { name: "card-number", pattern: "(\\d{4})-(\\d{4})-(\\d{4})-(\\d{4})", alphabet: digits.name });
 
   // The service fills in the slots; the password is secret and never read back.
   const store = new t.Store("tokens", {

@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { control } from "../support/emulator";
+import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
 import { root } from "../support/dist";
 import { changedProperties, CliStack, describeCli, ops, type JsonResult } from "./cli";
 import { examples, fillAll, serviceRequest, type Example } from "./expectations";
@@ -43,25 +44,38 @@ describeCli("every example under the real Pulumi CLI", () => {
 function describeExample({ name, expectations: x }: Example): void {
   const exp = x!;
   const hasStep2 = fs.existsSync(path.join(root, "examples", name, "step2"));
-  describe(`examples/${name}`, () => {
+  describe.skipIf(exp.postgres !== undefined && skipWithoutPostgres())(`examples/${name}`, () => {
     let stack: CliStack;
+    let pg: Postgres | undefined;
+    // Values of setup answers and of the example's PostgreSQL, for {placeholders} in config.
+    const extra: Record<string, string> = {};
     const step2Ops = () => Object.fromEntries(Object.entries(exp.step2).filter(([, s]) => s.op !== "same").map(([n, s]) => [n, s.op]));
-    const secretValues = () => [...Object.values(exp.secretConfig ?? {}), ...Object.values(emu.tokens)];
+    const secretValues = () => [...Object.values(fillAll(exp.secretConfig, emu, extra)), ...Object.values(emu.tokens)];
 
     beforeAll(async () => {
       await control(emu, "POST", "/reset");
       if (exp.emulator) await control(emu, "PUT", "/clock", exp.emulator);
+      for (const step of exp.setup ?? []) {
+        const answer = await control<Record<string, unknown>>(emu, step.method, step.path, step.body);
+        if (step.saveAs) for (const [k, v] of Object.entries(answer ?? {})) if (typeof v === "string") extra[`${step.saveAs}.${k}`] = v;
+      }
+      if (exp.postgres) {
+        pg = await startPostgres();
+        for (const sql of exp.postgres.sql ?? []) await pg.query(sql);
+        Object.assign(extra, { pgPort: String(pg.port), pgAdminUser: pg.admin.username, pgAdminPassword: pg.admin.password });
+      }
       stack = await CliStack.create({
         project: exp.project,
         program: program(name),
-        config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...fillAll(exp.config, emu) },
-        secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, ...fillAll(exp.secretConfig, emu) },
+        config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...fillAll(exp.config, emu, extra) },
+        secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, ...fillAll(exp.secretConfig, emu, extra) },
       });
     });
 
     afterAll(async () => {
       if (exp.emulator) await control(emu, "PUT", "/clock", { autoAdvanceMs: 0 });
       stack?.remove();
+      await pg?.stop();
     });
 
     it("preview --diff plans a create of every resource, without a write to either service", async () => {

@@ -34,6 +34,16 @@ export interface Expectations {
   };
   /** Why there is no out-of-band change or delete for this example. */
   outOfBandNote?: string;
+  /**
+   * Control requests (`/_emulator` + path) before the example; with `saveAs`, the answer's fields
+   * fill `{<saveAs>.<field>}` placeholders in config values.
+   */
+  setup?: { method: "POST" | "PUT"; path: string; body?: unknown; saveAs?: string }[];
+  /**
+   * A throwaway PostgreSQL for the example (test/support/postgres.ts): `sql` runs as the superuser
+   * first; `{pgPort}`, `{pgAdminUser}` and `{pgAdminPassword}` fill config values.
+   */
+  postgres?: { sql?: string[] };
 }
 
 export interface Example { name: string; dir: string; expectations?: Expectations }
@@ -55,15 +65,16 @@ export function examples(): Example[] {
 }
 
 /** Replaces {runUrl}, {secretsUrl}, {controlUrl}, {workspaceId} and {organization} in config values and paths. */
-export function fill(text: string, emu: Emulator): string {
+export function fill(text: string, emu: Emulator, extra: Record<string, string> = {}): string {
   const values: Record<string, string> = {
     runUrl: emu.runUrl, secretsUrl: emu.secretsUrl, controlUrl: emu.controlUrl, workspaceId: emu.workspaceId, organization: emu.organization,
+    ...extra,
   };
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
+  return text.replace(/\{([\w.]+)\}/g, (m, k: string) => values[k] ?? m);
 }
 
-export function fillAll(map: Record<string, string> | undefined, emu: Emulator): Record<string, string> {
-  return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, fill(v, emu)]));
+export function fillAll(map: Record<string, string> | undefined, emu: Emulator, extra: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, fill(v, emu, extra)]));
 }
 
 /** A request straight to a service with an all-powerful token: the "out of band" edit. */

@@ -140,7 +140,7 @@ describe("directory LibrarySet and CheckOut", () => {
     const password = first.outs.password as string;
     expect(await binds("a", password)).toBe(true);
     expect((await directory.getLibraryStatus({ setName: "pool" })).a.available).toBe(false);
-    expect(await call(OUT, "read", [first.id, first.outs])).toEqual({ id: first.id, props: first.outs });
+    expect(await call(OUT, "read", [first.id, first.outs])).toEqual({ id: first.id, props: first.outs, inputs: expect.any(Object) });
 
     // Deleting the set while an account is out is refused by the service.
     const setErr = await rejectionOf(call(SET, "delete", ["directory/library/pool", { name: "pool", mount: "directory" }]));

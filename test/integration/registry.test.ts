@@ -23,7 +23,7 @@ describe("registry AccessConfig", () => {
     const token = await managementToken();
     const { id, outs } = await created(ACCESS, { address: "127.0.0.1:8500", token });
     expect(id).toBe("registry/config/access");
-    expect(outs).toEqual({ mount: "registry", address: "127.0.0.1:8500", scheme: "http", token });
+    expect(outs).toEqual({ serverUrl: expect.any(String), mount: "registry", address: "127.0.0.1:8500", scheme: "http", token });
     const read = (await call(ACCESS, "read", [id, outs])) as { props: Props };
     expect(read.props).toEqual(outs);
     expect(await call(ACCESS, "diff", [id, read.props, await checked(ACCESS, { address: "127.0.0.1:8500", token })])).toMatchObject({ changes: false });
@@ -53,14 +53,14 @@ describe("registry AccessConfig", () => {
 describe("registry Role", () => {
   it("1.4+ fields: creates, reads back without a diff, updates in place; delete of a missing role succeeds", async () => {
     const { id, outs } = await created(ROLE, { name: "reader", policy: POLICY, policies: ["b", "a"], ttl: "1h", maxTtl: 7200 });
-    expect(outs).toEqual({ name: "reader", mount: "registry", tokenType: "client", policy: POLICY, policies: ["a", "b"], local: false, ttl: "1h", maxTtl: 7200 });
+    expect(outs).toEqual({ serverUrl: expect.any(String), name: "reader", mount: "registry", tokenType: "client", policy: POLICY, policies: ["a", "b"], local: false, ttl: "1h", maxTtl: 7200 });
     const read = (await call(ROLE, "read", [id, outs])) as { props: Props };
     expect(read.props).toEqual(outs);
     const same = await checked(ROLE, { name: "reader", policy: POLICY, policies: ["a", "b"], ttl: "1h", maxTtl: 7200 }, outs);
     expect(await call(ROLE, "diff", [id, read.props, same])).toMatchObject({ changes: false });
     const news = await checked(ROLE, { name: "reader", tokenType: "management", local: true }, outs);
     const { outs: after } = (await call(ROLE, "update", [id, outs, news])) as { outs: Props };
-    expect(after).toEqual({ name: "reader", mount: "registry", tokenType: "management", local: true });
+    expect(after).toEqual({ serverUrl: expect.any(String), name: "reader", mount: "registry", tokenType: "management", local: true });
     await call(ROLE, "delete", [id, after]);
     await call(ROLE, "delete", [id, after]);
     expect((await raw("GET", "/registry/roles/reader")).status).toBe(404);

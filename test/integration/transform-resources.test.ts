@@ -23,7 +23,7 @@ describe("Role", () => {
     await created("secrets:TransformMaskingTransformation", { name: "m2", template: "builtin/creditcardnumber" });
     const { id, outs } = await created("secrets:TransformRole", { name: "app", transformations: ["m2", "m1"] });
     expect(id).toBe("transform/role/app");
-    expect(outs).toEqual({ name: "app", mount: "transform", transformations: ["m1", "m2"] });
+    expect(outs).toEqual({ serverUrl: expect.any(String), name: "app", mount: "transform", transformations: ["m1", "m2"] });
     await noDiff("secrets:TransformRole", outs, { name: "app", transformations: ["m1", "m2", "m1"] });
     const updated = (await call("secrets:TransformRole", "update", [id, outs, await checked("secrets:TransformRole", { name: "app", transformations: ["m1"] })])) as { outs: Props };
     expect((await raw("GET", "role/app")).body.data.transformations).toEqual(["m1"]);
@@ -44,7 +44,7 @@ describe("FpeTransformation", () => {
   it("creates, reads back the templates list as template, updates in place, delete guarded by the role", async () => {
     const { id, outs } = await created("secrets:TransformFpeTransformation", { name: "card", template: "builtin/creditcardnumber", allowedRoles: ["pay", "audit"] });
     expect(id).toBe("transform/transformation/card");
-    expect(outs).toEqual({ name: "card", mount: "transform", template: "builtin/creditcardnumber", tweakSource: "supplied", allowedRoles: ["audit", "pay"] });
+    expect(outs).toEqual({ serverUrl: expect.any(String), name: "card", mount: "transform", template: "builtin/creditcardnumber", tweakSource: "supplied", allowedRoles: ["audit", "pay"] });
     await noDiff("secrets:TransformFpeTransformation", outs, { name: "card", template: "builtin/creditcardnumber", allowedRoles: ["pay", "audit"] });
     const news = await checked("secrets:TransformFpeTransformation", { name: "card", template: "builtin/creditcardnumber", tweakSource: "internal", allowedRoles: ["pay"] });
     expect(await call("secrets:TransformFpeTransformation", "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
@@ -91,7 +91,7 @@ describe("MaskingTransformation", () => {
 describe("TokenizationTransformation", () => {
   it("durations do not diff; mapping mode and stores replace, deleting first", async () => {
     const { id, outs } = await created("secrets:TransformTokenizationTransformation", { name: "ssn", maxTtl: "24h", allowedRoles: ["app"] });
-    expect(outs).toEqual({ name: "ssn", mount: "transform", mappingMode: "default", maxTtl: "24h", allowedRoles: ["app"], stores: ["builtin/internal"] });
+    expect(outs).toEqual({ serverUrl: expect.any(String), name: "ssn", mount: "transform", mappingMode: "default", maxTtl: "24h", allowedRoles: ["app"], stores: ["builtin/internal"] });
     expect((await raw("GET", "transformation/ssn")).body.data.max_ttl).toBe(86400);
     const read = (await call("secrets:TransformTokenizationTransformation", "read", [id, outs])) as { props: Props };
     expect(read.props).toEqual(outs);
@@ -131,7 +131,7 @@ describe("Store", () => {
 
   it("keeps the write-only credentials from the inputs, never from a read; password is a secret output", async () => {
     const { id, outs } = await created("secrets:TransformStore", mysql);
-    expect(outs).toEqual({ ...mysql, mount: "transform", type: "sql", supportedTransformations: ["tokenization"], schema: "public", maxOpenConnections: 4, maxIdleConnections: 4, maxConnectionLifetime: 0 });
+    expect(outs).toEqual({ serverUrl: expect.any(String), ...mysql, mount: "transform", type: "sql", supportedTransformations: ["tokenization"], schema: "public", maxOpenConnections: 4, maxIdleConnections: 4, maxConnectionLifetime: 0 });
     const stored = JSON.stringify((await raw("GET", "stores/my")).body);
     expect(stored).not.toContain("p4ss-w0rd");
     const read = (await call("secrets:TransformStore", "read", [id, outs])) as { props: Props };
@@ -187,7 +187,7 @@ describe("StoreSchema and TokenizationKeyConfig", () => {
     await created("secrets:TransformTokenizationTransformation", { name: "tok" });
     const { id, outs } = await created("secrets:TransformTokenizationKeyConfig", { transformation: "tok", rotationTrigger: "a" });
     expect(id).toBe("transform/tokenization/keys/tok");
-    expect(outs).toEqual({ transformation: "tok", mount: "transform", minDecryptionVersion: 1, rotationTrigger: "a", latestVersion: 1, minAvailableVersion: 0 });
+    expect(outs).toEqual({ serverUrl: expect.any(String), transformation: "tok", mount: "transform", minDecryptionVersion: 1, rotationTrigger: "a", latestVersion: 1, minAvailableVersion: 0 });
     const news = await checked("secrets:TransformTokenizationKeyConfig", { transformation: "tok", rotationTrigger: "b", minDecryptionVersion: 2 }, outs);
     const { outs: after } = (await call("secrets:TransformTokenizationKeyConfig", "update", [id, outs, news])) as { outs: Props };
     expect(after).toMatchObject({ latestVersion: 2, minDecryptionVersion: 2, rotationTrigger: "b" });

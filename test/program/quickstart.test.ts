@@ -107,13 +107,15 @@ describe("the quickstart program through the engine double", () => {
   });
 
   it("refresh drops an object deleted out of band, and the next up recreates it", async () => {
-    const res = await request(`${emu.secretsUrl}/transform/alphabet/digits`, { method: "DELETE", headers: { "x-svc-token": emu.tokens.secretsRoot } });
+    // The template, not the alphabet: the service refuses to delete an alphabet a template uses.
+    const res = await request(`${emu.secretsUrl}/transform/template/us-ssn-v2`, { method: "DELETE", headers: { "x-svc-token": emu.tokens.secretsRoot } });
+    expect(res.statusCode).toBe(204);
     await res.body.dump();
     const refreshed = await run("refresh", step2);
-    expect(refreshed.steps.find((s) => s.name === "digits")?.op).toBe("read-gone");
+    expect(refreshed.steps.find((s) => s.name === "ssn")?.op).toBe("read-gone");
     const r = await run("up", step2);
-    expect(ops(r).digits).toBe("create");
-    expect(await secretsGet("/transform/alphabet/digits")).toBe(200);
+    expect(ops(r).ssn).toBe("create");
+    expect(await secretsGet("/transform/template/us-ssn-v2")).toBe(200);
   });
 
   it("destroy removes everything", async () => {

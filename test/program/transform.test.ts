@@ -71,7 +71,7 @@ describe.skipIf(skipWithoutPostgres())("the transform example through the engine
   it("creates everything, encodes a card number and decodes it, outputs secret", async () => {
     const r = await run("up");
     expect(r.error).toBeUndefined();
-    expect(Object.keys(ops(r)).sort()).toEqual(["card", "digits", "masked", "payments", "ssn", "ssn-keys", "tokens", "tokens-schema"].sort());
+    expect(Object.keys(ops(r)).sort()).toEqual(["card", "card-template", "digits", "masked", "payments", "ssn", "ssn-keys", "tokens", "tokens-schema"].sort());
     expect(r.outputs).toMatchObject({ encodedCard: "[secret]", decodedCard: "[secret]" });
     const outputs = plainMap(loadState(state, passphrase()).state.outputs);
     expect(String(outputs.encodedCard)).toMatch(/^\d{4}-\d{4}-\d{4}-\d{4}$/);
