@@ -83,7 +83,8 @@ function describeExample({ name, expectations: x }: Example): void {
       const r = await stack.preview(["--diff"]);
       expectNoError(r);
       expect(ops(r)).toEqual(Object.fromEntries(exp.create.map((n) => [n, "create"])));
-      const writes = (await control<{ requests: { method: string }[] }>(emu, "GET", "/requests")).requests.filter((q) => !["GET", "LIST"].includes(q.method));
+      const writes = (await control<{ requests: { method: string; path: string }[] }>(emu, "GET", "/requests")).requests
+        .filter((q) => !["GET", "LIST"].includes(q.method)).map((q) => `${q.method} ${q.path}`);
       expect(writes).toEqual([]);
     });
 
@@ -112,8 +113,9 @@ function describeExample({ name, expectations: x }: Example): void {
       const r = await stack.up();
       expectNoError(r);
       expect(ops(r)).toEqual({});
-      const writes = (await control<{ requests: { method: string }[] }>(emu, "GET", "/requests")).requests.filter((q) => !["GET", "LIST"].includes(q.method));
-      expect(writes).toEqual([]);
+      const writes = (await control<{ requests: { method: string; path: string }[] }>(emu, "GET", "/requests")).requests
+        .filter((q) => !["GET", "LIST"].includes(q.method)).map((q) => `${q.method} ${q.path}`);
+      expect(writes).toEqual(exp.functionCalls ?? []);
     });
 
     if (hasStep2) {

@@ -32,6 +32,8 @@ export interface Expectations {
     change?: { resource: string; outputs: Record<string, unknown>; request: ServiceRequest };
     delete?: { resource: string; request: ServiceRequest };
   };
+  /** Requests the program's functions make on every up (`"POST /v1/..."`), so a second up is not "no writes". */
+  functionCalls?: string[];
   /** Why there is no out-of-band change or delete for this example. */
   outOfBandNote?: string;
   /**
