@@ -1,45 +1,97 @@
 /**
- * Creates an object whose id the server assigns, without ever creating it twice. A request that
- * failed ambiguously (connection dropped, timeout, 5xx: the server may have acted) is not repeated
+ * Creates an object whose id the server assigns, without ever creating it twice and without ever
+ * taking an object that existed before. A request that failed ambiguously (connection dropped,
+ * timeout, 5xx, and also 429: a proxy may answer it after the server acted) is not repeated
  * blindly: `find` looks for what the attempt may have created first.
+ *
+ * `find` is given the ids other creates of this process own already. Creates that could make
+ * look-alike objects share a `scope` (a workspace's runs, a secrets mount's aliases): while one of
+ * them looks, none of them posts, and the lookup waits for posts in flight, so two resources that
+ * send the same attributes never end up with one object.
  */
 import { isSvcError } from "../http";
 
 export interface CreateOnce<T> {
+  /** Creates that may produce look-alike objects share a scope (e.g. `runs:<url>:<workspace>`). */
+  scope: string;
   attempt(): Promise<T>;
-  /** Looks for an object the earlier attempts created; undefined when there is none. */
-  find(since: number): Promise<T | undefined>;
+  /**
+   * Looks for the object an earlier attempt created: one that was not there before the first
+   * attempt, matches every attribute sent, and is not `owned` by another create. Undefined when
+   * there is none.
+   */
+  find(owned: (id: string) => boolean): Promise<T | undefined>;
+  /** The id of a created object, recorded as owned by this create. */
+  idOf(created: T): string;
   log?(message: string): void;
   maxAttempts?: number;
 }
 
 function ambiguous(e: unknown): boolean {
-  return isSvcError(e, "transport") || isSvcError(e, "server");
+  return isSvcError(e, "transport") || isSvcError(e, "server") || isSvcError(e, "rate_limited");
 }
 
+/** One scope: posts run side by side; a lookup runs alone, after the posts in flight. */
+class Scope {
+  posting = new Set<Promise<unknown>>();
+  private lookup: Promise<unknown> = Promise.resolve();
+  private looking = 0;
+
+  async post<T>(attempt: () => Promise<T>): Promise<T> {
+    while (this.looking > 0) await this.lookup.catch(() => undefined);
+    const p = attempt();
+    this.posting.add(p);
+    try {
+      return await p;
+    } finally {
+      this.posting.delete(p);
+    }
+  }
+
+  look<T>(find: () => Promise<T>): Promise<T> {
+    this.looking++;
+    const run = this.lookup.catch(() => undefined).then(async () => {
+      await Promise.allSettled([...this.posting]);
+      return find();
+    });
+    this.lookup = run.finally(() => { this.looking--; });
+    return run;
+  }
+}
+
+const scopes = new Map<string, Scope>();
+/** Ids created or found by a create of this process: a later lookup must never take one. */
+const owned = new Set<string>();
+
 export async function createOnce<T>(op: CreateOnce<T>): Promise<T> {
-  const since = Date.now();
+  let scope = scopes.get(op.scope);
+  if (!scope) scopes.set(op.scope, (scope = new Scope()));
   const max = op.maxAttempts ?? 3;
   let last: unknown;
   for (let i = 1; i <= max; i++) {
     try {
-      return await op.attempt();
+      const created = await scope.post(() => op.attempt());
+      owned.add(op.idOf(created));
+      return created;
     } catch (e) {
       last = e;
-      if (isSvcError(e, "rate_limited")) {
-        // Refused before acting: safe to try again once the server says so.
-        const wait = Math.min((e as { retryAfterMs?: number }).retryAfterMs ?? 1000, 30_000);
-        op.log?.(`create refused with 429, trying again in ${wait} ms`);
-        await new Promise((r) => setTimeout(r, wait));
-        continue;
-      }
       if (!ambiguous(e)) throw e;
-      const found = await op.find(since);
+      const found = await scope.look(async () => {
+        const hit = await op.find((id) => owned.has(id));
+        if (hit !== undefined) owned.add(op.idOf(hit));
+        return hit;
+      });
       if (found !== undefined) {
-        op.log?.(`create failed ambiguously (${(e as Error).message}) but the object exists: using it`);
+        op.log?.(`create failed ambiguously (${(e as Error).message}) but its object exists: using ${op.idOf(found)}`);
         return found;
       }
-      op.log?.(`create failed before the server acted (${(e as Error).message}); attempt ${i + 1} of ${max}`);
+      if (isSvcError(e, "rate_limited")) {
+        const wait = Math.min((e as { retryAfterMs?: number }).retryAfterMs ?? 1000, 30_000);
+        op.log?.(`create refused with 429 and nothing was created; trying again in ${wait} ms`);
+        await new Promise((r) => setTimeout(r, wait));
+      } else {
+        op.log?.(`create failed before the server acted (${(e as Error).message}); attempt ${i + 1} of ${max}`);
+      }
     }
   }
   throw last;

@@ -39,6 +39,12 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
   local?: ReadonlyArray<keyof In & string>;
   /** Output-only keys, declared so the resource class exposes them. */
   outputs: ReadonlyArray<string>;
+  /**
+   * Where a 404 does not prove the object is gone (the run service answers 404 for "not found or
+   * unauthorized"), checks that the token can see the object's container, and throws when it
+   * cannot: refresh must not drop, and delete must not count as done, what may still exist.
+   */
+  confirmGone?(ctx: Context, id: string, props: Out, notFound: Error): Promise<void>;
   create(ctx: Context, inputs: In): Promise<{ id: string; outs: Out }>;
   /** Returns undefined when the object is gone. */
   read(ctx: Context, id: string, props: Out): Promise<Out | undefined>;

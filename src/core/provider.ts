@@ -69,12 +69,22 @@ function carryWriteOnly(def: ResourceDefinition, from: Props, outs: Props): Prop
 
 /**
  * A PartialFailure (the server acted, a later step failed) leaves with the properties the engine
- * will record as outputs. The host adds no __provider to them, so we do: without it a later
- * operation on the object could not load its provider.
+ * will record as outputs. Those are what the server holds, read back now, not what the program
+ * asked for: a write that failed must show as a difference on the next up. Only when the read
+ * fails too are the failure's own properties kept. The host adds no __provider to them, so we do:
+ * without it a later operation on the object could not load its provider.
  */
-function asPartial(def: ResourceDefinition, news: Props, e: unknown): unknown {
+async function asPartial(def: ResourceDefinition, ctx: Context, news: Props, e: unknown): Promise<unknown> {
   if (!(e instanceof PartialFailure)) return e;
-  const properties = { ...carryWriteOnly(def, withoutProvider(news), e.properties), [PROVIDER_KEY]: news[PROVIDER_KEY] };
+  let held: Props = e.properties;
+  try {
+    held = (await def.read(ctx, e.id, e.properties)) ?? held;
+  } catch {
+    // The failure itself is what the user needs to see; the properties stay as the step left them.
+  }
+  // Write-only inputs: the failing step knows which ones reached the server; the program's fill the rest.
+  held = carryWriteOnly(def, e.properties, carryWriteOnly(def, withoutProvider(news), held));
+  const properties = { ...held, [PROVIDER_KEY]: news[PROVIDER_KEY] };
   return Object.assign(e, { properties: plainJson(properties) });
 }
 
@@ -84,7 +94,7 @@ export async function create(def: ResourceDefinition, ctx: Context, news: Props)
     const { id, outs } = await def.create(ctx, inputs);
     return { id, outs: plainJson(carryWriteOnly(def, inputs, outs)) };
   } catch (e) {
-    throw asPartial(def, news, e);
+    throw await asPartial(def, ctx, news, e);
   }
 }
 
@@ -95,8 +105,9 @@ export async function read(def: ResourceDefinition, ctx: Context, id: string, pr
     return { id, props: plainJson(carryWriteOnly(def, props, outs)) };
   } catch (e) {
     // Deleted out of band: an empty id tells the engine to drop it from state on refresh.
-    if (isSvcError(e, "not_found")) return { id: "", props: {} };
-    throw e;
+    if (!isSvcError(e, "not_found")) throw e;
+    await def.confirmGone?.(ctx, id, withoutProvider(props), e as Error);
+    return { id: "", props: {} };
   }
 }
 
@@ -106,7 +117,7 @@ export async function update(def: ResourceDefinition, ctx: Context, id: string, 
     const outs = await def.update(ctx, id, withoutProvider(olds), inputs);
     return { outs: plainJson(carryWriteOnly(def, inputs, outs)) };
   } catch (e) {
-    throw asPartial(def, news, e);
+    throw await asPartial(def, ctx, news, e);
   }
 }
 
@@ -114,7 +125,8 @@ export async function remove(def: ResourceDefinition, ctx: Context, id: string, 
   try {
     await def.delete(ctx, id, withoutProvider(props));
   } catch (e) {
-    if (isSvcError(e, "not_found")) return; // already gone is what delete wants
-    throw e;
+    if (!isSvcError(e, "not_found")) throw e;
+    // Already gone is what delete wants, once we know the 404 is not an authorization failure.
+    await def.confirmGone?.(ctx, id, withoutProvider(props), e as Error);
   }
 }

@@ -6,6 +6,8 @@ export interface Fault {
   method?: string;
   path: string;
   remaining: number;
+  /** Matching requests let through untouched before the fault acts. */
+  skip: number;
   status?: number;
   retryAfter?: number;
   delayMs?: number;
@@ -30,10 +32,11 @@ export class Faults {
 
   add(input: unknown): Fault | string {
     if (!isRecord(input)) return "body must be a JSON object";
-    const { method, path, count = 1, status, retryAfter, delayMs, drop = false, when = "before" } = input;
+    const { method, path, count = 1, skip = 0, status, retryAfter, delayMs, drop = false, when = "before" } = input;
     if (typeof path !== "string" || !path.startsWith("/")) return "path is required and must start with /";
     if (method !== undefined && (typeof method !== "string" || method === "")) return "method must be a non-empty string";
     if (!Number.isInteger(count) || (count as number) < 1) return "count must be a positive integer";
+    if (!Number.isInteger(skip) || (skip as number) < 0) return "skip must be a non-negative integer";
     if (status !== undefined && (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)) {
       return "status must be an integer HTTP status (100-599)";
     }
@@ -50,6 +53,7 @@ export class Faults {
       method: typeof method === "string" ? method.toUpperCase() : undefined,
       path,
       remaining: count as number,
+      skip: skip as number,
       status: status as number | undefined,
       retryAfter: retryAfter as number | undefined,
       delayMs: delayMs as number | undefined,
@@ -67,6 +71,10 @@ export class Faults {
     );
     if (index < 0) return undefined;
     const fault = this.faults[index];
+    if (fault.skip > 0) {
+      fault.skip -= 1;
+      return undefined;
+    }
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults.splice(index, 1);
     return fault;

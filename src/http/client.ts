@@ -208,6 +208,11 @@ export class HttpClient {
     this.base = base;
   }
 
+  /** The service's base URL, without a trailing slash. */
+  get baseUrl(): string {
+    return this.base;
+  }
+
   async request<T = unknown>(spec: RequestSpec): Promise<HttpResponse<T>> {
     const o = this.options;
     const p = this.prepare(spec);

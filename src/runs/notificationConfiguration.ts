@@ -4,8 +4,9 @@ import { createOnce } from "../core/createOnce";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
-import { registerSecret } from "../http";
+import { isSvcError, registerSecret } from "../http";
 import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
+import { confirmGoneIn } from "./visibility";
 import type { ConnectionArgs } from "../core/connection";
 
 export const TRIGGERS = [
@@ -136,16 +137,37 @@ function toDocument(p: NotificationConfigurationState, clearToken: boolean): unk
   return { data };
 }
 
-async function findCreated(ctx: Context, inputs: NotificationConfigurationState, since: number) {
-  const client = ctx.client("runs");
+/**
+ * The workspace's configurations before the first attempt; undefined when the workspace cannot be
+ * listed (the create then fails with the server's own message, and a lookup takes nothing).
+ */
+async function listIds(ctx: Context, workspaceId: string): Promise<Set<string> | undefined> {
+  const ids = new Set<string>();
+  try {
+    for await (const res of pages(ctx.client("runs"), { route: ROUTES.list, params: { workspace_id: workspaceId } })) ids.add(res.id);
+  } catch (e) {
+    if (isSvcError(e, "not_found")) return undefined;
+    throw e;
+  }
+  return ids;
+}
+
+const sameSet = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  JSON.stringify([...new Set(a ?? [])].sort()) === JSON.stringify([...new Set(b ?? [])].sort());
+
+/**
+ * The configuration a lost create made: one that did not exist before the first attempt, that no
+ * other create of this process owns, and whose every attribute is what we sent.
+ */
+async function findCreated(ctx: Context, inputs: NotificationConfigurationState, before: Set<string> | undefined, owned: (id: string) => boolean) {
+  if (!before) return undefined;
   const spec = { route: ROUTES.list, params: { workspace_id: inputs.workspaceId } };
-  for await (const res of pages(client, spec)) {
-    const a = res.attributes;
-    const created = Date.parse(String(a["created-at"] ?? ""));
-    // Allow for clock skew between us and the server; name, type and url must all agree.
-    if (a.name === inputs.name && a["destination-type"] === inputs.destinationType &&
-      (a.url ?? undefined) === (inputs.destinationType === "email" ? undefined : inputs.url) &&
-      created >= since - 5 * 60_000) return res;
+  for await (const res of pages(ctx.client("runs"), spec)) {
+    if (before.has(res.id) || owned(res.id)) continue;
+    const got = fromResource(res, inputs);
+    if (got.name === inputs.name && got.destinationType === inputs.destinationType && got.enabled === inputs.enabled &&
+      got.url === (inputs.destinationType === "email" ? undefined : inputs.url) &&
+      sameSet(got.triggers, inputs.triggers) && sameSet(got.emailUsers, inputs.destinationType === "email" ? inputs.emailUsers : undefined)) return res;
   }
   return undefined;
 }
@@ -159,14 +181,18 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
   secrets: ["token"],
   writeOnly: ["token"],
   outputs: ["deliveryResponses", "createdAt", "updatedAt"],
+  confirmGone: confirmGoneIn(ROUTES.list, "notification configuration"),
   async create(ctx, inputs) {
     if (inputs.token) registerSecret(inputs.token);
     const client = ctx.client("runs");
+    const before = await listIds(ctx, inputs.workspaceId);
     const res = await createOnce({
+      scope: `notification-configurations:${client.baseUrl}:${inputs.workspaceId}`,
       attempt: async () => one((await client.request({
         route: ROUTES.create, params: { workspace_id: inputs.workspaceId }, body: toDocument(inputs, false),
       })).body),
-      find: (since) => findCreated(ctx, inputs, since),
+      find: (owned) => findCreated(ctx, inputs, before, owned),
+      idOf: (created) => created.id,
       log: (m) => ctx.log(`notification configuration ${inputs.name}: ${m}`),
     });
     return { id: res.id, outs: fromResource(res, inputs) };

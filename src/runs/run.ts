@@ -7,7 +7,8 @@ import { isSvcError } from "../http";
 import { runAction, stopRun } from "./runActions";
 import { CREATE_KEYS, createAttributesShape, createRunOnce, refineCreateAttributes, type RunCreateAttributes } from "./runCreate";
 import { readRun, type RunDetails, type RunVariable } from "./runDetails";
-import { FAILED_RUN_STATUSES, planFinished, type RunStatus } from "./runVocabulary";
+import { FAILED_RUN_STATUSES, RUN_ROUTES, planFinished, type RunStatus } from "./runVocabulary";
+import { confirmGoneIn } from "./visibility";
 import { RunFailedError, RunWaitTimeoutError, pollRun } from "./runWait";
 import type { ConnectionArgs } from "../core/connection";
 
@@ -149,6 +150,7 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   identity: ["workspaceId"],
   local: [...LOCAL],
   outputs: ["runId", "status", "hasChanges", "statusTimestamps", "createdAt"],
+  confirmGone: confirmGoneIn(RUN_ROUTES.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),
   async read(ctx, id, props) {
     return withRun(props, (await readRun(ctx, id)).run);

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { createOnce } from "../core/createOnce";
 import type { Context } from "../core/definition";
 import { isUnknown } from "../core/unknown";
-import type { HttpClient } from "../http";
+import { isSvcError, type HttpClient } from "../http";
 import { many, one } from "./jsonapi";
 import { runFromResource, type RunDetails, type RunVariable } from "./runDetails";
 import { RUN_ROUTES } from "./runVocabulary";
@@ -128,10 +128,8 @@ const sameList = (a: unknown, b: unknown) => {
   return norm(a) === norm(b);
 };
 
-/** Whether a listed run looks like the one a lost `POST /runs` with these attributes created. */
-function matchesCreate(run: RunDetails, args: RunCreateAttributes, since: number): boolean {
-  const created = Date.parse(run.createdAt);
-  if (!(created >= since - 5 * 60_000)) return false; // clock skew allowance, as for notification configurations
+/** Whether a listed run carries every attribute a `POST /runs` with these arguments sent. */
+function matchesCreate(run: RunDetails, args: RunCreateAttributes): boolean {
   if (run.source !== "svc-api") return false;
   if (args.message !== undefined && run.message !== args.message) return false;
   if (args.configurationVersionId !== undefined && run.configurationVersionId !== undefined && run.configurationVersionId !== args.configurationVersionId) return false;
@@ -140,6 +138,7 @@ function matchesCreate(run: RunDetails, args: RunCreateAttributes, since: number
     ["autoApply", "autoApply"], ["allowEmptyApply", "allowEmptyApply"], ["allowConfigGeneration", "allowConfigGeneration"],
   ];
   for (const [arg, attr] of flags) if (args[arg] !== undefined && run[attr] !== args[arg]) return false;
+  if (args.toolVersion !== undefined && run.toolVersion !== undefined && run.toolVersion !== args.toolVersion) return false;
   if (!sameList(run.targetAddrs ?? [], args.targetAddrs ?? [])) return false;
   if (!sameList(run.replaceAddrs ?? [], args.replaceAddrs ?? [])) return false;
   if (!sameList(run.variables, args.variables ?? [])) return false;
@@ -147,37 +146,75 @@ function matchesCreate(run: RunDetails, args: RunCreateAttributes, since: number
 }
 
 /**
- * Looks through the workspace's runs for one a lost create made: newest first, stopping at a page
- * that is sorted newest first and holds nothing recent enough.
+ * The workspace's runs before the first attempt. The list is newest first: the first page holds
+ * every run newer than its oldest entry, so a run missing from it is new only if it is newer than
+ * that entry (or the page held every run of the workspace).
  */
-async function findCreatedRun(client: HttpClient, args: RunCreateAttributes, since: number): Promise<RunDetails | undefined> {
-  const threshold = since - 5 * 60_000;
+interface RunsBefore {
+  ids: Set<string>;
+  /** Creation time of the oldest run on a full first page; undefined when the page held them all. */
+  oldest?: number;
+}
+
+const PAGE = 100;
+
+/** Undefined when the workspace cannot be listed: the create then fails with the server's message. */
+async function runsBefore(client: HttpClient, workspaceId: string): Promise<RunsBefore | undefined> {
+  let res;
+  try {
+    res = await client.request({ route: RUN_ROUTES.list, params: { workspace_id: workspaceId }, query: { "page[number]": 1, "page[size]": PAGE } });
+  } catch (e) {
+    if (isSvcError(e, "not_found")) return undefined;
+    throw e;
+  }
+  const runs = many(res.body).data.map(runFromResource);
+  const full = runs.length >= PAGE;
+  return { ids: new Set(runs.map((r) => r.id)), oldest: full ? Math.min(...runs.map((r) => Date.parse(r.createdAt))) : undefined };
+}
+
+function isNew(run: RunDetails, before: RunsBefore): boolean {
+  if (before.ids.has(run.id)) return false;
+  return before.oldest === undefined || Date.parse(run.createdAt) > before.oldest;
+}
+
+/**
+ * Looks for the run a lost create made: a run that did not exist before the first attempt,
+ * carries every attribute sent, and no other create of this process owns. The oldest such run is
+ * the one closest to our attempt. Only the pages newer than the snapshot are read.
+ */
+async function findCreatedRun(client: HttpClient, args: RunCreateAttributes, before: RunsBefore | undefined, owned: (id: string) => boolean): Promise<RunDetails | undefined> {
+  if (!before) return undefined;
   let best: RunDetails | undefined;
   for (let page = 1; page <= 50; page++) {
-    const res = await client.request({ route: RUN_ROUTES.list, params: { workspace_id: args.workspaceId }, query: { "page[number]": page, "page[size]": 100 } });
+    const res = await client.request({ route: RUN_ROUTES.list, params: { workspace_id: args.workspaceId }, query: { "page[number]": page, "page[size]": PAGE } });
     const { data, pagination } = many(res.body);
     const runs = data.map(runFromResource);
+    let reachedOld = false;
     for (const run of runs) {
-      if (matchesCreate(run, args, since) && (!best || Date.parse(run.createdAt) > Date.parse(best.createdAt))) best = run;
+      if (!isNew(run, before)) { reachedOld = true; continue; }
+      if (owned(run.id) || !matchesCreate(run, args)) continue;
+      if (!best || Date.parse(run.createdAt) <= Date.parse(best.createdAt)) best = run;
     }
-    const times = runs.map((r) => Date.parse(r.createdAt));
-    const descending = times.every((t, i) => i === 0 || t <= times[i - 1]);
-    if (descending && times.length > 0 && times[0] < threshold) break;
+    if (reachedOld) break;
     const next = pagination?.["next-page"];
-    if (next === undefined ? data.length < 100 : !next) break;
+    if (next === undefined ? data.length < PAGE : !next) break;
   }
   return best;
 }
 
 /**
  * Queues a run. A `POST /runs` that failed ambiguously (the server may have acted) is not
- * repeated blindly: the workspace's recent runs are searched for the one it created first.
+ * repeated blindly: the workspace's runs are searched for one it created, never one that existed
+ * before the first attempt.
  */
 export async function createRunOnce(ctx: Context, args: RunCreateAttributes): Promise<RunDetails> {
   const client = ctx.client("runs");
+  const before = await runsBefore(client, args.workspaceId);
   return createOnce({
+    scope: `runs:${client.baseUrl}:${args.workspaceId}`,
     attempt: async () => runFromResource(one((await client.request({ route: RUN_ROUTES.create, body: createDocument(args) })).body)),
-    find: (since) => findCreatedRun(client, args, since),
+    find: (owned) => findCreatedRun(client, args, before, owned),
+    idOf: (run) => run.id,
     log: (m) => ctx.log(`run on ${args.workspaceId}: ${m}`),
   });
 }

@@ -64,6 +64,33 @@ export async function readBack<T>(id: string, inputs: Props, read: () => Promise
   }
 }
 
+/**
+ * Rotates a versioned key once. A rotation whose outcome is unknown (lost response, 5xx, 429) is
+ * read back: it counts as done only when `latest_version` moved, so a lost response never leads to
+ * a second rotation on the next up, and a rotation that did not happen is not recorded.
+ */
+export async function rotateOnce(ctx: Context, routes: { read: string; rotate: string }, params: Record<string, string>, what: string): Promise<void> {
+  const before = await fetchData(ctx, routes.read, params);
+  try {
+    await ctx.client("secrets").request({ route: routes.rotate, params });
+  } catch (e) {
+    if (!isSvcError(e, "transport") && !isSvcError(e, "server") && !isSvcError(e, "rate_limited")) throw e;
+    let after: Record<string, unknown> | undefined;
+    try {
+      after = await fetchData(ctx, routes.read, params);
+    } catch (readError) {
+      (e as Error).message += ` (whether ${what} was rotated is unknown: reading it back failed too: ${(readError as Error).message}; ` +
+        `compare its latest_version before running pulumi up again, which would rotate it)`;
+      throw e;
+    }
+    if (Number(after?.latest_version ?? 0) > Number(before?.latest_version ?? 0)) {
+      ctx.log(`${what}: the rotate response was lost (${(e as Error).message}), but it is at version ${String(after?.latest_version)}: rotated`);
+      return;
+    }
+    throw e;
+  }
+}
+
 export function pathObject<In extends Props & { adopt?: boolean }, Out extends Props>(
   spec: PathObjectSpec<In, Out>,
 ): ResourceDefinition<In, Out> {

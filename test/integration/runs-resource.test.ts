@@ -111,8 +111,9 @@ describe("Run read, update and delete", () => {
   });
 
   it("drops a run the service no longer knows on refresh, and deleting it is a no-op", async () => {
-    expect(await call(KIND, "read", ["run-doesnotexist1", {}])).toEqual({ id: "", props: {} });
-    await expect(call(KIND, "delete", ["run-doesnotexist1", {}])).resolves.toBeUndefined();
+    const props = { workspaceId: emu().workspaceId };
+    expect(await call(KIND, "read", ["run-doesnotexist1", props])).toEqual({ id: "", props: {} });
+    await expect(call(KIND, "delete", ["run-doesnotexist1", props])).resolves.toBeUndefined();
   });
 
   it("update (only local settings changed) reads the run and sends nothing", async () => {

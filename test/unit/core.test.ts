@@ -102,34 +102,56 @@ describe("diff", () => {
 
 describe("createOnce", () => {
   const server = () => new ServerError({ service: "runs", method: "POST", path: "/x", status: 503 });
+  let n = 0;
+  const op = <T extends string>(o: { attempt: () => Promise<T>; find: (owned: (id: string) => boolean) => Promise<T | undefined>; maxAttempts?: number; scope?: string }) =>
+    ({ scope: o.scope ?? `unit-${++n}`, idOf: (x: T) => x, ...o });
 
   it("uses what an ambiguous attempt created instead of creating again", async () => {
     let attempts = 0;
-    const r = await createOnce({ attempt: async () => { attempts++; throw server(); }, find: async () => "nc-1" });
+    const r = await createOnce(op({ attempt: async () => { attempts++; throw server(); }, find: async () => "nc-1" }));
     expect(r).toBe("nc-1");
     expect(attempts).toBe(1);
   });
 
   it("tries again when nothing was created, and gives up after maxAttempts", async () => {
     let attempts = 0;
-    await expect(createOnce({ attempt: async () => { attempts++; throw new TransportError({ method: "POST", path: "/x", causeCode: "ECONNRESET", causeMessage: "reset" }); }, find: async () => undefined, maxAttempts: 3 })).rejects.toThrow(/ECONNRESET/);
+    await expect(createOnce(op({ attempt: async () => { attempts++; throw new TransportError({ method: "POST", path: "/x", causeCode: "ECONNRESET", causeMessage: "reset" }); }, find: async () => undefined, maxAttempts: 3 }))).rejects.toThrow(/ECONNRESET/);
     expect(attempts).toBe(3);
   });
 
   it("never retries a rejection such as invalid input", async () => {
     let attempts = 0;
-    await expect(createOnce({ attempt: async () => { attempts++; throw new InvalidInputError({ status: 422, method: "POST", path: "/x" }); }, find: async () => "nc-x" })).rejects.toThrow(/422/);
+    await expect(createOnce(op({ attempt: async () => { attempts++; throw new InvalidInputError({ status: 422, method: "POST", path: "/x" }); }, find: async () => "nc-x" }))).rejects.toThrow(/422/);
     expect(attempts).toBe(1);
   });
 
-  it("waits for Retry-After on 429 and tries again", async () => {
+  it("looks before posting again after a 429 (a 429 may come after the server acted), then waits for Retry-After", async () => {
     let attempts = 0;
-    const r = await createOnce({
+    let looks = 0;
+    const r = await createOnce(op({
       attempt: async () => { if (++attempts === 1) throw new RateLimitedError({ status: 429, method: "POST", path: "/x", retryAfterMs: 5 }); return "ok"; },
-      find: async () => { throw new Error("must not look"); },
-    });
-    expect([r, attempts]).toEqual(["ok", 2]);
+      find: async () => { looks++; return undefined; },
+    }));
+    expect([r, attempts, looks]).toEqual(["ok", 2, 1]);
+    let posted = 0;
+    const taken = await createOnce(op({ attempt: async () => { posted++; throw new RateLimitedError({ status: 429, method: "POST", path: "/x" }); }, find: async () => "made-before-429" }));
+    expect([taken, posted]).toEqual(["made-before-429", 1]);
   });
+
+  it("never hands one object to two creates: a lookup skips ids other creates own and waits for posts in flight", async () => {
+    const scope = "unit-shared";
+    const server: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // A: its POST creates a-1 but the response is lost. B: its POST is slow and succeeds with b-1.
+    const a = createOnce(op({ scope, attempt: async () => { server.push("a-1"); throw server503(); }, find: async (owned) => server.find((id) => !owned(id)) }));
+    const b = createOnce(op({ scope, attempt: async () => { await gate; server.push("b-1"); return "b-1"; }, find: async () => undefined }));
+    setTimeout(release, 20);
+    expect(await Promise.all([a, b])).toEqual(["a-1", "b-1"]);
+    const c = createOnce(op({ scope, attempt: async () => { throw server503(); }, find: async (owned) => server.find((id) => !owned(id)) }));
+    expect(await c.catch(() => "none")).toBe("none"); // both existing ids are owned: c takes neither
+  });
+  const server503 = () => new ServerError({ service: "runs", method: "POST", path: "/x", status: 503 });
 });
 
 describe("check output", () => {

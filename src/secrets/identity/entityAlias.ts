@@ -119,11 +119,13 @@ function buildSchema(): z.ZodType {
  * same name and mount accessor (the service allows one alias per name on a mount). An alias someone
  * else made earlier is never taken over.
  */
-async function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>): Promise<string | undefined> {
+async function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>, owned: (id: string) => boolean): Promise<string | undefined> {
+  const metadata = JSON.stringify(Object.entries(inputs.customMetadata ?? {}).sort());
   for (const id of await listNames(ctx, ALIAS_ROUTES.list, {})) {
-    if (before.has(id)) continue;
+    if (before.has(id) || owned(id)) continue;
     const data = await fetchData(ctx, ALIAS_ROUTES.read, { id });
-    if (data && data.name === inputs.name && data.mount_accessor === inputs.mountAccessor) return id;
+    if (data && data.name === inputs.name && data.mount_accessor === inputs.mountAccessor && data.canonical_id === inputs.canonicalId &&
+      JSON.stringify(Object.entries((data.custom_metadata ?? {}) as Record<string, unknown>).sort()) === metadata) return id;
   }
   return undefined;
 }
@@ -137,8 +139,10 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
     const before = new Set(await listNames(ctx, ALIAS_ROUTES.list, {}));
     const id = await createOnce({
       // Creates a server-assigned id: never repeated blindly (createOnce looks first).
+      scope: `entity-aliases:${client.baseUrl}`,
       attempt: async () => String(dataOf<{ id?: unknown }>((await client.request({ route: ALIAS_ROUTES.create, body: body(inputs) })).body).id),
-      find: () => findCreated(ctx, inputs, before),
+      find: (owned) => findCreated(ctx, inputs, before, owned),
+      idOf: (created) => created,
       log: (m) => ctx.log(`entity alias ${inputs.name}: ${m}`),
     });
     try {

@@ -12,7 +12,7 @@ import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, t
 import { SvcResource } from "../../core/resource";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
+import { alreadyExists, fetchData, listNames, pathOf, readBack, rotateOnce } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 
 /** Key types of the seed: one symmetric, six asymmetric. */
@@ -185,6 +185,9 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
     if (!existing) {
       // A lost response is not repeated blindly: the key may exist already.
       await createOnce<true>({
+        // The path was free a moment ago: whatever a lost create left there is ours.
+        scope: `path:${id}`,
+        idOf: () => id,
         attempt: async () => {
           await ctx.client("secrets").request({ route: KEY_ROUTES.write, params: p, body: { type: inputs.type } });
           return true;
@@ -205,13 +208,14 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   async update(ctx, id, olds, news) {
     const rotate = news.rotationTrigger !== undefined && news.rotationTrigger !== olds.rotationTrigger;
     // Rotate first, so a minEnabledVersion naming the new version is valid when it is set.
-    if (rotate) await ctx.client("secrets").request({ route: KEY_ROUTES.rotate, params: params(news) });
+    if (rotate) await rotateOnce(ctx, { read: KEY_ROUTES.read, rotate: KEY_ROUTES.rotate }, params(news), `key ${news.name}`);
     try {
       if (news.deletionAllowed !== olds.deletionAllowed || news.minEnabledVersion !== olds.minEnabledVersion) await configure(ctx, news);
       return await readBack(id, news, () => readKey(ctx, news));
     } catch (e) {
       if (!rotate) throw e;
-      // The rotation happened: record the new trigger, so the next up does not rotate again.
+      // The rotation happened: record the new trigger, so the next up does not rotate again. The
+      // rest of the state is read back from the server by the core (PartialFailure).
       const cause = (e instanceof PartialFailure ? e.cause : e) as Error;
       const failure = new PartialFailure(id, { ...olds, rotationTrigger: news.rotationTrigger }, cause);
       failure.message = `${cause.message} (key ${news.name} was rotated; run pulumi up again to apply the rest)`;

@@ -142,6 +142,9 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
       return { id, outs };
     }
     await createOnce<true>({
+      // The path was free a moment ago: whatever a lost create left there is ours.
+      scope: `path:${id}`,
+      idOf: () => id,
       attempt: async () => {
         await ctx.client("secrets").request({
           route: DISTRIBUTION_ROUTES.create, params: p, body: { purpose: inputs.purpose, protection: inputs.protection },

@@ -119,12 +119,15 @@ function idFrom(res: unknown): string | undefined {
 }
 
 /** A method made since `before` was listed, with the same provider account and settings. */
-async function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState): Promise<string | undefined> {
+async function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState, owned: (id: string) => boolean = () => false): Promise<string | undefined> {
   for (const id of await listNames(ctx, MFA_ROUTES.list, {})) {
-    if (before.has(id)) continue;
+    if (before.has(id) || owned(id)) continue;
     const d = await fetchData(ctx, MFA_ROUTES.read, { id });
-    if (d && d.api_hostname === p.apiHostname && d.integration_key === p.integrationKey &&
-      String(d.username_format ?? "") === (p.usernameFormat ?? "")) return id;
+    // Reads spell push_info as pushinfo; secret fields are compared only when the server returns them.
+    const secretsAgree = (d?.secret_key === undefined || d.secret_key === p.secretKey) && (d?.integration_key === undefined || d.integration_key === p.integrationKey);
+    if (d && d.api_hostname === p.apiHostname && secretsAgree &&
+      String(d.username_format ?? "") === (p.usernameFormat ?? "") &&
+      String(d.pushinfo ?? d.push_info ?? "") === (p.pushInfo ?? "") && (d.use_passcode ?? false) === p.usePasscode) return id;
   }
   return undefined;
 }
@@ -145,11 +148,13 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
     const before = new Set(await listNames(ctx, MFA_ROUTES.list, {}));
     const client = ctx.client("secrets");
     const id = await createOnce({
+      scope: `mfa-dualfactor:${client.baseUrl}`,
       attempt: async () => {
         const res = await client.request({ route: MFA_ROUTES.create, body: body(inputs) });
         return idFrom(res.body) ?? (await findNew(ctx, before, inputs)) ?? "";
       },
-      find: () => findNew(ctx, before, inputs),
+      find: (owned) => findNew(ctx, before, inputs, owned),
+      idOf: (created) => created,
       log: (m) => ctx.log(`dual-factor method for ${inputs.apiHostname}: ${m}`),
     });
     if (!id) throw new Error(`POST /identity/mfa/method/dualfactor: the service answered without the new method's id and it cannot be found by listing`);

@@ -4,7 +4,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { SvcResource } from "../../core/resource";
 import { mount } from "../fields";
-import { fetchData, pathOf, readBack } from "../pathObject";
+import { fetchData, pathOf, readBack, rotateOnce } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT, reference } from "./fields";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -70,7 +70,7 @@ export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKey
   async update(ctx, id, olds, news) {
     const rotate = news.rotationTrigger !== undefined && news.rotationTrigger !== olds.rotationTrigger;
     // Rotate first, so a minDecryptionVersion naming the new version is valid when it is set.
-    if (rotate) await ctx.client("secrets").request({ route: TOKENIZATION_KEY_ROUTES.rotate, params: params(news) });
+    if (rotate) await rotateOnce(ctx, TOKENIZATION_KEY_ROUTES, params(news), `tokenization key ${news.transformation}`);
     try {
       if (news.minDecryptionVersion !== olds.minDecryptionVersion) await configure(ctx, news);
       return await readBack(id, news, () => readConfig(ctx, news));
