@@ -64,6 +64,32 @@ export async function readBack<T>(id: string, inputs: Props, read: () => Promise
   }
 }
 
+function ambiguous(e: unknown): boolean {
+  return isSvcError(e, "transport") || isSvcError(e, "server") || isSvcError(e, "rate_limited");
+}
+
+/**
+ * The creating write of an object whose path was free a moment ago. When its outcome is unknown
+ * (the client's retries ran out on a lost response, a 5xx or a 429) the path is read: an object
+ * there now is the one this write made, so the create goes on with it (its values are read back).
+ * Otherwise the next up would find an object it cannot tell from someone else's.
+ */
+export async function writeNew(ctx: Context, write: () => Promise<unknown>, readRoute: string, params: Record<string, string>): Promise<void> {
+  try {
+    await write();
+  } catch (e) {
+    if (!ambiguous(e)) throw e;
+    let there: Record<string, unknown> | undefined;
+    try {
+      there = await fetchData(ctx, readRoute, params);
+    } catch {
+      throw e;
+    }
+    if (!there) throw e;
+    ctx.log(`${pathOf(readRoute, params)}: the create's response was lost (${(e as Error).message}), but the object is there: keeping it`);
+  }
+}
+
 /**
  * Rotates a versioned key once. A rotation whose outcome is unknown (lost response, 5xx, 429) is
  * read back: it counts as done only when `latest_version` moved, so a lost response never leads to
@@ -74,7 +100,7 @@ export async function rotateOnce(ctx: Context, routes: { read: string; rotate: s
   try {
     await ctx.client("secrets").request({ route: routes.rotate, params });
   } catch (e) {
-    if (!isSvcError(e, "transport") && !isSvcError(e, "server") && !isSvcError(e, "rate_limited")) throw e;
+    if (!ambiguous(e)) throw e;
     let after: Record<string, unknown> | undefined;
     try {
       after = await fetchData(ctx, routes.read, params);
@@ -108,7 +134,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
       const params = spec.params(inputs);
       const id = pathOf(spec.routes.read, params);
       if (!inputs.adopt && (await fetchData(ctx, spec.routes.read, params))) throw alreadyExists("POST", id);
-      await write(ctx, inputs);
+      await writeNew(ctx, () => write(ctx, inputs), spec.routes.read, params);
       return { id, outs: await readOutputs(ctx, id, inputs) };
     },
     async read(_ctx, _id, props) {

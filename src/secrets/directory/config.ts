@@ -12,7 +12,7 @@ import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
 import { duration, keepForm, type Duration } from "../duration";
 import { adopt, mount } from "../fields";
-import { alreadyExists, fetchData, pathOf, readBack } from "../pathObject";
+import { alreadyExists, fetchData, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -192,7 +192,7 @@ export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState,
     const p = params(inputs);
     const id = pathOf(R.configRead, p);
     if (!inputs.adopt && (await fetchData(ctx, R.configRead, p))) throw alreadyExists("POST", id, "directory config");
-    await ctx.client("secrets").request({ route: R.configWrite, params: p, body: body(inputs, true), retry: "safe" });
+    await writeNew(ctx, () => ctx.client("secrets").request({ route: R.configWrite, params: p, body: body(inputs, true), retry: "safe" }), R.configRead, p);
     return { id, outs: await readBack(id, inputs, () => readConfig(ctx, inputs)) };
   },
   read: (ctx, _id, props) => readConfig(ctx, props),

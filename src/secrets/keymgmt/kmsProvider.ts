@@ -10,7 +10,7 @@ import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, t
 import { SvcResource } from "../../core/resource";
 import { ConflictError, registerSecret } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
+import { alreadyExists, fetchData, listNames, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -134,7 +134,7 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
         messages: [`${id} exists with provider ${String(existing.provider)} and key collection ${String(existing.key_collection)}; ` +
           `both are immutable, so it cannot be adopted with other values`] });
     }
-    await write(ctx, inputs);
+    await writeNew(ctx, () => write(ctx, inputs), KMS_ROUTES.read, p);
     return { id, outs: await readBack(id, inputs, () => readProvider(ctx, inputs)) };
   },
   async read(ctx, _id, props) {

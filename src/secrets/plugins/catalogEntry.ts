@@ -11,7 +11,7 @@ import { SvcResource } from "../../core/resource";
 import { ForbiddenError, isSvcError, registerSecret, type RequestSpec, type SvcError } from "../../http";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { alreadyExists, fetchData, listNames, pathOf, readBack } from "../pathObject";
+import { alreadyExists, fetchData, listNames, pathOf, readBack, writeNew } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 
 export const PLUGIN_TYPES = ["auth", "database", "secret"] as const;
@@ -169,7 +169,7 @@ export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, Catal
     if (existing && !inputs.adopt) {
       throw alreadyExists("PUT", id, "catalog entry");
     }
-    await write(ctx, inputs);
+    await writeNew(ctx, () => write(ctx, inputs), PLUGIN_ROUTES.read, params(inputs));
     return { id, outs: await readBack(id, inputs, () => readEntry(ctx, inputs)) };
   },
   async read(ctx, _id, props) {

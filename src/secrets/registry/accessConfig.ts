@@ -9,7 +9,7 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
 import { adopt, mount } from "../fields";
-import { alreadyExists, fetchData, pathOf, readBack } from "../pathObject";
+import { alreadyExists, fetchData, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -81,7 +81,7 @@ export const accessConfigDefinition: ResourceDefinition<AccessConfigState, Acces
   async create(ctx, inputs) {
     const id = pathOf(R.accessRead, params(inputs));
     if (!inputs.adopt && (await fetchData(ctx, R.accessRead, params(inputs)))) throw alreadyExists("POST", id, "registry access config");
-    await ctx.client("secrets").request({ route: R.accessWrite, params: params(inputs), body: body(inputs), retry: "safe" });
+    await writeNew(ctx, () => ctx.client("secrets").request({ route: R.accessWrite, params: params(inputs), body: body(inputs), retry: "safe" }), R.accessRead, params(inputs));
     return { id, outs: await readBack(id, inputs, () => readAccess(ctx, inputs)) };
   },
   read: (ctx, _id, props) => readAccess(ctx, props),

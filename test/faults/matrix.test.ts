@@ -1,0 +1,197 @@
+// The fault matrix of issue 7: resource kinds × create/update/delete × {429 with and without
+// Retry-After, 503, dropped connection} × {before the server acted, after it acted}. Each cell
+// plays deployments the way `pulumi up` does (a partial failure keeps its object; any other failure
+// leaves state as it was, and the next up tries again) and then lists the server: 0 duplicates,
+// 0 orphans, 0 lost updates, and state equal to the server.
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { call } from "../../src/core/runtime";
+import { PartialFailure } from "../../src/core/definition";
+import { checked, type Props } from "../support/calls";
+import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
+
+const { emu } = useEmulator({ secretsToken: "secretsRoot" });
+beforeAll(() => {
+  // One retry inside the client: most faults reach the provider, which is what this suite tests.
+  process.env.SVC_MAX_RETRIES = "1";
+});
+
+interface Case {
+  kind: string;
+  create: () => Props;
+  /** Inputs changed in place; absent when the kind has nothing to update on the server. */
+  update?: () => Props;
+  /** How many objects of the kind the server holds. */
+  count: () => Promise<number>;
+  /** The service path prefix the kind writes to (the fault matches it). */
+  prefix: () => string;
+  /** The method of an update. */
+  updateMethod?: string;
+  noDelete?: boolean;
+  /** Objects the kind needs, made with raw requests. */
+  setup?: () => Promise<void>;
+}
+
+const keys = async (path: string) => {
+  const r = await secretsApi(emu(), "LIST", path);
+  return r.status === 404 ? 0 : (r.body.data.keys as string[]).length;
+};
+const ws = () => emu().workspaceId;
+const SHA = "0123456789abcdef".repeat(4);
+
+const CASES: Case[] = [
+  {
+    kind: "runs:NotificationConfiguration",
+    create: () => ({ workspaceId: ws(), name: "ci", destinationType: "generic", url: "https://hooks.example.com/ci", triggers: ["run:completed"] }),
+    update: () => ({ workspaceId: ws(), name: "ci", destinationType: "generic", url: "https://hooks.example.com/ci", triggers: ["run:errored"] }),
+    count: async () => (await runApi(emu(), "GET", `/workspaces/${ws()}/notification-configurations?page[size]=100`)).body.data.length,
+    prefix: () => "/api/v2/*",
+    updateMethod: "PATCH",
+  },
+  {
+    kind: "runs:Run",
+    create: () => ({ workspaceId: ws(), message: "deploy", triggers: { release: "1" } }),
+    count: async () => (await runApi(emu(), "GET", `/workspaces/${ws()}/runs?page[size]=100`)).body.data.length,
+    prefix: () => "/api/v2/*",
+    noDelete: true, // a run is never deleted: delete discards it (covered by the runs suites)
+  },
+  {
+    kind: "secrets:TransformAlphabet",
+    create: () => ({ name: "hexa", alphabet: "0123456789abcdef" }),
+    update: () => ({ name: "hexa", alphabet: "0123456789ABCDEF" }),
+    count: () => keys("/transform/alphabet"),
+    prefix: () => "/v1/transform/*",
+  },
+  {
+    kind: "secrets:TransformRole",
+    setup: async () => {
+      for (const name of ["a", "b"]) await secretsApi(emu(), "POST", `/transform/transformations/masking/${name}`, { template: "builtin/creditcardnumber" });
+    },
+    create: () => ({ name: "app", transformations: ["a"] }),
+    update: () => ({ name: "app", transformations: ["a", "b"] }),
+    count: () => keys("/transform/role"),
+    prefix: () => "/v1/transform/*",
+  },
+  {
+    kind: "secrets:KeymgmtKey",
+    create: () => ({ name: "k", type: "aes256-gcm96", deletionAllowed: true }),
+    update: () => ({ name: "k", type: "aes256-gcm96", deletionAllowed: true, rotationTrigger: "2" }),
+    count: () => keys("/keymgmt/key"),
+    prefix: () => "/v1/keymgmt/*",
+  },
+  {
+    kind: "secrets:KeymgmtKmsProvider",
+    create: () => ({ name: "aws", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: "AKIAEXAMPLE0001", secret_key: "secret-0001-abcdef" } }),
+    update: () => ({ name: "aws", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: "AKIAEXAMPLE0001", secret_key: "secret-0002-abcdef" } }),
+    count: () => keys("/keymgmt/kms"),
+    prefix: () => "/v1/keymgmt/*",
+  },
+  {
+    kind: "secrets:IdentityEntityAlias",
+    create: () => ({ name: "carol", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd" }),
+    update: () => ({ name: "carol", canonicalId: "ent-bob000000000001", mountAccessor: "auth_userpass_1234abcd" }),
+    count: () => keys("/identity/entity-alias/id"),
+    prefix: () => "/v1/identity/*",
+  },
+  {
+    kind: "secrets:MfaDualFactorMethod",
+    create: () => ({ secretKey: "s3cr3t-key-0001", integrationKey: "int-key-0001", apiHostname: "api-1.example.com" }),
+    update: () => ({ secretKey: "s3cr3t-key-0001", integrationKey: "int-key-0001", apiHostname: "api-1.example.com", pushInfo: "from=ci" }),
+    count: () => keys("/identity/mfa/method/dualfactor"),
+    prefix: () => "/v1/identity/*",
+  },
+  {
+    kind: "secrets:PluginCatalogEntry",
+    create: () => ({ type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin" }),
+    update: () => ({ type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"] }),
+    count: () => keys("/sys/plugins/catalog/database"),
+    prefix: () => "/v1/sys/*",
+  },
+  {
+    kind: "secrets:RegistryRole",
+    create: () => ({ name: "reader", policies: ["read"], ttl: "1h" }),
+    update: () => ({ name: "reader", policies: ["read", "list"], ttl: "1h" }),
+    count: () => keys("/registry/roles"),
+    prefix: () => "/v1/registry/*",
+  },
+];
+
+const FAULTS: [string, Record<string, unknown>][] = [
+  ["429 with Retry-After", { status: 429, retryAfter: 0 }],
+  ["429 without Retry-After", { status: 429 }],
+  ["503", { status: 503 }],
+  ["a dropped connection", { drop: true }],
+];
+const WHEN = ["before", "after"] as const;
+
+type State = { id: string; outs: Props } | undefined;
+
+/** One `pulumi up` of the resource toward `inputs`; returns the state the engine would record. */
+async function up(kind: string, state: State, inputs: Props): Promise<State> {
+  try {
+    if (!state) return (await call(kind, "create", [await checked(kind, inputs)])) as { id: string; outs: Props };
+    const news = await checked(kind, inputs, state.outs);
+    const d = (await call(kind, "diff", [state.id, state.outs, news])) as { changes: boolean };
+    if (!d.changes) return state;
+    return { id: state.id, outs: ((await call(kind, "update", [state.id, state.outs, news])) as { outs: Props }).outs };
+  } catch (e) {
+    if (e instanceof PartialFailure) return { id: e.id, outs: e.properties };
+    return state; // nothing recorded: the next up tries again
+  }
+}
+
+async function settle(kind: string, state: State, inputs: Props): Promise<State> {
+  for (let i = 0; i < 7; i++) state = await up(kind, state, inputs);
+  return state;
+}
+
+async function inSync(kind: string, state: State, inputs: Props): Promise<void> {
+  expect(state, "state holds the object").toBeDefined();
+  const news = await checked(kind, inputs, state!.outs);
+  expect(await call(kind, "diff", [state!.id, state!.outs, news]), "state matches the program").toMatchObject({ changes: false });
+  const read = (await call(kind, "read", [state!.id, state!.outs])) as { id: string; props: Props };
+  expect(read.id, "the object exists on the server").toBe(state!.id);
+  expect(await call(kind, "diff", [state!.id, read.props, news]), "the server matches the program").toMatchObject({ changes: false });
+}
+
+const fault = (c: Case, method: string, how: Record<string, unknown>, when: string) =>
+  // More faults than the client retries: the failure reaches the provider, and the next up follows.
+  control(emu(), "POST", "/faults", { method, path: c.prefix(), ...how, when, count: 3 });
+
+describe.each(CASES)("$kind under faults", (c) => {
+  const cells = FAULTS.flatMap(([name, how]) => WHEN.map((when) => [name, when, how] as const));
+  beforeEach(async () => {
+    await c.setup?.();
+  });
+
+  it.each(cells)("create: %s %s the server acted → exactly one object, in state", async (_n, when, how) => {
+    const before = await c.count();
+    await fault(c, "POST", how, when);
+    const state = await settle(c.kind, undefined, c.create());
+    await control(emu(), "DELETE", "/faults");
+    expect(await c.count(), "no duplicate, no orphan").toBe(before + 1);
+    await inSync(c.kind, state, c.create());
+  });
+
+  it.each(c.update ? cells : [])("update: %s %s the server acted → no lost update, state equals the server", async (_n, when, how) => {
+    let state = await settle(c.kind, undefined, c.create());
+    const before = await c.count();
+    await fault(c, c.updateMethod ?? "POST", how, when);
+    state = await settle(c.kind, state, c.update!());
+    await control(emu(), "DELETE", "/faults");
+    expect(await c.count()).toBe(before);
+    await inSync(c.kind, state, c.update!());
+  });
+
+  it.each(c.noDelete ? [] : cells)("delete: %s %s the server acted → gone after the next destroy at most", async (_n, when, how) => {
+    const state = await settle(c.kind, undefined, c.create());
+    const before = await c.count();
+    await fault(c, "DELETE", how, when);
+    let done = false;
+    for (let i = 0; i < 7 && !done; i++) {
+      done = await call(c.kind, "delete", [state!.id, state!.outs]).then(() => true, () => false);
+    }
+    await control(emu(), "DELETE", "/faults");
+    expect(done).toBe(true);
+    expect(await c.count()).toBe(before - 1);
+  });
+});
