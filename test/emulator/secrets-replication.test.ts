@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { call, svcToken } from "./helpers";
+import { call, svcToken, type Response } from "./helpers";
 
 // Three clusters for the whole file, all reset before each test: A (0), B (1), C (2).
 const emu = {} as Emulator;
@@ -36,13 +36,13 @@ const A = at(0);
 const B = at(1);
 const C = at(2);
 
-async function ok(res: Promise<{ status: number; text: string }>, status = 204) {
+async function ok(res: Promise<Response>, status = 204): Promise<Response> {
   const r = await res;
   expect(r.status, r.text).toBe(status);
   return r;
 }
 
-async function refused(res: Promise<{ status: number; json: { errors?: string[] } }>, text: string) {
+async function refused(res: Promise<Response>, text: string) {
   const r = await res;
   expect(r.status).toBe(400);
   expect(r.json.errors?.join("\n")).toContain(text);
