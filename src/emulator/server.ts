@@ -98,7 +98,7 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
     const refused = service === "control" ? controlRefusal(rt, req) : undefined;
     const reply =
       refused ?? (service === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) }));
-    if (mutating) settle(rt);
+    settle(rt, mutating);
     return send(res, reply);
   }
 
@@ -118,7 +118,7 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
   } catch (err) {
     reply = errorFor(service, 500, `internal emulator error: ${(err as Error).message}`);
   }
-  if (mutating) settle(rt);
+  settle(rt, mutating);
 
   if (fault?.when === "after") {
     if (fault.delayMs) await sleep(fault.delayMs, rt.closing);
@@ -143,10 +143,13 @@ function controlRefusal(rt: Runtime, req: http.IncomingMessage): Reply | undefin
   return jsonReply(401, { error: `control endpoints need the control token (header ${CONTROL_TOKEN_HEADER}) printed at start` });
 }
 
-/** Replication follows every change (clusters' storage is copied at once), then the snapshot is due. */
-function settle(rt: Runtime): void {
+/**
+ * Replication follows every request, reads included (a GET can mint credentials into storage): the
+ * network copies whatever changed at once. The snapshot is due after a write.
+ */
+function settle(rt: Runtime, mutating: boolean): void {
   rt.cluster.network.settle();
-  rt.store.save();
+  if (mutating) rt.store.save();
 }
 
 function dispatch(rt: Runtime, service: Service, req: Incoming): Promise<Reply> | Reply {

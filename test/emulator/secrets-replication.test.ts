@@ -303,8 +303,22 @@ describe("replicated data", () => {
     expect((await B.get("transform/alphabet/kept")).status).toBe(200);
     expect((await B.get("transform/alphabet/mine")).status).toBe(404);
     await ok(B.control("POST", "/mounts", { path: "b-local", type: "transform" }));
-    await ok(alphabet(B, "x").then(() => B.post("b-local/alphabet/x", { alphabet: "ab" })));
+    await ok(B.post("b-local/alphabet/x", { alphabet: "ab" }));
     expect((await A.get("b-local/alphabet/x")).status).toBe(404);
+  });
+
+  test("a read that changes storage replicates too; on a secondary it is refused like a write", async () => {
+    const management = (await ok(A.control("POST", "/registry/tokens", { type: "management" }), 200)).json.token;
+    await ok(A.post("registry/config/access", { address: "127.0.0.1:8500", token: management }));
+    await ok(A.post("registry/roles/ops", { token_type: "management" }));
+    await replicationSet(A, [B]);
+    const wal = (await A.status()).last_wal;
+    // GET creds mints a registry token into the engine's storage.
+    expect((await A.get("registry/creds/ops")).status).toBe(200);
+    expect((await A.status()).last_wal).toBe(wal + 1);
+    expect((await B.status()).merkle_root).toBe((await A.status()).merkle_root);
+    await refused(B.get("registry/creds/ops"), 'cannot write to "registry/" on a performance secondary');
+    expect((await B.status()).merkle_root).toBe((await A.status()).merkle_root);
   });
 
   test("a deny filter withholds a mount from that secondary only; dynamic filters show it on both sides", async () => {
@@ -487,6 +501,34 @@ describe("one cluster", () => {
       expect((await call("POST", `${single.secretsUrl}/${R}/primary/enable`, { headers: svcToken(single.tokens.secretsRoot), body: {} })).status).toBe(204);
     } finally {
       await single.close();
+    }
+  });
+
+  test("with a state file each cluster keeps its own, and the replication link survives a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-repl-state-"));
+    const statePath = join(dir, "state.json");
+    try {
+      const first = await startEmulator({ clusters: 2, statePath, flushMs: 0 });
+      const [a, b] = first.clusters;
+      const post = (c: typeof a, path: string, body: unknown = {}) => call("POST", `${c.secretsUrl}/${path}`, { headers: svcToken(c.secretsToken), body });
+      expect((await post(a, `${R}/primary/enable`)).status).toBe(204);
+      const t = (await post(a, `${R}/primary/secondary-token`, { id: "b" })).json.wrap_info.token;
+      expect((await post(b, `${R}/secondary/enable`, { token: t })).status).toBe(204);
+      await first.close();
+      // Same ports are not guaranteed: the link is by cluster id, not by address.
+      const again = await startEmulator({ clusters: 2, statePath, flushMs: 0 });
+      try {
+        const [a2, b2] = again.clusters;
+        expect(a2.secretsToken).toBe(a.secretsToken);
+        expect(b2.secretsToken).toBe(b.secretsToken);
+        expect((await call("POST", `${a2.secretsUrl}/transform/alphabet/after-restart`, { headers: svcToken(a2.secretsToken), body: { alphabet: "ab" } })).status).toBe(204);
+        expect((await call("GET", `${b2.secretsUrl}/transform/alphabet/after-restart`, { headers: svcToken(b2.secretsToken) })).status).toBe(200);
+        expect((await call("GET", `${b2.secretsUrl}/${R}/status`)).json.data.state).toBe("stream-wals");
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -53,7 +53,7 @@ export async function handleSecrets(rt: Runtime, req: Incoming): Promise<Reply> 
   const mount = mountPath === undefined ? undefined : rt.store.data.secrets.mounts[mountPath];
   const router = mount && routers.get(mount.type);
   if (mountPath === undefined || !mount || !router) return noHandler(path);
-  return guardReplicated(rt, mountPath, mount, secretsMethod(req.method, req.query), async () =>
+  return guardReplicated(rt, mountPath, mount, async () =>
     dispatch<SecretsContext>(router, path, mountPath, req, { rt, principal, mountPath, mount }));
 }
 

@@ -7,12 +7,13 @@ import { digestMounts, stateOf } from "./network";
 
 /**
  * A performance secondary serves reads of replicated mounts but takes no writes to them: a request
- * that would change a replicated mount's storage is undone and refused, so the secondary never
- * diverges from its primary. Requests that change nothing (encode with FPE, reads sent as POST) pass.
+ * that would change a replicated mount's storage (whatever its method: a GET can mint credentials)
+ * is undone and refused, so the secondary never diverges from its primary. Requests that change
+ * nothing (reads, FPE encode) pass.
  */
-export async function guardReplicated(rt: Runtime, mountPath: string, mount: Mount, method: string, run: () => Promise<Reply>): Promise<Reply> {
+export async function guardReplicated(rt: Runtime, mountPath: string, mount: Mount, run: () => Promise<Reply>): Promise<Reply> {
   const st = stateOf(rt);
-  if (method === "GET" || method === "LIST" || st.mode !== "secondary" || !st.secondary?.replicatedMounts.includes(mountPath)) return run();
+  if (st.mode !== "secondary" || !st.secondary?.replicatedMounts.includes(mountPath)) return run();
   const before = JSON.stringify(mount.objects);
   const digest = digestMounts({ [mountPath]: mount });
   const reply = await run();

@@ -15,12 +15,19 @@ export interface ClusterHandle {
 export const stateOf = (c: ClusterHandle | Runtime): ReplicationState => ("rt" in c ? c.rt : c).store.data.secrets.replication;
 const mountsOf = (c: ClusterHandle): Record<string, Mount> => c.rt.store.data.secrets.mounts;
 
-/** Keys sorted at every level, so equal storage always hashes the same. */
+const NOTHING = Symbol("empty map");
+
+/**
+ * Keys sorted at every level, so equal storage always hashes the same. A map holding nothing (also
+ * after dropping maps holding nothing) counts as absent: engines create the bag of a kind on first
+ * read, which changes nothing that matters.
+ */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value !== "object" || value === null) return value;
   const obj = value as Record<string, unknown>;
-  return Object.keys(obj).sort().map((k) => [k, canonical(obj[k])]);
+  const entries = Object.keys(obj).sort().map((k) => [k, canonical(obj[k])]).filter(([, v]) => v !== NOTHING);
+  return entries.length === 0 ? NOTHING : entries;
 }
 
 /** SHA-256 over the given mounts: the primary's and a secondary's `merkle_root`. */
