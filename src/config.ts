@@ -111,7 +111,7 @@ export function missingSettings(service: Service, source?: ConfigSource): string
 }
 
 /** Resolves everything a client of one service needs; throws a ConfigError naming key and variable. */
-export function resolveServiceConfig(service: Service, source?: ConfigSource): ServiceConfig {
+export function resolveServiceConfig(service: Service, source?: ConfigSource, tokenOptional = false): ServiceConfig {
   const names = serviceSettings(service);
   const baseUrl = required(source, names.url);
   const problem = baseUrlProblem(baseUrl);
@@ -119,7 +119,8 @@ export function resolveServiceConfig(service: Service, source?: ConfigSource): S
   return {
     service,
     baseUrl,
-    token: required(source, names.token),
+    // An endpoint that needs no token (replication status) is called without one when none is set.
+    token: tokenOptional ? lookup(source, names.token) ?? "" : required(source, names.token),
     caCert: caCert(source),
     insecureTls: bool(source, "insecureTls"),
     requestTimeoutMs: integer(source, "requestTimeoutMs"),

@@ -27,6 +27,10 @@ import { librarySetDefinition } from "./secrets/directory/librarySet";
 import { checkOutDefinition } from "./secrets/directory/checkOut";
 import { accessConfigDefinition } from "./secrets/registry/accessConfig";
 import { registryRoleDefinition } from "./secrets/registry/role";
+import { performancePrimaryDefinition } from "./secrets/replication/performancePrimary";
+import { secondaryTokenDefinition } from "./secrets/replication/secondaryToken";
+import { performanceSecondaryDefinition } from "./secrets/replication/performanceSecondary";
+import { pathsFilterDefinition } from "./secrets/replication/pathsFilter";
 
 export const KINDS: Record<string, ResourceDefinition> = {
   "runs:NotificationConfiguration": notificationConfigurationDefinition as ResourceDefinition,
@@ -53,4 +57,8 @@ export const KINDS: Record<string, ResourceDefinition> = {
   "secrets:DirectoryCheckOut": checkOutDefinition as ResourceDefinition,
   "secrets:RegistryAccessConfig": accessConfigDefinition as ResourceDefinition,
   "secrets:RegistryRole": registryRoleDefinition as ResourceDefinition,
+  "secrets:ReplicationPerformancePrimary": performancePrimaryDefinition as ResourceDefinition,
+  "secrets:ReplicationSecondaryToken": secondaryTokenDefinition as ResourceDefinition,
+  "secrets:ReplicationPerformanceSecondary": performanceSecondaryDefinition as ResourceDefinition,
+  "secrets:ReplicationPathsFilter": pathsFilterDefinition as ResourceDefinition,
 };

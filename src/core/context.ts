@@ -5,8 +5,8 @@ import type { Context } from "./definition";
 // One client per distinct configuration per process, so connections are pooled across resources.
 const clients = new Map<string, HttpClient>();
 
-export function clientFor(service: Service, source?: ConfigSource): HttpClient {
-  const cfg = resolveServiceConfig(service, source);
+export function clientFor(service: Service, source?: ConfigSource, tokenOptional = false): HttpClient {
+  const cfg = resolveServiceConfig(service, source, tokenOptional);
   const key = JSON.stringify(cfg);
   let client = clients.get(key);
   if (!client) {
@@ -25,6 +25,7 @@ function logLine(message: string): void {
   }
 }
 
-export function makeContext(source?: ConfigSource): Context {
-  return { client: (service) => clientFor(service, source), log: logLine };
+/** With tokenOptional, clients are made without a token when none is configured (token-free endpoints). */
+export function makeContext(source?: ConfigSource, tokenOptional = false): Context {
+  return { client: (service) => clientFor(service, source, tokenOptional), log: logLine };
 }

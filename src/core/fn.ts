@@ -15,6 +15,8 @@ export interface FunctionDefinition<A, R> {
   sideEffects: boolean;
   /** The service it talks to; a connection given to the call applies to it (default: any it uses). */
   service?: Service;
+  /** Calls only endpoints that need no token (replication status): no token is required, none is sent when unset. */
+  tokenless?: boolean;
   run(ctx: Context, args: A): Promise<R>;
 }
 
@@ -62,8 +64,8 @@ export function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
 }
 
 /** A Context for program-side forms that are neither Promise nor Output (async iterators). */
-export function programContext(connection?: { url?: unknown; token?: unknown; service?: unknown }, service?: Service): Context {
-  return makeContext(connectionSource(programConfig, service, connection));
+export function programContext(connection?: { url?: unknown; token?: unknown; service?: unknown }, service?: Service, tokenless = false): Context {
+  return makeContext(connectionSource(programConfig, service, connection), tokenless);
 }
 
 /** Every error of a function names it, whatever layer it comes from. */
@@ -80,12 +82,12 @@ function named(def: FunctionDefinition<unknown, unknown>, e: unknown): unknown {
  */
 function checkConfigured(def: FunctionDefinition<unknown, unknown>, source: ConfigSource | undefined): void {
   const services: Service[] = def.service ? [def.service] : [];
-  const missing = services.flatMap((s) => missingSettings(s, source));
+  const missing = services.flatMap((s) => missingSettings(s, source)).filter((m) => !def.tokenless || !m.includes("token"));
   if (missing.length > 0) throw new Error(missing.join("; "));
 }
 
 async function run<A, R>(def: FunctionDefinition<A, R>, args: A, connection: unknown): Promise<R> {
-  const ctx = programContext(connection as { url?: unknown }, def.service);
+  const ctx = programContext(connection as { url?: unknown }, def.service, def.tokenless);
   return def.run(ctx, validated(def, args));
 }
 

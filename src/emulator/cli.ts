@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { startEmulator, type Emulator, type EmulatorOptions } from "./index";
+import { MAX_CLUSTERS, startEmulator, type Emulator, type EmulatorOptions } from "./index";
 
-const USAGE = `Usage: pulumi-svc-emulator [--port N] [--host HOST] [--state FILE] [--flush-ms N]
+const USAGE = `Usage: pulumi-svc-emulator [--port N] [--host HOST] [--state FILE] [--flush-ms N] [--clusters N]
 
 Runs the local emulator of the run service and the secrets service.
   --port N        TCP port (default 0: any free port)
@@ -11,6 +11,10 @@ Runs the local emulator of the run service and the secrets service.
                   AES-256-GCM (key: SVC_EMULATOR_STATE_KEY, else FILE.key, created 0600)
   --flush-ms N    durability window: a write reaches FILE within N ms (default 1000);
                   SIGTERM, SIGINT and exit always write it
+  --clusters N    secrets-service clusters to start, linked by performance replication
+                  (default 1); cluster i > 0 gets its own port, tokens and storage
+                  (FILE.cluster<i> with --state) and prints SVC_SECRETS_URL_<i> and
+                  SVC_SECRETS_TOKEN_<i>
   --help          show this text
 
 Prints export lines for SVC_RUN_URL, SVC_RUN_TOKEN, SVC_SECRETS_URL and SVC_SECRETS_TOKEN.`;
@@ -58,6 +62,12 @@ export function parseArgs(argv: string[]): EmulatorOptions | "help" {
         options.flushMs = Number(v);
         break;
       }
+      case "--clusters": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_CLUSTERS) throw new UsageError(`--clusters must be 1-${MAX_CLUSTERS}, got ${v}`);
+        options.clusters = Number(v);
+        break;
+      }
       default:
         throw new UsageError(`unknown argument ${argv[i]}`);
     }
@@ -77,6 +87,10 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<Emula
   io.out(`export SVC_RUN_TOKEN=${emulator.tokens.runAdmin}`);
   io.out(`export SVC_SECRETS_URL=${emulator.secretsUrl}`);
   io.out(`export SVC_SECRETS_TOKEN=${emulator.tokens.secretsRoot}`);
+  for (const c of emulator.clusters.slice(1)) {
+    io.out(`export SVC_SECRETS_URL_${c.index}=${c.secretsUrl}`);
+    io.out(`export SVC_SECRETS_TOKEN_${c.index}=${c.secretsToken}`);
+  }
   if (emulator.controlToken !== undefined) {
     io.out(`export SVC_EMULATOR_CONTROL_TOKEN=${emulator.controlToken}`);
     io.out(`# control endpoints need the header x-emulator-control-token: $SVC_EMULATOR_CONTROL_TOKEN (listening beyond loopback)`);

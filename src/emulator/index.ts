@@ -3,9 +3,10 @@ import { isIP } from "node:net";
 import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
 import { startAutoAdvance } from "./runs/run-progress";
 import { RunService } from "./runs/run-service";
+import { ReplicationNetwork } from "./secrets/replication";
 import type { Runtime } from "./runtime";
 import { KeyedSerial } from "./serial";
-import { CONTROL_TOKEN_HEADER, listen } from "./server";
+import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, type EmulatorTokens } from "./state";
 import { Store } from "./store";
 import { randomHex } from "./util";
@@ -34,6 +35,25 @@ export interface EmulatorOptions {
   forceCancelCooloffMs?: number;
   /** When > 0 every active run moves one status step per tick of this many ms; defaults to 0 (off). */
   autoAdvanceMs?: number;
+  /**
+   * Secrets-service clusters to start, each on its own port with its own tokens, storage and cluster
+   * id, linked by performance replication (`sys/replication/performance`); defaults to 1. Cluster 0
+   * is the one the top-level fields describe and the only one with the run service. With statePath,
+   * cluster i > 0 keeps its state in `<statePath>.cluster<i>`.
+   */
+  clusters?: number;
+}
+
+/** One secrets-service cluster of a running emulator. */
+export interface EmulatorCluster {
+  index: number;
+  /** `http://host:port`: the cluster's API address, as replication status reports it. */
+  url: string;
+  secretsUrl: string;
+  controlUrl: string;
+  /** The root (sudo) token of this cluster; the same as tokens.secretsRoot. */
+  secretsToken: string;
+  tokens: Pick<EmulatorTokens, "secretsRoot" | "secretsUser">;
 }
 
 export interface Emulator {
@@ -46,40 +66,70 @@ export interface Emulator {
   tokens: EmulatorTokens;
   organization: string;
   workspaceId: string;
+  /** Every secrets-service cluster, cluster 0 first (the same server as the fields above). */
+  clusters: EmulatorCluster[];
   close(): Promise<void>;
 }
 
+export const MAX_CLUSTERS = 16;
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const count = options.clusters ?? 1;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_CLUSTERS) throw new Error(`clusters must be an integer from 1 to ${MAX_CLUSTERS}, got ${count}`);
   const host = options.host ?? "127.0.0.1";
-  const store = new Store(options.statePath, options.tokens, { flushMs: options.flushMs });
   const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : `emu-ctl-${randomHex(16)}`);
-  const abort = new AbortController();
-  const rt: Runtime = {
-    store,
-    requests: new Log<RawRequestEntry>(),
-    deliveries: new Log<DeliveryEntry>(),
-    faults: new Faults(),
-    sinks: new Sinks(),
-    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
-    closing: abort.signal,
-    runService: new RunService({ forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
-    serial: new KeyedSerial(),
-    controlToken,
-  };
-  const server = await listen(rt, abort, host, options.port ?? 0);
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
-  rt.runService.baseUrl = url;
-  startAutoAdvance(rt);
+  const network = new ReplicationNetwork();
+  const started: { rt: Runtime; server: Listening; url: string }[] = [];
+  try {
+    for (let index = 0; index < count; index++) {
+      const statePath = options.statePath && index > 0 ? `${options.statePath}.cluster${index}` : options.statePath;
+      const store = new Store(statePath, index === 0 ? options.tokens : {}, { flushMs: options.flushMs });
+      const abort = new AbortController();
+      const rt: Runtime = {
+        store,
+        requests: new Log<RawRequestEntry>(),
+        deliveries: new Log<DeliveryEntry>(),
+        faults: new Faults(),
+        sinks: new Sinks(),
+        deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
+        closing: abort.signal,
+        runService: new RunService({ forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
+        serial: new KeyedSerial(),
+        controlToken,
+        cluster: { index, network },
+      };
+      const server = await listen(rt, abort, host, index === 0 ? options.port ?? 0 : 0);
+      const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
+      started.push({ rt, server, url });
+      network.add({ index, apiAddr: url, rt });
+    }
+  } catch (err) {
+    await Promise.all(started.map((s) => s.server.close()));
+    throw err;
+  }
+  const first = started[0];
+  first.rt.runService.baseUrl = first.url;
+  startAutoAdvance(first.rt);
   return {
-    url,
-    runUrl: `${url}/api/v2`,
-    secretsUrl: `${url}/v1`,
-    controlUrl: `${url}/_emulator`,
+    url: first.url,
+    runUrl: `${first.url}/api/v2`,
+    secretsUrl: `${first.url}/v1`,
+    controlUrl: `${first.url}/_emulator`,
     ...(controlToken === undefined ? {} : { controlToken }),
-    tokens: { ...store.tokens },
+    tokens: { ...first.rt.store.tokens },
     organization: DEFAULT_ORGANIZATION,
     workspaceId: DEFAULT_WORKSPACE_ID,
-    close: () => server.close(),
+    clusters: started.map(({ rt, url }, index) => ({
+      index,
+      url,
+      secretsUrl: `${url}/v1`,
+      controlUrl: `${url}/_emulator`,
+      secretsToken: rt.store.tokens.secretsRoot,
+      tokens: { secretsRoot: rt.store.tokens.secretsRoot, secretsUser: rt.store.tokens.secretsUser },
+    })),
+    close: async () => {
+      await Promise.all(started.map((s) => s.server.close()));
+    },
   };
 }
 

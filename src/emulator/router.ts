@@ -10,6 +10,8 @@ export interface Route<C> {
   handler: Handler<C>;
   /** Secrets service: only a sudo token may call it. */
   sudo?: boolean;
+  /** Secrets service: needs no token at all (replication status). */
+  open?: boolean;
 }
 
 export type Match<C> =

@@ -1,6 +1,7 @@
 import type { Faults } from "./faults";
 import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./logs";
 import type { KeyedSerial } from "./serial";
+import type { ReplicationNetwork } from "./secrets/replication/network";
 import type { RunService } from "./runs/run-service";
 import type { Store } from "./store";
 
@@ -20,4 +21,9 @@ export interface Runtime {
   serial: KeyedSerial;
   /** Required on control endpoints when set (the emulator listens beyond loopback). */
   controlToken?: string;
+  /**
+   * Which cluster of the emulator this runtime is (0 serves the run service too) and the network of
+   * all of them, through which performance replication links clusters.
+   */
+  cluster: { index: number; network: ReplicationNetwork };
 }

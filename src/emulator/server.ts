@@ -98,7 +98,7 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
     const refused = service === "control" ? controlRefusal(rt, req) : undefined;
     const reply =
       refused ?? (service === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) }));
-    if (mutating) rt.store.save();
+    settle(rt, mutating);
     return send(res, reply);
   }
 
@@ -118,7 +118,7 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
   } catch (err) {
     reply = errorFor(service, 500, `internal emulator error: ${(err as Error).message}`);
   }
-  if (mutating) rt.store.save();
+  settle(rt, mutating);
 
   if (fault?.when === "after") {
     if (fault.delayMs) await sleep(fault.delayMs, rt.closing);
@@ -143,9 +143,20 @@ function controlRefusal(rt: Runtime, req: http.IncomingMessage): Reply | undefin
   return jsonReply(401, { error: `control endpoints need the control token (header ${CONTROL_TOKEN_HEADER}) printed at start` });
 }
 
+/**
+ * Replication follows every request, reads included (a GET can mint credentials into storage): the
+ * network copies whatever changed at once. The snapshot is due after a write.
+ */
+function settle(rt: Runtime, mutating: boolean): void {
+  rt.cluster.network.settle();
+  if (mutating) rt.store.save();
+}
+
 function dispatch(rt: Runtime, service: Service, req: Incoming): Promise<Reply> | Reply {
   switch (service) {
     case "run":
+      // Further clusters stand for more secrets-service clusters only.
+      if (rt.cluster.index > 0) return simpleError(404, `cluster ${rt.cluster.index} serves only the secrets service; the run service is on cluster 0`);
       return handleRun(rt, { ...req, path: req.path.slice(RUN_PREFIX.length) });
     case "secrets":
       return handleSecrets(rt, { ...req, path: req.path.slice(SECRETS_PREFIX.length) });

@@ -7,6 +7,7 @@ import { nullProto } from "./util";
 import { seededIdentity, type IdentityState } from "./secrets/identity/state";
 import { emptyMfa, type MfaState } from "./secrets/mfa/state";
 import { emptyPlugins, type PluginState } from "./secrets/plugins/state";
+import { emptyReplication, type ReplicationState } from "./secrets/replication/state";
 
 export interface EmulatorTokens {
   runAdmin: string;
@@ -101,6 +102,8 @@ export interface SecretsState {
   identity: IdentityState;
   mfa: MfaState;
   plugins: PluginState;
+  /** This cluster's performance-replication role (`sys/replication/performance/`). */
+  replication: ReplicationState;
 }
 
 export interface Data {
@@ -160,6 +163,7 @@ export function seededData(at: string): Data {
       identity: seededIdentity(),
       mfa: emptyMfa(),
       plugins: emptyPlugins(),
+      replication: emptyReplication(),
     },
   });
 }

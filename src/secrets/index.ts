@@ -7,6 +7,7 @@ export * as plugins from "./plugins";
 export * as mfa from "./mfa";
 export * as directory from "./directory";
 export * as registry from "./registry";
+export * as replication from "./replication";
 export type { Connection, ConnectionArgs } from "../core/connection";
 export type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../core/fn";
 

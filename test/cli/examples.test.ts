@@ -16,7 +16,8 @@ const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 let emu: Emulator;
 
 beforeAll(async () => {
-  emu = await startEmulator();
+  // A second secrets cluster for the replication example; the others use cluster 0 only.
+  emu = await startEmulator({ clusters: 2 });
 });
 
 afterAll(async () => {
@@ -50,10 +51,10 @@ function describeExample({ name, expectations: x }: Example): void {
     // Values of setup answers and of the example's PostgreSQL, for {placeholders} in config.
     const extra: Record<string, string> = {};
     const step2Ops = () => Object.fromEntries(Object.entries(exp.step2).filter(([, s]) => s.op !== "same").map(([n, s]) => [n, s.op]));
-    const secretValues = () => [...Object.values(fillAll(exp.secretConfig, emu, extra)), ...Object.values(emu.tokens)];
+    const secretValues = () => [...Object.values(fillAll(exp.secretConfig, emu, extra)), ...Object.values(emu.tokens), ...emu.clusters.map((c) => c.secretsToken)];
 
     beforeAll(async () => {
-      await control(emu, "POST", "/reset");
+      for (const c of emu.clusters) await control({ ...emu, controlUrl: c.controlUrl }, "POST", "/reset");
       if (exp.emulator) await control(emu, "PUT", "/clock", exp.emulator);
       for (const step of exp.setup ?? []) {
         const answer = await control<Record<string, unknown>>(emu, step.method, step.path, step.body);

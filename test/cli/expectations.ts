@@ -66,10 +66,15 @@ export function examples(): Example[] {
     });
 }
 
-/** Replaces {runUrl}, {secretsUrl}, {controlUrl}, {workspaceId} and {organization} in config values and paths. */
+/**
+ * Replaces {runUrl}, {secretsUrl}, {controlUrl}, {workspaceId} and {organization} in config values and
+ * paths, and per secrets cluster i {secretsUrl<i>} and {secretsToken<i>} (its root token).
+ */
 export function fill(text: string, emu: Emulator, extra: Record<string, string> = {}): string {
+  const clusters = Object.fromEntries((emu.clusters ?? []).flatMap((c) => [[`secretsUrl${c.index}`, c.secretsUrl], [`secretsToken${c.index}`, c.secretsToken]]));
   const values: Record<string, string> = {
     runUrl: emu.runUrl, secretsUrl: emu.secretsUrl, controlUrl: emu.controlUrl, workspaceId: emu.workspaceId, organization: emu.organization,
+    ...clusters,
     ...extra,
   };
   return text.replace(/\{([\w.]+)\}/g, (m, k: string) => values[k] ?? m);

@@ -45,6 +45,19 @@ describe("cli main", () => {
     expect(() => parseArgs(argv)).toThrow();
   });
 
+  test("--clusters N starts N secrets clusters and prints a URL and a token for each further one", async () => {
+    const { io, out } = capture();
+    running = await main(["--clusters", "2"], io);
+    const emu = running!;
+    expect(emu.clusters).toHaveLength(2);
+    const second = emu.clusters[1];
+    expect(out.slice(4, 6)).toEqual([`export SVC_SECRETS_URL_1=${second.secretsUrl}`, `export SVC_SECRETS_TOKEN_1=${second.secretsToken}`]);
+    const res = await call("GET", `${second.secretsUrl}/sys/plugins/catalog`, { headers: { "x-svc-token": second.secretsToken } });
+    expect(res.status).toBe(200);
+    expect(() => parseArgs(["--clusters", "0"])).toThrow("--clusters must be 1-16");
+    expect(parseArgs(["--clusters=3"])).toEqual({ clusters: 3 });
+  });
+
   test("--flag=value form is accepted", () => {
     expect(parseArgs(["--port=8080", "--state=/tmp/x.json"])).toEqual({ port: 8080, statePath: "/tmp/x.json" });
   });

@@ -6,6 +6,7 @@ import { keymgmtEngine } from "./keymgmt";
 import { registryEngine } from "./registry";
 import { dualFactorRoutes } from "./mfa/dualfactor";
 import { catalogRoutes } from "./plugins/catalog";
+import { replicationRoutes } from "./replication";
 import { transformEngine } from "./transform";
 
 /** An engine type; its routes are relative to wherever it is mounted. */
@@ -31,5 +32,5 @@ export type SystemContext = Pick<SecretsContext, "rt" | "principal">;
  */
 export const SYSTEM_PATHS: Record<string, Route<SystemContext>[]> = {
   identity: [...entityAliasRoutes, ...dualFactorRoutes],
-  sys: [...catalogRoutes],
+  sys: [...catalogRoutes, ...replicationRoutes],
 };

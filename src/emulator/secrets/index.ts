@@ -6,6 +6,7 @@ import type { Mount } from "../state";
 import type { SecretsContext } from "./context";
 import { ENGINES, SYSTEM_PATHS, type SystemContext } from "./engines";
 import { noHandler, permissionDenied, secretsError, unsupportedOperation } from "./envelope";
+import { guardReplicated } from "./replication";
 
 const routers = new Map(Object.values(ENGINES).map((engine) => [engine.type, new Router(engine.routes)]));
 const systemRouters = Object.entries(SYSTEM_PATHS).map(([prefix, routes]) => ({ prefix, router: new Router(routes) }));
@@ -39,7 +40,7 @@ function findMount(mounts: Record<string, Mount>, path: string): string | undefi
 /** Handles a request whose path is relative to `/v1`. */
 export async function handleSecrets(rt: Runtime, req: Incoming): Promise<Reply> {
   const principal = secretsPrincipal(rt.store.tokens, req.headers);
-  if (!principal) return permissionDenied();
+  if (!principal) return anonymous(rt, req);
   const list = req.query.get("list");
   if (req.method === "GET" && list !== null && !TRUE.has(list) && !FALSE.has(list)) {
     return secretsError(400, `list must be a boolean (1, t, true, 0, f, false, ...), got ${JSON.stringify(list)}`);
@@ -52,7 +53,17 @@ export async function handleSecrets(rt: Runtime, req: Incoming): Promise<Reply> 
   const mount = mountPath === undefined ? undefined : rt.store.data.secrets.mounts[mountPath];
   const router = mount && routers.get(mount.type);
   if (mountPath === undefined || !mount || !router) return noHandler(path);
-  return dispatch<SecretsContext>(router, path, mountPath, req, { rt, principal, mountPath, mount });
+  return guardReplicated(rt, mountPath, mount, async () =>
+    dispatch<SecretsContext>(router, path, mountPath, req, { rt, principal, mountPath, mount }));
+}
+
+/** Without a valid token only the open routes (replication status) answer; everything else is 403. */
+function anonymous(rt: Runtime, req: Incoming): Reply | Promise<Reply> {
+  const path = req.path.replace(/^\/+/, "");
+  const system = systemRouters.find((s) => s.prefix === reservedPrefix(path));
+  const match = system?.router.match(secretsMethod(req.method, req.query), path.slice(system.prefix.length + 1));
+  if (!system || match?.kind !== "found" || !match.route.open) return permissionDenied();
+  return match.route.handler({ rt, principal: { sudo: false } }, { ...req, method: secretsMethod(req.method, req.query), params: match.params });
 }
 
 /** Routes `path` (under `prefix`) through `router`: 404 no handler, 405, sudo, then the handler. */

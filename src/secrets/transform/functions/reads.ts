@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import type { FunctionDefinition } from "../../../core/fn";
+import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
 import { dataOf } from "../../envelope";
 import { listNames } from "../../pathObject";
 import { ROLE_ROUTES } from "../role";
@@ -155,41 +155,41 @@ export const getRole = f(defs.getRole).promise;
 /** Output form of {@link getRole}. */
 export const getRoleOutput: (a: Inputs<RefArgs>) => pulumi.Output<RoleInfo> = f(defs.getRole).output;
 /** Role names, optionally matching the `filter` glob. */
-export const listRoles = (a: ListRolesArgs = {}) => f(defs.listRoles).promise(a);
+export const listRoles = (a: ListRolesArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listRoles).promise(a, opts);
 /** Output form of {@link listRoles}. */
-export const listRolesOutput = (a: Inputs<ListRolesArgs> = {}): pulumi.Output<NamesResult> => f(defs.listRoles).output(a);
+export const listRolesOutput = (a: Inputs<ListRolesArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listRoles).output(a, opts);
 /** A transformation as the service reads it (`templates` list, `maxTtl` in seconds). */
 export const getTransformation = f(defs.getTransformation).promise;
 /** Output form of {@link getTransformation}. */
 export const getTransformationOutput: (a: Inputs<RefArgs>) => pulumi.Output<TransformationInfo> = f(defs.getTransformation).output;
 /** Transformation names. */
-export const listTransformations = (a: MountArgs = {}) => f(defs.listTransformations).promise(a);
+export const listTransformations = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTransformations).promise(a, opts);
 /** Output form of {@link listTransformations}. */
-export const listTransformationsOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listTransformations).output(a);
+export const listTransformationsOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTransformations).output(a, opts);
 /** A store (never its credentials). */
 export const getStore = f(defs.getStore).promise;
 /** Output form of {@link getStore}. */
 export const getStoreOutput: (a: Inputs<RefArgs>) => pulumi.Output<StoreInfo> = f(defs.getStore).output;
 /** Store names (the built-in store is not listed). */
-export const listStores = (a: MountArgs = {}) => f(defs.listStores).promise(a);
+export const listStores = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listStores).promise(a, opts);
 /** Output form of {@link listStores}. */
-export const listStoresOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listStores).output(a);
+export const listStoresOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listStores).output(a, opts);
 /** Template names (built-ins are not listed). */
-export const listTemplates = (a: MountArgs = {}) => f(defs.listTemplates).promise(a);
+export const listTemplates = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTemplates).promise(a, opts);
 /** Output form of {@link listTemplates}. */
-export const listTemplatesOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listTemplates).output(a);
+export const listTemplatesOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTemplates).output(a, opts);
 /** Alphabet names (built-ins are not listed). */
-export const listAlphabets = (a: MountArgs = {}) => f(defs.listAlphabets).promise(a);
+export const listAlphabets = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listAlphabets).promise(a, opts);
 /** Output form of {@link listAlphabets}. */
-export const listAlphabetsOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listAlphabets).output(a);
+export const listAlphabetsOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listAlphabets).output(a, opts);
 /** Key versions of a tokenization transformation. */
 export const getTokenizationKey = f(defs.getTokenizationKey).promise;
 /** Output form of {@link getTokenizationKey}. */
 export const getTokenizationKeyOutput: (a: Inputs<RefArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
 /** Names of the tokenization transformations (which have keys). */
-export const listTokenizationKeys = (a: MountArgs = {}) => f(defs.listTokenizationKeys).promise(a);
+export const listTokenizationKeys = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTokenizationKeys).promise(a, opts);
 /** Output form of {@link listTokenizationKeys}. */
-export const listTokenizationKeysOutput = (a: Inputs<MountArgs> = {}): pulumi.Output<NamesResult> => f(defs.listTokenizationKeys).output(a);
+export const listTokenizationKeysOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTokenizationKeys).output(a, opts);
 /**
  * Rotates a tokenization key (new tokens use the new version). Every call rotates: none during
  * preview. Prefer TokenizationKeyConfig's `rotationTrigger` for rotation as part of a deployment.

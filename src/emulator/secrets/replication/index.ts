@@ -1,0 +1,11 @@
+import type { Route } from "../../router";
+import type { SystemContext } from "../engines";
+import { primaryRoutes } from "./primary";
+import { secondaryRoutes } from "./secondary";
+import { statusRoutes } from "./status";
+
+/** Performance replication, at `sys/replication/performance/`: status, primary and secondary. */
+export const replicationRoutes: Route<SystemContext>[] = [...statusRoutes, ...primaryRoutes, ...secondaryRoutes];
+export { ReplicationNetwork, type ClusterHandle } from "./network";
+export { guardReplicated } from "./guard";
+export { emptyReplication, type ReplicationState } from "./state";

@@ -1,0 +1,158 @@
+/**
+ * Which mounts replicate to one secondary: `sys/replication/performance/primary/paths-filter/{id}`,
+ * written on the primary and keyed by the secondary's cluster id.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { ConnectionArgs } from "../../core/connection";
+import type { Context } from "../../core/definition";
+import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { SvcResource } from "../../core/resource";
+import { dataOf } from "../envelope";
+import { adopt } from "../fields";
+import { pathObject } from "../pathObject";
+import { REPLICATION_ROUTES as R } from "./routes";
+
+export interface PathsFilterState {
+  secondaryClusterId: string;
+  mode: "allow" | "deny";
+  paths: string[];
+  adopt?: boolean;
+  [key: string]: unknown;
+}
+
+const clusterId = () => z.string({ error: "must be a string" }).min(1, "must not be empty").regex(/^[^/]+$/, "must not contain /");
+
+let schema: z.ZodType | undefined;
+function buildSchema(): z.ZodType {
+  return z.object({
+    secondaryClusterId: clusterId(),
+    mode: z.enum(["allow", "deny"], { error: "must be allow or deny" }),
+    paths: z.array(
+      z.string({ error: "must be a string" }).regex(/^[^/\s]+(\/[^/\s]+)*\/$/, "must be a mount path ending in /, such as transform/"),
+      { error: "must be a list of mount paths" },
+    ),
+    adopt: adopt(),
+  });
+}
+
+export const pathsFilterDefinition = pathObject<PathsFilterState, PathsFilterState>({
+  kind: "secrets:ReplicationPathsFilter",
+  schema: () => (schema ??= buildSchema()),
+  defaults: { mode: "allow", paths: [] },
+  sets: ["paths"],
+  immutable: ["secondaryClusterId"],
+  identity: ["secondaryClusterId"],
+  local: ["adopt"],
+  outputs: [],
+  routes: { write: R.filterWrite, read: R.filterRead, delete: R.filterDelete, list: R.filterRead },
+  params: (p) => ({ id: p.secondaryClusterId }),
+  body: (p) => ({ mode: p.mode, paths: p.paths }),
+  fromData: (d, p) => ({
+    secondaryClusterId: p.secondaryClusterId,
+    mode: d.mode === "deny" ? "deny" : "allow",
+    paths: Array.isArray(d.paths) ? d.paths.map(String).sort() : [],
+  }),
+});
+
+export interface PathsFilterArgs extends ConnectionArgs<"secrets"> {
+  /** The secondary's cluster id (`clusterId` of its {@link PerformanceSecondary}); changing it replaces the filter. */
+  secondaryClusterId: pulumi.Input<string>;
+  /** `allow` (default: only the listed paths replicate) or `deny` (the listed paths do not). */
+  mode?: pulumi.Input<"allow" | "deny">;
+  /** Mount or namespace paths ending in `/`, such as `transform/` (compared as a set). Default none. */
+  paths?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Take over a filter that already exists for the secondary instead of failing. */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * A paths filter for one secondary, on the primary of the connection. Mounts it withholds are
+ * removed from the secondary and no longer replicate to it.
+ *
+ * The filter belongs to the secondary's activation: after the secondary is given a new token with
+ * update-primary (a new token on its {@link PerformanceSecondary}), the primary has dropped the
+ * filter and it must be recreated: `pulumi refresh` sees it gone and the next `pulumi up` creates it
+ * again (or replace it in the same run, e.g. with `replaceOnChanges` tied to the token).
+ *
+ * @example
+ * ```ts
+ * new svc.secrets.replication.PathsFilter("west", {
+ *   secondaryClusterId: secondary.clusterId, mode: "deny", paths: ["keymgmt/"], connection: east,
+ * });
+ * ```
+ */
+export class PathsFilter extends SvcResource {
+  /** The secondary's cluster id. */
+  declare readonly secondaryClusterId: pulumi.Output<string>;
+  /** allow or deny. */
+  declare readonly mode: pulumi.Output<string>;
+  /** The paths, sorted. */
+  declare readonly paths: pulumi.Output<string[]>;
+
+  constructor(name: string, args: PathsFilterArgs, opts?: pulumi.CustomResourceOptions) {
+    super(pathsFilterDefinition, name, args, opts);
+  }
+}
+
+// ---- functions ----
+
+/** Arguments of the dynamic-filter functions. */
+export interface DynamicFilterArgs {
+  /** The secondary's cluster id. */
+  secondaryClusterId: string;
+}
+
+/** Mounts and namespaces a secondary's paths filter withholds from it. */
+export interface DynamicFilter {
+  /** Mount paths, with a trailing `/`. */
+  dynamicFilteredMounts: string[];
+  /** Namespace paths. */
+  dynamicFilteredNamespaces: string[];
+}
+
+async function readDynamic(ctx: Context, route: string, id: string): Promise<DynamicFilter> {
+  const res = await ctx.client("secrets").request({ route, params: { id } });
+  const d = dataOf(res.body);
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+  return { dynamicFilteredMounts: list(d.dynamic_filtered_mounts), dynamicFilteredNamespaces: list(d.dynamic_filtered_namespaces) };
+}
+
+let refSchema: z.ZodType | undefined;
+const ref = () => (refSchema ??= z.object({ secondaryClusterId: clusterId() }));
+
+const primaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
+  name: "getPrimaryDynamicFilter",
+  schema: ref,
+  sideEffects: false,
+  service: "secrets",
+  run: (ctx, args) => readDynamic(ctx, R.primaryDynamicFilter, args.secondaryClusterId),
+};
+
+/** The dynamic filter of a secondary, read on the primary of the connection. */
+export function getPrimaryDynamicFilter(args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">): Promise<DynamicFilter> {
+  return invoke(primaryFn, args, opts);
+}
+
+/** Output form of {@link getPrimaryDynamicFilter}. */
+export function getPrimaryDynamicFilterOutput(args: InputsOf<DynamicFilterArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DynamicFilter> {
+  return invokeOutput(primaryFn, args, opts);
+}
+
+const secondaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
+  name: "getSecondaryDynamicFilter",
+  schema: ref,
+  sideEffects: false,
+  service: "secrets",
+  run: (ctx, args) => readDynamic(ctx, R.secondaryDynamicFilter, args.secondaryClusterId),
+};
+
+/** The dynamic filter read on the secondary of the connection (`secondaryClusterId` is its own cluster id). */
+export function getSecondaryDynamicFilter(args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">): Promise<DynamicFilter> {
+  return invoke(secondaryFn, args, opts);
+}
+
+/** Output form of {@link getSecondaryDynamicFilter}. */
+export function getSecondaryDynamicFilterOutput(args: InputsOf<DynamicFilterArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DynamicFilter> {
+  return invokeOutput(secondaryFn, args, opts);
+}

@@ -1,0 +1,296 @@
+/**
+ * A cluster's role as performance secondary: `sys/replication/performance/secondary/enable`.
+ * Enabling wipes every mount and object of the cluster, so the resource must be told it may.
+ * A new token later is an update-primary (no wipe); delete disables the secondary.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { ConnectionArgs } from "../../core/connection";
+import type { Context, ResourceDefinition } from "../../core/definition";
+import { PartialFailure } from "../../core/definition";
+import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { SvcResource } from "../../core/resource";
+import { isUnknown } from "../../core/unknown";
+import { registerSecret } from "../../http";
+import { clusterAddr } from "./performancePrimary";
+import { fetchStatus, noArgs, type ReplicationStatus } from "./status";
+import { REPLICATION_ROUTES as R } from "./routes";
+
+export const WIPE_NOT_ACKNOWLEDGED =
+  "must be true: enabling a performance secondary wipes every mount and object of its cluster (the seed: all data in the cluster is cleared)";
+
+export interface PerformanceSecondaryState {
+  token: string;
+  primaryApiAddr?: string;
+  caFile?: string;
+  caPath?: string;
+  acknowledgeDataWipe: boolean;
+  clusterId?: string;
+  secondaryId?: string;
+  primaryClusterAddr?: string;
+  [key: string]: unknown;
+}
+
+const apiAddr = () => z.string({ error: "must be a string" }).regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL of the primary's API");
+
+let schema: z.ZodType | undefined;
+function buildSchema(): z.ZodType {
+  return z.object({
+    token: z.string({ error: "must be a string" }).min(1, "must not be empty: the token of a SecondaryToken"),
+    primaryApiAddr: apiAddr().optional(),
+    caFile: z.string({ error: "must be a string" }).optional(),
+    caPath: z.string({ error: "must be a string" }).optional(),
+    acknowledgeDataWipe: z.literal(true, { error: WIPE_NOT_ACKNOWLEDGED }),
+  });
+}
+
+function connectBody(p: PerformanceSecondaryState): Record<string, unknown> {
+  registerSecret(p.token);
+  const b: Record<string, unknown> = { token: p.token };
+  if (p.primaryApiAddr) b.primary_api_addr = p.primaryApiAddr;
+  if (p.caFile) b.ca_file = p.caFile;
+  if (p.caPath) b.ca_path = p.caPath;
+  return b;
+}
+
+function fromStatus(s: ReplicationStatus, p: PerformanceSecondaryState): PerformanceSecondaryState | undefined {
+  if (s.mode !== "secondary") return undefined;
+  const out: PerformanceSecondaryState = {
+    token: p.token,
+    acknowledgeDataWipe: p.acknowledgeDataWipe,
+    clusterId: s.clusterId,
+    secondaryId: s.secondaryId,
+    primaryClusterAddr: s.primaryClusterAddr,
+  };
+  // Not reported by the service: the program's values are kept.
+  for (const k of ["primaryApiAddr", "caFile", "caPath"] as const) if (p[k] !== undefined) out[k] = p[k];
+  return out;
+}
+
+async function readSecondary(ctx: Context, p: PerformanceSecondaryState): Promise<PerformanceSecondaryState | undefined> {
+  return fromStatus(await fetchStatus(ctx), p);
+}
+
+export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
+  kind: "secrets:ReplicationPerformanceSecondary",
+  schema: () => (schema ??= buildSchema()),
+  secrets: ["token"],
+  writeOnly: ["token"],
+  // Checked on every run; never a reason to call the service.
+  local: ["acknowledgeDataWipe"],
+  outputs: ["clusterId", "secondaryId", "primaryClusterAddr"],
+  async create(ctx, inputs) {
+    await ctx.client("secrets").request({ route: R.secondaryEnable, body: connectBody(inputs) });
+    try {
+      const out = await readSecondary(ctx, inputs);
+      if (!out) throw new Error("secondary/enable succeeded but the status does not report a secondary");
+      return { id: out.clusterId as string, outs: out };
+    } catch (e) {
+      throw new PartialFailure("sys/replication/performance/secondary", inputs, e as Error);
+    }
+  },
+  read: (ctx, _id, props) => readSecondary(ctx, props),
+  /** A new token is an update-primary: the secondary follows the token's primary without a wipe. */
+  async update(ctx, _id, olds, news) {
+    const changed = (k: "primaryApiAddr" | "caFile" | "caPath") => (olds[k] ?? "") !== (news[k] ?? "");
+    if (olds.token !== news.token) {
+      await ctx.client("secrets").request({ route: R.updatePrimary, body: connectBody(news) });
+    } else if (changed("primaryApiAddr") || changed("caFile") || changed("caPath")) {
+      throw new Error("primaryApiAddr, caFile and caPath are sent with a token: issue a new SecondaryToken for this secondary to change them");
+    }
+    const out = await readSecondary(ctx, news);
+    if (!out) throw new Error("the cluster is no longer a performance secondary");
+    return out;
+  },
+  async delete(ctx) {
+    await ctx.client("secrets").request({ route: R.secondaryDisable, body: {} });
+  },
+};
+
+export interface PerformanceSecondaryArgs extends ConnectionArgs<"secrets"> {
+  /**
+   * Activation token: the `token` of a {@link SecondaryToken} on the primary. Secret and write-only.
+   * A new token on an existing secondary is sent as update-primary: the secondary follows the
+   * token's primary without a wipe (its paths filter on the primary must then be recreated).
+   */
+  token: pulumi.Input<string>;
+  /** Address of the primary's API, overriding the one in the token. */
+  primaryApiAddr?: pulumi.Input<string>;
+  /** PEM CA file on the secondary to verify the primary's TLS. */
+  caFile?: pulumi.Input<string>;
+  /** Directory of PEM CA files on the secondary (system roots when neither CA value is given). */
+  caPath?: pulumi.Input<string>;
+  /**
+   * Must be `true`. Enabling a performance secondary clears all data of its cluster at once: every
+   * mount and every object on it is deleted before the primary's replicated data arrives.
+   */
+  acknowledgeDataWipe: pulumi.Input<boolean>;
+}
+
+/**
+ * Makes the cluster of its connection a performance secondary of the primary that issued `token`:
+ * `sys/replication/performance/secondary/enable`. **This wipes the cluster.** Deleting the resource
+ * disables the secondary (its data stays, as local data; enabling it again wipes it again).
+ *
+ * @example
+ * ```ts
+ * const west = svc.secrets.connection({ url: "https://west.example.com/v1", token: cfg.requireSecret("westToken") });
+ * const secondary = new svc.secrets.replication.PerformanceSecondary("west", {
+ *   token: token.token, acknowledgeDataWipe: true, connection: west,
+ * });
+ * ```
+ */
+export class PerformanceSecondary extends SvcResource {
+  /** Secret; your input, never read from the service. */
+  declare readonly token: pulumi.Output<string>;
+  /** The primary API address given, when set. */
+  declare readonly primaryApiAddr: pulumi.Output<string | undefined>;
+  /** CA file, when set. */
+  declare readonly caFile: pulumi.Output<string | undefined>;
+  /** CA directory, when set. */
+  declare readonly caPath: pulumi.Output<string | undefined>;
+  /** Always true. */
+  declare readonly acknowledgeDataWipe: pulumi.Output<boolean>;
+  /** The secondary's cluster id: the id of its {@link PathsFilter} on the primary. */
+  declare readonly clusterId: pulumi.Output<string>;
+  /** The id its token was issued for. */
+  declare readonly secondaryId: pulumi.Output<string>;
+  /** Cluster address of its primary. */
+  declare readonly primaryClusterAddr: pulumi.Output<string>;
+
+  constructor(name: string, args: PerformanceSecondaryArgs, opts?: pulumi.CustomResourceOptions) {
+    super(performanceSecondaryDefinition, name, args, opts);
+  }
+}
+
+// ---- functions ----
+
+/** Arguments of {@link promoteSecondary}. */
+export interface PromoteSecondaryArgs {
+  /** Address the new primary gives its secondaries. */
+  primaryClusterAddr?: string;
+  /** Skip the safety checks (a secondary behind its primary, or whose primary is unreachable): may lose data. */
+  force?: boolean;
+}
+
+/** Arguments of {@link updatePrimary}: `token` or `updatePrimaryAddrs`, not both. */
+export interface UpdatePrimaryArgs {
+  /** A new activation token (secret); `""` clears the knowledge of any past primary. */
+  token?: string;
+  /** Address of the primary's API, overriding the one in the token. */
+  primaryApiAddr?: string;
+  /** PEM CA file on the secondary. */
+  caFile?: string;
+  /** Directory of PEM CA files on the secondary. */
+  caPath?: string;
+  /** Cluster addresses tried in order; the first that answers as primary becomes the primary. */
+  updatePrimaryAddrs?: string[];
+}
+
+/** The secondary's key from {@link generateSecondaryPublicKey}. */
+export interface SecondaryPublicKey {
+  /** Base64 X25519 public key, for {@link SecondaryToken}'s `secondaryPublicKey`. */
+  secondaryPublicKey: string;
+}
+
+let promoteSchema: z.ZodType | undefined;
+const promoteFn: FunctionDefinition<PromoteSecondaryArgs, ReplicationStatus> = {
+  name: "promoteSecondary",
+  schema: () => (promoteSchema ??= z.object({ primaryClusterAddr: clusterAddr().optional(), force: z.boolean({ error: "must be a boolean" }).optional() })),
+  sideEffects: true,
+  service: "secrets",
+  async run(ctx, args) {
+    const body: Record<string, unknown> = { force: args.force ?? false };
+    if (args.primaryClusterAddr) body.primary_cluster_addr = args.primaryClusterAddr;
+    await ctx.client("secrets").request({ route: R.secondaryPromote, body });
+    return fetchStatus(ctx);
+  },
+};
+
+/**
+ * Promotes the secondary of the connection to primary. Refused while another primary is active;
+ * without `force` also when it may lack writes of its primary. Other secondaries need new tokens
+ * from it. No request during preview. Resolves to the cluster's status after the promotion.
+ */
+export function promoteSecondary(args: PromoteSecondaryArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
+  return invoke(promoteFn, args, opts);
+}
+
+/** Output form of {@link promoteSecondary}: unknown during preview. */
+export function promoteSecondaryOutput(args: InputsOf<PromoteSecondaryArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
+  return invokeOutput(promoteFn, args, opts);
+}
+
+let updateSchema: z.ZodType | undefined;
+const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
+  name: "updatePrimary",
+  schema: () => (updateSchema ??= z.object({
+    token: z.string({ error: "must be a string" }).optional(),
+    primaryApiAddr: apiAddr().optional(),
+    caFile: z.string({ error: "must be a string" }).optional(),
+    caPath: z.string({ error: "must be a string" }).optional(),
+    updatePrimaryAddrs: z.array(z.string({ error: "must be a string" }).min(1, "must not be empty"), { error: "must be a list of cluster addresses" }).optional(),
+  }).superRefine((v, ctx) => {
+    const addrs = Array.isArray(v.updatePrimaryAddrs) && v.updatePrimaryAddrs.length > 0;
+    if (isUnknown(v.token) || isUnknown(v.updatePrimaryAddrs)) return;
+    if (v.token !== undefined && addrs) ctx.addIssue({ code: "custom", path: ["updatePrimaryAddrs"], message: "cannot be given with token: give one of them" });
+    if (v.token === undefined && !addrs) ctx.addIssue({ code: "custom", path: ["token"], message: 'give token ("" forgets the past primary) or updatePrimaryAddrs' });
+  }, { when: () => true })),
+  sideEffects: true,
+  service: "secrets",
+  async run(ctx, args) {
+    const body: Record<string, unknown> = {};
+    if (args.token !== undefined) {
+      if (args.token) registerSecret(args.token);
+      body.token = args.token;
+    }
+    if (args.updatePrimaryAddrs?.length) body.update_primary_addrs = args.updatePrimaryAddrs;
+    if (args.primaryApiAddr) body.primary_api_addr = args.primaryApiAddr;
+    if (args.caFile) body.ca_file = args.caFile;
+    if (args.caPath) body.ca_path = args.caPath;
+    await ctx.client("secrets").request({ route: R.updatePrimary, body });
+    return fetchStatus(ctx);
+  },
+};
+
+/**
+ * Points the secondary of the connection at a primary, without a wipe: with a new `token`, with
+ * `updatePrimaryAddrs`, or with `token: ""` to forget its past primary. A primary whose replication
+ * was disabled and enabled again leads a new set: joining it needs a wipe (a new PerformanceSecondary).
+ * No request during preview. Resolves to the secondary's status afterwards.
+ */
+export function updatePrimary(args: UpdatePrimaryArgs, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
+  return invoke(updateFn, args, opts);
+}
+
+/** Output form of {@link updatePrimary}: unknown during preview. */
+export function updatePrimaryOutput(args: InputsOf<UpdatePrimaryArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
+  return invokeOutput(updateFn, args, opts);
+}
+
+const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
+  name: "generateSecondaryPublicKey",
+  schema: noArgs,
+  // The first call makes the cluster's key pair.
+  sideEffects: true,
+  service: "secrets",
+  async run(ctx) {
+    const res = await ctx.client("secrets").request({ route: R.generatePublicKey, body: {} });
+    const data = (res.body as { data?: { secondary_public_key?: unknown } } | undefined)?.data;
+    return { secondaryPublicKey: String(data?.secondary_public_key ?? "") };
+  },
+};
+
+/**
+ * The public key of the cluster of the connection (a future secondary), for a {@link SecondaryToken}
+ * whose credentials are then encrypted to it. The same key until the cluster's secondary is disabled.
+ * No request during preview.
+ */
+export function generateSecondaryPublicKey(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<SecondaryPublicKey> {
+  return invoke(keyFn, args, opts);
+}
+
+/** Output form of {@link generateSecondaryPublicKey}: unknown during preview. */
+export function generateSecondaryPublicKeyOutput(args: InputsOf<Record<string, never>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<SecondaryPublicKey> {
+  return invokeOutput(keyFn, args, opts);
+}

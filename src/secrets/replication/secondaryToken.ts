@@ -1,0 +1,151 @@
+/**
+ * An activation token for one secondary: `sys/replication/performance/primary/secondary-token`.
+ * Deleting it revokes the secondary (`revoke-secondary`), which disconnects it at once.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { ConnectionArgs } from "../../core/connection";
+import type { ResourceDefinition } from "../../core/definition";
+import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { SvcResource } from "../../core/resource";
+import { isUnknown } from "../../core/unknown";
+import { registerSecret } from "../../http";
+import { duration, type Duration } from "../duration";
+import { fetchStatus, type ReplicationStatus } from "./status";
+import { REPLICATION_ROUTES as R } from "./routes";
+
+export interface SecondaryTokenState {
+  secondaryId: string;
+  ttl?: Duration;
+  secondaryPublicKey?: string;
+  token?: string;
+  creationTime?: string;
+  wrappedAccessor?: string;
+  [key: string]: unknown;
+}
+
+/** A secondary id: an opaque name, unique on its primary. */
+export const secondaryId = () => z.string({ error: "must be a string" }).min(1, "must not be empty");
+
+let schema: z.ZodType | undefined;
+function buildSchema(): z.ZodType {
+  return z.object({
+    secondaryId: secondaryId(),
+    ttl: duration().refine((v) => isUnknown(v) || v !== 0, "must be longer than 0").optional(),
+    secondaryPublicKey: z.string({ error: "must be a string" }).regex(/^[A-Za-z0-9+/]+={0,2}$/, "must be the base64 public key from generateSecondaryPublicKey").optional(),
+  });
+}
+
+export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, SecondaryTokenState> = {
+  kind: "secrets:ReplicationSecondaryToken",
+  schema: () => (schema ??= buildSchema()),
+  // A token is made once: any change issues a new one. Keeping the id deletes first, because the
+  // primary refuses a second token for an id whose secondary is still registered.
+  immutable: ["secondaryId", "ttl", "secondaryPublicKey"],
+  identity: ["secondaryId"],
+  secrets: ["token"],
+  outputs: ["token", "creationTime", "wrappedAccessor"],
+  async create(_ctx, inputs) {
+    const body: Record<string, unknown> = { id: inputs.secondaryId };
+    if (inputs.ttl !== undefined) body.ttl = inputs.ttl;
+    if (inputs.secondaryPublicKey) body.secondary_public_key = inputs.secondaryPublicKey;
+    const res = await _ctx.client("secrets").request({ route: R.secondaryToken, body });
+    const b = (res.body ?? {}) as { data?: { token?: unknown } | null; wrap_info?: { token?: unknown; creation_time?: unknown; wrapped_accessor?: unknown } | null };
+    const token = String(b.wrap_info?.token ?? b.data?.token ?? "");
+    if (token === "") throw new Error("secondary-token answered without a token");
+    registerSecret(token);
+    const outs: SecondaryTokenState = {
+      secondaryId: inputs.secondaryId,
+      token,
+      creationTime: String(b.wrap_info?.creation_time ?? new Date().toISOString()),
+      wrappedAccessor: String(b.wrap_info?.wrapped_accessor ?? ""),
+    };
+    if (inputs.ttl !== undefined) outs.ttl = inputs.ttl;
+    if (inputs.secondaryPublicKey !== undefined) outs.secondaryPublicKey = inputs.secondaryPublicKey;
+    return { id: inputs.secondaryId, outs };
+  },
+  // No endpoint shows an issued token (used or not): refresh keeps what create recorded.
+  read: async (_ctx, _id, props) => props,
+  update: async (_ctx, _id, olds, news) => ({ ...olds, ...news, token: olds.token }),
+  async delete(ctx, _id, props) {
+    await ctx.client("secrets").request({ route: R.revokeSecondary, body: { id: props.secondaryId } });
+  },
+};
+
+export interface SecondaryTokenArgs extends ConnectionArgs<"secrets"> {
+  /**
+   * The secondary's id on the primary (the service's `id`: `id` itself is reserved by Pulumi).
+   * Unique per primary. Changing it issues a token for the new id and revokes the old one.
+   */
+  secondaryId: pulumi.Input<string>;
+  /** How long the token can be used: seconds or duration text. Default `30m`. Changing it issues a new token. */
+  ttl?: pulumi.Input<number | string>;
+  /**
+   * The secondary's public key from {@link generateSecondaryPublicKey}: the credentials then come
+   * encrypted to it instead of response-wrapped, so the secondary needs no call to the primary to
+   * unwrap them. Changing it issues a new token.
+   */
+  secondaryPublicKey?: pulumi.Input<string>;
+}
+
+/**
+ * An activation token for a performance secondary, issued by the primary of the connection. The
+ * token is a secret output; give it to a {@link PerformanceSecondary}. Deleting the resource revokes
+ * the secondary, which disconnects it until it is given a new token. Needs a sudo token.
+ *
+ * @example
+ * ```ts
+ * const token = new svc.secrets.replication.SecondaryToken("west", { secondaryId: "west", connection: east }, { dependsOn: [primary] });
+ * ```
+ */
+export class SecondaryToken extends SvcResource {
+  /** The secondary's id. */
+  declare readonly secondaryId: pulumi.Output<string>;
+  /** Token lifetime, when set. */
+  declare readonly ttl: pulumi.Output<number | string | undefined>;
+  /** The secondary's public key, when set. */
+  declare readonly secondaryPublicKey: pulumi.Output<string | undefined>;
+  /** The activation token (secret): wrapped, or encrypted to secondaryPublicKey. */
+  declare readonly token: pulumi.Output<string>;
+  /** When the token was issued. */
+  declare readonly creationTime: pulumi.Output<string>;
+  /** Accessor of the wrapped credentials ("" when encrypted to a public key). */
+  declare readonly wrappedAccessor: pulumi.Output<string>;
+
+  constructor(name: string, args: SecondaryTokenArgs, opts?: pulumi.CustomResourceOptions) {
+    super(secondaryTokenDefinition, name, args, opts);
+  }
+}
+
+// ---- functions ----
+
+/** Arguments of {@link revokeSecondary}. */
+export interface RevokeSecondaryArgs {
+  /** The secondary's id (the `id` its token was issued for). */
+  secondaryId: string;
+}
+
+let revokeSchema: z.ZodType | undefined;
+const revokeFn: FunctionDefinition<RevokeSecondaryArgs, ReplicationStatus> = {
+  name: "revokeSecondary",
+  schema: () => (revokeSchema ??= z.object({ secondaryId: secondaryId() })),
+  sideEffects: true,
+  service: "secrets",
+  async run(ctx, args) {
+    await ctx.client("secrets").request({ route: R.revokeSecondary, body: { id: args.secondaryId } });
+    return fetchStatus(ctx);
+  },
+};
+
+/**
+ * Revokes a secondary on the primary of the connection: it is disconnected at once, until it is
+ * given a new token (update-primary). No request during preview. Resolves to the primary's status.
+ */
+export function revokeSecondary(args: RevokeSecondaryArgs, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
+  return invoke(revokeFn, args, opts);
+}
+
+/** Output form of {@link revokeSecondary}: unknown during preview. */
+export function revokeSecondaryOutput(args: InputsOf<RevokeSecondaryArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
+  return invokeOutput(revokeFn, args, opts);
+}

@@ -1,0 +1,138 @@
+/**
+ * Replication status: `GET /sys/replication/performance/status`, the one replication endpoint that
+ * needs no token. Also the read of every replication resource, and what the acting functions return.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { Context } from "../../core/definition";
+import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { dataOf } from "../envelope";
+import { REPLICATION_ROUTES as R } from "./routes";
+
+/** A secondary as its primary's status lists it. */
+export interface ReplicationSecondaryInfo {
+  /** The `id` its activation token was issued for. */
+  secondaryId: string;
+  /** The secondary's own cluster id (the key of its paths filter). */
+  clusterId: string;
+  /** The secondary's active node. */
+  nodeId: string;
+  /** API address of the secondary. */
+  apiAddress: string;
+  /** Cluster address of the secondary. */
+  clusterAddress: string;
+  /** `connected` or `disconnected`. */
+  connectionStatus: string;
+  /** Timestamp of the last heartbeat, "" before the first. */
+  lastHeartbeat: string;
+}
+
+/** The primary as a secondary's status names it. */
+export interface ReplicationPrimaryInfo {
+  /** API address of the primary. */
+  apiAddress: string;
+  /** Cluster address of the primary. */
+  clusterAddress: string;
+  /** `connected` or `disconnected`. */
+  connectionStatus: string;
+  /** Timestamp of the last heartbeat, "" before the first. */
+  lastHeartbeat: string;
+}
+
+/** A cluster's performance-replication status; fields of the other modes are empty. */
+export interface ReplicationStatus {
+  /** `disabled`, `primary` or `secondary`. */
+  mode: string;
+  /** The cluster id; "" while disabled. */
+  clusterId: string;
+  /** `running` on a primary; `stream-wals`, `connecting` or `idle` on a secondary; "" while disabled. */
+  state: string;
+  /** Primary: the address it gives secondaries. Secondary: the address of its primary ("" when none). */
+  primaryClusterAddr: string;
+  /** Primary: ids of its activated secondaries. */
+  knownSecondaries: string[];
+  /** Primary: its secondaries and their connections. */
+  secondaries: ReplicationSecondaryInfo[];
+  /** Primary: the last write-ahead-log index. */
+  lastWal: number;
+  /** Hash of the replicated storage; equal on a primary and an unfiltered, caught-up secondary. */
+  merkleRoot: string;
+  /** Primary: whether the merkle tree is corrupted. */
+  corruptedMerkleTree: boolean;
+  /** Primary: Unix seconds of the last corruption check, as text. */
+  lastCorruptionCheckEpoch: string;
+  /** Secondary: cluster addresses of the primaries it knows. */
+  knownPrimaryClusterAddrs: string[];
+  /** Secondary: the last WAL index streamed from the primary. */
+  lastRemoteWal: number;
+  /** Secondary: its primary and the connection to it. */
+  primaries: ReplicationPrimaryInfo[];
+  /** Secondary: the `id` it activated with ("" when no primary is known). */
+  secondaryId: string;
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const rec = (v: unknown): Record<string, unknown> => (v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {});
+
+export function statusOf(d: Record<string, unknown>): ReplicationStatus {
+  return {
+    mode: text(d.mode) || "disabled",
+    clusterId: text(d.cluster_id),
+    state: text(d.state),
+    primaryClusterAddr: text(d.primary_cluster_addr),
+    knownSecondaries: list(d.known_secondaries).map(String),
+    secondaries: list(d.secondaries).map(rec).map((s) => ({
+      secondaryId: text(s.secondary_id),
+      clusterId: text(s.cluster_id),
+      nodeId: text(s.node_id),
+      apiAddress: text(s.api_address),
+      clusterAddress: text(s.cluster_address),
+      connectionStatus: text(s.connection_status),
+      lastHeartbeat: text(s.last_heartbeat),
+    })),
+    lastWal: Number(d.last_wal ?? 0),
+    merkleRoot: text(d.merkle_root),
+    corruptedMerkleTree: d.corrupted_merkle_tree === true,
+    lastCorruptionCheckEpoch: text(d.last_corruption_check_epoch),
+    knownPrimaryClusterAddrs: list(d.known_primary_cluster_addrs).map(String),
+    lastRemoteWal: Number(d.last_remote_wal ?? 0),
+    primaries: list(d.primaries).map(rec).map((p) => ({
+      apiAddress: text(p.api_address),
+      clusterAddress: text(p.cluster_address),
+      connectionStatus: text(p.connection_status),
+      lastHeartbeat: text(p.last_heartbeat),
+    })),
+    secondaryId: text(d.secondary_id),
+  };
+}
+
+export async function fetchStatus(ctx: Context): Promise<ReplicationStatus> {
+  const res = await ctx.client("secrets").request({ route: R.status });
+  return statusOf(dataOf(res.body));
+}
+
+let emptySchema: z.ZodType | undefined;
+export const noArgs = () => (emptySchema ??= z.object({}));
+
+const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
+  name: "getReplicationStatus",
+  schema: noArgs,
+  sideEffects: false,
+  service: "secrets",
+  tokenless: true,
+  run: (ctx) => fetchStatus(ctx),
+};
+
+/**
+ * The performance-replication status of the cluster the connection names. Needs no token: a
+ * connection with only a `url` (or `svc:secretsUrl` alone) is enough.
+ */
+export function getReplicationStatus(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
+  return invoke(statusFn, args, opts);
+}
+
+/** Output form of {@link getReplicationStatus}. */
+export function getReplicationStatusOutput(args: InputsOf<Record<string, never>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
+  return invokeOutput(statusFn, args, opts);
+}
