@@ -133,7 +133,7 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
  * at /_emulator/reset), and need the control token when the emulator listens beyond loopback.
  */
 function controlRefusal(rt: Runtime, req: http.IncomingMessage): Reply | undefined {
-  if (isOwnOutbound(req.socket.remoteAddress, req.socket.remotePort)) {
+  if (isOwnOutbound(req.socket)) {
     return jsonReply(403, { error: "control endpoints do not answer the emulator's own outbound requests" });
   }
   if (rt.controlToken === undefined) return undefined;

@@ -23,7 +23,7 @@ export function seconds(value: unknown): number | undefined {
   return Math.floor(total);
 }
 
-/** A duration input: non-negative integer seconds or duration text. */
+/** A duration input: non-negative integer seconds or duration text. @internal */
 export const duration = () =>
   z.union([z.number(), z.string()], { error: 'must be integer seconds or a duration such as "90s", "1h30m" or "24h"' })
     .refine((v) => isUnknown(v) || seconds(v) !== undefined, 'must be integer seconds (≥ 0) or a duration such as "90s", "1h30m" or "24h"');

@@ -31,7 +31,8 @@ beforeAll(() => {
   fs.mkdirSync(path.join(modules, "@types"), { recursive: true });
   execFileSync("tar", ["xzf", tarball, "-C", dir]);
   fs.renameSync(path.join(dir, "package"), path.join(modules, "pulumi-svc"));
-  for (const dep of ["@pulumi/pulumi", "@types/node", "zod", "undici"]) {
+  const runtime = Object.keys((JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {});
+  for (const dep of ["@pulumi/pulumi", "@types/node", ...runtime]) {
     fs.symlinkSync(path.join(root, "node_modules", dep), path.join(modules, dep), "dir");
   }
   fs.copyFileSync(path.join(root, "test/package/fixture/index.ts"), path.join(project, "index.ts"));

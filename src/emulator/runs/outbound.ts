@@ -8,18 +8,28 @@ export interface OutboundResponse {
 }
 
 /**
- * The local ends ("address|port") of every open outbound connection of this process. An incoming
- * connection whose remote end is one of them is the emulator talking to itself, whichever host
- * name, address or redirect led there; the server refuses control endpoints to it. Process-wide
- * on purpose: one emulator's delivery must not reach another emulator's control plane either.
+ * Every open outbound connection of this process, by both of its ends. An incoming connection
+ * whose two ends are an outbound connection's ends, crossed, is the emulator talking to itself,
+ * whichever host name, address or redirect led there; the server refuses control endpoints to it.
+ * Both ends count: Linux gives one local port to several connections with different peers, so a
+ * test client in the same process may share a local port with a delivery. Process-wide on
+ * purpose: one emulator's delivery must not reach another emulator's control plane either.
  */
-const ownEnds = new Set<string>();
+const ownConnections = new Set<string>();
 
-const endKey = (address: string | undefined, port: number | undefined) => `${(address ?? "").replace(/^::ffff:/, "")}|${port ?? 0}`;
+interface Ends {
+  localAddress?: string;
+  localPort?: number;
+  remoteAddress?: string;
+  remotePort?: number;
+}
 
-/** True when the peer of an incoming connection is an outbound request of this process. */
-export function isOwnOutbound(remoteAddress: string | undefined, remotePort: number | undefined): boolean {
-  return ownEnds.size > 0 && ownEnds.has(endKey(remoteAddress, remotePort));
+const end = (address: string | undefined, port: number | undefined) => `${(address ?? "").replace(/^::ffff:/, "")}|${port ?? 0}`;
+
+/** True when an incoming connection is an outbound request of this process. */
+export function isOwnOutbound(incoming: Ends): boolean {
+  return ownConnections.size > 0 &&
+    ownConnections.has(`${end(incoming.remoteAddress, incoming.remotePort)}>${end(incoming.localAddress, incoming.localPort)}`);
 }
 
 /** Response bodies beyond this are not read: only the first 4096 characters are ever stored. */
@@ -49,11 +59,11 @@ export function postJson(
     req.on("socket", (socket) => {
       let key: string | undefined;
       socket.once("connect", () => {
-        key = endKey(socket.localAddress, socket.localPort);
-        ownEnds.add(key);
+        key = `${end(socket.localAddress, socket.localPort)}>${end(socket.remoteAddress, socket.remotePort)}`;
+        ownConnections.add(key);
       });
       socket.once("close", () => {
-        if (key !== undefined) ownEnds.delete(key);
+        if (key !== undefined) ownConnections.delete(key);
       });
     });
     const timer = setTimeout(() => req.destroy(new Error(`no response within ${timeoutMs} ms`)), timeoutMs);

@@ -320,6 +320,7 @@ export interface MountArgs {
 }
 
 let mountSchema: z.ZodType | undefined;
+/** @internal zod types stay out of the public declarations. */
 export const mountOnly = () => (mountSchema ??= z.object({ mount: mount().optional() }));
 
 const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = {

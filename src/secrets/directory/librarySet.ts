@@ -161,6 +161,7 @@ export interface AccountStatus {
 }
 
 let refSchema: z.ZodType | undefined;
+/** @internal zod types stay out of the public declarations. */
 export const setRef = () => (refSchema ??= z.object({ setName: name(), mount: mount().optional() }));
 
 const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = {

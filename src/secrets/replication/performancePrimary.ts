@@ -20,7 +20,7 @@ export interface PerformancePrimaryState {
   [key: string]: unknown;
 }
 
-/** An http(s) address such as `https://10.0.0.1:8201`. */
+/** An http(s) address such as `https://10.0.0.1:8201`. @internal */
 export const clusterAddr = () => z.string({ error: "must be a string" }).regex(/^https?:\/\/[^/\s]+\/?$/, "must be an address such as https://10.0.0.1:8201");
 
 let schema: z.ZodType | undefined;

@@ -24,7 +24,7 @@ export interface SecondaryTokenState {
   [key: string]: unknown;
 }
 
-/** A secondary id: an opaque name, unique on its primary. */
+/** A secondary id: an opaque name, unique on its primary. @internal */
 export const secondaryId = () => z.string({ error: "must be a string" }).min(1, "must not be empty");
 
 let schema: z.ZodType | undefined;

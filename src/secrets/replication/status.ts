@@ -113,6 +113,7 @@ export async function fetchStatus(ctx: Context): Promise<ReplicationStatus> {
 }
 
 let emptySchema: z.ZodType | undefined;
+/** @internal zod types stay out of the public declarations. */
 export const noArgs = () => (emptySchema ??= z.object({}));
 
 const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {

@@ -7,14 +7,14 @@ import { fetchData, listNames, pathOf } from "../pathObject";
 
 export const DEFAULT_TRANSFORM_MOUNT = "transform";
 
-/** An object name; names starting with `builtin/` belong to the service. */
+/** An object name; names starting with `builtin/` belong to the service. @internal */
 export const transformName = () =>
   z.string().refine((n) => !n.startsWith("builtin/"), 'names starting with "builtin/" are reserved for the built-in objects').pipe(name());
 
-/** A reference to another object: may be a built-in (`builtin/numeric`). */
+/** A reference to another object: may be a built-in (`builtin/numeric`). @internal */
 export const reference = () => z.string().min(1, "must not be empty");
 
-/** A list of names compared as a set. */
+/** A list of names compared as a set. @internal */
 export const names = () => z.array(reference(), { error: "must be a list of names" });
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
@@ -29,6 +29,7 @@ export function seconds(value: unknown): number | undefined {
   return value.match(/\d+[smhd]/g)!.reduce((sum, p) => sum + Number(p.slice(0, -1)) * UNITS[p.slice(-1)], 0);
 }
 
+/** @internal zod types stay out of the public declarations. */
 export const duration = () =>
   z.union([z.string(), z.number()], { error: 'must be a duration such as "24h" or a number of seconds' })
     .refine((v) => seconds(v) !== undefined, 'must be a duration such as "90s", "15m", "24h", "1h30m" or whole seconds');

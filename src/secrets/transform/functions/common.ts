@@ -7,7 +7,9 @@ import { dataOf } from "../../envelope";
 import { DEFAULT_TRANSFORM_MOUNT } from "../fields";
 
 export const mountOf = (a: { mount?: string }) => a.mount ?? DEFAULT_TRANSFORM_MOUNT;
+/** @internal zod types stay out of the public declarations. */
 export const optionalMount = () => mountField().optional();
+/** @internal zod types stay out of the public declarations. */
 export const objectName = () => name();
 
 /** Inputs of an Output form: every argument may be an Input. */
@@ -29,6 +31,7 @@ export function forms<A, R>(def: FunctionDefinition<A, R>, secret: boolean) {
   };
 }
 
+/** @internal zod types stay out of the public declarations. */
 export const sevenByteTweak = () =>
   z.string().refine((t) => /^[A-Za-z0-9+/]*={0,2}$/.test(t) && Buffer.from(t, "base64").length === 7 && t.length % 4 === 0,
     "must be the base64 encoding of exactly 7 bytes");
