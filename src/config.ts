@@ -4,6 +4,7 @@
  * configure() calls except what configure() itself hands over.
  */
 import type { ClientOptions, Service } from "./http";
+import { redact } from "./http/redact";
 
 /** One setting: its stack config key, its environment variable, and what it is for. */
 interface Setting {
@@ -31,8 +32,23 @@ export type ConfigSource = (key: string) => string | undefined;
 /** What a client of one service needs, as resolved from config and environment. */
 export type ServiceConfig = Pick<ClientOptions, "service" | "baseUrl" | "token" | "caCert" | "insecureTls" | "requestTimeoutMs" | "maxRetries">;
 
+/** A setting that is missing or unusable. Its message is redacted like every error's. */
 export class ConfigError extends Error {
   readonly code = "config";
+  constructor(message: string) {
+    super(redact(message));
+  }
+}
+
+/**
+ * What a rejected URL setting looked like, without its value: a token pasted into a URL setting
+ * must not be printed. Only the scheme and whether a host follows are shown.
+ */
+function urlShape(value: string): string {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]{0,15}):(\/\/)?/.exec(value);
+  if (!m) return `a value of ${value.length} characters that does not start with a scheme such as https://`;
+  const rest = value.slice(m[0].length);
+  return `a "${m[1]}:${m[2] ?? ""}" URL ${/^[^/\s?#]+/.test(rest) ? "with a host" : "without a host"}`;
 }
 
 export function lookup(source: ConfigSource | undefined, name: SettingName): string | undefined {
@@ -94,7 +110,7 @@ export function normaliseBaseUrl(url: string): string {
 
 /** Why a base URL is unusable, or undefined when it is an http(s) URL. */
 export function baseUrlProblem(url: string): string | undefined {
-  return /^https?:\/\/[^/\s]/.test(url) ? undefined : `must be an http(s) URL, got "${url}"`;
+  return /^https?:\/\/[^/\s]/.test(url) ? undefined : `must be an http(s) URL, got ${urlShape(url)}`;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
   schema(): Schema;
   /** Filled in by check for absent inputs, so an omitted default is not a perpetual diff. */
   defaults?: Partial<In>;
+  /** Rewrites valid inputs into their one canonical spelling (e.g. letter case), so spelling is no diff. */
+  normalize?(inputs: Partial<In>): Partial<In>;
   /** Lists compared as sets: sorted and de-duplicated by check. */
   sets?: ReadonlyArray<keyof In & string>;
   /** Changing one of these replaces the object. */

@@ -30,7 +30,8 @@ export function check(def: ResourceDefinition, news: Props): { inputs: Props; fa
   // Validated before sets are sorted, so an index in a failure (`purpose[1]`) is the user's own.
   const failures = validate(def.schema(), withoutProvider(inputs));
   for (const k of def.sets ?? []) if (inputs[k] !== undefined) inputs[k] = normaliseSet(inputs[k]);
-  return { inputs: plainJson(inputs), failures };
+  const normal = failures.length === 0 && def.normalize ? { ...inputs, ...def.normalize(inputs) } : inputs;
+  return { inputs: plainJson(normal), failures };
 }
 
 function inputKeys(def: ResourceDefinition, olds: Props, news: Props): string[] {
@@ -50,6 +51,8 @@ function same(def: ResourceDefinition, key: string, a: unknown, b: unknown): boo
 export function diff(def: ResourceDefinition, olds: Props, news: Props): {
   changes: boolean; replaces: string[]; deleteBeforeReplace: boolean;
 } {
+  // State written before a spelling rule existed compares in the same canonical spelling.
+  if (def.normalize) olds = { ...olds, ...def.normalize(olds) };
   const changed = inputKeys(def, olds, news).filter((k) => isUnknown(news[k]) || !same(def, k, olds[k], news[k]));
   const immutable = new Set<string>(def.immutable ?? []);
   const replaces = changed.filter((k) => immutable.has(k));

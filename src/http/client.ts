@@ -118,7 +118,12 @@ function encodeSegment(name: string, value: unknown, problems: Problem[]): strin
     problems.push({ path: `params.${name}`, message: `must not be "${value}"` });
     return "";
   }
-  return encodeURIComponent(value);
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    problems.push({ path: `params.${name}`, message: "must not contain a lone UTF-16 surrogate" });
+    return "";
+  }
 }
 
 function buildPath(template: string, params: Record<string, string>, problems: Problem[]): string {

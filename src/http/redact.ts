@@ -4,18 +4,38 @@
 
 const MASK = "[REDACTED]";
 
-// Values registered so far, kept as every form in which a server might echo them back
-// (raw, JSON-escaped inside a quoted string, percent-encoded in a URL).
+/**
+ * Shorter values are not redacted: a one-character token or a region such as "eu" would mangle
+ * every message ("[REDACTED]-west-1"), and values this short are not secrets worth hiding.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+// Values registered so far, kept as every form in which a server might echo them back: raw,
+// JSON-escaped inside a quoted string, with non-ASCII and HTML-sensitive characters written as
+// \uXXXX (either hex case, as Go and others do), and percent-encoded in a URL or form.
 const secrets = new Set<string>();
+
+function unicodeEscaped(value: string, upper: boolean): string {
+  return value.replace(/[^\x20-\x7e]|[<>&]/g, (c) => {
+    const hex = c.charCodeAt(0).toString(16).padStart(4, "0");
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
+}
 
 /** Register a secret value so that redact() removes it from every message from now on. */
 export function registerSecret(value: string): void {
-  if (typeof value !== "string" || value.length === 0) return;
-  secrets.add(value);
-  const jsonEscaped = JSON.stringify(value).slice(1, -1);
-  if (jsonEscaped !== value) secrets.add(jsonEscaped);
-  const uriEncoded = encodeURIComponent(value);
-  if (uriEncoded !== value) secrets.add(uriEncoded);
+  if (typeof value !== "string" || value.trim().length < MIN_SECRET_LENGTH) return;
+  const forms = [value, JSON.stringify(value).slice(1, -1)];
+  try {
+    forms.push(encodeURIComponent(value), encodeURIComponent(value).replace(/%20/g, "+"), encodeURI(value));
+  } catch {
+    // A lone surrogate cannot be percent-encoded: no server can echo it that way either.
+  }
+  for (const upper of [false, true]) {
+    const escaped = unicodeEscaped(value, upper);
+    forms.push(escaped, JSON.stringify(escaped).slice(1, -1));
+  }
+  for (const f of forms) secrets.add(f);
 }
 
 /** Replace every registered secret, and whatever follows "Bearer ", with "[REDACTED]". */

@@ -1,5 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../core/crossField";
+import { segment } from "../core/segment";
 import { createOnce } from "../core/createOnce";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { SvcResource } from "../core/resource";
@@ -66,7 +68,7 @@ function httpUrl(value: string): boolean {
 let schema: z.ZodType | undefined;
 function buildSchema(): z.ZodType {
   return z.object({
-    workspaceId: z.string().min(1, "must not be empty"),
+    workspaceId: segment(),
     name: z.string().min(1, "must not be empty"),
     destinationType: z.enum(DESTINATION_TYPES, { error: `must be one of ${DESTINATION_TYPES.join(", ")}` }),
     url: z.string().optional(),
@@ -74,7 +76,7 @@ function buildSchema(): z.ZodType {
     token: z.string().min(1, "must not be empty when set").optional(),
     triggers: z.array(z.enum(TRIGGERS, { error: `must be one of ${TRIGGERS.join(", ")}` })),
     emailUsers: z.array(z.string().min(1, "must not be empty")).optional(),
-  }).superRefine((v, ctx) => {
+  }).superRefine(crossField((v, ctx) => {
     const type = v.destinationType as string;
     if (isUnknown(type)) return;
     if (URL_TYPES.includes(type)) {
@@ -86,7 +88,7 @@ function buildSchema(): z.ZodType {
     } else if (type === "email" && v.url !== undefined) {
       ctx.addIssue({ code: "custom", path: ["url"], message: "must not be set for destination type email" });
     }
-  });
+  }), CROSS_FIELD);
 }
 
 /** `delivery-responses` of a configuration document, with the resource's property names. */

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../core/crossField";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { SvcResource } from "../core/resource";
@@ -42,12 +43,12 @@ function buildSchema(): z.ZodType {
     applyWhenConfirmable: z.boolean(),
     timeoutSeconds: z.number().positive("must be more than 0"),
     pollIntervalSeconds: z.number().positive("must be more than 0").optional(),
-  }).superRefine((v, ctx) => {
+  }).superRefine(crossField((v, ctx) => {
     refineCreateAttributes(v as Partial<RunCreateAttributes>, ctx);
     if (v.applyWhenConfirmable === true && (v.planOnly as unknown) === true) {
       ctx.addIssue({ code: "custom", path: ["applyWhenConfirmable"], message: "cannot be true for a plan-only run: it can never be applied" });
     }
-  });
+  }), CROSS_FIELD);
 }
 
 function createAttributes(inputs: RunResourceState): RunCreateAttributes {

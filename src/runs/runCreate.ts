@@ -3,6 +3,7 @@
  * request body, and the search that keeps a lost `POST /runs` from queuing a second run.
  */
 import { z } from "zod";
+import { segment } from "../core/segment";
 import { createOnce } from "../core/createOnce";
 import type { Context } from "../core/definition";
 import { isUnknown } from "../core/unknown";
@@ -69,7 +70,7 @@ const nonEmpty = () => z.string().min(1, "must not be empty");
  */
 export function createAttributesShape() {
   return {
-    workspaceId: nonEmpty(),
+    workspaceId: segment(),
     configurationVersionId: nonEmpty().optional(),
     message: z.string().optional(),
     isDestroy: z.boolean().optional(),

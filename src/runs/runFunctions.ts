@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { segment } from "../core/segment";
 import { invoke, invokeOutput, programContext, settle, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { runAction, type RunAction } from "./runActions";
 import { createAttributesShape, createRunOnce, refineCreateAttributes, type RunCreateAttributes } from "./runCreate";
@@ -65,7 +66,7 @@ export type GetRunResult = RunDetails & {
 const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = {
   name: "getRun",
   schema: memo(() => z.object({
-    runId: nonEmpty(),
+    runId: segment(),
     include: z.array(z.enum(RUN_INCLUDES, { error: `must be one of ${RUN_INCLUDES.join(", ")}` })).optional(),
   })),
   sideEffects: false, service: "runs",
@@ -113,7 +114,7 @@ export interface ListRunsArgs extends RunListFilter {
 const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = {
   name: "listRuns",
   schema: memo(() => z.object({
-    workspaceId: nonEmpty(),
+    workspaceId: segment(),
     operation: z.array(z.enum(RUN_OPERATIONS, { error: `must be one of ${RUN_OPERATIONS.join(", ")}` })).optional(),
     status: z.array(z.enum(RUN_STATUSES, { error: "must be a run status" })).optional(),
     source: z.array(z.enum(RUN_SOURCES, { error: `must be one of ${RUN_SOURCES.join(", ")}` })).optional(),
@@ -177,7 +178,7 @@ export interface ForceExecuteRunArgs {
 function actionDef<A extends { runId: string; comment?: string }>(name: string, action: RunAction, withComment: boolean): FunctionDefinition<A, RunDetails> {
   return {
     name,
-    schema: memo(() => z.object(withComment ? { runId: nonEmpty(), comment: z.string().optional() } : { runId: nonEmpty() }).strict()),
+    schema: memo(() => z.object(withComment ? { runId: segment(), comment: z.string().optional() } : { runId: segment() }).strict()),
     sideEffects: true, service: "runs",
     async run(ctx, args) {
       await runAction(ctx, action, args.runId, args.comment);
@@ -273,7 +274,7 @@ export interface WaitForRunArgs {
 const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails> = {
   name: "waitForRun",
   schema: memo(() => z.object({
-    runId: nonEmpty(),
+    runId: segment(),
     statuses: z.array(z.enum(RUN_STATUSES, { error: "must be a run status" })).optional(),
     until: z.enum(["planned", "completed"], { error: "must be planned or completed" }).optional(),
     timeoutSeconds: z.number().positive("must be more than 0").optional(),

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { segment } from "../core/segment";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { one } from "./jsonapi";
 import { deliveryResponses, ROUTES, type DeliveryResponse } from "./notificationConfiguration";
@@ -22,7 +23,7 @@ let schema: z.ZodType | undefined;
 
 const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, VerifyNotificationConfigurationResult> = {
   name: "verifyNotificationConfiguration",
-  schema: () => (schema ??= z.object({ id: z.string().min(1, "must not be empty") })),
+  schema: () => (schema ??= z.object({ id: segment() })),
   // It sends a request to the destination: not during preview.
   sideEffects: true, service: "runs",
   async run(ctx, args) {

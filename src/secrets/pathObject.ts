@@ -49,7 +49,9 @@ export async function fetchData(ctx: Context, route: string, params: Record<stri
 export function alreadyExists(method: string, id: string, what = "object"): ConflictError {
   return new ConflictError({
     service: "secrets", method, path: `/${id}`,
-    messages: [`${id} already exists; set adopt: true to manage the existing ${what}, or choose another name`],
+    messages: [`${id} already exists. If you renamed this resource in your program, give it aliases: [{ name: "<its old name>" }] ` +
+      `in its resource options instead, so Pulumi keeps the object as it is (with adopt, the old resource's delete would ` +
+      `remove the ${what}); to manage an existing ${what} that no stack owns, set adopt: true; or choose another name`],
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
@@ -118,7 +119,7 @@ function buildSchema(): z.ZodType {
     requestTimeout: duration(),
     lastRotationTolerance: duration(),
     adopt: adopt(),
-  }).superRefine((v, ctx) => {
+  }).superRefine(crossField((v, ctx) => {
     const policy = known(v.passwordPolicy) && v.passwordPolicy !== "";
     if (policy && known(v.length)) ctx.addIssue({ code: "custom", path: ["length"], message: "is mutually exclusive with passwordPolicy" });
     if (policy && known(v.formatter) && v.formatter !== "") ctx.addIssue({ code: "custom", path: ["formatter"], message: "is mutually exclusive with passwordPolicy" });
@@ -127,7 +128,7 @@ function buildSchema(): z.ZodType {
       ctx.addIssue({ code: "custom", path: ["formatter"], message: `leaves no room for the password within length ${length}` });
     }
   // Runs even when a field failed, so every problem is reported at once.
-  }, { when: () => true });
+  }), CROSS_FIELD);
 }
 
 const params = (p: { mount?: string }) => ({ mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT });

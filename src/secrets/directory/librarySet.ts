@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
@@ -41,14 +42,14 @@ function buildSchema(): z.ZodType {
     maxTtl: duration(),
     disableCheckInEnforcement: z.boolean({ error: "must be a boolean" }),
     adopt: adopt(),
-  }).superRefine((v, ctx) => {
+  }).superRefine(crossField((v, ctx) => {
     const ttl = isUnknown(v.ttl) ? undefined : seconds(v.ttl);
     const max = isUnknown(v.maxTtl) ? undefined : seconds(v.maxTtl);
     if (ttl !== undefined && max !== undefined && ttl > 0 && max > 0 && max < ttl) {
       ctx.addIssue({ code: "custom", path: ["maxTtl"], message: `must not be less than ttl (${ttl}s); 0 means unlimited` });
     }
   // Runs even when a field failed, so every problem is reported at once.
-  }, { when: () => true });
+  }), CROSS_FIELD);
 }
 
 /**

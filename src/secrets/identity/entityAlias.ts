@@ -7,6 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { segment } from "../../core/segment";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
@@ -237,7 +238,7 @@ let listSchema: z.ZodType | undefined;
 
 const getFn: FunctionDefinition<{ id: string }, EntityAliasInfo> = {
   name: "getEntityAlias",
-  schema: () => (getSchema ??= z.object({ id: z.string().min(1, "must not be empty") })),
+  schema: () => (getSchema ??= z.object({ id: segment() })),
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: ALIAS_ROUTES.read, params: { id: args.id } });

@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
@@ -70,13 +71,13 @@ function buildSchema(): z.ZodType {
       { error: "must be a map of string to string" },
     ).optional(),
     adopt: adopt(),
-  }).superRefine((v, ctx) => {
+  }).superRefine(crossField((v, ctx) => {
     const allowed = KMS_CREDENTIALS[v.provider as KmsProviderKind];
     if (!allowed || !v.credentials || typeof v.credentials !== "object") return; // unknown during preview
     for (const k of Object.keys(v.credentials)) {
       if (!allowed.includes(k)) ctx.addIssue({ code: "custom", path: ["credentials", k], message: `is not a ${v.provider} credential; use ${allowed.join(", ")}` });
     }
-  });
+  }), CROSS_FIELD);
 }
 
 function params(p: { mount?: string; name: string }): Record<string, string> {

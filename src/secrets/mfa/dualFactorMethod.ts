@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { segment } from "../../core/segment";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
@@ -251,7 +252,7 @@ let listSchema: z.ZodType | undefined;
 
 const getFn: FunctionDefinition<{ id: string }, DualFactorMethodInfo> = {
   name: "getDualFactorMethod",
-  schema: () => (getSchema ??= z.object({ id: z.string().min(1, "must not be empty") })),
+  schema: () => (getSchema ??= z.object({ id: segment() })),
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: MFA_ROUTES.read, params: { id: args.id } });

@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { isUnknown } from "../../core/unknown";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
@@ -153,6 +154,8 @@ async function readEntry(ctx: Context, p: CatalogEntryState): Promise<CatalogEnt
 
 export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, CatalogEntryState> = {
   kind: "secrets:PluginCatalogEntry",
+  // Letter case is no difference in a checksum: one spelling in state, whatever the program writes.
+  normalize: (p) => (typeof p.sha256 === "string" && !isUnknown(p.sha256) ? { sha256: p.sha256.toLowerCase() } : {}),
   schema: () => (schema ??= buildSchema()),
   defaults: { args: [] },
   // The path: a new type or name is a new entry (created before the old one is removed).

@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
@@ -38,13 +39,13 @@ function buildSchema(): z.ZodType {
     clientCert: z.string().refine(PEM(/-----BEGIN CERTIFICATE-----/), "must be an x509 PEM certificate").optional(),
     clientKey: z.string().refine(PEM(/-----BEGIN [A-Z ]*PRIVATE KEY-----/), "must be a PEM private key").optional(),
     adopt: adopt(),
-  }).superRefine((v, ctx) => {
+  }).superRefine(crossField((v, ctx) => {
     const has = (x: unknown) => x !== undefined && x !== "";
     if (isUnknown(v.clientCert) || isUnknown(v.clientKey)) return;
     if (has(v.clientCert) && !has(v.clientKey)) ctx.addIssue({ code: "custom", path: ["clientKey"], message: "is required with clientCert" });
     if (has(v.clientKey) && !has(v.clientCert)) ctx.addIssue({ code: "custom", path: ["clientCert"], message: "is required with clientKey" });
   // Runs even when a field failed, so every problem is reported at once.
-  }, { when: () => true });
+  }), CROSS_FIELD);
 }
 
 const params = (p: { mount?: string }) => ({ mount: p.mount ?? DEFAULT_REGISTRY_MOUNT });

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
@@ -71,7 +72,7 @@ function buildSchema(): z.ZodType {
     maxTtl: duration().optional(),
     lease: duration().optional(),
     adopt: adopt(),
-  }).superRefine((v, ctx) => {
+  }).superRefine(crossField((v, ctx) => {
     if (v.lease !== undefined && (v.ttl !== undefined || v.maxTtl !== undefined)) {
       ctx.addIssue({ code: "custom", path: ["lease"], message: "is for registries older than 1.4: give ttl/maxTtl or lease, not both" });
     }
@@ -79,7 +80,7 @@ function buildSchema(): z.ZodType {
     const hasPolicy = (typeof v.policy === "string" && v.policy !== "") || (Array.isArray(v.policies) && v.policies.length > 0);
     if (!unknownPolicy && v.tokenType === "client" && !hasPolicy) ctx.addIssue({ code: "custom", path: ["policies"], message: CLIENT_NEEDS_POLICY });
   // Runs even when a field failed, so every problem is reported at once.
-  }, { when: () => true });
+  }), CROSS_FIELD);
 }
 
 const params = (p: { mount?: string; name: string }) => ({ mount: p.mount ?? DEFAULT_REGISTRY_MOUNT, name: p.name });

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
@@ -230,12 +231,12 @@ const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
     caFile: z.string({ error: "must be a string" }).optional(),
     caPath: z.string({ error: "must be a string" }).optional(),
     updatePrimaryAddrs: z.array(z.string({ error: "must be a string" }).min(1, "must not be empty"), { error: "must be a list of cluster addresses" }).optional(),
-  }).superRefine((v, ctx) => {
+  }).superRefine(crossField((v, ctx) => {
     const addrs = Array.isArray(v.updatePrimaryAddrs) && v.updatePrimaryAddrs.length > 0;
     if (isUnknown(v.token) || isUnknown(v.updatePrimaryAddrs)) return;
     if (v.token !== undefined && addrs) ctx.addIssue({ code: "custom", path: ["updatePrimaryAddrs"], message: "cannot be given with token: give one of them" });
     if (v.token === undefined && !addrs) ctx.addIssue({ code: "custom", path: ["token"], message: 'give token ("" forgets the past primary) or updatePrimaryAddrs' });
-  }, { when: () => true })),
+  }), CROSS_FIELD)),
   sideEffects: true,
   service: "secrets",
   async run(ctx, args) {

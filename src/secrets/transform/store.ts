@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { ResourceDefinition } from "../../core/definition";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
@@ -57,7 +58,7 @@ function buildSchema(): z.ZodType {
     maxIdleConnections: count(0),
     maxConnectionLifetime: duration(),
     adopt: adopt(),
-  }).superRefine((p, ctx) => {
+  }).superRefine(crossField((p, ctx) => {
     if (isUnknown(p.driver) || isUnknown(p.connectionString)) return;
     if (p.driver === "mysql" && !/[?&]parseTime=true(&|$)/.test(p.connectionString)) {
       ctx.addIssue({ code: "custom", path: ["connectionString"], message: "a mysql connection string must carry the parseTime=true option" });
@@ -65,7 +66,7 @@ function buildSchema(): z.ZodType {
     if (p.driver === "postgres" && !/^postgres(ql)?:\/\//.test(p.connectionString)) {
       ctx.addIssue({ code: "custom", path: ["connectionString"], message: "a postgres connection string must be a URL starting with postgresql://" });
     }
-  });
+  }), CROSS_FIELD);
 }
 
 const base = pathObject<StoreState, StoreState>({

@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { CROSS_FIELD, crossField } from "../../../core/crossField";
 import type { Context } from "../../../core/definition";
 import type { FunctionDefinition } from "../../../core/fn";
 import { duration } from "../fields";
@@ -104,9 +105,9 @@ function schemaFor(op: Op): z.ZodType {
       mount: optionalMount(),
       batchInput: z.array(one).min(1, "must hold at least one item").optional(),
       batchSize: z.number().int().min(1).max(10_000).optional(),
-    }).superRefine((a, ctx) => {
+    }).superRefine(crossField((a, ctx) => {
       if (a.batchInput === undefined && a.value === undefined) ctx.addIssue({ code: "custom", path: ["value"], message: "is required unless batchInput is given" });
-    });
+    }), CROSS_FIELD);
     schemas.set(op, s);
   }
   return s;
