@@ -6,7 +6,8 @@ import { isUnknown } from "./unknown";
  * (or URL parsing would re-route) the rest at `up`; check refuses it at preview, naming the field.
  */
 export function segmentProblem(value: string): string | undefined {
-  if (value.trim() === "") return "must not be empty or only whitespace";
+  if (value === "") return "must not be empty";
+  if (value.trim() === "") return "must not be only whitespace";
   if (value === "." || value === "..") return `must not be "${value}": it would address another path`;
   const bad = /[/?#%\\]/.exec(value);
   if (bad) return `must not contain ${bad[0]} (it becomes a path segment)`;

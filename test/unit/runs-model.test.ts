@@ -50,8 +50,8 @@ describe("Run check", () => {
       variables: [{ key: "a", value: "1" }, { key: "a", value: "2" }],
     });
     const props = failures.map((f) => f.property).sort();
-    expect(props).toEqual(["timeoutSeconds", "waitFor", "workspaceId"]);
-    // The cross-field rules run once the fields themselves are valid.
+    // Every failure in one pass: the cross-field rules run even when fields already failed.
+    expect(props).toEqual(["applyWhenConfirmable", "timeoutSeconds", "variables[1].key", "waitFor", "workspaceId"]);
     const second = await check({ workspaceId: "ws-1", planOnly: true, applyWhenConfirmable: true, variables: [{ key: "a", value: "1" }, { key: "a", value: "2" }] });
     expect(second.failures.map((f) => f.property).sort()).toEqual(["applyWhenConfirmable", "variables[1].key"]);
   });
