@@ -1,4 +1,6 @@
-// The fault matrix of issue 7: resource kinds × create/update/delete × {429 with and without
+// The fault matrix of issue 7: every resource kind that needs no outside server (stores need
+// PostgreSQL, replication several clusters, check-outs are leases: their suites cover them) ×
+// create/update/delete × {429 with and without
 // Retry-After, 503, dropped connection} × {before the server acted, after it acted}. Each cell
 // plays deployments the way `pulumi up` does (a partial failure keeps its object; any other failure
 // leaves state as it was, and the next up tries again) and then lists the server: 0 duplicates,
@@ -36,6 +38,7 @@ const keys = async (path: string) => {
   return r.status === 404 ? 0 : (r.body.data.keys as string[]).length;
 };
 const ws = () => emu().workspaceId;
+let management = "";
 const SHA = "0123456789abcdef".repeat(4);
 
 const CASES: Case[] = [
@@ -112,6 +115,83 @@ const CASES: Case[] = [
     update: () => ({ name: "reader", policies: ["read", "list"], ttl: "1h" }),
     count: () => keys("/registry/roles"),
     prefix: () => "/v1/registry/*",
+  },
+  {
+    kind: "secrets:TransformTemplate",
+    create: () => ({ name: "card", pattern: "(\\d{4})-(\\d{4})", alphabet: "builtin/numeric" }),
+    update: () => ({ name: "card", pattern: "(\\d{4}) (\\d{4})", alphabet: "builtin/numeric" }),
+    count: () => keys("/transform/template"),
+    prefix: () => "/v1/transform/*",
+  },
+  ...(["Fpe", "Masking"] as const).map((t): Case => ({
+    kind: `secrets:Transform${t}Transformation`,
+    create: () => ({ name: "t", template: "builtin/creditcardnumber", allowedRoles: ["a"] }),
+    update: () => ({ name: "t", template: "builtin/creditcardnumber", allowedRoles: ["a", "b"] }),
+    count: () => keys("/transform/transformation"),
+    prefix: () => "/v1/transform/*",
+  })),
+  {
+    kind: "secrets:TransformTokenizationTransformation",
+    create: () => ({ name: "tok", maxTtl: "24h", allowedRoles: ["a"] }),
+    update: () => ({ name: "tok", maxTtl: "24h", allowedRoles: ["a", "b"] }),
+    count: () => keys("/transform/transformation"),
+    prefix: () => "/v1/transform/*",
+  },
+  {
+    kind: "secrets:KeymgmtKeyDistribution",
+    setup: async () => {
+      await secretsApi(emu(), "POST", "/keymgmt/key/k", { type: "aes256-gcm96" });
+      await secretsApi(emu(), "POST", "/keymgmt/kms/aws", { provider: "awskms", key_collection: "eu-west-1", credentials: { access_key: "AKIAEXAMPLE0001", secret_key: "secret-0001-abcdef" } });
+    },
+    create: () => ({ kmsName: "aws", keyName: "k", purpose: ["encrypt"], protection: "hsm" }),
+    count: () => keys("/keymgmt/kms/aws/key"),
+    prefix: () => "/v1/keymgmt/*",
+  },
+  {
+    kind: "secrets:DirectoryConfig",
+    create: () => ({ binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1" }),
+    update: () => ({ binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1", ttl: "1h" }),
+    count: async () => ((await secretsApi(emu(), "GET", "/directory/config")).status === 200 ? 1 : 0),
+    prefix: () => "/v1/directory/*",
+  },
+  {
+    kind: "secrets:DirectoryLibrarySet",
+    setup: async () => {
+      await control(emu(), "POST", "/directory/accounts", { accounts: ["a", "b"] });
+      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1" });
+    },
+    create: () => ({ name: "pool", serviceAccountNames: ["a"], ttl: "1h" }),
+    update: () => ({ name: "pool", serviceAccountNames: ["a", "b"], ttl: "1h" }),
+    count: () => keys("/directory/library"),
+    prefix: () => "/v1/directory/*",
+  },
+  {
+    kind: "secrets:DirectoryRole",
+    setup: async () => {
+      await control(emu(), "POST", "/directory/accounts", { accounts: ["svc-app"] });
+      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1" });
+    },
+    create: () => ({ name: "app", serviceAccountName: "svc-app", ttl: "12h" }),
+    update: () => ({ name: "app", serviceAccountName: "svc-app", ttl: "6h" }),
+    count: () => keys("/directory/roles"),
+    prefix: () => "/v1/directory/*",
+  },
+  {
+    kind: "secrets:RegistryAccessConfig",
+    setup: async () => {
+      management = (await control<{ token: string }>(emu(), "POST", "/registry/tokens", { type: "management" })).token;
+    },
+    create: () => ({ address: "127.0.0.1:8500", token: management }),
+    update: () => ({ address: "127.0.0.1:8501", token: management }),
+    count: async () => ((await secretsApi(emu(), "GET", "/registry/config/access")).status === 200 ? 1 : 0),
+    prefix: () => "/v1/registry/*",
+  },
+  {
+    kind: "secrets:TransformTransformation",
+    create: () => ({ name: "g", type: "masking", template: "builtin/creditcardnumber", allowedRoles: ["a"] }),
+    update: () => ({ name: "g", type: "masking", template: "builtin/creditcardnumber", allowedRoles: ["a", "b"] }),
+    count: () => keys("/transform/transformation"),
+    prefix: () => "/v1/transform/*",
   },
 ];
 
