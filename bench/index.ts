@@ -10,6 +10,7 @@ const benches: [string, string[]][] = [
   ["list-runs.js", []],
   ["emulator.js", []],
   ["transform.js", []],
+  ["redact.js", []],
 ];
 
 for (const [file, args] of benches) {

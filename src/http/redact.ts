@@ -15,6 +15,24 @@ export const MIN_SECRET_LENGTH = 8;
 // \uXXXX (either hex case, as Go and others do), and percent-encoded in a URL or form.
 const secrets = new Set<string>();
 
+/**
+ * The matcher: every form, indexed by its last characters (token prefixes such as "hvs.CAES" are
+ * shared by thousands of secrets, their ends are not), so redact() scans a message once and checks
+ * only the forms that can end at each position. Its cost follows the message's length, not the
+ * number of secrets registered.
+ */
+const KEY = MIN_SECRET_LENGTH;
+const byEnd = new Map<string, string[]>();
+
+function index(form: string): void {
+  if (secrets.has(form)) return;
+  secrets.add(form);
+  const key = form.slice(-KEY);
+  const list = byEnd.get(key);
+  if (list) list.push(form);
+  else byEnd.set(key, [form]);
+}
+
 function unicodeEscaped(value: string, upper: boolean): string {
   return value.replace(/[^\x20-\x7e]|[<>&]/g, (c) => {
     const hex = c.charCodeAt(0).toString(16).padStart(4, "0");
@@ -35,15 +53,35 @@ export function registerSecret(value: string): void {
     const escaped = unicodeEscaped(value, upper);
     forms.push(escaped, JSON.stringify(escaped).slice(1, -1));
   }
-  for (const f of forms) secrets.add(f);
+  for (const f of forms) index(f);
 }
 
 /** Replace every registered secret, and whatever follows "Bearer ", with "[REDACTED]". */
 export function redact(text: string): string {
   let out = String(text);
-  // Longest first, so a secret that contains another registered secret is removed whole.
-  const ordered = [...secrets].sort((a, b) => b.length - a.length);
-  for (const s of ordered) out = out.split(s).join(MASK);
+  if (byEnd.size > 0) {
+    // Every occurrence as [start, end); overlapping ones are masked as one span.
+    const spans: [number, number][] = [];
+    for (let end = KEY; end <= out.length; end++) {
+      const forms = byEnd.get(out.slice(end - KEY, end));
+      if (!forms) continue;
+      for (const form of forms) {
+        const start = end - form.length;
+        if (start >= 0 && out.startsWith(form, start)) spans.push([start, end]);
+      }
+    }
+    if (spans.length > 0) {
+      spans.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+      let result = "";
+      let last = 0;
+      for (const [start, end] of spans) {
+        if (end <= last) continue;
+        result += start >= last ? out.slice(last, start) + MASK : "";
+        last = end;
+      }
+      out = result + out.slice(last);
+    }
+  }
   // A bearer credential we were never told about is still a credential.
   return out.replace(/(Bearer\s+)(?!\[REDACTED\])[^\s"',;]+/gi, `$1${MASK}`);
 }
