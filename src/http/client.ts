@@ -52,6 +52,11 @@ export interface RequestSpec {
   body?: unknown;
   /** Default: safe for GET, LIST, PUT, DELETE; never for POST and PATCH. */
   retry?: "safe" | "never";
+  /**
+   * Error statuses the caller expects (a 404 of an existence check): answered as a response, with
+   * no error built, instead of thrown.
+   */
+  expect?: readonly number[];
 }
 
 export interface HttpResponse<T = unknown> {
@@ -243,7 +248,7 @@ export class HttpClient {
         });
         const text = await res.body.text();
         const body = parseBody(res.statusCode, text, res.headers["content-type"]);
-        if (res.statusCode >= 200 && res.statusCode < 300) {
+        if ((res.statusCode >= 200 && res.statusCode < 300) || spec.expect?.includes(res.statusCode)) {
           return { status: res.statusCode, headers: res.headers, body: body as T | undefined };
         }
         retryAfterMs = parseRetryAfter(res.headers["retry-after"]);

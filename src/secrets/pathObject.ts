@@ -33,13 +33,9 @@ export function pathOf(route: string, params: Record<string, string>): string {
 
 /** The `data` of a GET, or undefined when the object does not exist (404). */
 export async function fetchData(ctx: Context, route: string, params: Record<string, string>): Promise<Record<string, unknown> | undefined> {
-  try {
-    const res = await ctx.client("secrets").request({ route, params });
-    return dataOf(res.body);
-  } catch (e) {
-    if (isSvcError(e, "not_found")) return undefined;
-    throw e;
-  }
+  // A missing object is an expected answer here, not an error to build and redact.
+  const res = await ctx.client("secrets").request({ route, params, expect: [404] });
+  return res.status === 404 ? undefined : dataOf(res.body);
 }
 
 /**
@@ -155,11 +151,6 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
 
 /** Names under a list route; the service answers 404 for an empty list, which is an empty list. */
 export async function listNames(ctx: Context, route: string, params: Record<string, string>): Promise<string[]> {
-  try {
-    const res = await ctx.client("secrets").request({ route, params });
-    return keysOf(res.body);
-  } catch (e) {
-    if (isSvcError(e, "not_found")) return [];
-    throw e;
-  }
+  const res = await ctx.client("secrets").request({ route, params, expect: [404] });
+  return res.status === 404 ? [] : keysOf(res.body);
 }
