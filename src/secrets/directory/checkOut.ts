@@ -76,6 +76,52 @@ async function borrow(ctx: Context, args: { setName: string; mount?: string; ttl
   return out;
 }
 
+/** The set's accounts that are free now. */
+async function available(ctx: Context, p: { setName: string; mount?: string }): Promise<Set<string>> {
+  const status = (await fetchData(ctx, R.status, params({ mount: p.mount, name: p.setName }))) ?? {};
+  return new Set(Object.entries(status).filter(([, s]) => (s as { available?: unknown })?.available === true).map(([a]) => a));
+}
+
+const ambiguous = (e: unknown) => isSvcError(e, "transport") || isSvcError(e, "server") || isSvcError(e, "rate_limited");
+/** Borrows of this process per set, one at a time: a lost response is told apart by the set's status. */
+const borrowing = new Map<string, Promise<unknown>>();
+
+/**
+ * Borrows once. A check-out whose response was lost (dropped connection, 5xx, 429) may have taken
+ * an account whose password nobody received: the account that went out meanwhile is checked in
+ * again (which rotates that password) and the borrow is tried once more, so no account stays out
+ * on a lease no state holds.
+ */
+async function borrowOnce(ctx: Context, p: CheckOutState): Promise<CheckOutResult> {
+  const key = `${ctx.client("secrets").baseUrl}|${p.mount ?? DEFAULT_DIRECTORY_MOUNT}|${p.setName}`;
+  const previous = borrowing.get(key) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(async () => {
+    for (let attempt = 1; ; attempt++) {
+      const before = await available(ctx, p);
+      try {
+        return await borrow(ctx, p);
+      } catch (e) {
+        if (!ambiguous(e) || attempt >= 3) throw e;
+        const now = await available(ctx, p);
+        const taken = [...before].filter((a) => !now.has(a));
+        if (taken.length > 0) {
+          ctx.log(`check-out from ${p.setName}: the response was lost (${(e as Error).message}); checking ${taken.join(", ")} in again, then borrowing anew`);
+          await ctx.client("secrets").request({
+            route: R.manageCheckIn, params: params({ mount: p.mount, name: p.setName }),
+            body: { name: p.setName, service_account_names: taken }, retry: "safe",
+          });
+        }
+      }
+    }
+  });
+  borrowing.set(key, run);
+  try {
+    return await run;
+  } finally {
+    if (borrowing.get(key) === run) borrowing.delete(key);
+  }
+}
+
 const leaseEnded = (p: CheckOutState) =>
   !!p.leaseDuration && !!p.checkedOutAt && Date.now() >= Date.parse(p.checkedOutAt) + p.leaseDuration * 1000;
 
@@ -98,7 +144,7 @@ export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState
   outputs: ["serviceAccountName", "password", "leaseId", "leaseDuration", "checkedOutAt"],
   async create(ctx, inputs) {
     const checkedOutAt = new Date().toISOString();
-    const out = await borrow(ctx, inputs);
+    const out = await borrowOnce(ctx, inputs);
     return { id: out.leaseId, outs: { ...inputs, ...out, checkedOutAt } };
   },
   async read(ctx, _id, props) {
