@@ -10,7 +10,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
-import { fetchStatus, noArgs, type ReplicationStatus } from "./status";
+import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 export interface PerformancePrimaryState {
@@ -54,7 +54,7 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
   defaults: { disableOnDelete: false },
   outputs: ["clusterId"],
   async create(ctx, inputs) {
-    await ctx.client("secrets").request({ route: R.primaryEnable, body: addrBody(inputs) });
+    await transition(ctx, R.primaryEnable, addrBody(inputs), (st) => st.mode === "primary", "primary/enable");
     const id = "sys/replication/performance/primary";
     try {
       const out = await readPrimary(ctx, inputs);
@@ -81,7 +81,10 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
     return out;
   },
   async delete(ctx, _id, props) {
-    if (props.disableOnDelete) await ctx.client("secrets").request({ route: R.primaryDisable, body: {} });
+    if (!props.disableOnDelete) return;
+    // Already disabled (an earlier destroy whose response was lost) is what delete wants.
+    if ((await fetchStatus(ctx)).mode === "disabled") return;
+    await transition(ctx, R.primaryDisable, {}, (st) => st.mode === "disabled", "primary/disable");
   },
 };
 

@@ -14,7 +14,7 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
 import { clusterAddr } from "./performancePrimary";
-import { fetchStatus, noArgs, type ReplicationStatus } from "./status";
+import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 export const WIPE_NOT_ACKNOWLEDGED =
@@ -81,7 +81,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   local: ["acknowledgeDataWipe"],
   outputs: ["clusterId", "secondaryId", "primaryClusterAddr"],
   async create(ctx, inputs) {
-    await ctx.client("secrets").request({ route: R.secondaryEnable, body: connectBody(inputs) });
+    await transition(ctx, R.secondaryEnable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
     try {
       const out = await readSecondary(ctx, inputs);
       if (!out) throw new Error("secondary/enable succeeded but the status does not report a secondary");
@@ -104,7 +104,9 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
     return out;
   },
   async delete(ctx) {
-    await ctx.client("secrets").request({ route: R.secondaryDisable, body: {} });
+    // Already disabled (an earlier destroy whose response was lost) is what delete wants.
+    if ((await fetchStatus(ctx)).mode === "disabled") return;
+    await transition(ctx, R.secondaryDisable, {}, (st) => st.mode === "disabled", "secondary/disable");
   },
 };
 

@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { isSvcError } from "../../http";
 import type { Context } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { dataOf } from "../envelope";
@@ -110,6 +111,27 @@ export function statusOf(d: Record<string, unknown>): ReplicationStatus {
 export async function fetchStatus(ctx: Context): Promise<ReplicationStatus> {
   const res = await ctx.client("secrets").request({ route: R.status });
   return statusOf(dataOf(res.body));
+}
+
+/**
+ * A mode change (enable, disable) whose outcome is unknown (lost response, 5xx, 429) is read back
+ * from the status, which needs no token: when the cluster reached the mode, the change happened
+ * and is not repeated (a second enable or disable would be refused). Otherwise the failure stands.
+ */
+export async function transition(ctx: Context, route: string, body: Record<string, unknown>, reached: (s: ReplicationStatus) => boolean, what: string): Promise<void> {
+  try {
+    await ctx.client("secrets").request({ route, body });
+  } catch (e) {
+    if (!isSvcError(e, "transport") && !isSvcError(e, "server") && !isSvcError(e, "rate_limited")) throw e;
+    let now: ReplicationStatus;
+    try {
+      now = await fetchStatus(ctx);
+    } catch {
+      throw e;
+    }
+    if (!reached(now)) throw e;
+    ctx.log(`${what}: the response was lost (${(e as Error).message}), but the cluster is ${now.mode} now: done`);
+  }
 }
 
 let emptySchema: z.ZodType | undefined;
