@@ -11,6 +11,7 @@ const benches: [string, string[]][] = [
   ["emulator.js", []],
   ["transform.js", []],
   ["redact.js", []],
+  ["coldstart.js", []],
 ];
 
 for (const [file, args] of benches) {

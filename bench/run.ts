@@ -1,50 +1,122 @@
 /**
- * `npm run bench`: provider create+read+delete of N transform templates against the emulator, vs
- * the same HTTP requests sent with raw undici to the same emulator in the same run. Reports the
- * ratio (never a threshold) and the size of the serialized provider each resource stores.
+ * `npm run bench` (provider part): check + create + read + delete through the provider's runtime
+ * entry, per kind (transform Template, run-service NotificationConfiguration, keymgmt Key), vs the
+ * very same HTTP requests sent with raw undici (JSON bodies parsed, as any client must) to the same
+ * emulator in the same run. The emulator runs in its own process, as a real server would. Both sides'
+ * requests are counted in the emulator's log first, so the two sides provably do the same work.
+ * Reports ratios (never a threshold) and the size of the serialized provider each resource stores.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import * as pulumi from "@pulumi/pulumi";
 import { Agent, request } from "undici";
 import { startEmulator } from "../src/emulator";
 import { call } from "../src/core/runtime";
 import { providerFor } from "../src/core/trampoline";
-import { KINDS } from "../src/kinds";
+import { KIND_NAMES } from "../src/kinds";
 import { installedProject } from "../src/engine/installed";
+import { closeAgents } from "../src/http";
 
 const N = Number(process.env.BENCH_N ?? process.argv[2] ?? 200);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 
-async function providerRound(i: number): Promise<void> {
-  const news = { name: `bench-${i}`, pattern: "(\\d{3})-(\\d{4})" };
-  const { inputs } = (await call("secrets:TransformTemplate", "check", [{}, news])) as { inputs: Record<string, unknown> };
-  const { id, outs } = (await call("secrets:TransformTemplate", "create", [inputs])) as { id: string; outs: Record<string, unknown> };
-  await call("secrets:TransformTemplate", "read", [id, outs]);
-  await call("secrets:TransformTemplate", "delete", [id, outs]);
+interface Target { runUrl: string; secretsUrl: string; controlUrl: string; runToken: string; secretsToken: string; workspaceId: string }
+
+/** One side of a comparison: sends the requests for object number i. */
+type Round = (i: number) => Promise<void>;
+
+async function providerRound(kind: string, news: Record<string, unknown>): Promise<void> {
+  const { inputs, failures } = (await call(kind, "check", [{}, news])) as { inputs: Record<string, unknown>; failures: unknown[] };
+  if (failures.length > 0) throw new Error(`${kind}: check failed: ${JSON.stringify(failures)}`);
+  const { id, outs } = (await call(kind, "create", [inputs])) as { id: string; outs: Record<string, unknown> };
+  await call(kind, "read", [id, outs]);
+  await call(kind, "delete", [id, outs]);
 }
 
-/** The requests providerRound makes: existence check, write, read-back, refresh read, delete. */
-async function rawRound(base: string, token: string, agent: Agent, i: number): Promise<void> {
-  const url = `${base}/transform/template/raw-${i}`;
-  const headers = { "x-svc-token": token, "content-type": "application/json" };
-  const send = async (method: "GET" | "POST" | "DELETE", body?: string) => {
-    const res = await request(url, { method, headers, body, dispatcher: agent });
-    await res.body.text();
+function rawClient(agent: Agent) {
+  return async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<unknown> => {
+    const res = await request(url, { method: method as "GET", headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher: agent });
+    const text = await res.body.text();
+    return text === "" ? undefined : JSON.parse(text);
   };
-  await send("GET");
-  await send("POST", JSON.stringify({ type: "regex", pattern: "(\\d{3})-(\\d{4})", alphabet: "" }));
-  await send("GET");
-  await send("GET");
-  await send("DELETE");
 }
 
-async function timed(fn: (i: number) => Promise<void>, offset: number): Promise<number> {
+/** Each kind: its program inputs, and the requests the provider makes for them, written out by hand. */
+function kinds(t: Target, agent: Agent): { kind: string; provider: Round; raw: Round }[] {
+  const send = rawClient(agent);
+  const sec = { "x-svc-token": t.secretsToken, accept: "application/json" };
+  const secBody = { ...sec, "content-type": "application/json" };
+  const api = "application/vnd.api+json";
+  const run = { authorization: `Bearer ${t.runToken}`, accept: api };
+  const runBody = { ...run, "content-type": api };
+  return [
+    {
+      kind: "secrets:TransformTemplate",
+      provider: (i) => providerRound("secrets:TransformTemplate", { name: `p-${i}`, pattern: "(\\d{3})-(\\d{4})" }),
+      // Existence check, write, read-back, refresh read, the in-use guard's list, delete.
+      raw: async (i) => {
+        const url = `${t.secretsUrl}/transform/template/r-${i}`;
+        await send(url, "GET", sec);
+        await send(url, "POST", secBody, { type: "regex", pattern: "(\\d{3})-(\\d{4})", alphabet: "builtin/numeric" });
+        await send(url, "GET", sec);
+        await send(url, "GET", sec);
+        await send(`${t.secretsUrl}/transform/transformation?list=true`, "GET", sec);
+        await send(url, "DELETE", sec);
+      },
+    },
+    {
+      kind: "runs:NotificationConfiguration",
+      provider: (i) => providerRound("runs:NotificationConfiguration", {
+        workspaceId: t.workspaceId, name: `p-${i}`, destinationType: "generic", url: "https://hooks.example.com/run",
+        enabled: false, triggers: ["run:completed", "run:errored"], token: `bench-token-${i}-abcdefgh`,
+      }),
+      // What existed before (one page), create, refresh read, delete.
+      raw: async (i) => {
+        const list = `${t.runUrl}/workspaces/${t.workspaceId}/notification-configurations`;
+        await send(`${list}?page%5Bnumber%5D=1&page%5Bsize%5D=100`, "GET", run);
+        const created = (await send(list, "POST", runBody, { data: { type: "notification-configuration", attributes: {
+          "destination-type": "generic", name: `r-${i}`, enabled: false, triggers: ["run:completed", "run:errored"],
+          url: "https://hooks.example.com/run", token: `bench-token-${i}-abcdefgh` } } })) as { data: { id: string } };
+        const url = `${t.runUrl}/notification-configurations/${created.data.id}`;
+        await send(url, "GET", run);
+        await send(url, "DELETE", run);
+      },
+    },
+    {
+      kind: "secrets:KeymgmtKey",
+      provider: (i) => providerRound("secrets:KeymgmtKey", { name: `p-${i}`, type: "aes256-gcm96", deletionAllowed: true }),
+      // Existence check, create, configure, read-back, refresh read, delete's guard read and
+      // distributions list, delete.
+      raw: async (i) => {
+        const url = `${t.secretsUrl}/keymgmt/key/r-${i}`;
+        await send(url, "GET", sec);
+        await send(url, "POST", secBody, { type: "aes256-gcm96" });
+        await send(url, "POST", secBody, { deletion_allowed: true });
+        await send(url, "GET", sec);
+        await send(url, "GET", sec);
+        await send(url, "GET", sec);
+        await send(`${url}/kms?list=true`, "GET", sec);
+        await send(url, "DELETE", sec);
+      },
+    },
+  ];
+}
+
+async function timed(fn: Round, offset: number): Promise<number> {
   const start = process.hrtime.bigint();
   for (let i = 0; i < N; i++) await fn(offset + i);
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const REPEATS = 5;
+
+async function requestsLogged(t: Target, fn: () => Promise<void>): Promise<string[]> {
+  await request(`${t.controlUrl}/requests`, { method: "DELETE" }).then((r) => r.body.text());
+  await fn();
+  const res = await request(`${t.controlUrl}/requests`);
+  const log = (await res.body.json()) as { requests: { method: string; path: string }[] };
+  // Object names differ between the sides (p-… and r-…, ids): compare the shape of each request.
+  return log.requests.map((r) => `${r.method} ${r.path.replace(/\/(p|r)-\d+/, "/{name}").replace(/\/nc-[^/]+/, "/{id}")}`);
+}
 
 /**
  * Sizes as users get them: the package installed under node_modules of a project, where each
@@ -56,9 +128,9 @@ function installedSizes(): Record<string, number> {
     const script = `
       const pulumi = require("@pulumi/pulumi"); require("pulumi-svc");
       const dir = require("path").dirname(require.resolve("pulumi-svc"));
-      const { KINDS } = require(dir + "/kinds.js");
+      const { KIND_NAMES } = require(dir + "/kinds.js");
       (async () => { const out = {};
-        for (const kind of Object.keys(KINDS)) {
+        for (const kind of KIND_NAMES) {
           const [service, type] = kind.split(":");
           const p = require(dir + "/providers/" + service + "/" + type + ".js");
           out[kind] = Buffer.byteLength((await pulumi.runtime.serializeFunction(() => p, { allowSecrets: true })).text);
@@ -71,41 +143,70 @@ function installedSizes(): Record<string, number> {
   }
 }
 
-async function main(): Promise<void> {
+/** Child-process side: the emulator, alone in its process. */
+async function serve(): Promise<void> {
   const emu = await startEmulator();
-  process.env.SVC_SECRETS_URL = emu.secretsUrl;
-  process.env.SVC_SECRETS_TOKEN = emu.tokens.secretsUser;
+  const target: Target = { runUrl: emu.runUrl, secretsUrl: emu.secretsUrl, controlUrl: emu.controlUrl,
+    runToken: emu.tokens.runAdmin, secretsToken: emu.tokens.secretsUser, workspaceId: emu.workspaceId };
+  process.on("message", (m) => { if (m === "close") void emu.close().then(() => process.exit(0)); });
+  process.send?.(target);
+}
+
+function startServer(): Promise<{ child: ChildProcess; target: Target }> {
+  const child = fork(__filename, ["--serve"], { stdio: "inherit" });
+  return new Promise((resolve, reject) => {
+    child.once("message", (target) => resolve({ child, target: target as Target }));
+    child.once("exit", (code) => reject(new Error(`emulator exited with ${code}`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const { child, target } = await startServer();
+  process.env.SVC_SECRETS_URL = target.secretsUrl;
+  process.env.SVC_SECRETS_TOKEN = target.secretsToken;
+  process.env.SVC_RUN_URL = target.runUrl;
+  process.env.SVC_RUN_TOKEN = target.runToken;
   const agent = new Agent();
   try {
-    console.log(`pulumi-svc bench: ${N} transform templates, create+read+delete (5 requests each)\n`);
-    // Warm both paths so module loading and connection setup are not measured.
-    for (let i = 0; i < 10; i++) { await providerRound(N + i); await rawRound(emu.secretsUrl, emu.tokens.secretsUser, agent, N + i); }
-    // Interleaved repetitions so neither side profits from running second (warm JIT, GC timing).
-    const raws: number[] = [];
-    const provs: number[] = [];
-    for (let r = 0; r < REPEATS; r++) {
-      raws.push(await timed((i) => rawRound(emu.secretsUrl, emu.tokens.secretsUser, agent, i), r * N));
-      provs.push(await timed(providerRound, r * N));
+    console.log(`pulumi-svc bench: ${N} objects per kind, check+create+read+delete vs the same raw undici requests (emulator in its own process)\n`);
+    let offset = 0;
+    for (const { kind, provider, raw } of kinds(target, agent)) {
+      const byProvider = await requestsLogged(target, () => provider(offset++));
+      const byRaw = await requestsLogged(target, () => raw(offset++));
+      if (byProvider.join("\n") !== byRaw.join("\n")) {
+        throw new Error(`${kind}: the raw side must send the provider's requests\nprovider:\n  ${byProvider.join("\n  ")}\nraw:\n  ${byRaw.join("\n  ")}`);
+      }
+      // Warm both paths so module loading and connection setup are not measured.
+      for (let i = 0; i < 20; i++) { await provider(offset++); await raw(offset++); }
+      // Interleaved repetitions so neither side profits from running second (warm JIT, GC timing).
+      const raws: number[] = [];
+      const provs: number[] = [];
+      for (let r = 0; r < REPEATS; r++) {
+        raws.push(await timed(raw, offset)); offset += N;
+        provs.push(await timed(provider, offset)); offset += N;
+      }
+      const rawMs = median(raws);
+      const provMs = median(provs);
+      console.log(`${kind} (${byRaw.length} requests per object)`);
+      console.log(`  raw undici              ${(rawMs / N).toFixed(3)} ms/object  (median of ${REPEATS})`);
+      console.log(`  provider (check+CRUD)   ${(provMs / N).toFixed(3)} ms/object`);
+      console.log(`  ratio provider/raw: ${(provMs / rawMs).toFixed(2)}\n`);
     }
-    const raw = median(raws);
-    const prov = median(provs);
-    for (const [label, ms] of [["raw undici", raw], ["provider (check+CRUD)", prov]] as const) {
-      console.log(`${label.padEnd(24)} ${ms.toFixed(1).padStart(9)} ms  ${(ms / N).toFixed(3)} ms/object  (median of ${REPEATS})`);
-    }
-    console.log(`ratio provider/raw: ${(prov / raw).toFixed(2)}\n`);
 
     console.log("serialized provider (__provider) stored in each resource's state, in bytes:");
-    console.log(`  ${"kind".padEnd(34)} ${"this repo".padStart(10)} ${"installed".padStart(10)}`);
+    console.log(`  ${"kind".padEnd(44)} ${"this repo".padStart(10)} ${"installed".padStart(10)}`);
     const installed = installedSizes();
-    for (const kind of Object.keys(KINDS)) {
+    for (const kind of KIND_NAMES) {
       const provider = providerFor(kind);
       const text = (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
-      console.log(`  ${kind.padEnd(34)} ${String(Buffer.byteLength(text)).padStart(10)} ${String(installed[kind]).padStart(10)}`);
+      console.log(`  ${kind.padEnd(44)} ${String(Buffer.byteLength(text)).padStart(10)} ${String(installed[kind]).padStart(10)}`);
     }
   } finally {
     await agent.close();
-    await emu.close();
+    await closeAgents();
+    child.send("close");
   }
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+if (process.argv[2] === "--serve") void serve();
+else main().catch((e) => { console.error(e); process.exit(1); });

@@ -3,7 +3,7 @@
  * host. It dispatches a method call for a kind to the machinery in provider.ts.
  */
 import type { ConfigSource } from "../config";
-import { KINDS } from "../kinds";
+import { kindDefinition } from "../kinds";
 import { dispatch, type Method } from "./connected";
 import type { ResourceDefinition } from "./definition";
 import * as machinery from "./provider";
@@ -18,13 +18,13 @@ export async function configure(req: { config: { get(key: string): unknown } }):
   };
 }
 
-export function definition(kind: string): ResourceDefinition {
-  const def = KINDS[kind];
+export async function definition(kind: string): Promise<ResourceDefinition> {
+  const def = await kindDefinition(kind);
   if (!def) throw new Error(`pulumi-svc: unknown resource kind "${kind}" (is the installed pulumi-svc older than the program's?)`);
   return def;
 }
 
 /** Every method goes through the connection layer (src/core/connected.ts), then the machinery. */
 export async function call(kind: string, method: Method, args: unknown[]): Promise<unknown> {
-  return dispatch(machinery, definition(kind), source, method, args);
+  return dispatch(machinery, await definition(kind), source, method, args);
 }

@@ -3,7 +3,7 @@
 // undici is reached through its module object, agents are built lazily, no #private fields.
 import { createHash } from "crypto";
 import { STATUS_CODES } from "http";
-import { Agent, request as undiciRequest } from "undici";
+import type { Agent } from "undici";
 import {
   InvalidInputError,
   Problem,
@@ -70,6 +70,11 @@ export interface TlsOptions {
   insecureTls?: boolean;
 }
 
+// undici is required on the first request, not when the module loads: a provider host's first
+// Check validates without any request, and undici is the largest part of a cold start.
+let undiciModule: typeof import("undici") | undefined;
+const undici = (): typeof import("undici") => (undiciModule ??= require("undici") as typeof import("undici"));
+
 // One pooled keep-alive Agent per distinct TLS configuration, per process. Keyed by a
 // digest so the map holds no PEM text.
 const agents = new Map<string, Agent>();
@@ -79,7 +84,7 @@ export function agentFor(tls: TlsOptions): Agent {
   const key = `${tls.insecureTls ? "insecure" : "verify"}:${ca ? createHash("sha256").update(ca).digest("hex") : "system"}`;
   let agent = agents.get(key);
   if (agent === undefined) {
-    agent = new Agent({ connect: { ...(ca ? { ca } : {}), rejectUnauthorized: !tls.insecureTls } });
+    agent = new (undici().Agent)({ connect: { ...(ca ? { ca } : {}), rejectUnauthorized: !tls.insecureTls } });
     agents.set(key, agent);
   }
   return agent;
@@ -238,7 +243,7 @@ export class HttpClient {
       let retryAfterMs: number | undefined;
       let reason: string;
       try {
-        const res = await undiciRequest(p.url, {
+        const res = await undici().request(p.url, {
           dispatcher: agentFor(o),
           method: p.method as "GET",
           headers: p.headers,

@@ -8,11 +8,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { KINDS } from "../kinds";
+import { KIND_NAMES } from "../kinds";
 import { providerModulePath } from "../core/resource";
 
 const srcRoot = path.resolve(__dirname, "..");
-for (const kind of Object.keys(KINDS)) {
+for (const kind of KIND_NAMES) {
   const file = path.join(srcRoot, providerModulePath(kind));
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const trampoline = path.relative(path.dirname(file), path.join(srcRoot, "core/trampoline")).split(path.sep).join("/");

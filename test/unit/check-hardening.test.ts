@@ -1,16 +1,23 @@
 // Issue 7, check and secrets in messages: bad inputs stopped at check with the property named,
 // every failure in one pass, one spelling of a checksum, and redaction that neither mangles
 // messages nor misses escaped forms.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { check, diff } from "../../src/core/provider";
-import { KINDS } from "../../src/kinds";
+import type { ResourceDefinition } from "../../src/core/definition";
+import { KIND_NAMES, kindDefinition } from "../../src/kinds";
 import { UNKNOWN } from "../../src/core/unknown";
 import { redact, registerSecret, MIN_SECRET_LENGTH } from "../../src/http/redact";
 import { HttpClient, InvalidInputError } from "../../src/http";
 import { alreadyExists } from "../../src/secrets/pathObject";
 import { ConfigError, baseUrlProblem } from "../../src/config";
 
-const failuresOf = (kind: string, inputs: Record<string, unknown>) => check(KINDS[kind]!, inputs).failures;
+// Kinds load on first use (src/kinds.ts); these tests use the definitions directly.
+const DEFS: Record<string, ResourceDefinition> = {};
+beforeAll(async () => {
+  for (const k of KIND_NAMES) DEFS[k] = (await kindDefinition(k))!;
+});
+
+const failuresOf = (kind: string, inputs: Record<string, unknown>) => check(DEFS[kind], inputs).failures;
 
 describe("names that become path segments are refused at check, naming the property", () => {
   const hostile = [".", "..", "a/b", "%2F", "a?b", "a#b", "a\u0001b", "\ud800", "x\udc00", "   ", "a\\b"];
@@ -44,9 +51,9 @@ describe("check reports every failure in one pass", () => {
 
 describe("a plugin checksum in another letter case is no difference", () => {
   const sha = "ab".repeat(32);
-  const def = KINDS["secrets:PluginCatalogEntry"]!;
   const inputs = { type: "database", name: "db", command: "db-plugin" };
   it("upper case in the program against lower case in state, and the other way round", () => {
+    const def = DEFS["secrets:PluginCatalogEntry"];
     const upper = check(def, { ...inputs, sha256: sha.toUpperCase() });
     expect(upper.failures).toEqual([]);
     expect(upper.inputs.sha256).toBe(sha);
@@ -101,18 +108,18 @@ describe("check fuzz: every field of every kind against hostile values", () => {
     "__proto__", "constructor", "toString", "x".repeat(100_000), UNKNOWN, [UNKNOWN], { [UNKNOWN]: UNKNOWN },
   ];
   const fieldsOf = (kind: string): string[] => {
-    const schema = KINDS[kind]!.schema() as unknown as { shape?: Record<string, unknown>; _zod?: { def?: { shape?: Record<string, unknown> } } };
+    const schema = DEFS[kind].schema() as unknown as { shape?: Record<string, unknown>; _zod?: { def?: { shape?: Record<string, unknown> } } };
     return Object.keys(schema.shape ?? schema._zod?.def?.shape ?? {});
   };
 
-  it.each(Object.keys(KINDS))("%s: no crash, and every failure names a property", (kind) => {
+  it.each(KIND_NAMES)("%s: no crash, and every failure names a property", (kind) => {
     const fields = fieldsOf(kind);
     expect(fields.length).toBeGreaterThan(0);
     for (const field of fields) {
       for (const value of HOSTILE) {
         let result: ReturnType<typeof check>;
         try {
-          result = check(KINDS[kind]!, { [field]: value });
+          result = check(DEFS[kind], { [field]: value });
         } catch (e) {
           throw new Error(`${kind}.${field} = ${String(value).slice(0, 20)}: check threw ${(e as Error).message}`);
         }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { UNKNOWN } from "../../src/core/unknown";
 import { redact } from "../../src/http";
-import { KINDS } from "../../src/kinds";
+import { KIND_NAMES } from "../../src/kinds";
 
 type Props = Record<string, unknown>;
 type Check = { inputs: Props; failures: { property: string; reason: string }[] };
@@ -73,7 +73,7 @@ describe("check", () => {
   it("applies to every kind: each records its own service's server", async () => {
     process.env.SVC_RUN_URL = "http://runs.example/api/v2";
     process.env.SVC_RUN_TOKEN = "run-token";
-    for (const kind of Object.keys(KINDS)) {
+    for (const kind of KIND_NAMES) {
       const { inputs } = await check({}, kind);
       expect(inputs.serverUrl, kind).toBe(kind.startsWith("runs:") ? "http://runs.example/api/v2" : "http://config.example:8200/v1");
     }
