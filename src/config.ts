@@ -126,6 +126,20 @@ export function missingSettings(service: Service, source?: ConfigSource): string
   });
 }
 
+/**
+ * The raw values of every setting a client of `service` depends on, as one string: equal strings
+ * resolve to equal clients, so a client can be reused without resolving (and, for a CA given as a
+ * path, reading) its settings again.
+ */
+export function settingsKey(service: Service, source?: ConfigSource): string {
+  const names = serviceSettings(service);
+  let key = service;
+  for (const n of [names.url, names.token, "caCert", "insecureTls", "requestTimeoutMs", "maxRetries"] as const) {
+    key += "\0" + (lookup(source, n) ?? "");
+  }
+  return key;
+}
+
 /** Resolves everything a client of one service needs; throws a ConfigError naming key and variable. */
 export function resolveServiceConfig(service: Service, source?: ConfigSource, tokenOptional = false): ServiceConfig {
   const names = serviceSettings(service);

@@ -1,4 +1,4 @@
-import { resolveServiceConfig, type ConfigSource } from "../config";
+import { resolveServiceConfig, settingsKey, type ConfigSource } from "../config";
 import { HttpClient, type Service } from "../http";
 import type { Context } from "./definition";
 
@@ -6,10 +6,10 @@ import type { Context } from "./definition";
 const clients = new Map<string, HttpClient>();
 
 export function clientFor(service: Service, source?: ConfigSource, tokenOptional = false): HttpClient {
-  const cfg = resolveServiceConfig(service, source, tokenOptional);
-  const key = JSON.stringify(cfg);
+  const key = `${tokenOptional ? "tokenless" : "token"}\0${settingsKey(service, source)}`;
   let client = clients.get(key);
   if (!client) {
+    const cfg = resolveServiceConfig(service, source, tokenOptional);
     client = new HttpClient({ ...cfg, onRetry: (r) => logLine(`retrying ${r.method} ${r.path} in ${r.delayMs} ms (${r.reason})`) });
     clients.set(key, client);
   }
@@ -25,7 +25,18 @@ function logLine(message: string): void {
   }
 }
 
-/** With tokenOptional, clients are made without a token when none is configured (token-free endpoints). */
+/**
+ * With tokenOptional, clients are made without a token when none is configured (token-free endpoints).
+ * A context serves one operation: its settings are resolved once per service, at its first request,
+ * not again for each of the operation's requests.
+ */
 export function makeContext(source?: ConfigSource, tokenOptional = false): Context {
-  return { client: (service) => clientFor(service, source, tokenOptional), log: logLine };
+  let runs: HttpClient | undefined;
+  let secrets: HttpClient | undefined;
+  return {
+    client: (service) => service === "runs"
+      ? (runs ??= clientFor(service, source, tokenOptional))
+      : (secrets ??= clientFor(service, source, tokenOptional)),
+    log: logLine,
+  };
 }

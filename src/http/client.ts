@@ -136,20 +136,46 @@ function encodeSegment(name: string, value: unknown, problems: Problem[]): strin
   }
 }
 
-function buildPath(template: string, params: Record<string, string>, problems: Problem[]): string {
-  return template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+/** A route split once into its method and the literal and parameter pieces of its path. */
+interface ParsedRoute {
+  method: string;
+  /** Even indexes are literal text, odd indexes parameter names. */
+  pieces: string[];
+}
+
+const parsedRoutes = new Map<string, ParsedRoute | null>();
+
+function parseRoute(route: unknown): ParsedRoute | null {
+  if (typeof route !== "string") return null;
+  let parsed = parsedRoutes.get(route);
+  if (parsed === undefined) {
+    const m = /^([A-Za-z]+)\s+(\/\S*)$/.exec(route.trim());
+    parsed = m ? { method: m[1].toUpperCase(), pieces: m[2].split(/\{([^}]+)\}/) } : null;
+    // Routes are data written in the source: a handful per kind, so the map stays small.
+    parsedRoutes.set(route, parsed);
+  }
+  return parsed;
+}
+
+function buildPath(pieces: string[], params: Record<string, string>, problems: Problem[]): string {
+  let out = pieces[0];
+  for (let i = 1; i < pieces.length; i += 2) {
+    const name = pieces[i];
     if (!Object.prototype.hasOwnProperty.call(params, name)) {
       problems.push({ path: `params.${name}`, message: "is required by the route" });
-      return "";
+    } else {
+      const value = params[name];
+      // Engines can be mounted at nested paths ("transform/eu"), so a mount keeps its slashes.
+      if (name === "mount" && typeof value === "string") {
+        const segments = value.replace(/^\/+|\/+$/g, "").split("/");
+        out += segments.map((s) => encodeSegment(name, s, problems)).join("/");
+      } else {
+        out += encodeSegment(name, value, problems);
+      }
     }
-    const value = params[name];
-    // Engines can be mounted at nested paths ("transform/eu"), so a mount keeps its slashes.
-    if (name === "mount" && typeof value === "string") {
-      const segments = value.replace(/^\/+|\/+$/g, "").split("/");
-      return segments.map((s) => encodeSegment(name, s, problems)).join("/");
-    }
-    return encodeSegment(name, value, problems);
-  });
+    out += pieces[i + 1];
+  }
+  return out;
 }
 
 function buildQuery(query: RequestSpec["query"], extra: Record<string, string>): string {
@@ -168,9 +194,9 @@ function buildQuery(query: RequestSpec["query"], extra: Record<string, string>):
 }
 
 function parseBody(status: number, text: string, contentType: string | string[] | undefined): unknown {
-  if (status === 204 || text.trim() === "") return undefined;
+  if (status === 204 || text.length === 0 || !/\S/.test(text)) return undefined;
   const type = Array.isArray(contentType) ? contentType.join(",") : (contentType ?? "");
-  if (/json/i.test(type) || /^\s*[[{]/.test(text)) {
+  if (type.includes("json") || /json/i.test(type) || /^\s*[[{]/.test(text)) {
     try {
       return JSON.parse(text);
     } catch {
@@ -280,16 +306,16 @@ export class HttpClient {
 
   private prepare(spec: RequestSpec): Prepared {
     const o = this.options;
-    const m = /^([A-Za-z]+)\s+(\/\S*)$/.exec(typeof spec.route === "string" ? spec.route.trim() : "");
-    if (!m) throw new InvalidInputError([{ path: "route", message: `is not "METHOD /path": ${String(spec.route)}` }], { service: o.service });
-    const routeMethod = m[1].toUpperCase();
+    const route = parseRoute(spec.route);
+    if (!route) throw new InvalidInputError([{ path: "route", message: `is not "METHOD /path": ${String(spec.route)}` }], { service: o.service });
+    const routeMethod = route.method;
     const problems: Problem[] = [];
-    const pathOnly = buildPath(m[2], spec.params ?? {}, problems);
+    const pathOnly = buildPath(route.pieces, spec.params ?? {}, problems);
     // LIST is not an HTTP method Node's parser or most proxies accept: send GET ?list=true.
     const isList = routeMethod === "LIST";
     const method = isList ? "GET" : routeMethod;
     const path = pathOnly + buildQuery(spec.query, isList ? { list: "true" } : {});
-    if (problems.length > 0) throw new InvalidInputError(problems, { service: o.service, method, path: m[2] });
+    if (problems.length > 0) throw new InvalidInputError(problems, { service: o.service, method, path: route.pieces.map((p, i) => (i % 2 ? `{${p}}` : p)).join("") });
 
     const headers: Record<string, string> = { "user-agent": userAgent() };
     const json = o.service === "runs" ? "application/vnd.api+json" : "application/json";

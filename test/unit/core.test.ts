@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { check, diff } from "../../src/core/provider";
 import { UNKNOWN } from "../../src/core/unknown";
 import { createOnce } from "../../src/core/createOnce";
+import { plainJson } from "../../src/core/json";
 import { ServerError, TransportError, InvalidInputError, RateLimitedError } from "../../src/http";
 import { templateDefinition } from "../../src/secrets/transform/template";
 import { alphabetDefinition } from "../../src/secrets/transform/alphabet";
@@ -159,5 +160,22 @@ describe("check output", () => {
     const r = check(nc, { workspaceId: "ws-1", name: "n", destinationType: "generic", url: "https://x" });
     expect(Object.values(r.inputs)).not.toContain(undefined);
     expect("emailUsers" in r.inputs).toBe(false);
+  });
+});
+
+describe("plainJson", () => {
+  it("copies exactly what a JSON round trip would give", () => {
+    const values: unknown[] = [
+      { a: 1, b: undefined, c: [1, undefined, () => 1, "x"], d: { e: null, f: NaN, g: Infinity }, h: () => 1 },
+      [{ x: undefined }, [], {}], "text", 0, false, null,
+      { when: new Date(0), buf: Buffer.from("ab"), nested: { deep: [{ deeper: [true] }] } },
+    ];
+    for (const v of values) expect(plainJson(v)).toEqual(JSON.parse(JSON.stringify(v)));
+    const copy = plainJson(values[0] as object);
+    expect(copy).not.toBe(values[0]);
+  });
+
+  it("refuses a BigInt, which the host could not send", () => {
+    expect(() => plainJson({ n: 1n })).toThrow(/BigInt/);
   });
 });
