@@ -10,7 +10,7 @@ import { isOwnOutbound } from "./runs/outbound";
 import type { Runtime } from "./runtime";
 import { handleSecrets, secretsMethod } from "./secrets";
 import { secretsError } from "./secrets/envelope";
-import { RewritingSocket } from "./socket";
+import { listTakeover } from "./list-takeover";
 
 const MAX_BODY = 10 * 1024 * 1024;
 const RUN_PREFIX = "/api/v2";
@@ -42,18 +42,29 @@ export interface Listening {
  */
 export async function listen(rt: Runtime, abort: AbortController, host: string, port: number): Promise<Listening> {
   const inflight = new Set<Promise<void>>();
+  // Node hands over pipelined requests of one connection before the previous ones are answered;
+  // a server acts on them in order, so each waits for the one before it on its connection.
+  const pending = new WeakMap<object, Promise<void>>();
   const httpServer = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    const task = serve(rt, req, res).catch((err: unknown) => {
+    const before = pending.get(req.socket);
+    const handle = () => serve(rt, req, res).catch((err: unknown) => {
       if (!res.headersSent && !res.destroyed) send(res, jsonReply(500, { error: String(err) }));
     });
+    const task = before ? before.then(handle) : handle();
+    pending.set(req.socket, task);
     inflight.add(task);
-    void task.finally(() => inflight.delete(task));
+    void task.finally(() => {
+      inflight.delete(task);
+      if (pending.get(req.socket) === task) pending.delete(req.socket);
+    });
   });
   const sockets = new Set<net.Socket>();
-  const netServer = net.createServer({ allowHalfOpen: true }, (raw) => {
+  const track = (raw: net.Socket) => raw.on("close", () => sockets.delete(raw));
+  httpServer.on("clientError", listTakeover(httpServer, track));
+  const netServer = net.createServer({ allowHalfOpen: true, noDelay: true }, (raw) => {
     sockets.add(raw);
-    raw.on("close", () => sockets.delete(raw));
-    httpServer.emit("connection", new RewritingSocket(raw));
+    track(raw);
+    httpServer.emit("connection", raw);
   });
   await new Promise<void>((resolve, reject) => {
     netServer.once("error", reject);
@@ -200,7 +211,15 @@ function send(res: http.ServerResponse, reply: Reply): void {
   res.end(reply.status === 204 || reply.status === 304 ? undefined : body);
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
+const NO_BODY = Buffer.alloc(0);
+
+function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> | Buffer {
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 6.3): no listeners,
+  // no promise, on the path every GET takes.
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+    req.resume();
+    return NO_BODY;
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

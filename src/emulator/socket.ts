@@ -10,11 +10,13 @@ import { ListRewriter } from "./list-rewrite";
 export class RewritingSocket extends Duplex {
   private readonly raw: Socket;
 
-  constructor(raw: Socket) {
+  /** `first`: bytes already read from `raw` that the HTTP server has not parsed (see list-takeover.ts). */
+  constructor(raw: Socket, first?: Buffer) {
     // Strings (the HTTP server's head and most bodies) go to the raw socket as they are, uncopied.
     super({ allowHalfOpen: true, decodeStrings: false });
     this.raw = raw;
     const rewriter = new ListRewriter();
+    if (first && first.length > 0) this.push(rewriter.pushOne(first));
     raw.on("data", (chunk: Buffer) => {
       const bytes = rewriter.pushOne(chunk);
       // One push per socket read: the parser runs once per read, as it does on a native socket.

@@ -43,6 +43,64 @@ describe("LIST over a raw keep-alive connection", () => {
     conn.socket.destroy();
   });
 
+  test("a connection that starts with GETs moves to the rewriter at its first LIST, split at any byte", async () => {
+    const token = emu.tokens.secretsRoot;
+    const req = (line: string) => `${line}\r\nHost: ${host()}\r\nX-Svc-Token: ${token}\r\n\r\n`;
+    const list = req("LIST /v1/transform/alphabet HTTP/1.1");
+    for (const cut of [0, 1, 2, 3, 5, list.length - 1]) {
+      const conn = await rawConnection(emu.url);
+      conn.socket.write(req("GET /v1/transform/alphabet/seeded HTTP/1.1"));
+      await conn.waitFor(1);
+      conn.socket.write(list.slice(0, cut));
+      await new Promise((r) => setTimeout(r, 20));
+      conn.socket.write(list.slice(cut));
+      await conn.waitFor(2);
+      conn.socket.write(req("GET /v1/transform/alphabet/seeded HTTP/1.1") + list);
+      const responses = await conn.waitFor(4);
+      expect(responses.map(statusOf), `cut at ${cut}`).toEqual([200, 200, 200, 200]);
+      expect(JSON.parse(bodyOf(responses[1])).data.keys).toContain("seeded");
+      expect(JSON.parse(bodyOf(responses[2])).data.alphabet).toBe("xy");
+      expect(JSON.parse(bodyOf(responses[3])).data.keys).toContain("seeded");
+      conn.socket.destroy();
+    }
+  });
+
+  test("a GET and a LIST pipelined in one packet are answered in order", async () => {
+    const token = emu.tokens.secretsRoot;
+    const req = (line: string) => `${line}\r\nHost: ${host()}\r\nX-Svc-Token: ${token}\r\n\r\n`;
+    const conn = await rawConnection(emu.url);
+    conn.socket.write(req("GET /v1/transform/alphabet/seeded HTTP/1.1") + req("LIST /v1/transform/alphabet HTTP/1.1"));
+    const responses = await conn.waitFor(2);
+    expect(responses.map(statusOf)).toEqual([200, 200]);
+    expect(JSON.parse(bodyOf(responses[0])).data.alphabet).toBe("xy");
+    expect(JSON.parse(bodyOf(responses[1])).data.keys).toContain("seeded");
+    conn.socket.destroy();
+  });
+
+  test("pipelined requests act in order: a write, then a bodiless read of it, in one packet", async () => {
+    const token = emu.tokens.secretsRoot;
+    const body = JSON.stringify({ alphabet: "pq" });
+    const conn = await rawConnection(emu.url);
+    conn.socket.write(
+      `POST /v1/transform/alphabet/piped HTTP/1.1\r\nHost: ${host()}\r\nX-Svc-Token: ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+      `GET /v1/transform/alphabet/piped HTTP/1.1\r\nHost: ${host()}\r\nX-Svc-Token: ${token}\r\n\r\n` +
+      `DELETE /v1/transform/alphabet/piped HTTP/1.1\r\nHost: ${host()}\r\nX-Svc-Token: ${token}\r\n\r\n` +
+      `GET /v1/transform/alphabet/piped HTTP/1.1\r\nHost: ${host()}\r\nX-Svc-Token: ${token}\r\n\r\n`);
+    const responses = await conn.waitFor(4);
+    expect(responses.map(statusOf)).toEqual([204, 200, 204, 404]);
+    expect(JSON.parse(bodyOf(responses[1])).data.alphabet).toBe("pq");
+    conn.socket.destroy();
+  });
+
+  test.each(["FOO /v1/x HTTP/1.1", "LIX /v1/x HTTP/1.1", "LISTEN /v1/x HTTP/1.1"])("any other unknown method (%s) is refused with 400 and the connection closed", async (line) => {
+    const conn = await rawConnection(emu.url);
+    conn.socket.write(`GET /v1/transform/alphabet/seeded HTTP/1.1\r\nHost: ${host()}\r\nX-Svc-Token: ${emu.tokens.secretsRoot}\r\n\r\n`);
+    await conn.waitFor(1);
+    conn.socket.write(`${line}\r\nHost: ${host()}\r\n\r\n`);
+    await conn.closed;
+    expect(conn.data()).toMatch(/HTTP\/1\.1 400 Bad Request\r\nConnection: close\r\n\r\n$/);
+  });
+
   test("LIST with an existing query string keeps it", async () => {
     const conn = await rawConnection(emu.url);
     conn.socket.write(`LIST /v1/transform/alphabet?foo=bar HTTP/1.1\r\nHost: ${host()}\r\nX-Svc-Token: ${emu.tokens.secretsRoot}\r\n\r\n`);

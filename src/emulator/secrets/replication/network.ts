@@ -93,7 +93,9 @@ export class ReplicationNetwork {
   }
 
   settle(): void {
-    const at = new Date().toISOString();
+    // Formatted only when a secondary syncs: settle runs after every request.
+    let stamp: string | undefined;
+    const now = () => (stamp ??= new Date().toISOString());
     for (const c of this.clusters) {
       const p = stateOf(c).mode === "primary" ? stateOf(c).primary : undefined;
       if (!p) continue;
@@ -125,8 +127,8 @@ export class ReplicationNetwork {
       sec.filteredMounts = Object.keys(from).filter((m) => !allowed.includes(m)).map((m) => `${m}/`).sort();
       sec.syncKey = key;
       sec.lastRemoteWal = p.lastWal;
-      sec.lastHeartbeat = at;
-      l.reg.lastHeartbeat = at;
+      sec.lastHeartbeat = now();
+      l.reg.lastHeartbeat = now();
       c.rt.store.save();
       l.primary.rt.store.save();
     }
