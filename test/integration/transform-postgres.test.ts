@@ -1,7 +1,9 @@
-// restoreTokenization restores something: tokens whose rows were lost from a PostgreSQL store decode
-// again after a restore of the snapshot taken before, through the provider's functions.
+// Against a real PostgreSQL, through the provider: restoreTokenization restores something (tokens
+// whose rows were lost decode again), and a StoreSchema follows its Store to a new schema.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../src/core/runtime";
 import * as transform from "../../src/secrets/transform";
+import { checked, created, type Props } from "../support/calls";
 import { secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
@@ -9,7 +11,7 @@ import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/po
 const { emu } = useEmulator();
 const raw = (path: string, body?: unknown) => secretsApi(emu(), "POST", `/transform/${path}`, body);
 
-describe.skipIf(skipWithoutPostgres())("restoreTokenization into a PostgreSQL store that lost its rows", () => {
+describe.skipIf(skipWithoutPostgres())("transform stores on a real PostgreSQL", () => {
   let pg: Postgres;
   const app = { username: "restorer", password: "restorer-pw-1" };
 
@@ -68,5 +70,29 @@ describe.skipIf(skipWithoutPostgres())("restoreTokenization into a PostgreSQL st
     const err = await rejectionOf(transform.restoreTokenization({ transformation: "b", values }));
     expect(err.message).toMatch(/^restoreTokenization: POST \/transform\/transformations\/tokenization\/restore\/b: 400 .*sealed with keys this transformation does not hold/);
     expect(await transform.snapshotTokenizationAll({ transformation: "b" })).toEqual([]);
+  });
+
+  it("a StoreSchema given the Store's outputs makes the tables in the Store's new schema when it moves", async () => {
+    const connectionString = `postgresql://{{username}}:{{password}}@127.0.0.1:${pg.port}/postgres`;
+    const store = { name: "moving", driver: "postgres", connectionString, username: app.username, password: app.password, schema: "before_move" };
+    const s = await created("secrets:TransformStore", store);
+    const args = { store: "moving", username: pg.admin.username, password: pg.admin.password, connectionString, schema: "before_move" };
+    const schema = await created("secrets:TransformStoreSchema", args);
+    const tables = (name: string) => pg.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1", [name]);
+    expect(await tables("before_move")).toEqual([{ table_name: "transform_keys" }, { table_name: "transform_tokens" }]);
+
+    const { outs: moved } = (await call("secrets:TransformStore", "update", [s.id, s.outs, await checked("secrets:TransformStore", { ...store, schema: "after_move" }, s.outs)])) as { outs: Props };
+    expect(moved.schema).toBe("after_move");
+    const news = await checked("secrets:TransformStoreSchema", { ...args, schema: moved.schema }, schema.outs);
+    expect(await call("secrets:TransformStoreSchema", "diff", [schema.id, schema.outs, news])).toMatchObject({ changes: true, replaces: [] });
+    await call("secrets:TransformStoreSchema", "update", [schema.id, schema.outs, news]);
+    expect(await tables("after_move")).toEqual([{ table_name: "transform_keys" }, { table_name: "transform_tokens" }]);
+
+    // Tokens now go to the new schema's tables.
+    expect((await raw("transformations/tokenization/moved", { stores: ["moving"], allowed_roles: ["m"] })).status).toBe(204);
+    expect((await raw("role/m", { transformations: ["moved"] })).status).toBe(204);
+    const token = (await transform.encode({ role: "m", value: "moved-value" })).encodedValue!;
+    expect(await pg.query("SELECT 1 FROM after_move.transform_tokens")).toHaveLength(1);
+    expect(await transform.decode({ role: "m", value: token })).toEqual({ decodedValue: "moved-value" });
   });
 });
