@@ -100,6 +100,26 @@ describe("tokenization state functions", () => {
 });
 
 describe("key, read and list functions", () => {
+  it("a name that is not one path segment is refused before any request, naming the function and the argument", async () => {
+    const hostile = ["", "   ", ".", "..", "a/b", "builtin/../x", "builtin/", "a?b", "a#b", "a%2Fb", "a\\b", "a\u0001b", "\ud800", "x\udc00"];
+    const reads: [string, (a: { name: string }) => Promise<unknown>][] = [
+      ["getRole", transform.getRole], ["getTransformation", transform.getTransformation], ["getStore", transform.getStore],
+      ["getTokenizationKey", transform.getTokenizationKey], ["rotateTokenizationKey", transform.rotateTokenizationKey],
+    ];
+    await control(emu(), "DELETE", "/requests");
+    for (const [fn, call] of reads) {
+      for (const name of hostile) {
+        const err = await rejectionOf(call({ name }));
+        expect(err.code, `${fn}(${JSON.stringify(name)})`).toBe("invalid_input");
+        expect(err.message, `${fn}(${JSON.stringify(name)})`).toMatch(new RegExp(`^${fn}: .*name: `));
+      }
+    }
+    // Built-ins stay readable; key actions take only the engine's own names.
+    expect(await transform.getStore({ name: "builtin/internal" })).toMatchObject({ name: "builtin/internal" });
+    expect((await rejectionOf(transform.getTokenizationKey({ name: "builtin/internal" }))).code).toBe("invalid_input");
+    expect((await requests(emu())).map((r) => r.path)).toEqual(["/v1/transform/stores/builtin/internal"]);
+  });
+
   it("rotate, trim, get and list keys", async () => {
     expect(await transform.rotateTokenizationKey({ name: "tok" })).toEqual({ name: "tok", latestVersion: 2, minAvailableVersion: 0, minDecryptionVersion: 1 });
     await raw("tokenization/keys/tok/config", { min_decryption_version: 2 });

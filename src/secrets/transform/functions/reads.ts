@@ -9,7 +9,7 @@ import { ROLE_ROUTES } from "../role";
 import { STORE_ROUTES } from "../store";
 import { TOKENIZATION_KEY_ROUTES } from "../tokenizationKeyConfig";
 import { TRANSFORMATION_ROUTES } from "../transformations";
-import { forms, mountOf, objectName, optionalMount, post, type Inputs } from "./common";
+import { forms, mountOf, objectName, optionalMount, post, readableName, type Inputs } from "./common";
 
 export interface RefArgs {
   /** Name of the object (built-ins such as `builtin/internal` too, where the service has them). */
@@ -69,7 +69,10 @@ let refSchema: z.ZodType | undefined;
 let mountSchema: z.ZodType | undefined;
 let rolesSchema: z.ZodType | undefined;
 let trimSchema: z.ZodType | undefined;
-const ref = () => (refSchema ??= z.object({ name: z.string().min(1, "must not be empty"), mount: optionalMount() }));
+let keyRefSchema: z.ZodType | undefined;
+// Reads take built-in names too; key actions only the engine's own transformations.
+const ref = () => (refSchema ??= z.object({ name: readableName(), mount: optionalMount() }));
+const keyRef = () => (keyRefSchema ??= z.object({ name: objectName(), mount: optionalMount() }));
 const mountOnly = () => (mountSchema ??= z.object({ mount: optionalMount() }));
 const rolesArgs = () => (rolesSchema ??= z.object({ mount: optionalMount(), filter: z.string().min(1).optional() }));
 const trimArgs = () => (trimSchema ??= z.object({ name: objectName(), mount: optionalMount(), minAvailableVersion: z.number().int().min(1, "must be 1 or more") }));
@@ -133,10 +136,10 @@ const defs = {
   listStores: lister("listStores", STORE_ROUTES.list),
   listTemplates: lister("listTemplates", "LIST /{mount}/template"),
   listAlphabets: lister("listAlphabets", "LIST /{mount}/alphabet"),
-  getTokenizationKey: { name: "getTokenizationKey", schema: ref, sideEffects: false,
+  getTokenizationKey: { name: "getTokenizationKey", schema: keyRef, sideEffects: false,
     run: async (ctx, a) => keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name) } as FunctionDefinition<RefArgs, TokenizationKeyInfo>,
   listTokenizationKeys: lister("listTokenizationKeys", TOKENIZATION_KEY_ROUTES.list),
-  rotateTokenizationKey: { name: "rotateTokenizationKey", schema: ref, sideEffects: true,
+  rotateTokenizationKey: { name: "rotateTokenizationKey", schema: keyRef, sideEffects: true,
     run: async (ctx, a) => {
       await post(ctx, TOKENIZATION_KEY_ROUTES.rotate, { mount: mountOf(a), name: a.name }, {});
       return keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name);
