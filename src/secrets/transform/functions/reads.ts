@@ -156,7 +156,7 @@ const f = <A, R>(d: FunctionDefinition<A, R>) => forms(d, false);
 /** A role's transformations. */
 export const getRole = f(defs.getRole).promise;
 /** Output form of {@link getRole}. */
-export const getRoleOutput: (a: Inputs<RefArgs>) => pulumi.Output<RoleInfo> = f(defs.getRole).output;
+export const getRoleOutput: (a: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RoleInfo> = f(defs.getRole).output;
 /** Role names, optionally matching the `filter` glob. */
 export const listRoles = (a: ListRolesArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listRoles).promise(a, opts);
 /** Output form of {@link listRoles}. */
@@ -164,7 +164,7 @@ export const listRolesOutput = (a: Inputs<ListRolesArgs> = {}, opts?: SvcInvokeO
 /** A transformation as the service reads it (`templates` list, `maxTtl` in seconds). */
 export const getTransformation = f(defs.getTransformation).promise;
 /** Output form of {@link getTransformation}. */
-export const getTransformationOutput: (a: Inputs<RefArgs>) => pulumi.Output<TransformationInfo> = f(defs.getTransformation).output;
+export const getTransformationOutput: (a: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TransformationInfo> = f(defs.getTransformation).output;
 /** Transformation names. */
 export const listTransformations = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTransformations).promise(a, opts);
 /** Output form of {@link listTransformations}. */
@@ -172,7 +172,7 @@ export const listTransformationsOutput = (a: Inputs<MountArgs> = {}, opts?: SvcI
 /** A store (never its credentials). */
 export const getStore = f(defs.getStore).promise;
 /** Output form of {@link getStore}. */
-export const getStoreOutput: (a: Inputs<RefArgs>) => pulumi.Output<StoreInfo> = f(defs.getStore).output;
+export const getStoreOutput: (a: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<StoreInfo> = f(defs.getStore).output;
 /** Store names (the built-in store is not listed). */
 export const listStores = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listStores).promise(a, opts);
 /** Output form of {@link listStores}. */
@@ -188,7 +188,7 @@ export const listAlphabetsOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeO
 /** Key versions of a tokenization transformation. */
 export const getTokenizationKey = f(defs.getTokenizationKey).promise;
 /** Output form of {@link getTokenizationKey}. */
-export const getTokenizationKeyOutput: (a: Inputs<RefArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
+export const getTokenizationKeyOutput: (a: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
 /** Names of the tokenization transformations (which have keys). */
 export const listTokenizationKeys = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTokenizationKeys).promise(a, opts);
 /** Output form of {@link listTokenizationKeys}. */
@@ -199,8 +199,8 @@ export const listTokenizationKeysOutput = (a: Inputs<MountArgs> = {}, opts?: Svc
  */
 export const rotateTokenizationKey = f(defs.rotateTokenizationKey).promise;
 /** Output form of {@link rotateTokenizationKey}: unknown during preview. */
-export const rotateTokenizationKeyOutput: (a: Inputs<RefArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
+export const rotateTokenizationKeyOutput: (a: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
 /** Deletes key versions below `minAvailableVersion` for good (tokens made with them stop decoding). None during preview. */
 export const trimTokenizationKey = f(defs.trimTokenizationKey).promise;
 /** Output form of {@link trimTokenizationKey}: unknown during preview. */
-export const trimTokenizationKeyOutput: (a: Inputs<TrimArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.trimTokenizationKey).output;
+export const trimTokenizationKeyOutput: (a: Inputs<TrimArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.trimTokenizationKey).output;

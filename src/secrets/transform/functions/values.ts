@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CROSS_FIELD, crossField } from "../../../core/crossField";
 import type { Context } from "../../../core/definition";
-import type { FunctionDefinition } from "../../../core/fn";
+import type { FunctionDefinition, SvcInvokeOutputOptions } from "../../../core/fn";
 import { duration } from "../fields";
 import { forms, mountOf, objectName, optionalMount, post, sevenByteTweak, type Inputs } from "./common";
 
@@ -164,20 +164,20 @@ const metadataF = forms(def<MetadataResult>("metadata", false), false);
 /** Encodes a value (or `batchInput`) through a role. Makes no request during preview (resolves undefined). */
 export const encode = encodeF.promise;
 /** Output form of {@link encode}: secret (encoded values, tokens and tweaks); unknown during preview. */
-export const encodeOutput: (args: Inputs<ValueArgs>) => pulumi.Output<EncodeResult> = encodeF.output;
+export const encodeOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<EncodeResult> = encodeF.output;
 /** Decodes an encoded value or token (or `batchInput`) through a role. */
 export const decode = decodeF.promise;
 /** Output form of {@link decode}: secret (plaintext). */
-export const decodeOutput: (args: Inputs<ValueArgs>) => pulumi.Output<DecodeResult> = decodeF.output;
+export const decodeOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodeResult> = decodeF.output;
 /** Whether a token is valid and unexpired (tokenization only). */
 export const validate = validateF.promise;
 /** Output form of {@link validate}. */
-export const validateOutput: (args: Inputs<ValueArgs>) => pulumi.Output<ValidateResult> = validateF.output;
+export const validateOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ValidateResult> = validateF.output;
 /** Whether a valid unexpired token exists for a plaintext (tokenization only); never returns it. */
 export const tokenized = tokenizedF.promise;
 /** Output form of {@link tokenized}. */
-export const tokenizedOutput: (args: Inputs<ValueArgs>) => pulumi.Output<TokenizedResult> = tokenizedF.output;
+export const tokenizedOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizedResult> = tokenizedF.output;
 /** The metadata and expiration of a token (tokenization only). */
 export const metadata = metadataF.promise;
 /** Output form of {@link metadata}. */
-export const metadataOutput: (args: Inputs<ValueArgs>) => pulumi.Output<MetadataResult> = metadataF.output;
+export const metadataOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<MetadataResult> = metadataF.output;
