@@ -91,6 +91,33 @@ describe("tokenization state functions", () => {
     await it.return(undefined);
   });
 
+  it("errors of the iterator forms and of restore's chunks name the function", async () => {
+    const drain = async (it: AsyncIterable<unknown>) => {
+      for await (const _ of it) void _;
+    };
+    // From a page's request.
+    const snap = await rejectionOf(drain(transform.snapshotTokenization({ transformation: "nope" })));
+    expect(snap.message).toMatch(/^snapshotTokenization: POST \/transform\/transformations\/tokenization\/snapshot\/nope: 404/);
+    await raw("transformations/tokenization/plain", {});
+    const exp = await rejectionOf(drain(transform.exportDecodedTokenization({ transformation: "plain" })));
+    expect(exp.message).toMatch(/^exportDecodedTokenization: POST \/transform\/transformations\/tokenization\/export-decoded\/plain: 400 .*exportable/);
+    // Before any request: bad arguments (at the call) and a missing setting.
+    expect(() => transform.snapshotTokenization({ transformation: "a/b" })).toThrow(/^snapshotTokenization: .*transformation: /);
+    const saved = process.env.SVC_SECRETS_TOKEN;
+    delete process.env.SVC_SECRETS_TOKEN;
+    try {
+      const missing = await rejectionOf(drain(transform.exportDecodedTokenization({ transformation: "tok" })));
+      expect(missing.message).toMatch(/^exportDecodedTokenization: .*SVC_SECRETS_TOKEN/);
+    } finally {
+      process.env.SVC_SECRETS_TOKEN = saved;
+    }
+    // A chunk refused, and a snapshot that fails while it feeds the restore: each names who failed.
+    const chunk = await rejectionOf(transform.restoreTokenization({ transformation: "nope", values: ["x"] }));
+    expect(chunk.message).toMatch(/^restoreTokenization: POST \/transform\/transformations\/tokenization\/restore\/nope: 404/);
+    const fed = await rejectionOf(transform.restoreTokenization({ transformation: "tok", values: transform.snapshotTokenization({ transformation: "nope" }) }));
+    expect(fed.message).toMatch(/^restoreTokenization: snapshotTokenization: POST .*snapshot\/nope: 404/);
+  });
+
   it("restore makes no request in preview", async () => {
     await control(emu(), "DELETE", "/requests");
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import { invoke, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
+import { invoke, named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
 import { forms, mountOf, objectName, optionalMount, post, type Inputs } from "./common";
 
 export const TOKEN_STATE_ROUTES = {
@@ -108,6 +108,27 @@ const restoreDef: FunctionDefinition<RestoreArgs, { restored: number }> = {
   },
 };
 
+async function* namedAfter<T>(def: FunctionDefinition<unknown, unknown>, it: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* it;
+  } catch (e) {
+    throw named(def, e);
+  }
+}
+
+/**
+ * An iterator form: its errors name its function, as the Promise and Output forms' do, whether they
+ * come at the call (bad arguments, missing settings: before any request) or from a page's request.
+ */
+function iterate<A, T>(def: FunctionDefinition<A, unknown>, make: () => AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+  const d = def as FunctionDefinition<unknown, unknown>;
+  try {
+    return namedAfter(d, make());
+  } catch (e) {
+    throw named(d, e);
+  }
+}
+
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const v of it) out.push(v);
@@ -119,7 +140,7 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
  * values present when it began. `for await (const v of snapshotTokenization({transformation}))`.
  */
 export function snapshotTokenization(args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): AsyncGenerator<string, void, undefined> {
-  return snapshotValues(programContext(opts?.connection, "secrets"), validated(snapshotDef, args));
+  return iterate(snapshotDef, () => snapshotValues(programContext(opts?.connection, "secrets"), validated(snapshotDef, args)));
 }
 
 /** Every snapshot value in one array. */
@@ -131,7 +152,7 @@ export const snapshotTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInv
  * Decoded plaintexts and their tokens one at a time (exportable mapping mode only), a page per request.
  */
 export function exportDecodedTokenization(args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): AsyncGenerator<DecodedToken, void, undefined> {
-  return exportValues(programContext(opts?.connection, "secrets"), validated(exportDef, args));
+  return iterate(exportDef, () => exportValues(programContext(opts?.connection, "secrets"), validated(exportDef, args)));
 }
 
 /** Every decoded token in one array. */
