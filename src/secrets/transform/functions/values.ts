@@ -45,37 +45,83 @@ export interface ValueArgs extends Partial<ValueItem> {
   batchSize?: number;
 }
 
+/** What every batch item may carry besides its result. */
+export interface BatchItemError {
+  /** Why the service refused this item (the other items are unaffected); absent when it succeeded. */
+  error?: string;
+}
+
+/** One item of an encode batch. */
+export interface EncodeBatchResult extends BatchItemError {
+  /** The encoded value or token. */
+  encodedValue?: string;
+  /** The tweak encode generated (fpe with `generated` tweak source): keep it, decode needs it. */
+  tweak?: string;
+}
+
 export interface EncodeResult {
   /** The encoded value (single call). */
   encodedValue?: string;
   /** The tweak encode generated (fpe with `generated` tweak source): keep it, decode needs it. */
   tweak?: string;
   /** Batch results in input order. */
-  batchResults?: { encodedValue?: string; tweak?: string; error?: string }[];
+  batchResults?: EncodeBatchResult[];
+}
+
+/** One item of a decode batch. */
+export interface DecodeBatchResult extends BatchItemError {
+  /** The plaintext. */
+  decodedValue?: string;
 }
 
 export interface DecodeResult {
+  /** The plaintext (single call). */
   decodedValue?: string;
-  batchResults?: { decodedValue?: string; error?: string }[];
+  /** Batch results in input order. */
+  batchResults?: DecodeBatchResult[];
+}
+
+/** One item of a validate batch. */
+export interface ValidateBatchResult extends BatchItemError {
+  /** True when the token is valid and unexpired. */
+  valid?: boolean;
 }
 
 export interface ValidateResult {
   /** True when the token is valid and unexpired. */
   valid?: boolean;
-  batchResults?: { valid?: boolean; error?: string }[];
+  /** Batch results in input order. */
+  batchResults?: ValidateBatchResult[];
+}
+
+/** One item of a tokenized batch. */
+export interface TokenizedBatchResult extends BatchItemError {
+  /** True when a valid unexpired token exists for the plaintext. */
+  tokenized?: boolean;
 }
 
 export interface TokenizedResult {
   /** True when a valid unexpired token exists for the plaintext. */
   tokenized?: boolean;
-  batchResults?: { tokenized?: boolean; error?: string }[];
+  /** Batch results in input order. */
+  batchResults?: TokenizedBatchResult[];
 }
 
-export interface MetadataResult {
+/** One item of a metadata batch. */
+export interface MetadataBatchResult extends BatchItemError {
+  /** The metadata given at encode (`key=value` pairs separated by commas). */
   metadata?: string;
   /** Expiration timestamp of the token; absent when it never expires. */
   expirationTime?: string;
-  batchResults?: { metadata?: string; expirationTime?: string; error?: string }[];
+}
+
+export interface MetadataResult {
+  /** The metadata given at encode (`key=value` pairs separated by commas; single call). */
+  metadata?: string;
+  /** Expiration timestamp of the token; absent when it never expires. */
+  expirationTime?: string;
+  /** Batch results in input order. */
+  batchResults?: MetadataBatchResult[];
 }
 
 const metadataText = (m: ValueItem["metadata"]) =>
