@@ -17,12 +17,14 @@ export function declare(cfg: pulumi.Config) {
     password: cfg.requireSecret("storePassword"),
     schema: "transform",
   });
-  // Tables are created with schema-change credentials used for this call only.
+  // Tables are created with schema-change credentials used for this call only. Given the store's
+  // connection string and schema, the call runs again when the store moves to another database.
   const schema = new t.StoreSchema("tokens-schema", {
     store: store.name,
+    connectionString: store.connectionString,
+    schema: store.schema,
     username: cfg.require("adminUser"),
     password: cfg.requireSecret("adminPassword"),
-    triggers: [store.connectionString],
   });
 
   const card = new t.FpeTransformation("card", { name: "card", template: cardTemplate.name, tweakSource: "internal", allowedRoles: ["payments"] });

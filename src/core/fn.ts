@@ -69,7 +69,7 @@ export function programContext(connection?: { url?: unknown; token?: unknown; se
 }
 
 /** Every error of a function names it, whatever layer it comes from. */
-function named(def: FunctionDefinition<unknown, unknown>, e: unknown): unknown {
+export function named(def: FunctionDefinition<unknown, unknown>, e: unknown): unknown {
   if (e instanceof Error && !e.message.startsWith(`${def.name}:`) && !e.message.startsWith(`${def.name} `)) {
     e.message = `${def.name}: ${e.message}`;
   }

@@ -27,6 +27,11 @@ export type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../core/fn";
  * const ci = svc.runs.connection({ url: "https://ci.example.com/api/v2", token: cfg.requireSecret("ciToken") });
  * new svc.runs.Run("deploy", { workspaceId, message: "deploy", connection: ci });
  */
-export function connection(c: { url?: pulumi.Input<string>; token?: pulumi.Input<string> }): Connection<"runs"> {
+export function connection(c: {
+  /** Base URL of the API (e.g. ending with `/api/v2`); default `svc:runUrl` / `SVC_RUN_URL`. */
+  url?: pulumi.Input<string>;
+  /** API token, made secret; default `svc:runToken` / `SVC_RUN_TOKEN`. */
+  token?: pulumi.Input<string>;
+}): Connection<"runs"> {
   return connectionOf("runs", c);
 }

@@ -20,6 +20,11 @@ export type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../core/fn";
  * const dr = svc.secrets.connection({ url: "https://dr.example.com/v1", token: cfg.requireSecret("drToken") });
  * new svc.secrets.transform.Alphabet("digits", { name: "digits", alphabet: "0123456789", connection: dr });
  */
-export function connection(c: { url?: pulumi.Input<string>; token?: pulumi.Input<string> }): Connection<"secrets"> {
+export function connection(c: {
+  /** Base URL ending with `/v1`; default `svc:secretsUrl` / `SVC_SECRETS_URL`. */
+  url?: pulumi.Input<string>;
+  /** API token, made secret; default `svc:secretsToken` / `SVC_SECRETS_TOKEN`. */
+  token?: pulumi.Input<string>;
+}): Connection<"secrets"> {
   return connectionOf("secrets", c);
 }

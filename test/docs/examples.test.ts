@@ -8,14 +8,18 @@ import { root } from "../support/dist";
 const examples = path.join(root, "examples");
 const programs = fs.readdirSync(examples).filter((d) => {
   const dir = path.join(examples, d);
-  // A Pulumi program registers resources; the receiver example is a plain server.
-  return fs.existsSync(path.join(dir, "index.ts")) && /new svc\.|svc\.\w+\.\w+\(/.test(fs.readFileSync(path.join(dir, "index.ts"), "utf8"));
+  // A Pulumi program registers resources (in index.ts or a module beside it such as shared.ts), and
+  // every example the real CLI runs has a cli.json; the receiver example is a plain server.
+  if (!fs.existsSync(path.join(dir, "index.ts"))) return false;
+  if (fs.existsSync(path.join(dir, "cli.json"))) return true;
+  return /new svc\.|svc\.\w+\.\w+\(/.test(fs.readFileSync(path.join(dir, "index.ts"), "utf8"));
 });
 const nameOf = (file: string) => /^name:\s*(\S+)/m.exec(fs.readFileSync(file, "utf8"))?.[1];
 
 describe("examples", () => {
   it("finds the example programs", () => {
-    expect(programs).toEqual(expect.arrayContaining(["keymgmt", "quickstart", "runs"]));
+    expect(programs).toEqual(expect.arrayContaining(["keymgmt", "quickstart", "runs", "transform", "directory", "replication"]));
+    expect(programs).not.toContain("receiver");
   });
 
   for (const d of programs) {

@@ -7,6 +7,8 @@ import { root } from "../support/dist";
 
 let checker: ts.TypeChecker;
 let exported: ts.Symbol[] = [];
+/** Every export by its qualified name (`secrets.transform.getRole`). */
+let byName = new Map<string, ts.Symbol>();
 
 function resolve(s: ts.Symbol): ts.Symbol {
   return s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
@@ -33,14 +35,25 @@ function ours(s: ts.Symbol): boolean {
   });
 }
 
-/** Properties of a type that are declared in our sources, undocumented ones listed as `Owner.prop`. */
-function undocumentedProps(type: ts.Type, owner: string): string[] {
+/**
+ * Properties of a type that are declared in our sources, undocumented ones listed as `Owner.prop`;
+ * with `deep`, also those of the object types they hold in turn (batch result items, nested options).
+ */
+function undocumentedProps(type: ts.Type, owner: string, deep = false, seen = new Set<ts.Type>()): string[] {
   const missing: string[] = [];
-  for (const p of checker.getPropertiesOfType(checker.getApparentType(type))) {
-    if (!ours(p) || p.name.startsWith("__")) continue;
-    // Named after the declaring type, so a type shared by many functions is reported once.
-    const parent = (p as ts.Symbol & { parent?: ts.Symbol }).parent;
-    if (!documented(p)) missing.push(`${parent && !parent.name.startsWith("__") ? parent.name : owner}.${p.name}`);
+  const types = type.isUnion() ? type.types : [type];
+  for (const t of types) {
+    if (seen.has(t)) continue;
+    seen.add(t);
+    for (const p of checker.getPropertiesOfType(checker.getApparentType(t))) {
+      if (!ours(p) || p.name.startsWith("__")) continue;
+      // Named after the declaring type, so a type shared by many functions is reported once.
+      const parent = (p as ts.Symbol & { parent?: ts.Symbol }).parent;
+      const name = `${parent && !parent.name.startsWith("__") ? parent.name : owner}.${p.name}`;
+      if (!documented(p)) missing.push(name);
+      const inner = unwrap(checker.getNonNullableType(checker.getTypeOfSymbol(p)));
+      if (deep && inner.flags & ts.TypeFlags.Object && !inner.getCallSignatures().length) missing.push(...undocumentedProps(inner, name, deep, seen));
+    }
   }
   return missing;
 }
@@ -63,8 +76,14 @@ function isResourceClass(s: ts.Symbol): boolean {
   return checker.getBaseTypes(type as ts.InterfaceType).some((b) => b.getSymbol()?.getName() === "SvcResource");
 }
 
+/** A function declaration, or an `export const` whose value can be called (`export const getRole = ...`). */
+function isFunction(s: ts.Symbol): boolean {
+  if (s.flags & ts.SymbolFlags.Function) return true;
+  return (s.flags & ts.SymbolFlags.Variable) !== 0 && checker.getTypeOfSymbol(s).getCallSignatures().length > 0;
+}
+
 const resources = () => exported.filter(isResourceClass);
-const functions = () => exported.filter((s) => s.flags & ts.SymbolFlags.Function);
+const functions = () => exported.filter(isFunction);
 
 beforeAll(() => {
   const program = ts.createProgram([path.join(root, "src/index.ts")], {
@@ -76,6 +95,7 @@ beforeAll(() => {
   const all = new Map<string, ts.Symbol>();
   walk(index, "", all);
   exported = [...new Map([...all.values()].map((s) => [s, s])).values()];
+  byName = all;
 }, 120_000);
 
 describe("TSDoc of the public surface", () => {
@@ -106,16 +126,42 @@ describe("TSDoc of the public surface", () => {
     expect(missing).toEqual([]);
   });
 
+  it("finds the callable export consts too (the transform functions are declared that way)", () => {
+    const names = functions().map((s) => s.name);
+    for (const n of ["getRole", "getRoleOutput", "encode", "encodeOutput", "restoreTokenizationOutput", "snapshotTokenizationAll"]) expect(names).toContain(n);
+  });
+
   it("every function, its argument fields and its result fields have TSDoc", () => {
     const missing: string[] = [];
     for (const s of functions()) {
       if (!documented(s)) missing.push(`${s.name}()`);
       for (const sig of checker.getTypeOfSymbol(s).getCallSignatures()) {
-        const first = sig.getParameters()[0];
-        if (first && first.name === "args") missing.push(...undocumentedProps(unwrap(checker.getTypeOfSymbol(first)), `${s.name}(args)`));
+        // Every parameter: the arguments (whatever the parameter is called) and the options.
+        for (const p of sig.getParameters()) missing.push(...undocumentedProps(unwrap(checker.getNonNullableType(checker.getTypeOfSymbol(p))), `${s.name}(${p.name})`));
         missing.push(...undocumentedProps(unwrap(sig.getReturnType()), `${s.name}() result`));
       }
     }
-    expect([...new Set(missing)]).toEqual([]);
+    expect([...new Set(missing)].sort()).toEqual([]);
+  });
+
+  it("the transform functions document every field at every depth (batch items, restore arguments)", () => {
+    const missing: string[] = [];
+    for (const [name, s] of byName) {
+      if (!name.startsWith("secrets.transform.") || !isFunction(s)) continue;
+      for (const sig of checker.getTypeOfSymbol(s).getCallSignatures()) {
+        for (const p of sig.getParameters()) missing.push(...undocumentedProps(unwrap(checker.getNonNullableType(checker.getTypeOfSymbol(p))), `${s.name}(${p.name})`, true));
+        missing.push(...undocumentedProps(unwrap(sig.getReturnType()), `${s.name}() result`, true));
+      }
+    }
+    expect([...new Set(missing)].sort()).toEqual([]);
+  });
+
+  it("every Output form takes options (dependsOn), like pulumi.InvokeOutputOptions", () => {
+    const takesOptions = (sig: ts.Signature) => sig.getParameters().some((p) =>
+      checker.getPropertyOfType(checker.getNonNullableType(checker.getTypeOfSymbol(p)), "dependsOn") !== undefined);
+    const missing = functions().filter((s) => s.name.endsWith("Output"))
+      .filter((s) => checker.getTypeOfSymbol(s).getCallSignatures().some((sig) => !takesOptions(sig)))
+      .map((s) => s.name);
+    expect(missing).toEqual([]);
   });
 });

@@ -228,7 +228,7 @@ describe("tokenization", () => {
     }
     expect(values).toHaveLength(5);
     expect((await post("transformations/tokenization/snapshot/tok", { continuation: "forged.x" })).status).toBe(400);
-    // Into a fresh transformation of the same name (the keys come along with the store in real use).
+    // Into another transformation of the other mapping mode: refused for the mode first.
     await ok(post("transformations/tokenization/plain", {}));
     expect((await post("transformations/tokenization/restore/plain", { values })).json.errors[0]).toContain("exportable-mode store");
     await ok(post("transformations/tokenization/restore/tok", { values: [...values, values[0]] }));
@@ -238,6 +238,37 @@ describe("tokenization", () => {
     expect(exported.values.map((v: { plaintext: string }) => Buffer.from(v.plaintext, "base64").toString()).sort()).toEqual(["late", "v0", "v1", "v2", "v3", "v4"]);
     expect(exported.values.map((v: { token: string }) => v.token)).toEqual(expect.arrayContaining(made));
     expect((await post("transformations/tokenization/export-decoded/plain", {})).json.errors[0]).toContain("exportable");
+  });
+
+  test("restore refuses values sealed with other keys (400, nothing written) instead of answering 204 with undecodable tokens", async () => {
+    await tokens();
+    const token = (await post("encode/app", { value: "kept" })).json.data.encoded_value;
+    const values = (await ok(post("transformations/tokenization/snapshot/tok", {}), 200)).json.data.values;
+    // Another transformation has its own keys.
+    await ok(post("transformations/tokenization/other", {}));
+    const other = await post("transformations/tokenization/restore/other", { values });
+    expect(other.status).toBe(400);
+    expect(other.json.errors).toEqual([expect.stringContaining("values[0] was sealed with keys this transformation does not hold")]);
+    // So does one deleted and created again under the same name: its old tokens are gone with its keys.
+    await ok(del("role/app"));
+    await ok(del("transformation/tok"));
+    await tokens();
+    const again = await post("transformations/tokenization/restore/tok", { values });
+    expect(again.status).toBe(400);
+    expect(again.json.errors[0]).toContain("restore it into the transformation it was taken from");
+    expect((await post("transformations/tokenization/snapshot/tok", {})).json.data.values).toEqual([]);
+    expect((await post("decode/app", { value: token })).status).toBe(400);
+  });
+
+  test("restore takes back values of its own keys, even of a version trimmed since (they stay undecodable, as trim says)", async () => {
+    await tokens();
+    const old = (await post("encode/app", { value: "old" })).json.data.encoded_value;
+    const values = (await post("transformations/tokenization/snapshot/tok", {})).json.data.values;
+    await ok(post("tokenization/keys/tok/rotate"));
+    await ok(post("tokenization/keys/tok/config", { min_decryption_version: 2 }));
+    await ok(post("tokenization/keys/tok/trim", { min_available_version: 2 }));
+    await ok(post("transformations/tokenization/restore/tok", { values }));
+    expect((await post("decode/app", { value: old })).json.errors[0]).toContain("below min_decryption_version");
   });
 });
 

@@ -91,6 +91,33 @@ describe("tokenization state functions", () => {
     await it.return(undefined);
   });
 
+  it("errors of the iterator forms and of restore's chunks name the function", async () => {
+    const drain = async (it: AsyncIterable<unknown>) => {
+      for await (const _ of it) void _;
+    };
+    // From a page's request.
+    const snap = await rejectionOf(drain(transform.snapshotTokenization({ transformation: "nope" })));
+    expect(snap.message).toMatch(/^snapshotTokenization: POST \/transform\/transformations\/tokenization\/snapshot\/nope: 404/);
+    await raw("transformations/tokenization/plain", {});
+    const exp = await rejectionOf(drain(transform.exportDecodedTokenization({ transformation: "plain" })));
+    expect(exp.message).toMatch(/^exportDecodedTokenization: POST \/transform\/transformations\/tokenization\/export-decoded\/plain: 400 .*exportable/);
+    // Before any request: bad arguments (at the call) and a missing setting.
+    expect(() => transform.snapshotTokenization({ transformation: "a/b" })).toThrow(/^snapshotTokenization: .*transformation: /);
+    const saved = process.env.SVC_SECRETS_TOKEN;
+    delete process.env.SVC_SECRETS_TOKEN;
+    try {
+      const missing = await rejectionOf(drain(transform.exportDecodedTokenization({ transformation: "tok" })));
+      expect(missing.message).toMatch(/^exportDecodedTokenization: .*SVC_SECRETS_TOKEN/);
+    } finally {
+      process.env.SVC_SECRETS_TOKEN = saved;
+    }
+    // A chunk refused, and a snapshot that fails while it feeds the restore: each names who failed.
+    const chunk = await rejectionOf(transform.restoreTokenization({ transformation: "nope", values: ["x"] }));
+    expect(chunk.message).toMatch(/^restoreTokenization: POST \/transform\/transformations\/tokenization\/restore\/nope: 404/);
+    const fed = await rejectionOf(transform.restoreTokenization({ transformation: "tok", values: transform.snapshotTokenization({ transformation: "nope" }) }));
+    expect(fed.message).toMatch(/^restoreTokenization: snapshotTokenization: POST .*snapshot\/nope: 404/);
+  });
+
   it("restore makes no request in preview", async () => {
     await control(emu(), "DELETE", "/requests");
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);
@@ -100,6 +127,26 @@ describe("tokenization state functions", () => {
 });
 
 describe("key, read and list functions", () => {
+  it("a name that is not one path segment is refused before any request, naming the function and the argument", async () => {
+    const hostile = ["", "   ", ".", "..", "a/b", "builtin/../x", "builtin/", "a?b", "a#b", "a%2Fb", "a\\b", "a\u0001b", "\ud800", "x\udc00"];
+    const reads: [string, (a: { name: string }) => Promise<unknown>][] = [
+      ["getRole", transform.getRole], ["getTransformation", transform.getTransformation], ["getStore", transform.getStore],
+      ["getTokenizationKey", transform.getTokenizationKey], ["rotateTokenizationKey", transform.rotateTokenizationKey],
+    ];
+    await control(emu(), "DELETE", "/requests");
+    for (const [fn, call] of reads) {
+      for (const name of hostile) {
+        const err = await rejectionOf(call({ name }));
+        expect(err.code, `${fn}(${JSON.stringify(name)})`).toBe("invalid_input");
+        expect(err.message, `${fn}(${JSON.stringify(name)})`).toMatch(new RegExp(`^${fn}: .*name: `));
+      }
+    }
+    // Built-ins stay readable; key actions take only the engine's own names.
+    expect(await transform.getStore({ name: "builtin/internal" })).toMatchObject({ name: "builtin/internal" });
+    expect((await rejectionOf(transform.getTokenizationKey({ name: "builtin/internal" }))).code).toBe("invalid_input");
+    expect((await requests(emu())).map((r) => r.path)).toEqual(["/v1/transform/stores/builtin/internal"]);
+  });
+
   it("rotate, trim, get and list keys", async () => {
     expect(await transform.rotateTokenizationKey({ name: "tok" })).toEqual({ name: "tok", latestVersion: 2, minAvailableVersion: 0, minDecryptionVersion: 1 });
     await raw("tokenization/keys/tok/config", { min_decryption_version: 2 });

@@ -183,6 +183,44 @@ describe("StoreSchema and TokenizationKeyConfig", () => {
     expect(await call("secrets:TransformStoreSchema", "read", [id, outs])).toEqual({ id: "", props: {} });
   });
 
+  it("runs again by itself when the Store's connectionString or schema change in place; refuses values that are not the store's", async () => {
+    const store = { name: "my", driver: "mysql", connectionString: "{{username}}:{{password}}@tcp(db)/t?parseTime=true", username: "u", password: "p", schema: "one" };
+    const s = await created("secrets:TransformStore", store);
+    await control(emu(), "DELETE", "/requests");
+    const args = { store: "my", username: "admin", password: "adm1n", connectionString: store.connectionString, schema: "one" };
+    const { id, outs } = await created("secrets:TransformStoreSchema", args);
+    expect(outs).toMatchObject({ connectionString: store.connectionString, schema: "one" });
+    await noDiff("secrets:TransformStoreSchema", outs, args);
+
+    // The Store moves to another schema and database in place (an update, not a replacement)...
+    const moved = { ...store, schema: "two", connectionString: "{{username}}:{{password}}@tcp(db2)/t?parseTime=true" };
+    const storeNews = await checked("secrets:TransformStore", moved, s.outs);
+    expect(await call("secrets:TransformStore", "diff", [s.id, s.outs, storeNews])).toMatchObject({ changes: true, replaces: [] });
+    await call("secrets:TransformStore", "update", [s.id, s.outs, storeNews]);
+    // ...and the schema follows it with no triggers: its inputs are the Store's outputs.
+    const news = await checked("secrets:TransformStoreSchema", { ...args, connectionString: moved.connectionString, schema: "two" }, outs);
+    expect(await call("secrets:TransformStoreSchema", "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const { outs: after } = (await call("secrets:TransformStoreSchema", "update", [id, outs, news])) as { outs: Props };
+    expect(after).toMatchObject({ connectionString: moved.connectionString, schema: "two" });
+    expect((await requests(emu())).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
+
+    // Values that are not the store's (a typo, another store's) are refused before the schema call.
+    await control(emu(), "DELETE", "/requests");
+    const wrong = await checked("secrets:TransformStoreSchema", { ...args, connectionString: store.connectionString, schema: "three" }, after);
+    const err = await rejectionOf(call("secrets:TransformStoreSchema", "update", [id, after, wrong]));
+    expect(err.message).toContain("connectionString: is not store my's connection_string on the server; pass the Store's own output (store.connectionString)");
+    expect(err.message).toContain("schema: is not store my's schema on the server");
+    expect((await requests(emu())).filter((r) => r.path === "/v1/transform/stores/my/schema")).toEqual([]);
+
+    // Changed out of band, the store shows in the schema's refresh: the next up runs the call again.
+    await raw("POST", "stores/my", { type: "sql", driver: "mysql", connection_string: store.connectionString, username: "u", password: "p", schema: "four" });
+    const read = (await call("secrets:TransformStoreSchema", "read", [id, after])) as { props: Props };
+    expect(read.props).toMatchObject({ connectionString: store.connectionString, schema: "four" });
+    expect(await failures("secrets:TransformStoreSchema", { ...args, schema: "no-dashes", connectionString: "" })).toEqual([
+      "connectionString: must not be empty", "schema: must be a plain identifier (letters, digits, underscore)",
+    ]);
+  });
+
   it("rotates on a trigger change and sets min_decryption_version", async () => {
     await created("secrets:TransformTokenizationTransformation", { name: "tok" });
     const { id, outs } = await created("secrets:TransformTokenizationKeyConfig", { transformation: "tok", rotationTrigger: "a" });

@@ -46,6 +46,31 @@ describe("Output forms in a first preview", () => {
   });
 });
 
+describe("transform Output forms take options like every other function", () => {
+  // Each form as a user writes it: arguments, then `{ dependsOn }` (this file is type-checked too).
+  const t = () => svc.secrets.transform;
+  const forms: [string, (name: pulumi.Input<string>, opts: { dependsOn: pulumi.Resource[] }) => pulumi.Output<unknown>][] = [
+    ["getRoleOutput", (name, opts) => t().getRoleOutput({ name }, opts)],
+    ["getTransformationOutput", (name, opts) => t().getTransformationOutput({ name }, opts)],
+    ["getStoreOutput", (name, opts) => t().getStoreOutput({ name }, opts)],
+    ["getTokenizationKeyOutput", (name, opts) => t().getTokenizationKeyOutput({ name }, opts)],
+    ["rotateTokenizationKeyOutput", (name, opts) => t().rotateTokenizationKeyOutput({ name }, opts)],
+    ["trimTokenizationKeyOutput", (name, opts) => t().trimTokenizationKeyOutput({ name, minAvailableVersion: 2 }, opts)],
+    ["encodeOutput", (role, opts) => t().encodeOutput({ role, value: "4111-1111-1111-1111" }, opts)],
+    ["decodeOutput", (role, opts) => t().decodeOutput({ role, value: "4111-1111-1111-1111" }, opts)],
+    ["validateOutput", (role, opts) => t().validateOutput({ role, value: "token" }, opts)],
+    ["tokenizedOutput", (role, opts) => t().tokenizedOutput({ role, value: "plain" }, opts)],
+    ["metadataOutput", (role, opts) => t().metadataOutput({ role, value: "token" }, opts)],
+  ];
+
+  it.each(forms)("%s is unknown, without a request, while a dependsOn resource or an input is not created yet", async (_name, form) => {
+    const role = new svc.secrets.transform.Role(`r-${_name}`, { name: "payments" });
+    // A request would fail (nothing listens on port 9) and reject these Outputs instead.
+    expect(await known(form("payments", { dependsOn: [role] }))).toBe(false);
+    expect(await known(form(role.name, { dependsOn: [] }))).toBe(false);
+  });
+});
+
 describe("Promise forms", () => {
   it("name the function in validation and request errors", async () => {
     await expect(svc.secrets.keymgmt.getKey({ name: "" })).rejects.toThrow(/^getKey: /);

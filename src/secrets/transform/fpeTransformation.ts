@@ -3,7 +3,7 @@ import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
-import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES, TWEAK_SOURCES } from "./transformations";
+import { firstTemplate, kept, transformationObject, TRANSFORMATION_ROUTES, TWEAK_SOURCES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type TweakSource = (typeof TWEAK_SOURCES)[number];
@@ -38,9 +38,10 @@ export const fpeTransformationDefinition = transformationObject<FpeTransformatio
   fromData: (d, p) => ({
     name: p.name,
     mount: p.mount,
-    template: firstTemplate(d),
-    tweakSource: (String(d.tweak_source || "supplied")) as TweakSource,
-    allowedRoles: sorted(d.allowed_roles),
+    template: firstTemplate(d, p.template),
+    // An empty tweak_source is the default; an absent one keeps the value in state.
+    tweakSource: kept(d, "tweak_source", p.tweakSource, (v) => String(v || "supplied") as TweakSource, "supplied"),
+    allowedRoles: kept(d, "allowed_roles", p.allowedRoles, sorted, []),
   }),
 });
 

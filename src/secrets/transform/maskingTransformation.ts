@@ -3,7 +3,7 @@ import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
-import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
+import { firstTemplate, kept, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
 export interface MaskingTransformationState {
@@ -36,14 +36,15 @@ export const maskingTransformationDefinition = transformationObject<MaskingTrans
   write: TRANSFORMATION_ROUTES.masking,
   body: (p) => ({ template: p.template, masking_character: p.maskingCharacter, allowed_roles: p.allowedRoles }),
   fromData: (d, p) => {
-    const server = String(d.masking_character ?? "*");
+    // Seed reads carry no masking_character: the value in state stands until the server says otherwise.
+    const server = kept(d, "masking_character", p.maskingCharacter, String, "*");
     return {
       name: p.name,
       mount: p.mount,
-      template: firstTemplate(d),
+      template: firstTemplate(d, p.template),
       // Only the first character counts: "#x" and "#" are the same setting.
       maskingCharacter: p.maskingCharacter !== undefined && first(p.maskingCharacter) === first(server) ? p.maskingCharacter : server,
-      allowedRoles: sorted(d.allowed_roles),
+      allowedRoles: kept(d, "allowed_roles", p.allowedRoles, sorted, []),
     };
   },
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { SvcResource } from "../../core/resource";
 import { mount } from "../fields";
+import { InvalidInputError } from "../../http";
 import { fetchData, pathOf } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT, reference } from "./fields";
 import { STORE_ROUTES } from "./store";
@@ -14,6 +15,9 @@ export interface StoreSchemaState {
   transformationType: "tokenization";
   username: string;
   password: string;
+  /** The store's connection string and schema the last run was for (when given). */
+  connectionString?: string;
+  schema?: string;
   triggers?: unknown;
   [key: string]: unknown;
 }
@@ -22,7 +26,25 @@ let schema: z.ZodType | undefined;
 
 const params = (p: StoreSchemaState) => ({ mount: p.mount, name: p.store });
 
+/**
+ * The store's settings the tables depend on, given as inputs so that a change of the Store (a new
+ * database or schema, updated in place) runs the schema call again. Diff makes no request, so they
+ * come from the program (`store.connectionString`, `store.schema`); before a run they are compared
+ * with the store on the server, so the tables are made where the tokens will go.
+ */
+const STORE_SETTINGS = [["connectionString", "connection_string"], ["schema", "schema"]] as const;
+
 async function run(ctx: Parameters<ResourceDefinition["create"]>[0], p: StoreSchemaState): Promise<void> {
+  if (STORE_SETTINGS.some(([k]) => p[k] !== undefined)) {
+    const store = await fetchData(ctx, STORE_ROUTES.read, params(p));
+    const differs = STORE_SETTINGS.filter(([k, wire]) => p[k] !== undefined && store?.[wire] !== undefined && store[wire] !== p[k]);
+    if (differs.length > 0) {
+      throw new InvalidInputError(differs.map(([k, wire]) => ({
+        path: k,
+        message: `is not store ${p.store}'s ${wire} on the server; pass the Store's own output (store.${k}) so the tables are made where its tokens go`,
+      })), { method: "POST", path: `/${pathOf(STORE_ROUTES.schema, params(p))}` });
+    }
+  }
   // Creating tables is idempotent on the service, so a lost response may be repeated.
   await ctx.client("secrets").request({
     route: STORE_ROUTES.schema, params: params(p), retry: "safe",
@@ -38,6 +60,8 @@ export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSc
     transformationType: z.literal("tokenization", { error: "must be tokenization" }),
     username: z.string().min(1, "must not be empty"),
     password: z.string().min(1, "must not be empty"),
+    connectionString: z.string({ error: "must be a string" }).min(1, "must not be empty").optional(),
+    schema: z.string({ error: "must be a string" }).regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "must be a plain identifier (letters, digits, underscore)").optional(),
     triggers: z.unknown().optional(),
   })),
   defaults: { mount: DEFAULT_TRANSFORM_MOUNT, transformationType: "tokenization" },
@@ -51,8 +75,13 @@ export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSc
     return { id: `${pathOf(STORE_ROUTES.schema, params(inputs))}`, outs: inputs };
   },
   async read(ctx, _id, props) {
-    // The schema lives as long as its store.
-    return (await fetchData(ctx, STORE_ROUTES.read, params(props))) ? props : undefined;
+    // The schema lives as long as its store; a store setting changed out of band shows as a diff
+    // (and the next up runs the call again), where the server reads it back.
+    const store = await fetchData(ctx, STORE_ROUTES.read, params(props));
+    if (!store) return undefined;
+    const out = { ...props };
+    for (const [k, wire] of STORE_SETTINGS) if (props[k] !== undefined && typeof store[wire] === "string") out[k] = store[wire];
+    return out;
   },
   async update(ctx, _id, _olds, news) {
     await run(ctx, news);
@@ -74,21 +103,31 @@ export interface StoreSchemaArgs extends ConnectionArgs<"secrets"> {
   /** Password of `username`: secret; changing it runs the schema call again. */
   password: pulumi.Input<string>;
   /**
-   * Any value; when it changes the schema call runs again. Pass the store's `connectionString` (or
-   * anything that changes with the database) so a new database gets its tables.
+   * The Store's connection string: pass `store.connectionString`. When the Store moves to another
+   * database (updated in place) the schema call runs again, so the new database gets its tables.
+   * Checked against the store on the server before each run.
    */
+  connectionString?: pulumi.Input<string>;
+  /**
+   * The Store's database schema: pass `store.schema`. A change runs the schema call again, so the
+   * new schema gets its tables. Checked against the store on the server (where it reads it back).
+   */
+  schema?: pulumi.Input<string>;
+  /** Any other value; when it changes the schema call runs again. */
   triggers?: pulumi.Input<unknown>;
 }
 
 /**
  * Creates or completes the tables of a SQL Store (`POST /{mount}/stores/{name}/schema`) with
- * credentials used only for that call. Runs again when its arguments change; destroying it keeps
- * the tables (they hold the tokens).
+ * credentials used only for that call. Runs again when its arguments change: give it the Store's
+ * `connectionString` and `schema` outputs so a store moved to another database or schema gets its
+ * tables there. Destroying it keeps the tables (they hold the tokens).
  *
  * @example
  * ```ts
  * new svc.secrets.transform.StoreSchema("tokens-schema", {
- *   store: store.name, username: "dbadmin", password: cfg.requireSecret("dbAdminPassword"), triggers: [store.connectionString],
+ *   store: store.name, connectionString: store.connectionString, schema: store.schema,
+ *   username: "dbadmin", password: cfg.requireSecret("dbAdminPassword"),
  * });
  * ```
  */
@@ -103,6 +142,10 @@ export class StoreSchema extends SvcResource {
   declare readonly username: pulumi.Output<string>;
   /** Its password (secret). */
   declare readonly password: pulumi.Output<string>;
+  /** The store's connection string the last run was for (as given). */
+  declare readonly connectionString: pulumi.Output<string | undefined>;
+  /** The store's schema the last run was for (as given). */
+  declare readonly schema: pulumi.Output<string | undefined>;
   /** The triggers of the last run. */
   declare readonly triggers: pulumi.Output<unknown>;
 

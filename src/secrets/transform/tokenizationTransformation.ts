@@ -3,7 +3,7 @@ import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, duration, names, reference, sameDuration, seconds, sorted, transformName } from "./fields";
-import { MAPPING_MODES, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
+import { kept, MAPPING_MODES, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type MappingMode = (typeof MAPPING_MODES)[number];
@@ -38,13 +38,14 @@ export const tokenizationTransformationDefinition = transformationObject<Tokeniz
   immutable: ["name", "mount", "mappingMode", "stores"],
   write: TRANSFORMATION_ROUTES.tokenization,
   body: (p) => ({ mapping_mode: p.mappingMode, max_ttl: p.maxTtl, allowed_roles: p.allowedRoles, stores: p.stores }),
+  // Fields the server leaves out of a read keep the value recorded in state (see `kept`).
   fromData: (d, p) => ({
     name: p.name,
     mount: p.mount,
-    mappingMode: String(d.mapping_mode || "default") as MappingMode,
-    maxTtl: sameDuration(p.maxTtl, typeof d.max_ttl === "string" ? seconds(d.max_ttl) : d.max_ttl),
-    allowedRoles: sorted(d.allowed_roles),
-    stores: Array.isArray(d.stores) && d.stores.length > 0 ? d.stores.map(String) : ["builtin/internal"],
+    mappingMode: kept(d, "mapping_mode", p.mappingMode, (v) => String(v || "default") as MappingMode, "default"),
+    maxTtl: kept(d, "max_ttl", p.maxTtl, (v) => sameDuration(p.maxTtl, typeof v === "string" ? seconds(v) : v), 0),
+    allowedRoles: kept(d, "allowed_roles", p.allowedRoles, sorted, []),
+    stores: kept(d, "stores", p.stores, (v) => (Array.isArray(v) && v.length > 0 ? v.map(String) : ["builtin/internal"]), ["builtin/internal"]),
   }),
 });
 

@@ -4,7 +4,7 @@ import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
 import type { TweakSource } from "./fpeTransformation";
-import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
+import { firstTemplate, kept, transformationObject, TRANSFORMATION_ROUTES, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type TransformationType = (typeof TRANSFORMATION_TYPES)[number];
@@ -41,17 +41,18 @@ export const transformationDefinition = transformationObject<TransformationState
   write: TRANSFORMATION_ROUTES.generic,
   body: (p) => ({ type: p.type, template: p.template, tweak_source: p.tweakSource, masking_character: p.maskingCharacter, allowed_roles: p.allowedRoles }),
   fromData: (d, p) => {
-    const type = String(d.type ?? p.type) as TransformationType;
-    const mask = String(d.masking_character ?? "");
+    const type = kept(d, "type", p.type, (v) => String(v) as TransformationType, p.type);
+    // Seed reads carry no masking_character: the value in state stands until the server says otherwise.
+    const mask = kept(d, "masking_character", p.maskingCharacter, String, "*");
     return {
       name: p.name,
       mount: p.mount,
       type,
       // Tokenization ignores the template; fields that do not apply to the type keep the input.
-      template: type === "tokenization" ? p.template : firstTemplate(d),
-      tweakSource: type === "fpe" ? (String(d.tweak_source || "supplied") as TweakSource) : p.tweakSource,
+      template: type === "tokenization" ? p.template : firstTemplate(d, p.template),
+      tweakSource: type === "fpe" ? kept(d, "tweak_source", p.tweakSource, (v) => String(v || "supplied") as TweakSource, "supplied") : p.tweakSource,
       maskingCharacter: type === "masking" && [...mask][0] !== [...(p.maskingCharacter ?? "")][0] ? mask : p.maskingCharacter,
-      allowedRoles: sorted(d.allowed_roles),
+      allowedRoles: kept(d, "allowed_roles", p.allowedRoles, sorted, []),
     };
   },
 });

@@ -8,7 +8,7 @@ import { bad, body, count, guarded, notFound, str } from "../fields";
 import { backendFor } from "./backend";
 import { StoreUnavailable } from "./sql";
 import { has } from "./tables";
-import { unseal, type KeyRing, type TokenBackend, type TokenRecord } from "./tokens";
+import { sealedBy, unseal, type KeyRing, type TokenBackend, type TokenRecord } from "./tokens";
 import { transformations, type Transformation } from "./transformation";
 import { secretsError } from "../envelope";
 
@@ -94,6 +94,7 @@ export const tokenStateRoutes: Route<SecretsContext>[] = [
   route("transformations/tokenization/restore/:name", async (_ctx, t, backend, b) => {
     const values = b.values;
     if (!Array.isArray(values) || values.length === 0) bad("values must be a non-empty list of snapshot strings");
+    const ring = await ringOf(backend);
     const problems: string[] = [];
     const records: Omit<TokenRecord, "s">[] = [];
     (values as unknown[]).forEach((v, i) => {
@@ -108,6 +109,10 @@ export const tokenStateRoutes: Route<SecretsContext>[] = [
         problems.push(`values[${i}] is not a value from a snapshot`);
       } else if (parsed.mode !== t.mapping_mode) {
         problems.push(`values[${i}] comes from a ${parsed.mode}-mode store and cannot be restored into this ${t.mapping_mode}-mode transformation`);
+      } else if (sealedBy(ring, r) === "foreign") {
+        // Written anyway it would answer 204 and never decode: the keys that sealed it are not here.
+        problems.push(`values[${i}] was sealed with keys this transformation does not hold (a snapshot of another transformation, ` +
+          `or of one deleted and created again): restore it into the transformation it was taken from`);
       } else records.push(r);
     });
     // All or nothing: nothing is written when any value is refused.

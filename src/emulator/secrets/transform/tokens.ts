@@ -79,6 +79,18 @@ export function seal(ring: KeyRing, version: number, text: string, aad: string):
   return Buffer.concat([iv, cipher.getAuthTag(), ct]).toString("base64");
 }
 
+function open(entry: KeyVersion, sealed: string, aad: string): string | undefined {
+  const raw = Buffer.from(sealed, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", Buffer.from(entry.key, "base64"), raw.subarray(0, 12));
+  decipher.setAAD(Buffer.from(aad));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  try {
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 /** The plaintext, or why it cannot be had with the ring's current versions. */
 export function unseal(ring: KeyRing, version: number, sealed: string, aad: string): { ok: true; text: string } | { ok: false; reason: string } {
   if (version < ring.min_decryption_version) {
@@ -86,15 +98,18 @@ export function unseal(ring: KeyRing, version: number, sealed: string, aad: stri
   }
   const entry = ring.versions[String(version)];
   if (!entry) return { ok: false, reason: `key version ${version} of the token was trimmed; the token cannot be decoded` };
-  const raw = Buffer.from(sealed, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", Buffer.from(entry.key, "base64"), raw.subarray(0, 12));
-  decipher.setAAD(Buffer.from(aad));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  try {
-    return { ok: true, text: Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8") };
-  } catch {
-    return { ok: false, reason: "the token's record does not authenticate with its key version" };
-  }
+  const text = open(entry, sealed, aad);
+  return text === undefined ? { ok: false, reason: "the token's record does not authenticate with its key version" } : { ok: true, text };
+}
+
+/**
+ * Whether a record was sealed by this ring, whatever min_decryption_version says: "yes", "trimmed"
+ * (its version was this ring's and is gone for good) or "foreign" (another ring's keys sealed it).
+ */
+export function sealedBy(ring: KeyRing, record: Pick<TokenRecord, "v" | "c" | "h">): "yes" | "trimmed" | "foreign" {
+  const entry = ring.versions[String(record.v)];
+  if (!entry) return record.v >= 1 && record.v < ring.min_available_version ? "trimmed" : "foreign";
+  return open(entry, record.c, record.h) === undefined ? "foreign" : "yes";
 }
 
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";

@@ -2,6 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
+import { segmentProblem } from "../../../core/segment";
+import { isUnknown } from "../../../core/unknown";
 import { mount as mountField, name } from "../../fields";
 import { dataOf } from "../../envelope";
 import { DEFAULT_TRANSFORM_MOUNT } from "../fields";
@@ -11,6 +13,17 @@ export const mountOf = (a: { mount?: string }) => a.mount ?? DEFAULT_TRANSFORM_M
 export const optionalMount = () => mountField().optional();
 /** @internal zod types stay out of the public declarations. */
 export const objectName = () => name();
+
+/**
+ * @internal A name to read, which may also be a built-in (`builtin/internal`): the part after
+ * `builtin/` is checked as one path segment, like every other name, before any request.
+ */
+export const readableName = () =>
+  z.string({ error: "must be a string" }).superRefine((v, ctx) => {
+    if (isUnknown(v)) return;
+    const problem = segmentProblem(v.startsWith("builtin/") ? v.slice("builtin/".length) : v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 /** Inputs of an Output form: every argument may be an Input. */
 export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };

@@ -9,7 +9,7 @@ import { ROLE_ROUTES } from "../role";
 import { STORE_ROUTES } from "../store";
 import { TOKENIZATION_KEY_ROUTES } from "../tokenizationKeyConfig";
 import { TRANSFORMATION_ROUTES } from "../transformations";
-import { forms, mountOf, objectName, optionalMount, post, type Inputs } from "./common";
+import { forms, mountOf, objectName, optionalMount, post, readableName, type Inputs } from "./common";
 
 export interface RefArgs {
   /** Name of the object (built-ins such as `builtin/internal` too, where the service has them). */
@@ -19,6 +19,7 @@ export interface RefArgs {
 }
 
 export interface MountArgs {
+  /** Mount path of the transform engine. Default `transform`. */
   mount?: string;
 }
 
@@ -32,31 +33,60 @@ export interface NamesResult {
   keys: string[];
 }
 
-export interface RoleInfo { name: string; transformations: string[] }
-export interface TransformationInfo {
+export interface RoleInfo {
+  /** Name of the role, as asked. */
   name: string;
+  /** Names of the transformations the role may use, as the service lists them. */
+  transformations: string[];
+}
+
+/** A transformation as `GET /{mount}/transformation/{name}` reads it; fields a server leaves out are absent. */
+export interface TransformationInfo {
+  /** Name of the transformation, as asked. */
+  name: string;
+  /** `fpe`, `masking` or `tokenization`. */
   type: string;
+  /** Its templates (one for fpe and masking; empty for tokenization). */
   templates: string[];
+  /** fpe: `supplied`, `generated` or `internal`; empty for the other types. */
   tweakSource: string;
+  /** Roles allowed to encode and decode with it. */
   allowedRoles: string[];
+  /** masking: the character that replaces each masked character, where the server reads it back. */
   maskingCharacter?: string;
+  /** tokenization: `default` or `exportable`, where the server reads it back. */
   mappingMode?: string;
-  /** Seconds. */
+  /** tokenization: longest life of a token in seconds (0: never expires), where the server reads it back. */
   maxTtl?: number;
+  /** tokenization: the stores holding its tokens (the first is read and written), where the server reads them back. */
   stores?: string[];
 }
+
+/** A store as the service reads it: never its username or password. */
 export interface StoreInfo {
+  /** Name of the store, as asked (`builtin/internal` for the engine's own storage). */
   name: string;
+  /** Store type: `sql` (empty for the built-in store where the service says none). */
   type: string;
+  /** `postgres` or `mysql`, where the server reads it back. */
   driver?: string;
+  /** The connection string with its `{{username}}` and `{{password}}` slots (empty for the built-in store). */
   connectionString: string;
+  /** Transformation types that may use the store (`tokenization`). */
   supportedTransformations: string[];
+  /** Database schema of its tables, where the server reads it back. */
   schema?: string;
 }
+
+/** Key versions of a tokenization transformation. */
 export interface TokenizationKeyInfo {
+  /** Name of the tokenization transformation. */
   name: string;
+  /** The version new tokens are made with. */
   latestVersion: number;
+  /** The oldest version still kept (0 until a trim); older ones are gone for good. */
   minAvailableVersion: number;
+  /** The oldest version that may still decode. */
   minDecryptionVersion: number;
 }
 
@@ -69,7 +99,10 @@ let refSchema: z.ZodType | undefined;
 let mountSchema: z.ZodType | undefined;
 let rolesSchema: z.ZodType | undefined;
 let trimSchema: z.ZodType | undefined;
-const ref = () => (refSchema ??= z.object({ name: z.string().min(1, "must not be empty"), mount: optionalMount() }));
+let keyRefSchema: z.ZodType | undefined;
+// Reads take built-in names too; key actions only the engine's own transformations.
+const ref = () => (refSchema ??= z.object({ name: readableName(), mount: optionalMount() }));
+const keyRef = () => (keyRefSchema ??= z.object({ name: objectName(), mount: optionalMount() }));
 const mountOnly = () => (mountSchema ??= z.object({ mount: optionalMount() }));
 const rolesArgs = () => (rolesSchema ??= z.object({ mount: optionalMount(), filter: z.string().min(1).optional() }));
 const trimArgs = () => (trimSchema ??= z.object({ name: objectName(), mount: optionalMount(), minAvailableVersion: z.number().int().min(1, "must be 1 or more") }));
@@ -133,10 +166,10 @@ const defs = {
   listStores: lister("listStores", STORE_ROUTES.list),
   listTemplates: lister("listTemplates", "LIST /{mount}/template"),
   listAlphabets: lister("listAlphabets", "LIST /{mount}/alphabet"),
-  getTokenizationKey: { name: "getTokenizationKey", schema: ref, sideEffects: false,
+  getTokenizationKey: { name: "getTokenizationKey", schema: keyRef, sideEffects: false,
     run: async (ctx, a) => keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name) } as FunctionDefinition<RefArgs, TokenizationKeyInfo>,
   listTokenizationKeys: lister("listTokenizationKeys", TOKENIZATION_KEY_ROUTES.list),
-  rotateTokenizationKey: { name: "rotateTokenizationKey", schema: ref, sideEffects: true,
+  rotateTokenizationKey: { name: "rotateTokenizationKey", schema: keyRef, sideEffects: true,
     run: async (ctx, a) => {
       await post(ctx, TOKENIZATION_KEY_ROUTES.rotate, { mount: mountOf(a), name: a.name }, {});
       return keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name);
@@ -153,51 +186,51 @@ const f = <A, R>(d: FunctionDefinition<A, R>) => forms(d, false);
 /** A role's transformations. */
 export const getRole = f(defs.getRole).promise;
 /** Output form of {@link getRole}. */
-export const getRoleOutput: (a: Inputs<RefArgs>) => pulumi.Output<RoleInfo> = f(defs.getRole).output;
+export const getRoleOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RoleInfo> = f(defs.getRole).output;
 /** Role names, optionally matching the `filter` glob. */
-export const listRoles = (a: ListRolesArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listRoles).promise(a, opts);
+export const listRoles = (args: ListRolesArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listRoles).promise(args, opts);
 /** Output form of {@link listRoles}. */
-export const listRolesOutput = (a: Inputs<ListRolesArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listRoles).output(a, opts);
+export const listRolesOutput = (args: Inputs<ListRolesArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listRoles).output(args, opts);
 /** A transformation as the service reads it (`templates` list, `maxTtl` in seconds). */
 export const getTransformation = f(defs.getTransformation).promise;
 /** Output form of {@link getTransformation}. */
-export const getTransformationOutput: (a: Inputs<RefArgs>) => pulumi.Output<TransformationInfo> = f(defs.getTransformation).output;
+export const getTransformationOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TransformationInfo> = f(defs.getTransformation).output;
 /** Transformation names. */
-export const listTransformations = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTransformations).promise(a, opts);
+export const listTransformations = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTransformations).promise(args, opts);
 /** Output form of {@link listTransformations}. */
-export const listTransformationsOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTransformations).output(a, opts);
+export const listTransformationsOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTransformations).output(args, opts);
 /** A store (never its credentials). */
 export const getStore = f(defs.getStore).promise;
 /** Output form of {@link getStore}. */
-export const getStoreOutput: (a: Inputs<RefArgs>) => pulumi.Output<StoreInfo> = f(defs.getStore).output;
+export const getStoreOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<StoreInfo> = f(defs.getStore).output;
 /** Store names (the built-in store is not listed). */
-export const listStores = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listStores).promise(a, opts);
+export const listStores = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listStores).promise(args, opts);
 /** Output form of {@link listStores}. */
-export const listStoresOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listStores).output(a, opts);
+export const listStoresOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listStores).output(args, opts);
 /** Template names (built-ins are not listed). */
-export const listTemplates = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTemplates).promise(a, opts);
+export const listTemplates = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTemplates).promise(args, opts);
 /** Output form of {@link listTemplates}. */
-export const listTemplatesOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTemplates).output(a, opts);
+export const listTemplatesOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTemplates).output(args, opts);
 /** Alphabet names (built-ins are not listed). */
-export const listAlphabets = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listAlphabets).promise(a, opts);
+export const listAlphabets = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listAlphabets).promise(args, opts);
 /** Output form of {@link listAlphabets}. */
-export const listAlphabetsOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listAlphabets).output(a, opts);
+export const listAlphabetsOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listAlphabets).output(args, opts);
 /** Key versions of a tokenization transformation. */
 export const getTokenizationKey = f(defs.getTokenizationKey).promise;
 /** Output form of {@link getTokenizationKey}. */
-export const getTokenizationKeyOutput: (a: Inputs<RefArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
+export const getTokenizationKeyOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
 /** Names of the tokenization transformations (which have keys). */
-export const listTokenizationKeys = (a: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTokenizationKeys).promise(a, opts);
+export const listTokenizationKeys = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTokenizationKeys).promise(args, opts);
 /** Output form of {@link listTokenizationKeys}. */
-export const listTokenizationKeysOutput = (a: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTokenizationKeys).output(a, opts);
+export const listTokenizationKeysOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTokenizationKeys).output(args, opts);
 /**
  * Rotates a tokenization key (new tokens use the new version). Every call rotates: none during
  * preview. Prefer TokenizationKeyConfig's `rotationTrigger` for rotation as part of a deployment.
  */
 export const rotateTokenizationKey = f(defs.rotateTokenizationKey).promise;
 /** Output form of {@link rotateTokenizationKey}: unknown during preview. */
-export const rotateTokenizationKeyOutput: (a: Inputs<RefArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
+export const rotateTokenizationKeyOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
 /** Deletes key versions below `minAvailableVersion` for good (tokens made with them stop decoding). None during preview. */
 export const trimTokenizationKey = f(defs.trimTokenizationKey).promise;
 /** Output form of {@link trimTokenizationKey}: unknown during preview. */
-export const trimTokenizationKeyOutput: (a: Inputs<TrimArgs>) => pulumi.Output<TokenizationKeyInfo> = f(defs.trimTokenizationKey).output;
+export const trimTokenizationKeyOutput: (args: Inputs<TrimArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.trimTokenizationKey).output;

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import { invoke, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
+import { invoke, named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
 import { forms, mountOf, objectName, optionalMount, post, type Inputs } from "./common";
 
 export const TOKEN_STATE_ROUTES = {
@@ -26,8 +26,9 @@ export interface PagedArgs {
 }
 
 export interface RestoreArgs {
-  /** Name of the tokenization transformation (same mapping mode as the snapshot's). */
+  /** Name of the tokenization transformation the snapshot was taken from (its keys sealed the values). */
   transformation: string;
+  /** Mount path of the transform engine. Default `transform`. */
   mount?: string;
   /** Snapshot values, in any order, duplicates allowed. */
   values: Iterable<string> | AsyncIterable<string>;
@@ -88,7 +89,24 @@ async function* exportValues(ctx: Context, a: PagedArgs): AsyncGenerator<Decoded
 
 const snapshotDef: FunctionDefinition<PagedArgs, string[]> = { name: "snapshotTokenization", schema: paged, sideEffects: false, run: (ctx, a) => collect(snapshotValues(ctx, a)) };
 const exportDef: FunctionDefinition<PagedArgs, DecodedToken[]> = { name: "exportDecodedTokenization", schema: paged, sideEffects: false, run: (ctx, a) => collect(exportValues(ctx, a)) };
-const restoreDef: FunctionDefinition<RestoreArgs, { restored: number }> = {
+export interface RestoreResult {
+  /** How many values were sent (duplicates and values already present count too: restore is idempotent). */
+  restored: number;
+}
+
+/** The Output form's arguments: an array of values instead of any iterable. */
+export interface RestoreOutputArgs {
+  /** Name of the tokenization transformation the snapshot was taken from (its keys sealed the values). */
+  transformation: pulumi.Input<string>;
+  /** Mount path of the transform engine. Default `transform`. */
+  mount?: pulumi.Input<string>;
+  /** Snapshot values, in any order, duplicates allowed. */
+  values: pulumi.Input<pulumi.Input<string>[]>;
+  /** Values per request. Default 1000. */
+  chunkSize?: pulumi.Input<number>;
+}
+
+const restoreDef: FunctionDefinition<RestoreArgs, RestoreResult> = {
   name: "restoreTokenization", schema: restoreArgs, sideEffects: true,
   async run(ctx, a) {
     const size = a.chunkSize ?? 1000;
@@ -108,6 +126,27 @@ const restoreDef: FunctionDefinition<RestoreArgs, { restored: number }> = {
   },
 };
 
+async function* namedAfter<T>(def: FunctionDefinition<unknown, unknown>, it: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* it;
+  } catch (e) {
+    throw named(def, e);
+  }
+}
+
+/**
+ * An iterator form: its errors name its function, as the Promise and Output forms' do, whether they
+ * come at the call (bad arguments, missing settings: before any request) or from a page's request.
+ */
+function iterate<A, T>(def: FunctionDefinition<A, unknown>, make: () => AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+  const d = def as FunctionDefinition<unknown, unknown>;
+  try {
+    return namedAfter(d, make());
+  } catch (e) {
+    throw named(d, e);
+  }
+}
+
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const v of it) out.push(v);
@@ -119,7 +158,7 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
  * values present when it began. `for await (const v of snapshotTokenization({transformation}))`.
  */
 export function snapshotTokenization(args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): AsyncGenerator<string, void, undefined> {
-  return snapshotValues(programContext(opts?.connection, "secrets"), validated(snapshotDef, args));
+  return iterate(snapshotDef, () => snapshotValues(programContext(opts?.connection, "secrets"), validated(snapshotDef, args)));
 }
 
 /** Every snapshot value in one array. */
@@ -131,7 +170,7 @@ export const snapshotTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInv
  * Decoded plaintexts and their tokens one at a time (exportable mapping mode only), a page per request.
  */
 export function exportDecodedTokenization(args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): AsyncGenerator<DecodedToken, void, undefined> {
-  return exportValues(programContext(opts?.connection, "secrets"), validated(exportDef, args));
+  return iterate(exportDef, () => exportValues(programContext(opts?.connection, "secrets"), validated(exportDef, args)));
 }
 
 /** Every decoded token in one array. */
@@ -143,7 +182,7 @@ export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: S
  * Restores snapshot values (an array or any iterable, e.g. {@link snapshotTokenization} of another
  * transformation) in chunks. Makes no request during preview (resolves undefined).
  */
-export const restoreTokenization = (args: RestoreArgs, opts?: SvcInvokeOptions<"secrets">): Promise<{ restored: number }> => invoke(restoreDef, args, opts);
+export const restoreTokenization = (args: RestoreArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RestoreResult> => invoke(restoreDef, args, opts);
 /** Output form of {@link restoreTokenization} with an array of values; unknown during preview. */
-export const restoreTokenizationOutput = (args: { transformation: pulumi.Input<string>; mount?: pulumi.Input<string>; values: pulumi.Input<pulumi.Input<string>[]>; chunkSize?: pulumi.Input<number> }, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{ restored: number }> =>
+export const restoreTokenizationOutput = (args: RestoreOutputArgs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RestoreResult> =>
   forms(restoreDef, false).output(args as Inputs<RestoreArgs>, opts);

@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CROSS_FIELD, crossField } from "../../../core/crossField";
 import type { Context } from "../../../core/definition";
-import type { FunctionDefinition } from "../../../core/fn";
+import type { FunctionDefinition, SvcInvokeOutputOptions } from "../../../core/fn";
 import { duration } from "../fields";
 import { forms, mountOf, objectName, optionalMount, post, sevenByteTweak, type Inputs } from "./common";
 
@@ -45,37 +45,83 @@ export interface ValueArgs extends Partial<ValueItem> {
   batchSize?: number;
 }
 
+/** What every batch item may carry besides its result. */
+export interface BatchItemError {
+  /** Why the service refused this item (the other items are unaffected); absent when it succeeded. */
+  error?: string;
+}
+
+/** One item of an encode batch. */
+export interface EncodeBatchResult extends BatchItemError {
+  /** The encoded value or token. */
+  encodedValue?: string;
+  /** The tweak encode generated (fpe with `generated` tweak source): keep it, decode needs it. */
+  tweak?: string;
+}
+
 export interface EncodeResult {
   /** The encoded value (single call). */
   encodedValue?: string;
   /** The tweak encode generated (fpe with `generated` tweak source): keep it, decode needs it. */
   tweak?: string;
   /** Batch results in input order. */
-  batchResults?: { encodedValue?: string; tweak?: string; error?: string }[];
+  batchResults?: EncodeBatchResult[];
+}
+
+/** One item of a decode batch. */
+export interface DecodeBatchResult extends BatchItemError {
+  /** The plaintext. */
+  decodedValue?: string;
 }
 
 export interface DecodeResult {
+  /** The plaintext (single call). */
   decodedValue?: string;
-  batchResults?: { decodedValue?: string; error?: string }[];
+  /** Batch results in input order. */
+  batchResults?: DecodeBatchResult[];
+}
+
+/** One item of a validate batch. */
+export interface ValidateBatchResult extends BatchItemError {
+  /** True when the token is valid and unexpired. */
+  valid?: boolean;
 }
 
 export interface ValidateResult {
   /** True when the token is valid and unexpired. */
   valid?: boolean;
-  batchResults?: { valid?: boolean; error?: string }[];
+  /** Batch results in input order. */
+  batchResults?: ValidateBatchResult[];
+}
+
+/** One item of a tokenized batch. */
+export interface TokenizedBatchResult extends BatchItemError {
+  /** True when a valid unexpired token exists for the plaintext. */
+  tokenized?: boolean;
 }
 
 export interface TokenizedResult {
   /** True when a valid unexpired token exists for the plaintext. */
   tokenized?: boolean;
-  batchResults?: { tokenized?: boolean; error?: string }[];
+  /** Batch results in input order. */
+  batchResults?: TokenizedBatchResult[];
 }
 
-export interface MetadataResult {
+/** One item of a metadata batch. */
+export interface MetadataBatchResult extends BatchItemError {
+  /** The metadata given at encode (`key=value` pairs separated by commas). */
   metadata?: string;
   /** Expiration timestamp of the token; absent when it never expires. */
   expirationTime?: string;
-  batchResults?: { metadata?: string; expirationTime?: string; error?: string }[];
+}
+
+export interface MetadataResult {
+  /** The metadata given at encode (`key=value` pairs separated by commas; single call). */
+  metadata?: string;
+  /** Expiration timestamp of the token; absent when it never expires. */
+  expirationTime?: string;
+  /** Batch results in input order. */
+  batchResults?: MetadataBatchResult[];
 }
 
 const metadataText = (m: ValueItem["metadata"]) =>
@@ -164,20 +210,20 @@ const metadataF = forms(def<MetadataResult>("metadata", false), false);
 /** Encodes a value (or `batchInput`) through a role. Makes no request during preview (resolves undefined). */
 export const encode = encodeF.promise;
 /** Output form of {@link encode}: secret (encoded values, tokens and tweaks); unknown during preview. */
-export const encodeOutput: (args: Inputs<ValueArgs>) => pulumi.Output<EncodeResult> = encodeF.output;
+export const encodeOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<EncodeResult> = encodeF.output;
 /** Decodes an encoded value or token (or `batchInput`) through a role. */
 export const decode = decodeF.promise;
 /** Output form of {@link decode}: secret (plaintext). */
-export const decodeOutput: (args: Inputs<ValueArgs>) => pulumi.Output<DecodeResult> = decodeF.output;
+export const decodeOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodeResult> = decodeF.output;
 /** Whether a token is valid and unexpired (tokenization only). */
 export const validate = validateF.promise;
 /** Output form of {@link validate}. */
-export const validateOutput: (args: Inputs<ValueArgs>) => pulumi.Output<ValidateResult> = validateF.output;
+export const validateOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ValidateResult> = validateF.output;
 /** Whether a valid unexpired token exists for a plaintext (tokenization only); never returns it. */
 export const tokenized = tokenizedF.promise;
 /** Output form of {@link tokenized}. */
-export const tokenizedOutput: (args: Inputs<ValueArgs>) => pulumi.Output<TokenizedResult> = tokenizedF.output;
+export const tokenizedOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizedResult> = tokenizedF.output;
 /** The metadata and expiration of a token (tokenization only). */
 export const metadata = metadataF.promise;
 /** Output form of {@link metadata}. */
-export const metadataOutput: (args: Inputs<ValueArgs>) => pulumi.Output<MetadataResult> = metadataF.output;
+export const metadataOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<MetadataResult> = metadataF.output;
