@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { missingSettings, type ConfigSource } from "../config";
+import { missingSettings } from "../config";
 import { InvalidInputError, type Service } from "../http";
 import { connectionSource } from "./connected";
 import type { Connection, ServiceName } from "./connection";
@@ -13,7 +13,11 @@ export interface FunctionDefinition<A, R> {
   schema(): Schema;
   /** A side-effecting function makes no request during preview and yields an unknown Output. */
   sideEffects: boolean;
-  /** The service it talks to; a connection given to the call applies to it (default: any it uses). */
+  /**
+   * The service it talks to; a connection given to the call applies to it (default: any it uses).
+   * Undeclared means the secrets service, whose settings a side-effecting function then checks
+   * during preview: every run-service function declares `service: "runs"`.
+   */
   service?: Service;
   /** Calls only endpoints that need no token (replication status): no token is required, none is sent when unset. */
   tokenless?: boolean;
@@ -56,6 +60,11 @@ function inPreview(): boolean {
   }
 }
 
+/** The service whose settings a function needs (see FunctionDefinition.service). */
+function serviceOf(def: FunctionDefinition<unknown, unknown>): Service {
+  return def.service ?? "secrets";
+}
+
 /** Validates with the same rules as check: the error names the property. */
 export function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
   const failures = validate(def.schema(), args);
@@ -77,12 +86,15 @@ export function named(def: FunctionDefinition<unknown, unknown>, e: unknown): un
 }
 
 /**
- * In preview a side-effecting function makes no request; it still fails when its service is not
- * configured, naming the config key and the variable, so preview catches what `up` would.
+ * In preview a side-effecting function makes no request; it still rejects bad arguments and fails
+ * when its service is not configured, naming the config key and the variable, so preview catches
+ * what `up` would.
  */
-function checkConfigured(def: FunctionDefinition<unknown, unknown>, source: ConfigSource | undefined): void {
-  const services: Service[] = def.service ? [def.service] : [];
-  const missing = services.flatMap((s) => missingSettings(s, source)).filter((m) => !def.tokenless || !m.includes("token"));
+function checkInPreview(def: FunctionDefinition<unknown, unknown>, args: unknown, connection: unknown): void {
+  validated(def, args);
+  // The connection applies as it would when the function runs (see run below).
+  const source = connectionSource(programConfig, def.service, connection as { url?: unknown } | undefined);
+  const missing = missingSettings(serviceOf(def), source).filter((m) => !def.tokenless || !m.includes("token"));
   if (missing.length > 0) throw new Error(missing.join("; "));
 }
 
@@ -99,13 +111,14 @@ export async function settle<T>(value: pulumi.Input<T> | undefined): Promise<T |
 
 /**
  * The Promise form. During preview a side-effecting function makes no request and resolves to
- * undefined; the Output form is the one to use where the result feeds other resources.
+ * undefined (after checking its arguments and settings); the Output form is the one to use where
+ * the result feeds other resources.
  */
 export function invoke<A, R>(def: FunctionDefinition<A, R>, args: A, opts: SvcInvokeOptions = {}): Promise<R> {
   return Promise.resolve().then(async () => {
     const connection = await settle(opts.connection as pulumi.Input<Connection> | undefined);
     if (def.sideEffects && inPreview()) {
-      checkConfigured(def as FunctionDefinition<unknown, unknown>, connectionSource(programConfig, def.service, connection));
+      checkInPreview(def as FunctionDefinition<unknown, unknown>, args, connection);
       return undefined as R;
     }
     return run(def, args, connection);
@@ -145,7 +158,7 @@ export function invokeOutput<A, R>(def: FunctionDefinition<A, R>, args: pulumi.I
   return pulumi.output(ready).apply(async ([plain, connection]) => {
     try {
       if (def.sideEffects && inPreview()) {
-        checkConfigured(def as FunctionDefinition<unknown, unknown>, connectionSource(programConfig, def.service, connection));
+        checkInPreview(def as FunctionDefinition<unknown, unknown>, plain, connection);
         return pulumi.unknown as unknown as R;
       }
       return await run(def, plain as A, connection);

@@ -8,17 +8,16 @@ import { root } from "../support/dist";
 const examples = path.join(root, "examples");
 const programs = fs.readdirSync(examples).filter((d) => {
   const dir = path.join(examples, d);
-  // A Pulumi program registers resources (in index.ts or a module beside it such as shared.ts), and
-  // every example the real CLI runs has a cli.json; the receiver example is a plain server.
-  if (!fs.existsSync(path.join(dir, "index.ts"))) return false;
-  if (fs.existsSync(path.join(dir, "cli.json"))) return true;
-  return /new svc\.|svc\.\w+\.\w+\(/.test(fs.readFileSync(path.join(dir, "index.ts"), "utf8"));
+  // A Pulumi program uses the package or the SDK in index.ts, or in the shared.ts its steps import;
+  // the receiver example (whose index.ts imports only its server) is a plain server.
+  const text = ["index.ts", "shared.ts"].filter((f) => fs.existsSync(path.join(dir, f))).map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
+  return fs.existsSync(path.join(dir, "index.ts")) && /from "(pulumi-svc|@pulumi\/pulumi)"/.test(text);
 });
 const nameOf = (file: string) => /^name:\s*(\S+)/m.exec(fs.readFileSync(file, "utf8"))?.[1];
 
 describe("examples", () => {
   it("finds the example programs", () => {
-    expect(programs).toEqual(expect.arrayContaining(["keymgmt", "quickstart", "runs", "transform", "directory", "replication"]));
+    expect(programs).toEqual(expect.arrayContaining(["directory", "keymgmt", "quickstart", "registry", "replication", "runs", "transform"]));
     expect(programs).not.toContain("receiver");
   });
 
@@ -28,7 +27,10 @@ describe("examples", () => {
       expect(fs.existsSync(yaml)).toBe(true);
       expect(fs.readFileSync(yaml, "utf8")).toMatch(/runtime:\s*\n\s+name: nodejs/);
       const step2 = path.join(examples, d, "step2");
-      if (fs.existsSync(step2)) expect(nameOf(path.join(step2, "Pulumi.yaml"))).toBe(nameOf(yaml));
+      if (fs.existsSync(step2)) {
+        expect(fs.existsSync(path.join(step2, "Pulumi.yaml")), `${d}/step2/Pulumi.yaml`).toBe(true);
+        expect(nameOf(path.join(step2, "Pulumi.yaml"))).toBe(nameOf(yaml));
+      }
     });
   }
 

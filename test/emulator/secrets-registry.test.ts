@@ -1,8 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { secretsApi, useEmulator } from "./helpers";
 
 const { emu, control } = useEmulator();
@@ -43,20 +41,23 @@ describe("access config", () => {
 });
 
 describe("access config TLS material", () => {
-  const dir = mkdtempSync(join(tmpdir(), "svc-registry-pem-"));
-  const made = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=registry",
-    "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Checked-in, test-only material (see fixtures/registry-pem/README.md): a CA, and a client
+  // certificate it signed with the client's key.
+  const pem = (file: string) => readFileSync(join(__dirname, "fixtures", "registry-pem", file), "utf8");
+  const ca = pem("test-only-ca.pem");
+  const cert = pem("test-only-client-cert.pem");
+  const key = pem("test-only-client-key.pem");
 
-  test.runIf(made.status === 0)("real PEM is accepted; the key never comes back; GET and DELETE config/access", async () => {
-    const cert = readFileSync(join(dir, "cert.pem"), "utf8");
-    const key = readFileSync(join(dir, "key.pem"), "utf8");
-    const res = await post("config/access", { address: "[::1]:8501", scheme: "https", token: await token(), ca_cert: cert, client_cert: cert, client_key: key });
+  test("real PEM is accepted; the key never comes back; GET and DELETE config/access", async () => {
+    const res = await post("config/access", { address: "[::1]:8501", scheme: "https", token: await token(), ca_cert: ca, client_cert: cert, client_key: key });
     expect(res.status, res.text).toBe(204);
     const read = await get("config/access");
-    expect(read.json.data).toEqual({ address: "[::1]:8501", scheme: "https", ca_cert: cert, client_cert: cert });
+    expect(read.json.data).toEqual({ address: "[::1]:8501", scheme: "https", ca_cert: ca, client_cert: cert });
     expect(read.text).not.toContain("PRIVATE KEY");
     expect((await post("config/access", { address: "h:1", token: await token(), client_cert: cert, client_key: "not a key" })).json.errors).toEqual(["client_key must be a PEM private key"]);
+    // A certificate is not a key, nor a key a certificate.
+    expect((await post("config/access", { address: "h:1", token: await token(), ca_cert: key, client_cert: cert, client_key: cert })).json.errors)
+      .toEqual(["ca_cert must be x509 PEM", "client_key must be a PEM private key"]);
     expect((await del("config/access")).status).toBe(204);
     expect((await get("config/access")).status).toBe(404);
   });

@@ -1,5 +1,7 @@
+import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
+import { redact } from "../../src/http";
 import * as directory from "../../src/secrets/directory";
 import { checked, created, type Props, type Res } from "../support/calls";
 import { control, requests, secretsApi, useEmulator } from "../support/emulator";
@@ -179,5 +181,23 @@ describe("directory LibrarySet and CheckOut", () => {
     expect((await rejectionOf(directory.checkIn({ setName: "s", serviceAccountNames: ["a"] }))).message).toMatch(/checked out by another token/);
     expect((await rejectionOf(directory.manageCheckIn({ setName: "s", serviceAccountNames: ["a"] }))).message).toMatch(/403|permission denied/);
     expect((await rejectionOf(directory.checkOut({ setName: "s", ttl: "later" }))).message).toMatch(/ttl/);
+  });
+
+  it("getLibraryStatus: the borrower's client token is redacted from messages and the Output form is secret", async () => {
+    await seed("a", "b");
+    await config();
+    await created(SET, { name: "s", serviceAccountNames: ["a", "b"] });
+    await directory.checkOut({ setName: "s" });
+    const status = await directory.getLibraryStatus({ setName: "s" });
+    expect(status.b).toEqual({ available: true });
+    const token = status.a.borrowerClientToken!;
+    expect(status.a).toMatchObject({ available: false, borrowerClientToken: expect.any(String) });
+    expect(token.length).toBeGreaterThan(16);
+    expect(redact(`a server echoed ${token} back`)).not.toContain(token);
+
+    await pulumi.runtime.setMocks({ newResource: (a) => ({ id: a.name, state: a.inputs }), call: (a) => a.inputs }, "proj", "stack", false);
+    const out = directory.getLibraryStatusOutput({ setName: "s" });
+    expect(await (out as unknown as { isSecret: Promise<boolean> }).isSecret).toBe(true);
+    expect(await new Promise((resolve) => out.apply(resolve))).toEqual(status);
   });
 });

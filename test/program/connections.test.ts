@@ -145,3 +145,71 @@ describe("a program with two secrets servers and two run servers", () => {
     expect([await alphabet(b, "letters"), await alphabet(b, "digits"), await alphabet(a, "letters")]).toEqual([404, 404, 404]);
   });
 });
+
+describe("a state written before serverUrl existed", () => {
+  const legacy = path.join(root, "test/program/fixtures/legacy-state.js");
+  let file: string;
+
+  function runLegacy(operation: "preview" | "up" | "refresh" | "destroy", alphabetValue = "abcdef"): Promise<Result> {
+    return runProgram({
+      operation, program: legacy, state: file, cwd: root, stack: "dev", project: "pulumi-svc-legacy",
+      config: { "svc:runUrl": a.runUrl, "svc:secretsUrl": a.secretsUrl, "legacy:workspace": a.workspaceId, "legacy:alphabet": alphabetValue },
+      secretConfig: { "svc:runToken": a.tokens.runAdmin, "svc:secretsToken": a.tokens.secretsRoot },
+      env: withoutSvcEnv() as Record<string, string>,
+      timeoutMs: 120_000,
+    });
+  }
+
+  /** Rewrites the state as an older version wrote it: no serverUrl in any resource's inputs or outputs. */
+  function stripServerUrl(): void {
+    const saved = JSON.parse(fs.readFileSync(file, "utf8")) as { resources: { custom: boolean; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] };
+    const custom = saved.resources.filter((r) => r.custom);
+    expect(custom.length).toBe(2);
+    for (const r of custom) {
+      delete r.inputs.serverUrl;
+      delete r.outputs.serverUrl;
+    }
+    fs.writeFileSync(file, JSON.stringify(saved));
+  }
+
+  const recorded = () => (JSON.parse(fs.readFileSync(file, "utf8")) as { resources: { name: string; outputs: Record<string, unknown> }[] }).resources
+    .filter((r) => r.name.startsWith("legacy-")).map((r) => [r.name, r.outputs.serverUrl]);
+
+  beforeAll(() => {
+    file = path.join(dir, "legacy.json");
+  });
+
+  it("previews without a diff, refreshes, updates and destroys on the configured server", async () => {
+    expect((await runLegacy("up")).error).toBeUndefined();
+    stripServerUrl();
+    expect(recorded()).toEqual([["legacy-alphabet", undefined], ["legacy-run", undefined]]);
+
+    // No spurious replacement or update for the missing serverUrl.
+    const preview = await runLegacy("preview");
+    expect(preview.error).toBeUndefined();
+    expect(ops(preview)).toEqual({ "legacy-alphabet": "same", "legacy-run": "same" });
+
+    // Refresh reads from the configured server and records it.
+    const refreshed = await runLegacy("refresh");
+    expect(refreshed.error).toBeUndefined();
+    expect(ops(refreshed)).toEqual({ "legacy-alphabet": "refresh", "legacy-run": "refresh" });
+    expect(recorded()).toEqual([["legacy-alphabet", a.secretsUrl], ["legacy-run", a.runUrl]]);
+    expect(ops(await runLegacy("preview"))).toEqual({ "legacy-alphabet": "same", "legacy-run": "same" });
+
+    // An update of a resource whose state has no serverUrl goes to the configured server, in place.
+    stripServerUrl();
+    const updated = await runLegacy("up", "abcdefgh");
+    expect(updated.error).toBeUndefined();
+    expect(ops(updated)).toEqual({ "legacy-alphabet": "update", "legacy-run": "same" });
+    const res = await request(`${a.secretsUrl}/transform/alphabet/legacy`, { headers: { "x-svc-token": a.tokens.secretsRoot } });
+    expect(((await res.body.json()) as { data: { alphabet: string } }).data.alphabet).toBe("abcdefgh");
+    expect(recorded()[0]).toEqual(["legacy-alphabet", a.secretsUrl]);
+
+    // Destroy deletes from the configured server.
+    stripServerUrl();
+    const destroyed = await runLegacy("destroy", "abcdefgh");
+    expect(destroyed.error).toBeUndefined();
+    expect(await alphabet(a, "legacy")).toBe(404);
+    expect(recorded()).toEqual([]);
+  });
+});

@@ -90,3 +90,197 @@ describe("Promise forms", () => {
     }
   });
 });
+
+// ---- every side-effecting function, found rather than listed ----
+
+type Fn = (...args: unknown[]) => unknown;
+interface Def { name: string; sideEffects: boolean; tokenless?: boolean }
+interface Found { path: string; def: Def; output: boolean; service: "runs" | "secrets" }
+
+// The compiled modules call fn_1.invoke / fn_1.invokeOutput at call time, so swapping them shows
+// which definition each public function runs (without running it).
+const fnModule = fromDist<Record<string, unknown>>("src/core/fn.js");
+
+function publicFunctions(o: Record<string, unknown>, path: string): { path: string; f: Fn }[] {
+  return Object.entries(o).flatMap(([k, v]) => {
+    if (typeof v === "function" && !/^class\b/.test(Function.prototype.toString.call(v))) return [{ path: `${path}.${k}`, f: v as Fn }];
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return publicFunctions(v as Record<string, unknown>, `${path}.${k}`);
+    return [];
+  });
+}
+
+async function definitionBehind(f: Fn): Promise<Def | undefined> {
+  const saved = { invoke: fnModule.invoke, invokeOutput: fnModule.invokeOutput };
+  let seen: Def | undefined;
+  fnModule.invoke = (def: Def) => ((seen = def), Promise.resolve(undefined));
+  fnModule.invokeOutput = (def: Def) => ((seen = def), pulumi.output(undefined));
+  try {
+    const r = f({}) as { catch?: (h: () => void) => Promise<unknown> } | undefined;
+    if (r && typeof r.catch === "function") await r.catch(() => undefined);
+  } catch {
+    // Functions that are not invocations (signature checks, parsers) may throw on {}: not ours.
+  } finally {
+    Object.assign(fnModule, saved);
+  }
+  return seen;
+}
+
+/** Valid arguments per side-effecting function (the test fails for one found without an entry). */
+const ARGS: Record<string, Record<string, unknown>> = {
+  verifyNotificationConfiguration: { id: "nc-1" },
+  createRun: { workspaceId: "ws-1" },
+  applyRun: { runId: "run-1" },
+  discardRun: { runId: "run-1" },
+  cancelRun: { runId: "run-1" },
+  forceCancelRun: { runId: "run-1" },
+  forceExecuteRun: { runId: "run-1" },
+  waitForRun: { runId: "run-1" },
+  encode: { role: "r", value: "4111-1111-1111-1111" },
+  restoreTokenization: { transformation: "t", values: ["snapshot-value"] },
+  rotateTokenizationKey: { name: "t" },
+  trimTokenizationKey: { name: "t", minAvailableVersion: 1 },
+  rotateKey: { name: "app" },
+  checkOut: { setName: "pool" },
+  checkIn: { setName: "pool" },
+  manageCheckIn: { setName: "pool" },
+  rotateRoot: {},
+  rotateRole: { name: "app" },
+  getRegistryCredentials: { role: "reader" },
+  demotePrimary: {},
+  revokeSecondary: { secondaryId: "dr" },
+  promoteSecondary: {},
+  updatePrimary: { token: "" },
+  generateSecondaryPublicKey: {},
+};
+
+const SETTINGS = {
+  runs: { url: ["SVC_RUN_URL", "http://127.0.0.1:9/api/v2"], token: ["SVC_RUN_TOKEN", "invoke-options-run-token"] },
+  secrets: { url: ["SVC_SECRETS_URL", "http://127.0.0.1:9/v1"], token: ["SVC_SECRETS_TOKEN", "invoke-options-token"] },
+} as const;
+const KEYS = { runs: { url: "svc:runUrl", token: "svc:runToken" }, secrets: { url: "svc:secretsUrl", token: "svc:secretsToken" } };
+
+function configureAll(): void {
+  for (const s of Object.values(SETTINGS)) for (const [k, v] of Object.values(s)) process.env[k] = v;
+}
+
+/** What an Output form settles to: its value, or its failure (internal SDK API, present throughout 3.x). */
+async function outcome(o: unknown): Promise<{ known: boolean; error?: Error }> {
+  const out = o as { isKnown: Promise<boolean>; isSecret: Promise<boolean>; promise(): Promise<unknown> };
+  // A failing Output rejects each of these: all are awaited, none is left unhandled here.
+  void out.isSecret.catch(() => undefined);
+  void out.isKnown.catch(() => undefined);
+  try {
+    await out.promise();
+    return { known: await out.isKnown };
+  } catch (e) {
+    checkedFailures.add(e);
+    return { known: false, error: e as Error };
+  }
+}
+
+/** The failure of a Promise form, or undefined. */
+async function failure(r: unknown): Promise<Error | undefined> {
+  return (r as Promise<unknown>).then(() => undefined, (e: Error) => (checkedFailures.add(e), e));
+}
+
+/**
+ * pulumi.secret(output), as the secret Output forms return, leaves copies of a failure unhandled
+ * inside the SDK (output.js: output() re-wraps the Output with apply, whose isSecret nobody reads).
+ * They are collected while these tests run, and each must be a failure a test checked.
+ */
+const checkedFailures = new Set<unknown>();
+const stray: unknown[] = [];
+let runnerListeners: NodeJS.UnhandledRejectionListener[] = [];
+
+describe("every side-effecting function in preview", () => {
+  let found: Found[] = [];
+
+  beforeAll(() => {
+    runnerListeners = process.listeners("unhandledRejection");
+    process.removeAllListeners("unhandledRejection");
+    process.on("unhandledRejection", (e) => stray.push(e));
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.removeAllListeners("unhandledRejection");
+    for (const l of runnerListeners) process.on("unhandledRejection", l);
+    expect(stray.filter((e) => !checkedFailures.has(e))).toEqual([]);
+  });
+  beforeAll(async () => {
+    configureAll();
+    for (const [service, ns] of [["runs", svc.runs], ["secrets", svc.secrets]] as const) {
+      for (const { path, f } of publicFunctions(ns as unknown as Record<string, unknown>, service)) {
+        const def = await definitionBehind(f);
+        if (def?.sideEffects) found.push({ path, def, output: path.endsWith("Output"), service });
+      }
+    }
+    found = found.sort((a, b) => a.path.localeCompare(b.path));
+  });
+
+  afterAll(configureAll);
+
+  const call = (x: Found, args: Record<string, unknown>, opts?: unknown) =>
+    (publicFunctions(svc as unknown as Record<string, unknown>, "").find((p) => p.path === `.${x.path}`)!.f)(args, opts);
+
+  it("are found through the public surface, each with arguments to call it with", () => {
+    const names = [...new Set(found.map((x) => x.def.name))];
+    // The audit's cases are among them; every one found has both forms and arguments here.
+    expect(names).toEqual(expect.arrayContaining(["rotateTokenizationKey", "trimTokenizationKey", "restoreTokenization", "rotateRoot", "rotateRole",
+      "getRegistryCredentials", "checkOut", "checkIn", "manageCheckIn", "rotateKey", "createRun", "demotePrimary"]));
+    for (const name of names) {
+      expect(found.filter((x) => x.def.name === name).map((x) => x.output).sort(), name).toEqual([false, true]);
+      expect(ARGS[name], `arguments for ${name}`).toBeDefined();
+    }
+  });
+
+  it("configured: no request (port 9 would fail it), the Promise form resolves undefined, the Output is unknown", async () => {
+    configureAll();
+    for (const x of found) {
+      const r = call(x, ARGS[x.def.name]);
+      if (x.output) expect(await outcome(r), x.path).toEqual({ known: false });
+      else expect(await r, x.path).toBeUndefined();
+    }
+  });
+
+  it("a missing URL or token of the function's own service fails naming the config key and the variable", async () => {
+    for (const x of found) {
+      for (const setting of ["url", "token"] as const) {
+        configureAll();
+        delete process.env[SETTINGS[x.service][setting][0]];
+        // The other service's settings do not matter to this function.
+        const other = x.service === "runs" ? "secrets" : "runs";
+        delete process.env[SETTINGS[other].url[0]];
+        delete process.env[SETTINGS[other].token[0]];
+        const r = call(x, ARGS[x.def.name]);
+        const error = x.output ? (await outcome(r)).error : await failure(r);
+        if (setting === "token" && x.def.tokenless) {
+          expect(error, x.path).toBeUndefined();
+          continue;
+        }
+        expect(error?.message, `${x.path} without ${setting}`).toMatch(new RegExp(`^${x.def.name}: .*"${KEYS[x.service][setting]}".*${SETTINGS[x.service][setting][0]}`));
+      }
+    }
+    configureAll();
+  });
+
+  it("a connection that carries the URL and token is enough", async () => {
+    for (const x of found) {
+      for (const s of Object.values(SETTINGS)) for (const [k] of Object.values(s)) delete process.env[k];
+      const base = SETTINGS[x.service].url[1];
+      const r = call(x, ARGS[x.def.name], { connection: { url: base, token: "from-connection" } });
+      if (x.output) expect(await outcome(r), x.path).toEqual({ known: false });
+      else expect(await r, x.path).toBeUndefined();
+    }
+    configureAll();
+  });
+
+  it("bad arguments fail in preview too, naming the property", async () => {
+    for (const x of found.filter((f) => "name" in ARGS[f.def.name] || "setName" in ARGS[f.def.name])) {
+      const key = "name" in ARGS[x.def.name] ? "name" : "setName";
+      const r = call(x, { ...ARGS[x.def.name], [key]: "" });
+      const error = x.output ? (await outcome(r)).error : await failure(r);
+      expect(error?.message, x.path).toMatch(new RegExp(`^${x.def.name}: .*${key}`));
+    }
+  });
+});

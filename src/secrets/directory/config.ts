@@ -160,13 +160,23 @@ export function configInfo(d: Record<string, unknown>, mountPath: string): Direc
   };
 }
 
-/** Server data → state: the inputs' property names, durations in the user's form when equal. */
+/** Every config field → its service parameter, the password rules included. */
+const READ_FIELDS: Record<string, string> = { ...FIELDS, passwordPolicy: "password_policy", length: "length", formatter: "formatter" };
+
+/**
+ * Server data → state: the inputs' property names, durations in the user's form when equal. The
+ * seed's GET /config lists neither the timeouts, the tolerance, nor password_policy and formatter:
+ * a field the read leaves out keeps the value recorded in state (the service has it as written),
+ * instead of reading as 0 or "" and showing an update on every up.
+ */
 function fromData(d: Record<string, unknown>, p: DirectoryConfigState): DirectoryConfigState {
   const info = configInfo(d, p.mount ?? DEFAULT_DIRECTORY_MOUNT);
-  const out: DirectoryConfigState = { ...info, bindpass: p.bindpass, length: undefined } as DirectoryConfigState;
+  const out: DirectoryConfigState = { ...info, bindpass: p.bindpass };
   for (const k of DURATIONS) out[k] = keepForm(p[k], info[k as keyof DirectoryConfigInfo]);
-  if (p.length !== undefined) out.length = info.length;
-  else delete out.length;
+  for (const [k, param] of Object.entries(READ_FIELDS)) if (d[param] === undefined || d[param] === null) out[k] = p[k];
+  // Length is in state only when the program sets it (the service always answers one).
+  if (p.length === undefined) delete out.length;
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out;
 }
 

@@ -3,7 +3,7 @@
  * are updated in place (the service refuses to delete a set while an account is checked out, so a
  * replacement would fail); creating the set, or adding an account, checks it in and rotates it.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { ResourceDefinition } from "../../core/definition";
@@ -11,6 +11,7 @@ import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, t
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, keepForm, seconds, type Duration } from "../duration";
+import { registerSecret } from "../../http";
 import { dataOf } from "../envelope";
 import { adopt, mount, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
@@ -156,8 +157,14 @@ export interface SetRefArgs {
 
 /** Per account: available, or who borrowed it. */
 export interface AccountStatus {
+  /** Whether the account can be checked out now. */
   available: boolean;
+  /**
+   * The client token that checked the account out (a service may answer the token itself): a
+   * secret, redacted from messages; the Output form of {@link getLibraryStatus} is secret for it.
+   */
   borrowerClientToken?: string;
+  /** The entity that checked the account out, empty when the borrower has none. */
   borrowerEntityId?: string;
 }
 
@@ -174,22 +181,29 @@ const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = 
     const out: Record<string, AccountStatus> = {};
     for (const [account, raw] of Object.entries(dataOf(res.body))) {
       const s = (raw ?? {}) as Record<string, unknown>;
-      out[account] = s.available === true
-        ? { available: true }
-        : { available: false, borrowerClientToken: String(s.borrower_client_token ?? ""), borrowerEntityId: String(s.borrower_entity_id ?? "") };
+      if (s.available === true) {
+        out[account] = { available: true };
+        continue;
+      }
+      const borrowerClientToken = String(s.borrower_client_token ?? "");
+      registerSecret(borrowerClientToken);
+      out[account] = { available: false, borrowerClientToken, borrowerEntityId: String(s.borrower_entity_id ?? "") };
     }
     return out;
   },
 };
 
-/** Which accounts of a set are available, and who holds the others. */
+/**
+ * Which accounts of a set are available, and who holds the others. `borrowerClientToken` is a
+ * secret: prefer {@link getLibraryStatusOutput}, which is secret.
+ */
 export function getLibraryStatus(args: SetRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<Record<string, AccountStatus>> {
   return invoke(statusFn, args, opts);
 }
 
-/** Output form of {@link getLibraryStatus}. */
+/** Output form of {@link getLibraryStatus}: secret, because a borrower's client token is. */
 export function getLibraryStatusOutput(args: InputsOf<SetRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<Record<string, AccountStatus>> {
-  return invokeOutput(statusFn, args, opts);
+  return pulumi.secret(invokeOutput(statusFn, args, opts));
 }
 
 const listFn: FunctionDefinition<MountArgs, NameList> = {

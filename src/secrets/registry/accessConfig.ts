@@ -10,7 +10,8 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
 import { adopt, mount } from "../fields";
-import { alreadyExists, fetchData, pathOf, readBack, writeNew } from "../pathObject";
+import { dataOf } from "../envelope";
+import { alreadyExists, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -56,17 +57,40 @@ function body(p: AccessConfigState): Record<string, unknown> {
   return { address: p.address, scheme: p.scheme, token: p.token, ca_cert: p.caCert ?? "", client_cert: p.clientCert ?? "", client_key: p.clientKey ?? "" };
 }
 
+/** Server data → state; a field the read leaves out keeps the recorded value (the service has it as written). */
 function fromData(d: Record<string, unknown>, p: AccessConfigState): AccessConfigState {
-  const out: AccessConfigState = { mount: p.mount ?? DEFAULT_REGISTRY_MOUNT, address: String(d.address ?? ""), scheme: String(d.scheme ?? "http") as "http", token: p.token };
+  const out: AccessConfigState = {
+    mount: p.mount ?? DEFAULT_REGISTRY_MOUNT, address: String(d.address ?? p.address ?? ""), scheme: String(d.scheme ?? p.scheme ?? "http") as "http", token: p.token,
+  };
   // Left out of state when neither given nor held, so absent and "" are no diff.
-  if (p.caCert !== undefined || d.ca_cert) out.caCert = String(d.ca_cert ?? "");
-  if (p.clientCert !== undefined || d.client_cert) out.clientCert = String(d.client_cert ?? "");
+  const pem = (key: "caCert" | "clientCert", param: string) => {
+    if (d[param] === undefined || d[param] === null) {
+      if (p[key] !== undefined) out[key] = p[key];
+    } else if (p[key] !== undefined || d[param]) out[key] = String(d[param]);
+  };
+  pem("caCert", "ca_cert");
+  pem("clientCert", "client_cert");
   return out;
 }
 
-async function readAccess(ctx: Context, p: AccessConfigState): Promise<AccessConfigState | undefined> {
-  const data = await fetchData(ctx, R.accessRead, params(p));
-  return data ? fromData(data, p) : undefined;
+/**
+ * The seed gives config/access only a POST. A server without GET answers 405, or 404 like any
+ * unknown path, and a 404 is also what a server with GET answers when nothing is configured: the
+ * provider cannot tell "not there" from "cannot be read", so neither answer proves the config is
+ * gone. Both mean "unreadable", and the values this stack wrote stand (see the README's Assumptions).
+ */
+const UNREADABLE = [404, 405];
+
+async function fetchAccess(ctx: Context, p: AccessConfigState): Promise<Record<string, unknown> | undefined> {
+  const res = await ctx.client("secrets").request({ route: R.accessRead, params: params(p), expect: UNREADABLE });
+  return UNREADABLE.includes(res.status) ? undefined : dataOf(res.body);
+}
+
+/** The config as read, or as recorded when the service does not report it. */
+async function readAccess(ctx: Context, p: AccessConfigState): Promise<AccessConfigState> {
+  const data = await fetchAccess(ctx, p);
+  if (!data) ctx.log(`${pathOf(R.accessRead, params(p))}: the service does not report it (GET answers 404 or 405): keeping the values this stack wrote`);
+  return fromData(data ?? {}, p);
 }
 
 export const accessConfigDefinition: ResourceDefinition<AccessConfigState, AccessConfigState> = {
@@ -81,7 +105,8 @@ export const accessConfigDefinition: ResourceDefinition<AccessConfigState, Acces
   outputs: [],
   async create(ctx, inputs) {
     const id = pathOf(R.accessRead, params(inputs));
-    if (!inputs.adopt && (await fetchData(ctx, R.accessRead, params(inputs)))) throw alreadyExists("POST", id, "registry access config");
+    // Where the config cannot be read, whether one is there cannot be told: the write goes ahead.
+    if (!inputs.adopt && (await fetchAccess(ctx, inputs))) throw alreadyExists("POST", id, "registry access config");
     await writeNew(ctx, () => ctx.client("secrets").request({ route: R.accessWrite, params: params(inputs), body: body(inputs), retry: "safe" }), R.accessRead, params(inputs));
     return { id, outs: await readBack(id, inputs, () => readAccess(ctx, inputs)) };
   },
@@ -91,7 +116,10 @@ export const accessConfigDefinition: ResourceDefinition<AccessConfigState, Acces
     return readBack(id, news, () => readAccess(ctx, news));
   },
   async delete(ctx, _id, props) {
-    await ctx.client("secrets").request({ route: R.accessDelete, params: params(props) });
+    const res = await ctx.client("secrets").request({ route: R.accessDelete, params: params(props), expect: UNREADABLE });
+    if (res.status === 405) {
+      ctx.log(`${pathOf(R.accessDelete, params(props))}: the service has no DELETE for it (405): the config stays on the server until written again`);
+    }
   },
 };
 

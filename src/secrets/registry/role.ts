@@ -11,7 +11,7 @@ import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, t
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
-import { duration, keepForm, type Duration } from "../duration";
+import { duration, keepForm, seconds, type Duration } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, mount, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
@@ -94,30 +94,61 @@ function body(p: RegistryRoleState): Record<string, unknown> {
   return b;
 }
 
+const present = (d: Record<string, unknown>, key: string) => d[key] !== undefined && d[key] !== null;
+
+/** Policy names as a list: registries older than 1.4 hold them comma-joined. */
+function policyList(v: unknown): string[] {
+  const list = Array.isArray(v) ? v.map(String) : typeof v === "string" ? v.split(",") : [];
+  return list.map((x) => x.trim()).filter((x) => x !== "").sort();
+}
+
+/** The role's ttl: `ttl` where the read has it, else `lease` (the seed's read holds only policy, lease and token_type). */
+const ttlOf = (d: Record<string, unknown>) => (present(d, "ttl") ? seconds(d.ttl) : seconds(d.lease));
+
 export function roleInfo(d: Record<string, unknown>, p: { name: string; mount?: string }): RegistryRoleInfo {
   return {
     name: p.name,
     mount: p.mount ?? DEFAULT_REGISTRY_MOUNT,
     tokenType: String(d.token_type ?? "client"),
     policy: String(d.policy ?? ""),
-    policies: Array.isArray(d.policies) ? d.policies.map(String).sort() : [],
+    policies: policyList(d.policies),
     local: d.local === true,
-    ttl: Number(d.ttl ?? 0),
-    maxTtl: Number(d.max_ttl ?? 0),
+    ttl: ttlOf(d) ?? 0,
+    maxTtl: seconds(d.max_ttl) ?? 0,
     lease: String(d.lease ?? ""),
   };
 }
 
-/** Server data → state: only the fields the program set, durations in its own form when equal. */
+/**
+ * Server data → state: only the fields the program set, durations in its own form when equal. A
+ * field the read leaves out keeps the value recorded in state: the seed's read holds only policy,
+ * lease and token_type, so `policies`, `local` and `max_ttl` cannot be compared, and `ttl` is taken
+ * from `lease`. Reading them as [], false and 0 would show an update on every up.
+ */
 function fromData(d: Record<string, unknown>, p: RegistryRoleState): RegistryRoleState {
   const info = roleInfo(d, p);
-  const out: RegistryRoleState = { name: p.name, mount: info.mount, tokenType: info.tokenType as "client", local: info.local };
-  if (p.policy !== undefined || info.policy !== "") out.policy = info.policy;
-  if (p.policies !== undefined || info.policies.length > 0) out.policies = info.policies;
-  if (p.lease !== undefined) out.lease = keepForm(p.lease, info.lease);
+  const has = (key: string) => present(d, key);
+  const out: RegistryRoleState = {
+    name: p.name, mount: info.mount,
+    tokenType: (has("token_type") ? info.tokenType : p.tokenType ?? "client") as "client",
+    local: has("local") ? info.local : p.local ?? false,
+  };
+  if (!has("policy")) {
+    if (p.policy !== undefined) out.policy = p.policy;
+  } else if (p.policy !== undefined || info.policy !== "") out.policy = info.policy;
+  if (!has("policies")) {
+    if (p.policies !== undefined) out.policies = p.policies;
+  } else if (p.policies !== undefined || info.policies.length > 0) out.policies = info.policies;
+  if (p.lease !== undefined) out.lease = has("lease") ? keepForm(p.lease, info.lease) : p.lease;
   else {
-    if (p.ttl !== undefined || info.ttl > 0) out.ttl = keepForm(p.ttl, info.ttl);
-    if (p.maxTtl !== undefined || info.maxTtl > 0) out.maxTtl = keepForm(p.maxTtl, info.maxTtl);
+    const ttl = ttlOf(d);
+    if (ttl === undefined) {
+      if (p.ttl !== undefined) out.ttl = p.ttl;
+    } else if (p.ttl !== undefined || ttl > 0) out.ttl = keepForm(p.ttl, ttl);
+    const maxTtl = seconds(d.max_ttl);
+    if (maxTtl === undefined) {
+      if (p.maxTtl !== undefined) out.maxTtl = p.maxTtl;
+    } else if (p.maxTtl !== undefined || maxTtl > 0) out.maxTtl = keepForm(p.maxTtl, maxTtl);
   }
   return out;
 }
