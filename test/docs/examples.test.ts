@@ -6,31 +6,38 @@ import { describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 
 const examples = path.join(root, "examples");
-const programs = fs.readdirSync(examples).filter((d) => {
-  const dir = path.join(examples, d);
-  // A Pulumi program uses the package or the SDK in index.ts, or in the shared.ts its steps import;
-  // the receiver example (whose index.ts imports only its server) is a plain server.
-  const text = ["index.ts", "shared.ts"].filter((f) => fs.existsSync(path.join(dir, f))).map((f) => fs.readFileSync(path.join(dir, f), "utf8")).join("\n");
-  return fs.existsSync(path.join(dir, "index.ts")) && /from "(pulumi-svc|@pulumi\/pulumi)"/.test(text);
-});
+// Folders of examples/ that are not Pulumi programs, and why. Every other folder is one.
+const NOT_PROGRAMS: Record<string, string> = { receiver: "a plain webhook server, run with node (README: Receiving notifications)" };
+const folders = fs.readdirSync(examples, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const programs = folders.filter((d) => !(d in NOT_PROGRAMS));
 const nameOf = (file: string) => /^name:\s*(\S+)/m.exec(fs.readFileSync(file, "utf8"))?.[1];
+const registersResources = (dir: string) =>
+  fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).some((f) => /new (svc|\w+)\.\w+\(|new svc\.|pulumi\.(Config|export)/.test(fs.readFileSync(path.join(dir, f), "utf8")));
 
 describe("examples", () => {
-  it("finds the example programs", () => {
+  it("every folder of examples/ is a program, or listed with the reason it is not", () => {
     expect(programs).toEqual(expect.arrayContaining(["directory", "keymgmt", "quickstart", "registry", "replication", "runs", "transform"]));
-    expect(programs).not.toContain("receiver");
+    for (const d of Object.keys(NOT_PROGRAMS)) {
+      expect(folders, `${d} is listed as not a program but does not exist`).toContain(d);
+      expect(fs.existsSync(path.join(examples, d, "Pulumi.yaml")), `${d} has a Pulumi.yaml: it is a program`).toBe(false);
+      expect(registersResources(path.join(examples, d)), `${d} registers resources: it is a program`).toBe(false);
+    }
   });
 
   for (const d of programs) {
-    it(`${d} has its own Pulumi.yaml (nodejs, TypeScript), and its step2 the same project name`, () => {
+    it(`${d} has its own Pulumi.yaml (nodejs, TypeScript), and its step2 the same project in a Pulumi.yaml of its own`, () => {
       const yaml = path.join(examples, d, "Pulumi.yaml");
-      expect(fs.existsSync(yaml)).toBe(true);
+      expect(fs.existsSync(yaml), `${yaml} exists`).toBe(true);
       expect(fs.readFileSync(yaml, "utf8")).toMatch(/runtime:\s*\n\s+name: nodejs/);
+      expect(fs.existsSync(path.join(examples, d, "index.ts")), `${d}/index.ts exists`).toBe(true);
       const step2 = path.join(examples, d, "step2");
-      if (fs.existsSync(step2)) {
-        expect(fs.existsSync(path.join(step2, "Pulumi.yaml")), `${d}/step2/Pulumi.yaml`).toBe(true);
-        expect(nameOf(path.join(step2, "Pulumi.yaml"))).toBe(nameOf(yaml));
-      }
+      if (!fs.existsSync(step2)) return;
+      const yaml2 = path.join(step2, "Pulumi.yaml");
+      // Without it the real CLI run in step2 finds the parent's project and runs the parent's program.
+      expect(fs.existsSync(yaml2), `${yaml2} exists`).toBe(true);
+      expect(nameOf(yaml2)).toBe(nameOf(yaml));
+      expect(fs.readFileSync(yaml2, "utf8")).toMatch(/runtime:\s*\n\s+name: nodejs/);
+      expect(fs.existsSync(path.join(step2, "index.ts")), `${d}/step2/index.ts exists`).toBe(true);
     });
   }
 

@@ -1,9 +1,14 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmulator } from "../../src/emulator";
+import { startEmulator, type Emulator } from "../../src/emulator";
 import { main } from "../../src/emulator/cli";
+import { stateKey, unseal } from "../../src/emulator/state-file";
 import { bearer, call, svcToken, useEmulator } from "./helpers";
+import { runsApi } from "./runs-helpers";
 
 const { emu, control } = useEmulator();
 
@@ -21,18 +26,25 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => redirectServer.close(() => resolve())));
 
-async function createEnabledNc(url: string) {
-  return call("POST", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, {
-    headers: bearer(emu.tokens.runOrganization),
-    body: { data: { type: "notification-configurations", attributes: { name: "attack", "destination-type": "generic", url, enabled: true } } },
+async function createEnabledNc(url: string, on: Emulator = emu, triggers?: string[]) {
+  return call("POST", `${on.runUrl}/workspaces/${on.workspaceId}/notification-configurations`, {
+    headers: bearer(on.tokens.runOrganization),
+    body: { data: { type: "notification-configurations", attributes: { name: "attack", "destination-type": "generic", url, enabled: true, ...(triggers ? { triggers } : {}) } } },
   });
 }
 
 /** An object that a reset would remove. */
-async function canary(): Promise<() => Promise<number>> {
-  const url = `${emu.secretsUrl}/transform/alphabet/canary`;
-  expect((await call("POST", url, { headers: svcToken(emu.tokens.secretsRoot), body: { alphabet: "ab" } })).status).toBe(204);
-  return async () => (await call("GET", url, { headers: svcToken(emu.tokens.secretsRoot) })).status;
+async function canary(on: Emulator = emu): Promise<() => Promise<number>> {
+  const url = `${on.secretsUrl}/transform/alphabet/canary`;
+  expect((await call("POST", url, { headers: svcToken(on.tokens.secretsRoot), body: { alphabet: "ab" } })).status).toBe(204);
+  return async () => (await call("GET", url, { headers: svcToken(on.tokens.secretsRoot) })).status;
+}
+
+/** The run-event entries of the deliveries log, once the log holds `total` entries (verifications included). */
+async function runDeliveries(on: Emulator, total: number): Promise<{ trigger: string; url: string; response: { code: string } | null; error?: string }[]> {
+  const res = await call("GET", `${on.controlUrl}/deliveries?wait=${total}&timeoutMs=5000`);
+  expect(res.status).toBe(200);
+  return res.json.deliveries.filter((d: { trigger: string }) => d.trigger !== "verification");
 }
 
 describe("outbound requests never reach the control endpoints", () => {
@@ -70,6 +82,67 @@ describe("outbound requests never reach the control endpoints", () => {
     expect(res.status).toBe(201);
     const sink = await control("GET", "/sinks/ci");
     expect(sink.json.requests).toHaveLength(1);
+  });
+
+  // A delivery is sent long after the configuration was verified, to whatever its url names then:
+  // a configuration loaded from a state file (no verification ran in this process) or a receiver
+  // that answered the verification and redirects what follows.
+  test("a run notification to the emulator's own control URL is refused and nothing is reset", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-isolation-"));
+    const statePath = join(dir, "state.json");
+    let first: Emulator | undefined;
+    let second: Emulator | undefined;
+    try {
+      first = await startEmulator({ statePath });
+      const port = Number(new URL(first.url).port);
+      const made = await createEnabledNc(`${first.controlUrl}/sink/ok`, first, ["run:created"]);
+      expect(made.status).toBe(201);
+      await first.close();
+      first = undefined;
+      // Point the saved configuration at the control plane of the emulator that will load it (the same
+      // port), written as a version 1 (plaintext) file, which still loads.
+      const doc = unseal(statePath, readFileSync(statePath, "utf8"), () => stateKey(statePath)) as { data: { run: { notificationConfigurations: Record<string, { url: string }> } } };
+      const reset = `http://127.0.0.1:${port}/_emulator/reset`;
+      doc.data.run.notificationConfigurations[made.json.data.id].url = reset;
+      writeFileSync(statePath, JSON.stringify(doc));
+      second = await startEmulator({ statePath, port });
+      const alive = await canary(second);
+      const run = await runsApi(second).createId();
+      const [delivery] = await runDeliveries(second, 1);
+      expect(delivery).toMatchObject({ trigger: "run:created", url: reset, response: { code: "403" } });
+      expect(await alive()).toBe(200);
+      expect((await runsApi(second).get(run)).status, "the run survived: nothing was reset").toBe(200);
+      const nc = await call("GET", `${second.runUrl}/notification-configurations/${made.json.data.id}`, { headers: bearer(second.tokens.runAdmin) });
+      expect(nc.json.data.attributes["delivery-responses"][0]).toMatchObject({ code: "403", successful: false });
+    } finally {
+      await first?.close();
+      await second?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a run notification redirected to the control plane after a good verification is not followed", async () => {
+    // Answers the verification with 200, then redirects every notification to the control plane.
+    let hits = 0;
+    const turncoat = http.createServer((req, res) => {
+      hits++;
+      req.resume();
+      if (hits === 1) res.writeHead(200, { "content-length": 0 }).end();
+      else res.writeHead(307, { location: `${emu.controlUrl}/reset`, "content-length": 0 }).end();
+    });
+    await new Promise<void>((resolve) => turncoat.listen(0, "127.0.0.1", resolve));
+    try {
+      const alive = await canary();
+      const made = await createEnabledNc(`http://127.0.0.1:${(turncoat.address() as AddressInfo).port}/hook`, emu, ["run:created"]);
+      expect(made.status).toBe(201);
+      await runsApi(emu).createId();
+      const [delivery] = await runDeliveries(emu, 2);
+      expect(delivery).toMatchObject({ trigger: "run:created", response: { code: "307" } });
+      expect(hits).toBe(2);
+      expect(await alive()).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => turncoat.close(() => resolve()));
+    }
   });
 
   test("direct control requests from a client still work", async () => {

@@ -14,6 +14,7 @@ const ALIAS = "secrets:IdentityEntityAlias";
 const MFA = "secrets:MfaDualFactorMethod";
 
 const fault = (body: Record<string, unknown>) => control(emu(), "POST", "/faults", body);
+const faultsLeft = async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults;
 const runIds = async (): Promise<string[]> =>
   (await runApi(emu(), "GET", `/workspaces/${emu().workspaceId}/runs?page[size]=100`)).body.data.map((r: { id: string }) => r.id);
 const ncIds = async (): Promise<string[]> =>
@@ -56,6 +57,35 @@ describe("a create that failed ambiguously never takes an object that existed be
     const second = await created(NC, nc(["run:errored"]));
     expect(second.id).not.toBe(first.id);
     expect((await ncIds()).sort()).toEqual([first.id, second.id].sort());
+  });
+
+  const methodBody = { secret_key: "s3cr3t-key-0001", integration_key: "int-key-0001", api_hostname: "api-1.example.com" };
+  const method = { secretKey: "s3cr3t-key-0001", integrationKey: "int-key-0001", apiHostname: "api-1.example.com" };
+  const methods = "/identity/mfa/method/dualfactor";
+
+  it.each(["before", "after"])("an MFA method with the same settings made before the attempt, 503 %s the server acted: the create gets a method of its own", async (when) => {
+    expect((await secretsApi(emu(), "POST", methods, methodBody)).status).toBe(200);
+    const [old] = await listed(methods);
+    await fault({ method: "POST", path: `/v1${methods}`, status: 503, when });
+    const m = await created(MFA, method);
+    expect(await faultsLeft(), "the create met the fault").toEqual([]);
+    expect(m.id).not.toBe(old);
+    expect((await listed(methods)).sort()).toEqual([old, m.id].sort());
+  });
+
+  const aliasBody = { name: "carol", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" };
+  const alias = { name: "carol", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd" };
+  const aliases = "/identity/entity-alias/id";
+
+  it.each(["before", "after"])("an alias with the same name, mount and entity made before the attempt, 503 %s the server acted: never taken, the service's clash is reported", async (when) => {
+    expect((await secretsApi(emu(), "POST", "/identity/entity-alias", aliasBody)).status).toBeLessThan(300);
+    const [old] = await listed(aliases);
+    await fault({ method: "POST", path: "/v1/identity/entity-alias", status: 503, when });
+    // The service allows one alias per name on a mount: the program must adopt nothing silently.
+    await expect(created(ALIAS, alias)).rejects.toThrow(/already exists on mount accessor/);
+    expect(await faultsLeft(), "the create met the fault").toEqual([]);
+    expect(await listed(aliases)).toEqual([old]);
+    expect((await secretsApi(emu(), "GET", `${aliases}/${old}`)).body.data).toMatchObject(aliasBody);
   });
 });
 

@@ -1,5 +1,5 @@
 // The fault matrix for the replication kinds, on two clusters reached through connections:
-// create and delete × {429 with and without Retry-After, 503, dropped connection} × {before, after
+// create, update (where the kind updates in place) and delete × {429 with and without Retry-After, 503, dropped connection} × {before, after
 // the server acted}. After the deployments settle: the cluster is in the mode the state says, a
 // token in state activates a secondary, no filter is lost or left behind.
 import { request } from "undici";
@@ -76,6 +76,8 @@ interface Case {
   inputs(): Props;
   /** What the server must show once the deployments settled (created: true) or after the delete. */
   holds(created: boolean, outs?: Props): Promise<void>;
+  /** An in-place update: prepared after the create, its inputs, and what the server shows after it. */
+  update?: { prepare(): Promise<void>; inputs(): Props; holds(): Promise<void> };
 }
 
 const CASES: Case[] = [
@@ -105,6 +107,16 @@ const CASES: Case[] = [
     },
     inputs: () => ({ token, acknowledgeDataWipe: true, connection: conn(B) }),
     holds: async (created) => expect((await status(B)).mode).toBe(created ? "secondary" : "disabled"),
+    // A new token is an update-primary; a token is single-use, so a lost response must not leave
+    // state asking for the used token again.
+    update: {
+      prepare: async () => void (newToken = await issue("b2")),
+      inputs: () => ({ token: newToken, acknowledgeDataWipe: true, connection: conn(B) }),
+      holds: async () => {
+        expect((await status(B)).secondary_id).toBe("b2");
+        expect((await status(A)).known_secondaries).toContain("b2");
+      },
+    },
   },
   {
     kind: "secrets:ReplicationPathsFilter", on: A,
@@ -118,9 +130,19 @@ const CASES: Case[] = [
       const r = await raw(A, `sys/replication/performance/primary/paths-filter/${secondaryClusterId}`);
       expect(r.status).toBe(created ? 200 : 404);
     },
+    update: {
+      prepare: async () => undefined,
+      inputs: () => ({ secondaryClusterId, mode: "allow", paths: ["transform/", "keymgmt/"], connection: conn(A) }),
+      holds: async () => {
+        const r = await raw(A, `sys/replication/performance/primary/paths-filter/${secondaryClusterId}`);
+        expect(r.body.data).toMatchObject({ mode: "allow", paths: expect.arrayContaining(["transform/", "keymgmt/"]) });
+        expect(r.body.data.paths).toHaveLength(2);
+      },
+    },
   },
 ];
 let token = "";
+let newToken = "";
 let secondaryClusterId = "";
 
 describe.each(CASES)("$kind under faults", (c) => {
@@ -135,6 +157,16 @@ describe.each(CASES)("$kind under faults", (c) => {
     if (c.kind !== "secrets:ReplicationSecondaryToken") await inSync(c.kind, state, c.inputs());
     expect(state).toBeDefined();
     await c.holds(true, state!.outs);
+  });
+
+  it.each(c.update ? cells : [])("update: %s %s the server acted", async (_n, when, how) => {
+    let state = await settle(c.kind, undefined, c.inputs());
+    await c.update!.prepare();
+    await fault(c.on, how, when);
+    state = await settle(c.kind, state, c.update!.inputs());
+    await control(c.on, "DELETE", "/faults");
+    await inSync(c.kind, state, c.update!.inputs());
+    await c.update!.holds();
   });
 
   it.each(cells)("delete: %s %s the server acted", async (_n, when, how) => {

@@ -1,15 +1,19 @@
 // Issue 7, check and secrets in messages: bad inputs stopped at check with the property named,
 // every failure in one pass, one spelling of a checksum, and redaction that neither mangles
 // messages nor misses escaped forms.
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
 import { check, diff } from "../../src/core/provider";
 import type { ResourceDefinition } from "../../src/core/definition";
 import { KIND_NAMES, kindDefinition } from "../../src/kinds";
 import { UNKNOWN } from "../../src/core/unknown";
 import { redact, registerSecret, MIN_SECRET_LENGTH } from "../../src/http/redact";
-import { HttpClient, InvalidInputError } from "../../src/http";
 import { alreadyExists } from "../../src/secrets/pathObject";
 import { ConfigError, baseUrlProblem } from "../../src/config";
+import { call } from "../../src/core/runtime";
+import type { Context } from "../../src/core/definition";
+import { HttpClient, InvalidInputError, NotFoundError, type HttpResponse, type RequestSpec } from "../../src/http";
+import { createServer, type Server } from "http";
+import type { AddressInfo } from "net";
 
 // Kinds load on first use (src/kinds.ts); these tests use the definitions directly.
 const DEFS: Record<string, ResourceDefinition> = {};
@@ -30,6 +34,11 @@ describe("names that become path segments are refused at check, naming the prope
     expect(failuresOf("runs:NotificationConfiguration", { workspaceId: "ws-1/../x", name: "n", destinationType: "generic", url: "https://h.example.com" })
       .map((f) => f.property)).toContain("workspaceId");
     expect(failuresOf("runs:Run", { workspaceId: "ws/1" }).map((f) => f.property)).toContain("workspaceId");
+  });
+
+  it("a StoreSchema names a SQL store, never the built-in one (which has no tables)", () => {
+    const failures = failuresOf("secrets:TransformStoreSchema", { store: "builtin/internal", username: "u", password: "p" });
+    expect(failures).toEqual([{ property: "store", reason: expect.stringMatching(/built-in stores have no schema/) }]);
   });
 
   it("a mount segment is checked too", () => {
@@ -107,32 +116,189 @@ describe("check fuzz: every field of every kind against hostile values", () => {
     null, 0, -1, 1.5, NaN, true, [], {}, [null], { a: 1 }, "", " ", ".", "..", "/", "a/b", "%2F", "?", "#", "\u0000", "\ud800",
     "__proto__", "constructor", "toString", "x".repeat(100_000), UNKNOWN, [UNKNOWN], { [UNKNOWN]: UNKNOWN },
   ];
-  const fieldsOf = (kind: string): string[] => {
-    const schema = DEFS[kind].schema() as unknown as { shape?: Record<string, unknown>; _zod?: { def?: { shape?: Record<string, unknown> } } };
-    return Object.keys(schema.shape ?? schema._zod?.def?.shape ?? {});
-  };
 
-  it.each(KIND_NAMES)("%s: no crash, and every failure names a property", (kind) => {
+  // check runs through the runtime entry, as in the provider host, with both services configured to
+  // a local server that counts requests, and the client's request method counted too (synchronously,
+  // so a request started and not yet arrived counts): check must never send one.
+  let server: Server;
+  let arrived = 0;
+  let sent: MockInstance<HttpClient["request"]>;
+  const requests = () => sent.mock.calls.length + arrived;
+  const saved: Record<string, string | undefined> = {};
+  const ENV = ["SVC_RUN_URL", "SVC_RUN_TOKEN", "SVC_SECRETS_URL", "SVC_SECRETS_TOKEN", "SVC_MAX_RETRIES"];
+  beforeAll(async () => {
+    sent = vi.spyOn(HttpClient.prototype, "request");
+    server = createServer((req, res) => {
+      arrived++;
+      res.writeHead(404, { "content-type": "application/json" }).end('{"errors":[]}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    for (const k of ENV) saved[k] = process.env[k];
+    Object.assign(process.env, {
+      SVC_RUN_URL: `${base}/api/v2`, SVC_RUN_TOKEN: "fuzz-run-token", SVC_SECRETS_URL: `${base}/v1`, SVC_SECRETS_TOKEN: "fuzz-secrets-token", SVC_MAX_RETRIES: "0",
+    });
+  });
+  afterAll(async () => {
+    for (const k of ENV) if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k];
+    sent.mockRestore();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const runtimeCheck = async (kind: string, inputs: Record<string, unknown>) =>
+    (await call(kind, "check", [{}, inputs])) as { failures: { property: string; reason: string }[] };
+
+  it.each(KIND_NAMES)("%s: no crash, no request, and every failure names a field of the kind", async (kind) => {
     const fields = fieldsOf(kind);
     expect(fields.length).toBeGreaterThan(0);
     for (const field of fields) {
       for (const value of HOSTILE) {
-        let result: ReturnType<typeof check>;
+        const label = `${kind}.${field} = ${JSON.stringify(value)?.slice(0, 20)}`;
+        let failures: { property: string; reason: string }[];
         try {
-          result = check(DEFS[kind], { [field]: value });
+          failures = (await runtimeCheck(kind, { [field]: value })).failures;
         } catch (e) {
-          throw new Error(`${kind}.${field} = ${String(value).slice(0, 20)}: check threw ${(e as Error).message}`);
+          throw new Error(`${label}: check threw ${(e as Error).message}`);
         }
-        for (const f of result.failures) {
-          expect(typeof f.property === "string" && f.property.length > 0, `${kind}.${field}`).toBe(true);
+        for (const f of failures) {
+          // One field is set, so every failure is about a field: the hostile one or a missing one
+          // (never the "(inputs)" fallback, which would leave the user guessing).
+          expect(fields.concat(["connection"]), `${label}: failure at ${f.property}`).toContain(rootOf(f.property));
           expect(f.reason.length).toBeGreaterThan(0);
         }
         // A wrong type at a field is always refused at that field (never silently accepted).
         // `triggers` takes any value on purpose (it only forces a replacement when it changes).
-        if (field !== "triggers" && typeof value === "number" && Number.isNaN(value) && !result.failures.some((f) => f.property.startsWith(field))) {
-          throw new Error(`${kind}.${field} = NaN was accepted`);
+        if (field !== "triggers" && typeof value === "number" && Number.isNaN(value) && !failures.some((f) => rootOf(f.property) === field)) {
+          throw new Error(`${label} was accepted`);
         }
       }
     }
+    expect(requests(), "requests sent by check").toBe(0);
+  });
+
+  describe("every field that becomes a path segment refuses path values at that field", () => {
+    const PATH_VALUES = [".", "..", "/", "?", "#", "\u0000", "\ud800", "a/b", "a?b", "a#b", "%2F", "   ", "x\udc00"];
+    let found: SegmentFields;
+    beforeAll(async () => {
+      found = await segmentFields();
+    });
+
+    it("the segment fields are read from the requests each definition makes, and account for every route parameter", () => {
+      expect(found.unaccounted).toEqual([]);
+      // The fields the issues named, so the derivation cannot quietly find nothing.
+      for (const [kind, field] of [
+        ["runs:NotificationConfiguration", "workspaceId"], ["runs:Run", "workspaceId"], ["secrets:TransformTemplate", "name"],
+        ["secrets:TransformTemplate", "mount"], ["secrets:TransformTokenizationKeyConfig", "transformation"],
+        ["secrets:TransformStoreSchema", "store"], ["secrets:ReplicationPathsFilter", "secondaryClusterId"],
+        ["secrets:KeymgmtKeyDistribution", "kmsName"], ["secrets:KeymgmtKeyDistribution", "keyName"], ["secrets:PluginCatalogEntry", "type"],
+        ["secrets:DirectoryCheckOut", "setName"],
+      ]) expect(found.fields.map(([k, f]) => [k, f]), kind).toContainEqual([kind, field]);
+    });
+
+    it("each refuses . .. / ? # NUL and lone surrogates, naming itself, without a request", async () => {
+      const accepted: string[] = [];
+      for (const [kind, field, param] of found.fields) {
+        // A mount keeps its slashes on purpose (engines mount at nested paths such as transform/eu).
+        for (const value of PATH_VALUES.filter((v) => !(param === "mount" && v === "a/b"))) {
+          const { failures } = await runtimeCheck(kind, { [field]: value });
+          if (!failures.some((f) => f.property === field)) accepted.push(`${kind}.${field} = ${JSON.stringify(value)}`);
+        }
+      }
+      expect(accepted).toEqual([]);
+      expect(requests(), "requests sent by check").toBe(0);
+    });
+  });
+
+  it("the request counter counts what the runtime sends (so 0 above means none was sent)", async () => {
+    const r = (await call("secrets:TransformTemplate", "read", ["transform/template/x", { name: "x", mount: "transform" }])) as { id: string };
+    expect(r.id).toBe("");
+    expect([sent.mock.calls.length, arrived]).toEqual([1, 1]);
   });
 });
+
+/** `users[0].id` → `users`. */
+function rootOf(property: string): string {
+  return /^[^.[]*/.exec(property)![0];
+}
+
+function fieldsOf(kind: string): string[] {
+  return Object.keys(shapeOf(kind));
+}
+
+function shapeOf(kind: string): Record<string, ZodLike> {
+  const schema = DEFS[kind].schema() as unknown as { shape?: Record<string, ZodLike>; _zod?: { def?: { shape?: Record<string, ZodLike> } } };
+  return schema.shape ?? schema._zod?.def?.shape ?? {};
+}
+
+interface ZodLike { options?: unknown[]; _zod: { def: { innerType?: ZodLike; values?: unknown[] } } }
+
+/** The values of an enum or literal field (through optional/default wrappers), else none. */
+function closedValues(field: ZodLike): string[] {
+  let t = field;
+  while (t._zod.def.innerType) t = t._zod.def.innerType;
+  return (t.options ?? t._zod.def.values ?? []).filter((v): v is string => typeof v === "string");
+}
+
+interface SegmentFields {
+  /** [kind, field, route parameter] for each field whose value became a path parameter. */
+  fields: [string, string, string][];
+  /** Route parameters whose value came from no field and is not the resource id. */
+  unaccounted: string[];
+}
+
+/**
+ * Which input fields become path segments, read from the definitions themselves: each kind's
+ * create, read, update and delete run against a recording client (once with every object absent,
+ * once with every object present), with a distinct marker in every field that takes a string and
+ * a member of each enum; a path parameter holding a field's marker comes from that field.
+ */
+async function segmentFields(): Promise<SegmentFields> {
+  const fields: [string, string, string][] = [];
+  const unaccounted: string[] = [];
+  const ID = "idmarker";
+  for (const kind of KIND_NAMES) {
+    const def = DEFS[kind];
+    const shape = shapeOf(kind);
+    const inputs: Record<string, unknown> = { ...(def.defaults ?? {}) };
+    const owner = new Map<string, string>();
+    Object.keys(shape).forEach((field, i) => {
+      const takes = (v: string) => !check(def, { [field]: v }).failures.some((f) => rootOf(f.property) === field);
+      const candidates = [`mark${i}x`, ...closedValues(shape[field])];
+      const value = candidates.find(takes);
+      if (value === undefined) return;
+      inputs[field] = value;
+      owner.set(value, owner.has(value) ? "(ambiguous)" : field);
+    });
+    const seen: { route: string; params: Record<string, string> }[] = [];
+    for (const exists of [false, true]) {
+      const client = {
+        baseUrl: "http://127.0.0.1:9/v1",
+        async request(spec: RequestSpec): Promise<HttpResponse> {
+          // Enough for every path a method takes; a method that polls stops here.
+          if (seen.length > 500) throw new Error("request limit of the recording client");
+          seen.push({ route: spec.route, params: spec.params ?? {} });
+          const method = spec.route.split(" ")[0];
+          if (method !== "GET" && method !== "LIST") return { status: 204, headers: {}, body: undefined };
+          if (exists) return { status: 200, headers: {}, body: { data: {} } };
+          if (spec.expect?.includes(404)) return { status: 404, headers: {}, body: undefined };
+          throw new NotFoundError({ service: "secrets", method, path: spec.route, status: 404, messages: [] });
+        },
+      };
+      const ctx: Context = { client: () => client as unknown as HttpClient, log: () => undefined };
+      const methods = [() => def.create(ctx, inputs), () => def.read(ctx, ID, inputs), () => def.update(ctx, ID, inputs, inputs), () => def.delete(ctx, ID, inputs)];
+      for (const method of methods) await method().catch(() => undefined);
+    }
+    expect(seen.length, `${kind} made no request`).toBeGreaterThan(0);
+    for (const { route, params } of seen) {
+      for (const [, name] of route.matchAll(/\{(\w+)\}/g)) {
+        const value = params[name];
+        const field = value === undefined ? undefined : owner.get(value);
+        if (field !== undefined && field !== "(ambiguous)") {
+          if (!fields.some(([k, f]) => k === kind && f === field)) fields.push([kind, field, name]);
+        } else if (value !== ID) {
+          unaccounted.push(`${kind}: ${route} {${name}} = ${JSON.stringify(value)}`);
+        }
+      }
+    }
+  }
+  return { fields, unaccounted };
+}

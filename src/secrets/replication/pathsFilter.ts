@@ -9,6 +9,7 @@ import type { Context } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { dataOf } from "../envelope";
+import { segment } from "../../core/segment";
 import { adopt } from "../fields";
 import { pathObject } from "../pathObject";
 import { REPLICATION_ROUTES as R } from "./routes";
@@ -21,7 +22,8 @@ export interface PathsFilterState {
   [key: string]: unknown;
 }
 
-const clusterId = () => z.string({ error: "must be a string" }).min(1, "must not be empty").regex(/^[^/]+$/, "must not contain /");
+// The id is a path segment of every filter route.
+const clusterId = () => segment();
 
 let schema: z.ZodType | undefined;
 function buildSchema(): z.ZodType {

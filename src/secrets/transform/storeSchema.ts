@@ -2,10 +2,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { SvcResource } from "../../core/resource";
-import { mount } from "../fields";
+import { mount, name } from "../fields";
 import { InvalidInputError } from "../../http";
 import { fetchData, pathOf } from "../pathObject";
-import { DEFAULT_TRANSFORM_MOUNT, reference } from "./fields";
+import { DEFAULT_TRANSFORM_MOUNT } from "./fields";
 import { STORE_ROUTES } from "./store";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -55,7 +55,8 @@ async function run(ctx: Parameters<ResourceDefinition["create"]>[0], p: StoreSch
 export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSchemaState> = {
   kind: "secrets:TransformStoreSchema",
   schema: () => (schema ??= z.object({
-    store: reference(),
+    // A path segment; the built-in store (builtin/internal) has no SQL tables to create.
+    store: z.string({ error: "must be a string" }).refine((n) => !n.startsWith("builtin/"), "the built-in stores have no schema to create: name a SQL Store").pipe(name()),
     mount: mount(),
     transformationType: z.literal("tokenization", { error: "must be tokenization" }),
     username: z.string().min(1, "must not be empty"),

@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { SvcResource } from "../../core/resource";
-import { mount } from "../fields";
+import { mount, name } from "../fields";
 import { fetchData, pathOf, readBack, rotateOnce } from "../pathObject";
-import { DEFAULT_TRANSFORM_MOUNT, reference } from "./fields";
+import { DEFAULT_TRANSFORM_MOUNT } from "./fields";
 import type { ConnectionArgs } from "../../core/connection";
 
 export const TOKENIZATION_KEY_ROUTES = {
@@ -50,7 +50,8 @@ async function configure(ctx: Context, p: TokenizationKeyConfigState): Promise<v
 export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKeyConfigState, TokenizationKeyConfigState> = {
   kind: "secrets:TransformTokenizationKeyConfig",
   schema: () => (schema ??= z.object({
-    transformation: reference(),
+    // The last segment of every key route.
+    transformation: name(),
     mount: mount(),
     minDecryptionVersion: z.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be 1 or more"),
     rotationTrigger: z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional(),
