@@ -161,10 +161,12 @@ function describeExample({ name, expectations: x }: Example): void {
         expect(r.changeSummary).toMatchObject({ update: 1 });
         const refreshed = (await stack.state()).resources.find((q) => q.urn.endsWith(`::${change.resource}`))!;
         expect(refreshed.outputs).toMatchObject(change.outputs);
-        // The engine plans an update from the provider's diff (refreshed outputs against the
-        // program's inputs); --diff shows no changed property, because it compares inputs.
+        // Refresh records what it read as the resource's inputs, so --diff names each property the
+        // update will put back (the engine lists changed inputs).
         const planned = await stack.preview();
         expect(ops(planned)).toEqual({ [change.resource]: "update" });
+        const diffText = await stack.ok(["preview", "--diff"]);
+        expect(changedProperties(diffText.stdout)[change.resource]).toEqual(expect.arrayContaining(Object.keys(change.outputs)));
         const up = await stack.up();
         expectNoError(up);
         expect(ops(up)[change.resource]).toBe("update");
