@@ -11,7 +11,7 @@ import { call } from "../../src/core/runtime";
 import { type Props } from "../support/calls";
 import { inSync, settle, type State } from "./deploy";
 import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres, usePostgres } from "../support/postgres";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 beforeAll(() => {
@@ -317,35 +317,28 @@ async function refreshUnderFault(kind: string, state: State, prefix: string, how
 describe.skipIf(skipWithoutPostgres())("secrets:TransformStoreSchema under faults (on a real PostgreSQL)", () => {
   const KIND = "secrets:TransformStoreSchema";
   const app = { username: "tokenizer", password: "matrix-app-secret-1" };
-  let pg: Postgres;
-  beforeAll(async () => {
-    pg = await startPostgres();
-    await pg.query(`CREATE ROLE ${app.username} LOGIN PASSWORD '${app.password}'`);
-  }, 60_000);
-  afterAll(async () => {
-    await pg?.stop();
-  });
+  const db = usePostgres(app);
   beforeEach(async () => {
-    await pg.query("DROP SCHEMA IF EXISTS tokens CASCADE");
-    await pg.query("CREATE SCHEMA tokens");
+    await db().query("DROP SCHEMA IF EXISTS tokens CASCADE");
+    await db().query("CREATE SCHEMA tokens");
     const store = await secretsApi(emu(), "POST", "/transform/stores/db", {
-      type: "sql", driver: "postgres", connection_string: `postgresql://{{username}}:{{password}}@127.0.0.1:${pg.port}/postgres`,
+      type: "sql", driver: "postgres", connection_string: `postgresql://{{username}}:{{password}}@127.0.0.1:${db().port}/postgres`,
       username: app.username, password: app.password, schema: "tokens",
     });
     expect(store.status, JSON.stringify(store.body)).toBe(204);
     if (expected.length === 0) {
       // What a schema call creates, from one raw call (so the cells compare with the service, not a list of ours).
-      const raw = await secretsApi(emu(), "POST", "/transform/stores/db/schema", { username: pg.admin.username, password: pg.admin.password });
+      const raw = await secretsApi(emu(), "POST", "/transform/stores/db/schema", { username: db().admin.username, password: db().admin.password });
       expect(raw.status, JSON.stringify(raw.body)).toBe(204);
       expected = await tables();
       expect(expected.length).toBeGreaterThan(0);
-      await pg.query("DROP SCHEMA tokens CASCADE");
-      await pg.query("CREATE SCHEMA tokens");
+      await db().query("DROP SCHEMA tokens CASCADE");
+      await db().query("CREATE SCHEMA tokens");
     }
   });
-  const inputs = (run: string) => ({ store: "db", username: pg.admin.username, password: pg.admin.password, triggers: run });
+  const inputs = (run: string) => ({ store: "db", username: db().admin.username, password: db().admin.password, triggers: run });
   const tables = async () =>
-    (await pg.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'tokens' ORDER BY 1")).map((t) => t.table_name);
+    (await db().query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'tokens' ORDER BY 1")).map((t) => t.table_name);
   let expected: string[] = [];
   const cells = FAULTS.flatMap(([name, how]) => WHEN.map((when) => [name, when, how] as const));
 
@@ -360,8 +353,8 @@ describe.skipIf(skipWithoutPostgres())("secrets:TransformStoreSchema under fault
 
   it.each(cells)("update: %s %s the server acted → the call runs again and state records the new triggers", async (_n, when, how) => {
     let state = await settle(KIND, undefined, inputs("1"));
-    await pg.query("DROP SCHEMA tokens CASCADE");
-    await pg.query("CREATE SCHEMA tokens");
+    await db().query("DROP SCHEMA tokens CASCADE");
+    await db().query("CREATE SCHEMA tokens");
     await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/schema", ...how, when, count: 3 });
     state = await settle(KIND, state, inputs("2"));
     await control(emu(), "DELETE", "/faults");

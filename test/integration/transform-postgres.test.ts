@@ -1,29 +1,22 @@
 // Against a real PostgreSQL, through the provider: restoreTokenization restores something (tokens
 // whose rows were lost decode again), and a StoreSchema follows its Store to a new schema.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import * as transform from "../../src/secrets/transform";
 import { checked, created, type Props } from "../support/calls";
 import { secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres, usePostgres } from "../support/postgres";
 
 const { emu } = useEmulator();
 const raw = (path: string, body?: unknown) => secretsApi(emu(), "POST", `/transform/${path}`, body);
 
 describe.skipIf(skipWithoutPostgres())("transform stores on a real PostgreSQL", () => {
-  let pg: Postgres;
   const app = { username: "restorer", password: "restorer-pw-1" };
-
-  beforeAll(async () => {
-    pg = await startPostgres();
-    await pg.query(`CREATE ROLE ${app.username} LOGIN PASSWORD '${app.password}'`);
-  }, 60_000);
-  afterAll(async () => {
-    await pg?.stop();
-  });
+  const db = usePostgres(app);
 
   it("snapshot, rows deleted in the database, tokens undecodable; restore in chunks; every token decodes again", async () => {
+    const pg = db();
     const connection = `postgresql://{{username}}:{{password}}@127.0.0.1:${pg.port}/postgres`;
     expect((await raw("stores/db", { type: "sql", driver: "postgres", connection_string: connection, username: app.username, password: app.password, schema: "vault" })).status).toBe(204);
     expect((await raw("stores/db/schema", { username: pg.admin.username, password: pg.admin.password })).status).toBe(204);
@@ -73,6 +66,7 @@ describe.skipIf(skipWithoutPostgres())("transform stores on a real PostgreSQL", 
   });
 
   it("a StoreSchema given the Store's outputs makes the tables in the Store's new schema when it moves", async () => {
+    const pg = db();
     const connectionString = `postgresql://{{username}}:{{password}}@127.0.0.1:${pg.port}/postgres`;
     const store = { name: "moving", driver: "postgres", connectionString, username: app.username, password: app.password, schema: "before_move" };
     const s = await created("secrets:TransformStore", store);

@@ -9,6 +9,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Client } from "pg";
+import { afterAll, beforeAll } from "vitest";
 
 export interface Postgres {
   port: number;
@@ -111,4 +112,20 @@ export async function startPostgres(): Promise<Postgres> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A throwaway PostgreSQL for the enclosing describe block, with a login role for the store's
+ * connection string; stopped after the block.
+ */
+export function usePostgres(role: { username: string; password: string }): () => Postgres {
+  let pg: Postgres | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    await pg.query(`CREATE ROLE ${role.username} LOGIN PASSWORD '${role.password}'`);
+  }, 60_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+  return () => pg!;
 }
