@@ -130,7 +130,7 @@ async function main(): Promise<void> {
     }
     console.log(ok ? "\nQuickstart deployed." : "\nQuickstart failed (see above).");
     if (ok && keep) {
-      console.log(`\nThe emulator keeps running (Ctrl-C to stop). To use it from a shell:\n` +
+      console.log(`\nThe emulator keeps running (Ctrl-C stops it and removes the stack). To use it from a shell:\n` +
         `  export SVC_RUN_URL=${emu.runUrl} SVC_RUN_TOKEN=${emu.tokens.runAdmin}\n` +
         `  export SVC_SECRETS_URL=${emu.secretsUrl} SVC_SECRETS_TOKEN=${emu.tokens.secretsUser}\n\n` +
         `The stack is kept in ${dir}. Continue with step2 (rotates the hook's token, adds a trigger):\n` +
@@ -139,7 +139,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await emu.close();
-    if (!(ok && keep)) fs.rmSync(dir, { recursive: true, force: true });
+    // A kept stack goes too: its objects lived in the emulator that just stopped.
+    fs.rmSync(dir, { recursive: true, force: true });
   }
   process.exitCode = ok ? 0 : 1;
 }

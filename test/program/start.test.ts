@@ -42,7 +42,7 @@ describe("npm start", () => {
         void exited.then((code) => reject(new Error(`npm start ended (${code}) before printing the step2 command:\n${stdout}\n${stderr}`)));
       });
       expect(stdout).toContain("Quickstart deployed.");
-      expect(stdout).toContain("The emulator keeps running (Ctrl-C to stop).");
+      expect(stdout).toContain("The emulator keeps running (Ctrl-C stops it and removes the stack).");
 
       // The stack is kept: its state file holds the three resources.
       dir = /The stack is kept in (\S+)\. /.exec(stdout)?.[1];
@@ -80,10 +80,11 @@ describe("npm start", () => {
       const after = JSON.parse(fs.readFileSync(path.join(dir!, "stack.json"), "utf8")) as { resources: { name: string; id: string }[] };
       expect(after.resources.find((r) => r.name === "ssn")?.id, "step2 recorded the replacement in the kept state").toBe("transform/template/us-ssn-v2");
 
-      // Ctrl-C stops the emulator; the process ends cleanly.
+      // Ctrl-C stops the emulator and removes the stack whose objects it held; the process ends cleanly.
       child.kill("SIGINT");
       expect(await exited).toBe(0);
       expect(stderr).toBe("");
+      expect(fs.existsSync(dir!)).toBe(false);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
