@@ -85,6 +85,8 @@ export async function createOnce<T>(op: CreateOnce<T>): Promise<T> {
         op.log?.(`create failed ambiguously (${(e as Error).message}) but its object exists: using ${op.idOf(found)}`);
         return found;
       }
+      // After the last attempt there is nothing to announce: the error goes to the engine.
+      if (i === max) break;
       if (isSvcError(e, "rate_limited")) {
         const wait = Math.min((e as { retryAfterMs?: number }).retryAfterMs ?? 1000, 30_000);
         op.log?.(`create refused with 429 and nothing was created; trying again in ${wait} ms`);

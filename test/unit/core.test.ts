@@ -120,6 +120,17 @@ describe("createOnce", () => {
     expect(attempts).toBe(3);
   });
 
+  it("announces only the attempts it will make, and does not wait after the last 429", async () => {
+    const logs: string[] = [];
+    const reset = () => new TransportError({ method: "POST", path: "/x", causeCode: "ECONNRESET", causeMessage: "reset" });
+    await createOnce({ ...op({ attempt: async () => { throw reset(); }, find: async () => undefined, maxAttempts: 3 }), log: (m: string) => logs.push(m) }).catch(() => undefined);
+    expect(logs.map((m) => /attempt (\d) of 3/.exec(m)?.[1])).toEqual(["2", "3"]);
+    logs.length = 0;
+    // A wait of the Retry-After (30 s at most) here would outlast the test's own timeout.
+    await createOnce({ ...op({ attempt: async () => { throw new RateLimitedError({ status: 429, method: "POST", path: "/x", retryAfterMs: 60_000 }); }, find: async () => undefined, maxAttempts: 1 }), log: (m: string) => logs.push(m) }).catch(() => undefined);
+    expect(logs).toEqual([]);
+  });
+
   it("never retries a rejection such as invalid input", async () => {
     let attempts = 0;
     await expect(createOnce(op({ attempt: async () => { attempts++; throw new InvalidInputError({ status: 422, method: "POST", path: "/x" }); }, find: async () => "nc-x" }))).rejects.toThrow(/422/);
