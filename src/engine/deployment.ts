@@ -89,7 +89,9 @@ export class Deployment {
   async finish(): Promise<void> {
     if (this.failed) return;
     const gone = this.prior.resources.filter((r) => !this.consumed.has(r));
-    if (this.refuseProtected(gone)) return;
+    // The preview refuses a protected delete before any; the update (which `up` runs after a
+    // preview that passed, or straight away with --skip-preview) stops when it reaches one.
+    if (this.preview && this.refuseProtected(gone)) return;
     for (const r of deleteOrder([...this.condemned, ...gone])) {
       const replaced = this.condemned.includes(r);
       if (this.preview) {
@@ -143,9 +145,13 @@ export class Deployment {
     }
   }
 
-  /** `pulumi destroy`: delete everything, dependents first. */
-  async destroy(): Promise<void> {
-    if (this.refuseProtected(this.prior.resources)) return;
+  /**
+   * `pulumi destroy`: delete everything, dependents first. With its preview (the CLI's default) a
+   * protected resource stops it before any delete; without (--skip-preview) the deletes run until
+   * the protected one, as the engine finds it only when it gets there.
+   */
+  async destroy(skipPreview = false): Promise<void> {
+    if (!skipPreview && this.refuseProtected(this.prior.resources)) return;
     for (const r of deleteOrder(this.prior.resources)) {
       try {
         await this.deleteOne(r);
