@@ -6,10 +6,10 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { control } from "../support/emulator";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres } from "../support/postgres";
 import { root } from "../support/dist";
 import { changedProperties, CliStack, describeCli, ops, type JsonResult } from "./cli";
-import { examples, fillAll, serviceRequest, type Example } from "./expectations";
+import { examples, fillAll, outputValues, prepareExample, serviceRequest, type Example, type Prepared } from "./expectations";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -47,36 +47,18 @@ function describeExample({ name, expectations: x }: Example): void {
   const hasStep2 = fs.existsSync(path.join(root, "examples", name, "step2"));
   describe.skipIf(exp.postgres !== undefined && skipWithoutPostgres())(`examples/${name}`, () => {
     let stack: CliStack;
-    let pg: Postgres | undefined;
-    // Values of setup answers and of the example's PostgreSQL, for {placeholders} in config.
-    const extra: Record<string, string> = {};
+    let prepared: Prepared | undefined;
     const step2Ops = () => Object.fromEntries(Object.entries(exp.step2).filter(([, s]) => s.op !== "same").map(([n, s]) => [n, s.op]));
-    const secretValues = () => [...Object.values(fillAll(exp.secretConfig, emu, extra)), ...Object.values(emu.tokens), ...emu.clusters.map((c) => c.secretsToken)];
+    const secretValues = () => [...Object.values(fillAll(exp.secretConfig, emu, prepared?.extra)), ...Object.values(emu.tokens), ...emu.clusters.map((c) => c.secretsToken)];
 
     beforeAll(async () => {
-      for (const c of emu.clusters) await control({ ...emu, controlUrl: c.controlUrl }, "POST", "/reset");
-      if (exp.emulator) await control(emu, "PUT", "/clock", exp.emulator);
-      for (const step of exp.setup ?? []) {
-        const answer = await control<Record<string, unknown>>(emu, step.method, step.path, step.body);
-        if (step.saveAs) for (const [k, v] of Object.entries(answer ?? {})) if (typeof v === "string") extra[`${step.saveAs}.${k}`] = v;
-      }
-      if (exp.postgres) {
-        pg = await startPostgres();
-        for (const sql of exp.postgres.sql ?? []) await pg.query(sql);
-        Object.assign(extra, { pgPort: String(pg.port), pgAdminUser: pg.admin.username, pgAdminPassword: pg.admin.password });
-      }
-      stack = await CliStack.create({
-        project: exp.project,
-        program: program(name),
-        config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...fillAll(exp.config, emu, extra) },
-        secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, ...fillAll(exp.secretConfig, emu, extra) },
-      });
+      prepared = await prepareExample(exp, emu);
+      stack = await CliStack.create({ project: exp.project, program: program(name), config: prepared.config, secretConfig: prepared.secretConfig });
     });
 
     afterAll(async () => {
-      if (exp.emulator) await control(emu, "PUT", "/clock", { autoAdvanceMs: 0 });
       stack?.remove();
-      await pg?.stop();
+      await prepared?.close();
     });
 
     it("preview --diff plans a create of every resource, without a write to either service", async () => {
@@ -154,7 +136,7 @@ function describeExample({ name, expectations: x }: Example): void {
     const change = exp.outOfBand?.change;
     if (change) {
       it(`refresh picks up an out-of-band change of ${change.resource}; the next up puts it back`, async () => {
-        expect(await serviceRequest(emu, change.request)).toBeLessThan(300);
+        expect(await serviceRequest(emu, change.request, outputValues(await stack.outputs(false)))).toBeLessThan(300);
         const r = await stack.refresh();
         expectNoError(r);
         // Refresh reports each resource as "refresh"; what changed is in the summary and the state.
@@ -177,7 +159,7 @@ function describeExample({ name, expectations: x }: Example): void {
     const gone = exp.outOfBand?.delete;
     if (gone) {
       it(`refresh drops ${gone.resource} deleted out of band; the next up creates it again`, async () => {
-        expect(await serviceRequest(emu, gone.request)).toBeLessThan(300);
+        expect(await serviceRequest(emu, gone.request, outputValues(await stack.outputs(false)))).toBeLessThan(300);
         const r = await stack.refresh();
         expectNoError(r);
         expect(r.changeSummary).toMatchObject({ delete: 1 });
