@@ -53,7 +53,7 @@ export interface RunOptions {
    * As the CLI's --skip-preview. Without it, `up` previews first (in a process of its own) and
    * changes nothing when the preview fails, and `destroy` refuses a protected resource before
    * deleting anything, as `pulumi up` and `pulumi destroy` do. With it, `up` goes straight to the
-   * update and `destroy` deletes in order until it reaches a protected resource.
+   * update, and `destroy` deletes all but a protected resource and what it depends on.
    */
   skipPreview?: boolean;
 }

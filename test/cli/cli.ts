@@ -217,7 +217,7 @@ export class CliStack {
     return (await this.ok(["stack", "export"])).stdout;
   }
 
-  async state(): Promise<{ resources: { urn: string; id?: string; type: string; outputs?: Record<string, unknown>; protect?: boolean; retainOnDelete?: boolean; initErrors?: string[] }[] }> {
+  async state(): Promise<{ resources: { urn: string; id?: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; dependencies?: string[]; protect?: boolean; retainOnDelete?: boolean; initErrors?: string[] }[] }> {
     return (JSON.parse(await this.exportText()) as { deployment: { resources: never[] } }).deployment as never;
   }
 
