@@ -86,7 +86,7 @@ function expectNoError(r: JsonResult & { code: number; text: string }): void {
 describeCli("every example under the real Pulumi CLI", () => {
   it("finds the examples, each with its cli.json", () => {
     const all = examples();
-    expect(all.map((e) => e.name)).toEqual(expect.arrayContaining(["quickstart", "keymgmt", "runs"]));
+    expect(all.map((e) => e.name)).toEqual(expect.arrayContaining(["directory", "identity", "keymgmt", "quickstart", "registry", "replication", "runs", "transform"]));
     for (const e of all) expect(e.expectations, `examples/${e.name}/cli.json is missing (format: README, Development)`).toBeDefined();
   });
 
