@@ -9,7 +9,7 @@ import { control } from "../support/emulator";
 import { skipWithoutPostgres } from "../support/postgres";
 import { root } from "../support/dist";
 import { changedProperties, CliStack, describeCli, ops, type JsonResult } from "./cli";
-import { examples, fillAll, outputValues, prepareExample, serviceRequest, type Example, type Prepared } from "./expectations";
+import { examples, fillAll, outputValues, prepareExample, serviceCall, serviceRequest, type Example, type Prepared } from "./expectations";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";
@@ -196,6 +196,7 @@ function describeExample({ name, expectations: x }: Example): void {
           expect(del >= 0 && create >= 0, order.join(",")).toBe(true);
           expect(del < create, `${n}: ${order.join(", ")}`).toBe(s.deleteFirst);
         }
+        expect(await stack.outputs()).toMatchObject(exp.step2Outputs ?? {});
         const again = await stack.up();
         expect(ops(again)).toEqual({});
         expectHidden(await stack.exportText(), new Map([...secretValues(), ...(await secretMaterial(stack, prepared!.config))]));
@@ -246,6 +247,11 @@ function describeExample({ name, expectations: x }: Example): void {
       const deleted = Object.entries(ops(r)).filter(([, op]) => op === "delete").map(([n]) => n);
       expect(deleted.sort()).toEqual(Object.keys(hasStep2 ? exp.step2 : Object.fromEntries(exp.create.map((n) => [n, 1]))).sort());
       expect((await stack.state()).resources ?? []).toEqual([]);
+      for (const left of exp.afterDestroy ?? []) {
+        const answer = await serviceCall(emu, left.request);
+        expect(answer.status, `${left.request.method} ${left.request.path}`).toBe(left.status ?? 200);
+        expect(answer.body?.data, `${left.request.method} ${left.request.path}`).toMatchObject(left.data);
+      }
     });
   });
 }

@@ -9,6 +9,8 @@ import { startPostgres, type Postgres } from "../support/postgres";
 
 export interface ServiceRequest {
   service: "run" | "secrets";
+  /** Which secrets cluster (default 0), with its root token. */
+  cluster?: number;
   method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   body?: unknown;
@@ -30,6 +32,10 @@ export interface Expectations {
   progress?: Record<string, string[]>;
   /** The step2 plan: op per resource, the property names `preview --diff` marks, delete-first order. */
   step2: Record<string, { op: string; properties?: string[]; deleteFirst?: boolean }>;
+  /** Stack outputs after step2's up (a subset). */
+  step2Outputs?: Record<string, unknown>;
+  /** Reads after destroy and the `data` (a subset) each must answer: what the example leaves on the services. */
+  afterDestroy?: { request: ServiceRequest; status?: number; data: Record<string, unknown> }[];
   outOfBand?: {
     change?: { resource: string; outputs: Record<string, unknown>; request: ServiceRequest };
     delete?: { resource: string; request: ServiceRequest };
@@ -138,15 +144,22 @@ export function outputValues(outputs: Record<string, unknown>): Record<string, s
  * body may use the placeholders of `fill` and those in `extra` (e.g. `{output.<name>}`).
  */
 export async function serviceRequest(emu: Emulator, r: ServiceRequest, extra: Record<string, string> = {}): Promise<number> {
+  return (await serviceCall(emu, r, extra)).status;
+}
+
+/** serviceRequest, with the answer's body (parsed JSON, or undefined when empty). */
+export async function serviceCall(emu: Emulator, r: ServiceRequest, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const secrets = r.service === "secrets";
-  const res = await request(`${secrets ? emu.secretsUrl : emu.runUrl}${fill(r.path, emu, extra)}`, {
+  const cluster = emu.clusters[r.cluster ?? 0];
+  if (secrets && !cluster) throw new Error(`the emulator has no secrets cluster ${r.cluster}`);
+  const res = await request(`${secrets ? cluster.secretsUrl : emu.runUrl}${fill(r.path, emu, extra)}`, {
     method: r.method,
     headers: {
-      ...(secrets ? { "x-svc-token": emu.tokens.secretsRoot } : { authorization: `Bearer ${emu.tokens.runAdmin}` }),
+      ...(secrets ? { "x-svc-token": cluster.secretsToken } : { authorization: `Bearer ${emu.tokens.runAdmin}` }),
       ...(r.body === undefined ? {} : { "content-type": secrets ? "application/json" : "application/vnd.api+json" }),
     },
     body: r.body === undefined ? undefined : fill(JSON.stringify(r.body), emu, extra),
   });
-  await res.body.dump();
-  return res.statusCode;
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }
