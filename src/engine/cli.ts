@@ -7,18 +7,24 @@
 //     --project <name> --cwd <program dir> [--config k=v]... [--secret-config k=v]... [--json]
 //
 // Prints the Result as JSON (--json) or as a readable plan; exits 1 when the deployment failed.
+import { spawnSync } from "child_process";
 import * as path from "path";
 import { formatPlan } from "./plan";
+import { cliArgs } from "./program";
 import { Operation, Result, RunOptions } from "./types";
 
 const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 
 const USAGE = `Usage: pulumi-svc-engine <${OPERATIONS.join("|")}> --program <compiled program .js> --state <file.json>
-         [--stack dev] [--project name] [--cwd <program dir>] [--config key=value]... [--secret-config key=value]... [--json]
+         [--stack dev] [--project name] [--cwd <program dir>] [--config key=value]... [--secret-config key=value]...
+         [--skip-preview] [--json]
 
 Runs a Pulumi program without the Pulumi CLI: the real @pulumi/pulumi dynamic-provider host driven over
 gRPC the way the engine drives it. The state file is created on the first up. Secrets in it are
-encrypted with PULUMI_CONFIG_PASSPHRASE (default "pulumi-svc-engine-double").`;
+encrypted with PULUMI_CONFIG_PASSPHRASE (default "pulumi-svc-engine-double").
+
+As with the Pulumi CLI, up previews first and changes nothing when the preview fails, and destroy
+refuses a protected resource before deleting anything; --skip-preview does neither.`;
 
 export function parseArgs(argv: string[]): { options: RunOptions; json: boolean } {
   const [op, ...rest] = argv;
@@ -27,8 +33,9 @@ export function parseArgs(argv: string[]): { options: RunOptions; json: boolean 
   let json = false;
   for (let i = 0; i < rest.length; i++) {
     const flag = rest[i]!;
-    if (flag === "--json") {
-      json = true;
+    if (flag === "--json" || flag === "--skip-preview") {
+      if (flag === "--json") json = true;
+      else options.skipPreview = true;
       continue;
     }
     const value = rest[++i];
@@ -67,7 +74,17 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${(e as Error).message}\n`);
     return 2;
   }
-  programEnvironment(parsed.options);
+  const options = parsed.options;
+  // As `pulumi up`: the preview runs first, in a fresh process (the program is evaluated anew),
+  // and a failed preview ends the operation before any change.
+  const preview = options.operation === "up" && !options.skipPreview ? previewFirst(options) : undefined;
+  if (preview?.error) {
+    const result: Result = { ...preview, operation: "up", outputs: {}, error: `preview failed: ${preview.error}` };
+    const text = parsed.json ? JSON.stringify(result) : formatPlan(result);
+    await new Promise<void>((resolve) => process.stdout.write(`${text}\n`, () => resolve()));
+    return 1;
+  }
+  programEnvironment(options);
   // Whatever the program prints is a diagnostic; stdout carries only our result.
   const diagnostics: string[] = [];
   process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
@@ -87,6 +104,18 @@ async function main(argv: string[]): Promise<number> {
   const text = parsed.json ? JSON.stringify(result) : formatPlan(result);
   await new Promise<void>((resolve) => write(`${text}\n`, () => resolve()));
   return result.error ? 1 : 0;
+}
+
+/** Runs `preview` with the same options in a child of this process group (a timeout's kill reaches it). */
+function previewFirst(o: RunOptions): Result {
+  const child = spawnSync(process.execPath, [__filename, ...cliArgs({ ...o, operation: "preview" })], {
+    cwd: o.cwd, env: process.env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024,
+  });
+  try {
+    return JSON.parse(child.stdout) as Result;
+  } catch {
+    return { operation: "preview", steps: [], outputs: {}, diagnostics: [child.stderr], error: `the preview exited with code ${child.status} without a result` };
+  }
 }
 
 if (require.main === module) {

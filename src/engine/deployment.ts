@@ -7,7 +7,7 @@
 import { PartialFailureError, ProviderHost } from "./host";
 import { StackState, StateResource } from "./state";
 import { Step, StepOp } from "./types";
-import { applyIgnoreChanges, deleteOrder, markOutputs } from "./rules";
+import { applyIgnoreChanges, deleteOrder, deleteWaves, markOutputs } from "./rules";
 import { PropertyMap, annotateSecrets, changedKeys, deepEqual, plain, plainMap } from "./values";
 
 const DYNAMIC = "pulumi-nodejs:dynamic";
@@ -89,21 +89,42 @@ export class Deployment {
   async finish(): Promise<void> {
     if (this.failed) return;
     const gone = this.prior.resources.filter((r) => !this.consumed.has(r));
-    if (this.refuseProtected(gone)) return;
-    for (const r of deleteOrder([...this.condemned, ...gone])) {
-      const replaced = this.condemned.includes(r);
-      if (this.preview) {
-        if (!replaced) this.record("delete", r);
-        continue;
+    if (this.preview) {
+      // The preview lists every delete and fails on each protected one; nothing is deleted. (So
+      // `up`, which previews first, refuses before any change.)
+      for (const r of deleteOrder(gone)) {
+        const step = this.record("delete", r);
+        if (r.protect) this.fail(step, protectedError(r));
       }
-      try {
-        await this.deleteOne(r);
-        this.deleted.add(r);
-        if (!replaced) this.record("delete", r);
-      } catch (e) {
-        this.fail(this.record("delete", r), e);
-        return;
+      return;
+    }
+    await this.deleteInWaves([...this.condemned, ...gone]);
+  }
+
+  /**
+   * Deletes wave by wave, as the engine does (rules.deleteWaves). A protected resource fails its
+   * delete but stops nothing else: only what it depends on stays (the engine continues past
+   * protect errors to report them all). Any other failed delete lets its wave finish and no later
+   * wave starts.
+   */
+  private async deleteInWaves(list: StateResource[]): Promise<void> {
+    const kept = new Set<string>();
+    for (const wave of deleteWaves(list)) {
+      let failed = false;
+      for (const r of wave) {
+        if (kept.has(r.urn)) continue;
+        const replaced = this.condemned.includes(r);
+        try {
+          await this.deleteOne(r);
+          this.deleted.add(r);
+          if (!replaced) this.record("delete", r);
+        } catch (e) {
+          this.fail(this.record("delete", r), e);
+          if (r.protect && !replaced) for (const urn of dependenciesOf(r, list)) kept.add(urn);
+          else failed = true;
+        }
       }
+      if (failed) return;
     }
   }
 
@@ -143,19 +164,18 @@ export class Deployment {
     }
   }
 
-  /** `pulumi destroy`: delete everything, dependents first. */
-  async destroy(): Promise<void> {
-    if (this.refuseProtected(this.prior.resources)) return;
-    for (const r of deleteOrder(this.prior.resources)) {
-      try {
-        await this.deleteOne(r);
-        this.deleted.add(r);
-        this.record("delete", r);
-      } catch (e) {
-        this.fail(this.record("delete", r), e);
-        return;
-      }
+  /**
+   * `pulumi destroy`: delete everything, dependents first. With its preview (the CLI's default) a
+   * protected resource stops it before any delete; without (--skip-preview) the engine finds it
+   * only when it comes to delete it, and deletes the rest but what it depends on.
+   */
+  async destroy(skipPreview = false): Promise<void> {
+    const guarded = this.prior.resources.filter((r) => r.protect);
+    if (!skipPreview && guarded.length > 0) {
+      for (const r of deleteOrder(guarded)) this.fail(this.record("delete", r), protectedError(r));
+      return;
     }
+    await this.deleteInWaves(this.prior.resources);
   }
 
   private async step(reg: Registration): Promise<Registered> {
@@ -286,16 +306,8 @@ export class Deployment {
     return { urn: reg.urn, id, outputs };
   }
 
-  /** As the engine's preview: a protected resource to delete stops the deployment before any delete. */
-  private refuseProtected(doomed: StateResource[]): boolean {
-    const guarded = doomed.find((r) => r.protect);
-    if (!guarded) return false;
-    this.fail(this.record("delete", guarded), new Error(`resource ${guarded.urn} is protected; remove the protect option first`));
-    return true;
-  }
-
   private async deleteOne(r: StateResource): Promise<void> {
-    if (r.protect) throw new Error(`resource ${r.urn} is protected; remove the protect option first`);
+    if (r.protect) throw protectedError(r);
     if (!r.custom || r.retainOnDelete) return;
     await this.host.delete(r.urn, r.id, plain(r.outputs) as object, plain(r.inputs) as object);
   }
@@ -314,6 +326,23 @@ export class Deployment {
     this.signalStop();
     return e instanceof Error ? e : new Error(message);
   }
+}
+
+const protectedError = (r: StateResource) => new Error(`resource ${r.urn} is protected; remove the protect option first`);
+
+/** Everything r depends on (its dependencies and parent), transitively, among `list`. */
+function dependenciesOf(r: StateResource, list: StateResource[]): Set<string> {
+  const found = new Set<string>();
+  const visit = (q: StateResource): void => {
+    for (const urn of [...q.dependencies, ...(q.parent ? [q.parent] : [])]) {
+      if (found.has(urn)) continue;
+      found.add(urn);
+      const next = list.find((x) => x.urn === urn);
+      if (next) visit(next);
+    }
+  };
+  visit(r);
+  return found;
 }
 
 function base(reg: Registration): Omit<StateResource, "id" | "inputs" | "outputs" | "secretOutputs"> {

@@ -37,3 +37,26 @@ export function deleteOrder(list: StateResource[]): StateResource[] {
   for (const r of [...list].reverse()) visit(r);
   return order;
 }
+
+/**
+ * The engine's delete schedule (ScheduleDeletes): waves whose deletes may run in parallel, each
+ * starting when the one before has finished. It peels off what depends on nothing left (its
+ * dependencies and parent are not to be deleted, or already peeled off) and reverses the result,
+ * so the first wave holds what nothing depends on, and a resource comes after its dependents.
+ */
+export function deleteWaves(list: StateResource[]): StateResource[][] {
+  let left = deleteOrder(list);
+  const levels: StateResource[][] = [];
+  while (left.length > 0) {
+    const waits = (r: StateResource) => left.some((q) => q !== r && (r.dependencies.includes(q.urn) || r.parent === q.urn));
+    const level = left.filter((r) => !waits(r));
+    // A dependency cycle cannot come from a program; the rest makes one more wave.
+    if (level.length === 0) {
+      levels.push(left);
+      break;
+    }
+    levels.push(level);
+    left = left.filter((r) => !level.includes(r));
+  }
+  return levels.reverse();
+}

@@ -38,7 +38,7 @@ export async function runOperation(opts: RunOptions, diagnostics: string[]): Pro
     let programError: string | undefined;
     if (opts.operation === "refresh") await deployment.refresh();
     else if (opts.operation === "destroy") {
-      await deployment.destroy();
+      await deployment.destroy(opts.skipPreview);
       outputs = {};
     } else {
       const ran = await runProgram(opts, deployment, { project, stack, preview }, diagnostics);

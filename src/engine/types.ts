@@ -49,4 +49,11 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Kill the run after this long (default: no limit). */
   timeoutMs?: number;
+  /**
+   * As the CLI's --skip-preview. Without it, `up` previews first (in a process of its own) and
+   * changes nothing when the preview fails, and `destroy` refuses a protected resource before
+   * deleting anything, as `pulumi up` and `pulumi destroy` do. With it, `up` goes straight to the
+   * update, and `destroy` deletes all but a protected resource and what it depends on.
+   */
+  skipPreview?: boolean;
 }

@@ -87,7 +87,8 @@ async function withEngineDouble(cfg: StackConfig, dir: string): Promise<boolean>
   console.log(indent(formatPlan(preview)));
   if (preview.error) return false;
   console.log("\nUpdating:\n");
-  const up = await runProgram({ ...options, operation: "up" });
+  // As `pulumi up` after its preview: the preview above was it.
+  const up = await runProgram({ ...options, operation: "up", skipPreview: true });
   console.log(indent(formatPlan(up)));
   return !up.error;
 }

@@ -53,7 +53,16 @@ export function describeCli(name: string, body: () => void): void {
 export interface CliResult { code: number; stdout: string; stderr: string }
 
 export interface JsonStep { op: string; urn: string; oldState?: { id?: string }; newState?: { id?: string; outputs?: Record<string, unknown> } }
-export interface JsonResult { steps: JsonStep[]; changeSummary?: Record<string, number>; diagnostics?: { message: string; severity: string; urn?: string }[] }
+export interface JsonResult {
+  steps: JsonStep[];
+  changeSummary?: Record<string, number>;
+  diagnostics?: { message: string; severity: string; urn?: string }[];
+  /**
+   * What each step did, per resource name, from the engine's resOutputsEvents: a refresh reports
+   * every resource as a `refresh` step and says here whether it was `same`, `update` or `delete`.
+   */
+  outcomes?: Record<string, string>;
+}
 
 export const nameOf = (urn: string) => urn.split("::").pop()!;
 
@@ -183,16 +192,19 @@ export class CliStack {
     }
     const steps: JsonStep[] = [];
     const diagnostics: NonNullable<JsonResult["diagnostics"]> = [];
+    const outcomes: Record<string, string> = {};
     let changeSummary: Record<string, number> | undefined;
     for (const line of r.stdout.split("\n")) {
       if (!line.startsWith("{")) continue;
       const e = JSON.parse(line) as Record<string, any>;
       if (e.resourcePreEvent) steps.push({ op: e.resourcePreEvent.metadata.op, urn: e.resourcePreEvent.metadata.urn });
+      const done = e.resOutputsEvent?.metadata;
+      if (done && !done.urn.includes("::pulumi:pulumi:Stack::")) outcomes[nameOf(done.urn)] = done.op;
       if (e.diagnosticEvent) diagnostics.push(e.diagnosticEvent);
       if (e.summaryEvent) changeSummary = e.summaryEvent.resourceChanges;
     }
     if (!steps.length && !changeSummary) throw new Error(`pulumi ${args.join(" ")} printed no JSON (exit ${r.code})\n${text}`);
-    return { steps, diagnostics, changeSummary, code: r.code, text };
+    return { steps, diagnostics, changeSummary, outcomes, code: r.code, text };
   }
 
   preview(extra: string[] = []) { return this.json(["preview", ...extra]); }
@@ -205,12 +217,13 @@ export class CliStack {
     return (await this.ok(["stack", "export"])).stdout;
   }
 
-  async state(): Promise<{ resources: { urn: string; id?: string; type: string; outputs?: Record<string, unknown>; protect?: boolean; retainOnDelete?: boolean; initErrors?: string[] }[] }> {
+  async state(): Promise<{ resources: { urn: string; id?: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; dependencies?: string[]; protect?: boolean; retainOnDelete?: boolean; initErrors?: string[] }[] }> {
     return (JSON.parse(await this.exportText()) as { deployment: { resources: never[] } }).deployment as never;
   }
 
-  async outputs(): Promise<Record<string, unknown>> {
-    return JSON.parse((await this.ok(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>;
+  /** Stack outputs; with `showSecrets: false` a secret one reads `"[secret]"`. */
+  async outputs(showSecrets = true): Promise<Record<string, unknown>> {
+    return JSON.parse((await this.ok(["stack", "output", "--json", ...(showSecrets ? ["--show-secrets"] : [])])).stdout) as Record<string, unknown>;
   }
 
   remove(): void {

@@ -6,12 +6,13 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { control } from "../support/emulator";
-import { skipWithoutPostgres, startPostgres, type Postgres } from "../support/postgres";
+import { skipWithoutPostgres } from "../support/postgres";
 import { root } from "../support/dist";
 import { changedProperties, CliStack, describeCli, ops, type JsonResult } from "./cli";
-import { examples, fillAll, serviceRequest, type Example } from "./expectations";
+import { examples, fillAll, outputValues, prepareExample, serviceCall, serviceRequest, type Example, type Prepared } from "./expectations";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 
 let emu: Emulator;
 
@@ -26,6 +27,58 @@ afterAll(async () => {
 
 const program = (name: string, step2 = false) => path.join(root, "dist/examples", name, ...(step2 ? ["step2"] : []));
 
+const isSecretValue = (o: Record<string, unknown>) => o[SECRET_SIG] === SECRET && typeof o.plaintext === "string";
+
+/**
+ * The secret texts of the state, read with `stack export --show-secrets` (where each secret is
+ * `{<sig>, plaintext}`), per place: `<resource>.<property>` or `output.<name>`. Left out: strings
+ * shorter than 8 characters, as redaction leaves them (a user name such as `svc-app` inside a
+ * secret credentials object also stands in plain sight as a role's input), and the stack's plain
+ * config values (a connection's URL beside its token in one secret object is no secret).
+ */
+async function secretMaterial(stack: CliStack, plainConfig: Record<string, string>): Promise<Map<string, string[]>> {
+  const shown = JSON.parse((await stack.ok(["stack", "export", "--show-secrets"])).stdout) as { deployment: { resources?: { urn: string; type: string; inputs?: object; outputs?: object }[] } };
+  const open = new Set(Object.values(plainConfig));
+  const found = new Map<string, string[]>();
+  const leaves = (v: unknown, into: string[]): void => {
+    if (typeof v === "string") {
+      if (v.trim().length >= 8 && !open.has(v)) into.push(v);
+    } else if (v && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      // A secret inside a secret.
+      if (isSecretValue(o)) leaves(JSON.parse(o.plaintext as string), into);
+      else for (const x of Object.values(o)) leaves(x, into);
+    }
+  };
+  const walk = (v: unknown, place: string): void => {
+    if (!v || typeof v !== "object") return;
+    const o = v as Record<string, unknown>;
+    if (isSecretValue(o)) {
+      const into = found.get(place) ?? [];
+      leaves(JSON.parse(o.plaintext as string), into);
+      found.set(place, into);
+      return;
+    }
+    for (const x of Object.values(o)) walk(x, place);
+  };
+  for (const r of shown.deployment.resources ?? []) {
+    const name = r.urn.split("::").pop()!;
+    for (const part of [r.inputs, r.outputs]) {
+      for (const [k, v] of Object.entries(part ?? {})) walk(v, r.type === "pulumi:pulumi:Stack" ? `output.${k}` : `${name}.${k}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * No secret text in the export, raw or JSON-escaped (as a PEM's line breaks would be). A failure
+ * names where each leaked secret came from, never the secret.
+ */
+function expectHidden(exported: string, secrets: Map<string, string[]>): void {
+  const leaked = [...secrets].filter(([, values]) => values.some((v) => exported.includes(v) || exported.includes(JSON.stringify(v).slice(1, -1))));
+  expect(leaked.map(([place]) => place), "secrets in plaintext in pulumi stack export").toEqual([]);
+}
+
 function expectNoError(r: JsonResult & { code: number; text: string }): void {
   if (r.code !== 0) throw new Error(`the CLI failed (exit ${r.code}):\n${r.text}`);
 }
@@ -33,7 +86,7 @@ function expectNoError(r: JsonResult & { code: number; text: string }): void {
 describeCli("every example under the real Pulumi CLI", () => {
   it("finds the examples, each with its cli.json", () => {
     const all = examples();
-    expect(all.map((e) => e.name)).toEqual(expect.arrayContaining(["quickstart", "keymgmt", "runs"]));
+    expect(all.map((e) => e.name)).toEqual(expect.arrayContaining(["directory", "identity", "keymgmt", "quickstart", "registry", "replication", "runs", "transform"]));
     for (const e of all) expect(e.expectations, `examples/${e.name}/cli.json is missing (format: README, Development)`).toBeDefined();
   });
 
@@ -47,36 +100,23 @@ function describeExample({ name, expectations: x }: Example): void {
   const hasStep2 = fs.existsSync(path.join(root, "examples", name, "step2"));
   describe.skipIf(exp.postgres !== undefined && skipWithoutPostgres())(`examples/${name}`, () => {
     let stack: CliStack;
-    let pg: Postgres | undefined;
-    // Values of setup answers and of the example's PostgreSQL, for {placeholders} in config.
-    const extra: Record<string, string> = {};
+    let prepared: Prepared | undefined;
     const step2Ops = () => Object.fromEntries(Object.entries(exp.step2).filter(([, s]) => s.op !== "same").map(([n, s]) => [n, s.op]));
-    const secretValues = () => [...Object.values(fillAll(exp.secretConfig, emu, extra)), ...Object.values(emu.tokens), ...emu.clusters.map((c) => c.secretsToken)];
+    // The example's secret config and every token of the emulator, by name.
+    const secretValues = (): [string, string[]][] => [
+      ...Object.entries(fillAll(exp.secretConfig, emu, prepared?.extra)).map(([k, v]): [string, string[]] => [`config ${k}`, [v]]),
+      ...Object.entries(emu.tokens).map(([k, v]): [string, string[]] => [`emulator token ${k}`, [v]]),
+      ...emu.clusters.map((c): [string, string[]] => [`cluster ${c.index} root token`, [c.secretsToken]]),
+    ];
 
     beforeAll(async () => {
-      for (const c of emu.clusters) await control({ ...emu, controlUrl: c.controlUrl }, "POST", "/reset");
-      if (exp.emulator) await control(emu, "PUT", "/clock", exp.emulator);
-      for (const step of exp.setup ?? []) {
-        const answer = await control<Record<string, unknown>>(emu, step.method, step.path, step.body);
-        if (step.saveAs) for (const [k, v] of Object.entries(answer ?? {})) if (typeof v === "string") extra[`${step.saveAs}.${k}`] = v;
-      }
-      if (exp.postgres) {
-        pg = await startPostgres();
-        for (const sql of exp.postgres.sql ?? []) await pg.query(sql);
-        Object.assign(extra, { pgPort: String(pg.port), pgAdminUser: pg.admin.username, pgAdminPassword: pg.admin.password });
-      }
-      stack = await CliStack.create({
-        project: exp.project,
-        program: program(name),
-        config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...fillAll(exp.config, emu, extra) },
-        secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, ...fillAll(exp.secretConfig, emu, extra) },
-      });
+      prepared = await prepareExample(exp, emu);
+      stack = await CliStack.create({ project: exp.project, program: program(name), config: prepared.config, secretConfig: prepared.secretConfig });
     });
 
     afterAll(async () => {
-      if (exp.emulator) await control(emu, "PUT", "/clock", { autoAdvanceMs: 0 });
       stack?.remove();
-      await pg?.stop();
+      await prepared?.close();
     });
 
     it("preview --diff plans a create of every resource, without a write to either service", async () => {
@@ -101,12 +141,24 @@ function describeExample({ name, expectations: x }: Example): void {
 
     it("stores no secret in plaintext and marks every secret output secret", async () => {
       const exported = await stack.exportText();
-      for (const s of secretValues()) expect(exported).not.toContain(s);
-      const { deployment } = JSON.parse(exported) as { deployment: { resources: { urn: string; outputs?: Record<string, any> }[] } };
+      const { deployment } = JSON.parse(exported) as { deployment: { resources: { urn: string; type: string; outputs?: Record<string, any> }[] } };
       for (const [resource, props] of Object.entries(exp.secretOutputs ?? {})) {
         const r = deployment.resources.find((q) => q.urn.endsWith(`::${resource}`))!;
-        for (const p of props) expect(r.outputs?.[p]?.[SECRET_SIG], `${resource}.${p} is a secret`).toBe("1b47061264138c4ac30d75fd1eb44270");
+        for (const p of props) expect(r.outputs?.[p]?.[SECRET_SIG], `${resource}.${p} is a secret`).toBe(SECRET);
       }
+      // Every secret stack output (the CLI shows it as [secret]) is stored as a secret.
+      const shown = await stack.outputs(false);
+      const stackOutputs = deployment.resources.find((q) => q.type === "pulumi:pulumi:Stack")?.outputs ?? {};
+      const secretKeys = Object.keys(shown).filter((k) => shown[k] === "[secret]");
+      for (const k of secretKeys) expect(stackOutputs[k]?.[SECRET_SIG], `stack output ${k} is a secret`).toBe(SECRET);
+      // The plaintext of every secret the state holds (config, resource inputs and outputs, stack
+      // outputs: service-generated tokens and passwords too) appears nowhere in the export.
+      const material = await secretMaterial(stack, prepared!.config);
+      for (const [resource, props] of Object.entries(exp.secretOutputs ?? {})) {
+        for (const p of props) expect(material.get(`${resource}.${p}`)?.length, `${resource}.${p} holds secret text`).toBeGreaterThan(0);
+      }
+      for (const k of secretKeys) expect(material.has(`output.${k}`), `stack output ${k} is read back`).toBe(true);
+      expectHidden(exported, new Map([...secretValues(), ...material]));
     });
 
     it("a second up changes nothing (no perpetual diff under the real engine)", async () => {
@@ -144,17 +196,17 @@ function describeExample({ name, expectations: x }: Example): void {
           expect(del >= 0 && create >= 0, order.join(",")).toBe(true);
           expect(del < create, `${n}: ${order.join(", ")}`).toBe(s.deleteFirst);
         }
+        expect(await stack.outputs()).toMatchObject(exp.step2Outputs ?? {});
         const again = await stack.up();
         expect(ops(again)).toEqual({});
-        const exported = await stack.exportText();
-        for (const s of secretValues()) expect(exported).not.toContain(s);
+        expectHidden(await stack.exportText(), new Map([...secretValues(), ...(await secretMaterial(stack, prepared!.config))]));
       });
     }
 
     const change = exp.outOfBand?.change;
     if (change) {
       it(`refresh picks up an out-of-band change of ${change.resource}; the next up puts it back`, async () => {
-        expect(await serviceRequest(emu, change.request)).toBeLessThan(300);
+        expect(await serviceRequest(emu, change.request, outputValues(await stack.outputs(false)))).toBeLessThan(300);
         const r = await stack.refresh();
         expectNoError(r);
         // Refresh reports each resource as "refresh"; what changed is in the summary and the state.
@@ -177,7 +229,7 @@ function describeExample({ name, expectations: x }: Example): void {
     const gone = exp.outOfBand?.delete;
     if (gone) {
       it(`refresh drops ${gone.resource} deleted out of band; the next up creates it again`, async () => {
-        expect(await serviceRequest(emu, gone.request)).toBeLessThan(300);
+        expect(await serviceRequest(emu, gone.request, outputValues(await stack.outputs(false)))).toBeLessThan(300);
         const r = await stack.refresh();
         expectNoError(r);
         expect(r.changeSummary).toMatchObject({ delete: 1 });
@@ -195,6 +247,11 @@ function describeExample({ name, expectations: x }: Example): void {
       const deleted = Object.entries(ops(r)).filter(([, op]) => op === "delete").map(([n]) => n);
       expect(deleted.sort()).toEqual(Object.keys(hasStep2 ? exp.step2 : Object.fromEntries(exp.create.map((n) => [n, 1]))).sort());
       expect((await stack.state()).resources ?? []).toEqual([]);
+      for (const left of exp.afterDestroy ?? []) {
+        const answer = await serviceCall(emu, left.request);
+        expect(answer.status, `${left.request.method} ${left.request.path}`).toBe(left.status ?? 200);
+        expect(answer.body?.data, `${left.request.method} ${left.request.path}`).toMatchObject(left.data);
+      }
     });
   });
 }

@@ -4,9 +4,13 @@ import * as path from "node:path";
 import { request } from "undici";
 import type { Emulator } from "../../src/emulator";
 import { root } from "../support/dist";
+import { control } from "../support/emulator";
+import { startPostgres, type Postgres } from "../support/postgres";
 
 export interface ServiceRequest {
   service: "run" | "secrets";
+  /** Which secrets cluster (default 0), with its root token. */
+  cluster?: number;
   method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   body?: unknown;
@@ -28,6 +32,10 @@ export interface Expectations {
   progress?: Record<string, string[]>;
   /** The step2 plan: op per resource, the property names `preview --diff` marks, delete-first order. */
   step2: Record<string, { op: string; properties?: string[]; deleteFirst?: boolean }>;
+  /** Stack outputs after step2's up (a subset). */
+  step2Outputs?: Record<string, unknown>;
+  /** Reads after destroy and the `data` (a subset) each must answer: what the example leaves on the services. */
+  afterDestroy?: { request: ServiceRequest; status?: number; data: Record<string, unknown> }[];
   outOfBand?: {
     change?: { resource: string; outputs: Record<string, unknown>; request: ServiceRequest };
     delete?: { resource: string; request: ServiceRequest };
@@ -84,17 +92,74 @@ export function fillAll(map: Record<string, string> | undefined, emu: Emulator, 
   return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, fill(v, emu, extra)]));
 }
 
-/** A request straight to a service with an all-powerful token: the "out of band" edit. */
-export async function serviceRequest(emu: Emulator, r: ServiceRequest): Promise<number> {
+/** An example's emulator and stack config, ready for its first preview. */
+export interface Prepared {
+  /** `svc:*` and the example's own config, placeholders filled. */
+  config: Record<string, string>;
+  secretConfig: Record<string, string>;
+  /** Values of setup answers and of the example's PostgreSQL, for {placeholders}. */
+  extra: Record<string, string>;
+  /** Stops the example's PostgreSQL and the emulator's clock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Resets every secrets cluster of the emulator, sets its clock, runs the setup requests and starts
+ * the example's PostgreSQL (a new one on every call).
+ */
+export async function prepareExample(exp: Expectations, emu: Emulator): Promise<Prepared> {
+  for (const c of emu.clusters) await control({ ...emu, controlUrl: c.controlUrl }, "POST", "/reset");
+  await control(emu, "PUT", "/clock", exp.emulator ?? { autoAdvanceMs: 0 });
+  const extra: Record<string, string> = {};
+  for (const step of exp.setup ?? []) {
+    const answer = await control<Record<string, unknown>>(emu, step.method, step.path, step.body);
+    if (step.saveAs) for (const [k, v] of Object.entries(answer ?? {})) if (typeof v === "string") extra[`${step.saveAs}.${k}`] = v;
+  }
+  let pg: Postgres | undefined;
+  if (exp.postgres) {
+    pg = await startPostgres();
+    for (const sql of exp.postgres.sql ?? []) await pg.query(sql);
+    Object.assign(extra, { pgPort: String(pg.port), pgAdminUser: pg.admin.username, pgAdminPassword: pg.admin.password });
+  }
+  return {
+    config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...fillAll(exp.config, emu, extra) },
+    secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, ...fillAll(exp.secretConfig, emu, extra) },
+    extra,
+    async close() {
+      if (exp.emulator) await control(emu, "PUT", "/clock", { autoAdvanceMs: 0 });
+      await pg?.stop();
+    },
+  };
+}
+
+/** Stack outputs that are plain strings or numbers, as `{output.<name>}` placeholders. */
+export function outputValues(outputs: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(outputs)
+    .filter(([, v]) => typeof v === "string" || typeof v === "number")
+    .map(([k, v]) => [`output.${k}`, String(v)]));
+}
+
+/**
+ * A request straight to a service with an all-powerful token: the "out of band" edit. Its path and
+ * body may use the placeholders of `fill` and those in `extra` (e.g. `{output.<name>}`).
+ */
+export async function serviceRequest(emu: Emulator, r: ServiceRequest, extra: Record<string, string> = {}): Promise<number> {
+  return (await serviceCall(emu, r, extra)).status;
+}
+
+/** serviceRequest, with the answer's body (parsed JSON, or undefined when empty). */
+export async function serviceCall(emu: Emulator, r: ServiceRequest, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const secrets = r.service === "secrets";
-  const res = await request(`${secrets ? emu.secretsUrl : emu.runUrl}${fill(r.path, emu)}`, {
+  const cluster = emu.clusters[r.cluster ?? 0];
+  if (secrets && !cluster) throw new Error(`the emulator has no secrets cluster ${r.cluster}`);
+  const res = await request(`${secrets ? cluster.secretsUrl : emu.runUrl}${fill(r.path, emu, extra)}`, {
     method: r.method,
     headers: {
-      ...(secrets ? { "x-svc-token": emu.tokens.secretsRoot } : { authorization: `Bearer ${emu.tokens.runAdmin}` }),
+      ...(secrets ? { "x-svc-token": cluster.secretsToken } : { authorization: `Bearer ${emu.tokens.runAdmin}` }),
       ...(r.body === undefined ? {} : { "content-type": secrets ? "application/json" : "application/vnd.api+json" }),
     },
-    body: r.body === undefined ? undefined : JSON.stringify(r.body),
+    body: r.body === undefined ? undefined : fill(JSON.stringify(r.body), emu, extra),
   });
-  await res.body.dump();
-  return res.statusCode;
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }

@@ -16,7 +16,7 @@ const registersResources = (dir: string) =>
 
 describe("examples", () => {
   it("every folder of examples/ is a program, or listed with the reason it is not", () => {
-    expect(programs).toEqual(expect.arrayContaining(["directory", "keymgmt", "quickstart", "registry", "replication", "runs", "transform"]));
+    expect(programs).toEqual(expect.arrayContaining(["directory", "identity", "keymgmt", "quickstart", "registry", "replication", "runs", "transform"]));
     for (const d of Object.keys(NOT_PROGRAMS)) {
       expect(folders, `${d} is listed as not a program but does not exist`).toContain(d);
       expect(fs.existsSync(path.join(examples, d, "Pulumi.yaml")), `${d} has a Pulumi.yaml: it is a program`).toBe(false);

@@ -32,8 +32,9 @@ export class Stack {
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-program-"));
   readonly state = path.join(this.dir, "stack.json");
 
-  run(operation: "preview" | "up" | "refresh" | "destroy", step = "1", program = "program.js"): Promise<Result> {
+  run(operation: "preview" | "up" | "refresh" | "destroy", step = "1", program = "program.js", extra: { skipPreview?: boolean } = {}): Promise<Result> {
     return runProgram({
+      ...extra,
       operation,
       program: path.join(fixtures, program),
       state: this.state,

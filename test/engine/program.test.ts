@@ -146,6 +146,49 @@ describe("destroy", () => {
   });
 });
 
+describe("protect, with and without the preview (as the CLI's --skip-preview)", () => {
+  it("up previews first: a protected resource left out of the program stops it before any change", async () => {
+    const stack = newStack();
+    expect((await stack.run("up", "guard")).error).toBeUndefined();
+    const before = stack.stateText();
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("up", "guard-2");
+      expect(r.error).toMatch(/^preview failed: .*zeta is protected/);
+      expect(byName(r, "zeta")).toMatchObject({ op: "delete", error: expect.stringMatching(/protected/) });
+    });
+    expect(calls).toEqual([]);
+    expect(stack.stateText()).toBe(before);
+  });
+
+  it("up --skip-preview makes the creates and updates, then stops at the protected delete", async () => {
+    const stack = newStack();
+    expect((await stack.run("up", "guard")).error).toBeUndefined();
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("up", "guard-2", "program.js", { skipPreview: true });
+      expect(r.error).toMatch(/zeta is protected/);
+    });
+    expect(calls).toEqual(["update alpha", "update beta"]);
+    const kept = loadState(stack.state, DEFAULT_PASSPHRASE).state.resources;
+    expect(kept.find((x) => x.name === "zeta")?.protect).toBe(true);
+    expect(stack.store().alpha?.value).toBe("v1-changed");
+  });
+
+  it("destroy refuses before any delete; destroy --skip-preview deletes all but the protected resource and what it depends on", async () => {
+    const stack = newStack();
+    expect((await stack.run("up", "guard")).error).toBeUndefined();
+    const refused = await stack.callsDuring(async () => expect((await stack.run("destroy", "guard")).error).toMatch(/zeta is protected/));
+    expect(refused).toEqual([]);
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("destroy", "guard", "program.js", { skipPreview: true });
+      expect(r.error).toMatch(/zeta is protected/);
+    });
+    // The engine goes on past a protected resource (to report every one); only delta, which zeta
+    // depends on, has to stay.
+    expect(calls).toEqual(["delete gamma", "delete beta", "delete alpha"]);
+    expect(loadState(stack.state, DEFAULT_PASSPHRASE).state.resources.map((x) => x.name).sort()).toEqual(["delta", "zeta"]);
+  });
+});
+
 describe("failures", () => {
   it("a partial failure keeps the object in state; the next up updates it", async () => {
     const stack = newStack();

@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { describe, expect, it } from "vitest";
-import { deleteOrder, markOutputs } from "../../src/engine/rules";
+import { deleteOrder, deleteWaves, markOutputs } from "../../src/engine/rules";
 import { SecretBox, StateResource, loadState, saveState } from "../../src/engine/state";
 import { annotateSecrets, changedKeys, plain, redact, secret } from "../../src/engine/values";
 
@@ -77,5 +77,17 @@ describe("deleteOrder", () => {
     expect(order.indexOf("b")).toBeLessThan(order.indexOf("a"));
     expect(order.indexOf("child")).toBeLessThan(order.indexOf("comp"));
     expect(order).toHaveLength(5);
+  });
+
+  it("schedules deletes in waves as the engine does: levels from what depends on nothing, reversed", () => {
+    const a = res("a");
+    const b = res("b", ["a"]);
+    const c = res("c", ["b"]);
+    const d = res("d", ["a"]);
+    const lone = res("lone");
+    const comp = res("comp");
+    const child = res("child", [], "comp");
+    const waves = deleteWaves([a, b, c, d, lone, comp, child]).map((w) => w.map((r) => r.name).sort());
+    expect(waves).toEqual([["c"], ["b", "child", "d"], ["a", "comp", "lone"]]);
   });
 });

@@ -13,6 +13,7 @@ const BINDPASS = "directory-example-bind-password-31d";
 const dirStep1 = path.join(root, "dist/examples/directory/index.js");
 const dirStep2 = path.join(root, "dist/examples/directory/step2/index.js");
 const registryProgram = path.join(root, "dist/examples/registry/index.js");
+const registryStep2 = path.join(root, "dist/examples/registry/step2/index.js");
 
 let emu: Emulator;
 let dir: string;
@@ -123,7 +124,7 @@ describe("the directory example through the engine double", () => {
 
 describe("the registry example through the engine double", () => {
   const state = () => path.join(dir, "registry.json");
-  const go = (op: "preview" | "up" | "destroy") => run(op, registryProgram, state(), "pulumi-svc-registry");
+  const go = (op: "preview" | "up" | "destroy", program = registryProgram) => run(op, program, state(), "pulumi-svc-registry");
 
   it("preview makes no request (no token is generated)", async () => {
     await control(emu, "DELETE", "/requests");
@@ -133,16 +134,40 @@ describe("the registry example through the engine double", () => {
     expect(await logged()).toEqual([]);
   });
 
-  it("up configures access and roles; the token output is secret; no perpetual diff; destroy", async () => {
+  it("up configures access and roles; the token output is secret; no perpetual diff", async () => {
     const r = await go("up");
     expect(r.error).toBeUndefined();
-    expect(r.outputs).toMatchObject({ readerToken: "[secret]", readerLeaseSeconds: "[secret]", legacyLease: "30m" });
+    expect(r.outputs).toMatchObject({ readerToken: "[secret]", readerLeaseSeconds: "[secret]", legacyName: "legacy", legacyLease: "30m" });
     expect(fs.readFileSync(state(), "utf8")).not.toContain(managementToken);
     expect((await get("/registry/roles/legacy")).body.data.lease).toBe("30m0s");
     const again = await go("up");
     expect(ops(again)).toEqual({ registry: "same", reader: "same", legacy: "same" });
-    const d = await go("destroy");
+  });
+
+  it("step2 rewrites the reader in place and replaces the renamed legacy role, creating before deleting", async () => {
+    const plan = await go("preview", registryStep2);
+    expect(plan.error).toBeUndefined();
+    expect(ops(plan)).toEqual({ registry: "same", reader: "update", legacy: "replace" });
+    expect(plan.steps.find((s) => s.name === "reader")?.changedKeys?.sort()).toEqual(["policies", "ttl"]);
+    await control(emu, "DELETE", "/requests");
+    const r = await go("up", registryStep2);
+    expect(r.error).toBeUndefined();
+    expect(ops(r)).toEqual({ registry: "same", reader: "update", legacy: "replace" });
+    expect(r.steps.find((s) => s.name === "legacy")?.deleteBeforeReplace).toBe(false);
+    expect(r.outputs).toMatchObject({ legacyName: "legacy-v2", legacyLease: "30m" });
+    const writes = (await logged()).filter((q) => q.method === "POST" || q.method === "DELETE").map((q) => `${q.method} ${q.path}`);
+    expect(writes.indexOf("POST /v1/registry/roles/legacy-v2")).toBeLessThan(writes.indexOf("DELETE /v1/registry/roles/legacy"));
+    const reader = (await get("/registry/roles/reader")).body.data;
+    expect({ ttl: reader.ttl, policies: [...reader.policies].sort() }).toEqual({ ttl: 7200, policies: ["kv-read", "kv-write", "service-read"] });
+    expect((await get("/registry/roles/legacy")).status).toBe(404);
+    expect((await get("/registry/roles/legacy-v2")).body.data.lease).toBe("30m0s");
+    expect(ops(await go("up", registryStep2))).toEqual({ registry: "same", reader: "same", legacy: "same" });
+  });
+
+  it("destroy removes the roles and the access config", async () => {
+    const d = await go("destroy", registryStep2);
     expect(d.error).toBeUndefined();
     expect((await get("/registry/roles/reader")).status).toBe(404);
+    expect((await get("/registry/roles/legacy-v2")).status).toBe(404);
   });
 });

@@ -15,10 +15,18 @@ switch (scenario) {
     if (step === 1) alphabet("alias-a", "0123");
     else new svc.secrets.transform.Alphabet("alias-b", { name: "alias-a", alphabet: "0123" }, { aliases: [{ name: "alias-a" }] });
     break;
-  case "protect":
-    alphabet("guarded", "0123", { protect: true });
-    alphabet("unguarded", "0123");
+  case "protect": {
+    // Step 2 drops the protected resource from the program, updates one and adds one. The protected
+    // resource depends on "held"; the template depends on its alphabet, so a destroy deletes it in
+    // one wave and the alphabet in the next.
+    const held = alphabet("held", "0123");
+    if (step === 1) alphabet("guarded", "0123", { protect: true, dependsOn: [held] });
+    alphabet("unguarded", step === 1 ? "0123" : "012345");
+    if (step === 2) alphabet("added", "0123");
+    const base = alphabet("base", "0123456789");
+    new svc.secrets.transform.Template("base-tpl", { name: "base-tpl", pattern: "(\\d{3})", alphabet: base.name });
     break;
+  }
   case "retain":
     if (step === 1) alphabet("kept", "0123", { retainOnDelete: true });
     break;

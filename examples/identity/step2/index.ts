@@ -1,0 +1,11 @@
+// Step 2 of the identity example. Expected plan:
+//   +- replace plugin  (name: the entry's path; the new entry is registered before the old one is removed)
+//   ~ update   duo     (pushInfo)
+//   ~ update   alice   (customMetadata)
+import { declare } from "../shared";
+
+export const { pluginName, pluginBuiltin, duoMethodId, duoUsernameFormat, aliasId, aliasMountType, aliasTeam } = declare({
+  pluginName: "acme-db-2",
+  pushInfo: "from=pulumi&step=2",
+  team: "payments",
+});
