@@ -33,6 +33,13 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
    * Absent for objects whose id the server assigns.
    */
   identity?: ReadonlyArray<keyof In & string>;
+  /**
+   * Inputs whose values the service lets only one object hold at a time within `scope` (a directory
+   * account is managed by one role or library set per mount). A replacement whose new inputs keep
+   * one of those values in the same scope deletes first: the new object could not be created while
+   * the old one still holds it.
+   */
+  exclusive?: { keys: ReadonlyArray<keyof In & string>; scope: ReadonlyArray<keyof In & string> };
   /** Output keys the engine must keep secret (additionalSecretOutputs). */
   secrets?: ReadonlyArray<string>;
   /** Inputs the server never returns: kept from the inputs in state, never compared with a read. */

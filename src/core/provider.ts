@@ -56,10 +56,19 @@ export function diff(def: ResourceDefinition, olds: Props, news: Props): {
   const changed = inputKeys(def, olds, news).filter((k) => isUnknown(news[k]) || !same(def, k, olds[k], news[k]));
   const immutable = new Set<string>(def.immutable ?? []);
   const replaces = changed.filter((k) => immutable.has(k));
+  const kept = (k: string) => !isUnknown(news[k]) && same(def, k, olds[k], news[k]);
   const identity = def.identity ?? [];
-  const identityKept = identity.length > 0 &&
-    identity.every((k) => !isUnknown(news[k]) && same(def, k, olds[k], news[k]));
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && identityKept };
+  const identityKept = identity.length > 0 && identity.every(kept);
+  const ex = def.exclusive;
+  const claimKept = ex !== undefined && ex.scope.every(kept) && ex.keys.some((k) => !containsUnknown(news[k]) && shareAValue(olds[k], news[k]));
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 && (identityKept || claimKept) };
+}
+
+/** Whether two values (or two lists, as sets) have a value in common; blanks have none. */
+function shareAValue(a: unknown, b: unknown): boolean {
+  const values = (v: unknown) => (Array.isArray(v) ? v : v === undefined || v === null || v === "" ? [] : [v]);
+  const bs = values(b);
+  return values(a).some((x) => bs.some((y) => deepEqual(x, y)));
 }
 
 /** Write-only inputs are never read back: keep what the user gave us. */

@@ -43,10 +43,10 @@ describe("directory check and diff", () => {
     expect(diff(config, olds, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
-  it("role and library set: the account list changes in place; a new name replaces, deleting first only when the path stays", () => {
+  it("role and library set: the account list changes in place; a new name replaces (deleting first while it keeps an account, below)", () => {
     const olds = check(set, { name: "s", serviceAccountNames: ["a"] }).inputs;
     expect(diff(set, olds, check(set, { name: "s", serviceAccountNames: ["a", "b"] }).inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(diff(set, olds, check(set, { name: "t", serviceAccountNames: ["a"] }).inputs)).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    expect(diff(set, olds, check(set, { name: "t", serviceAccountNames: ["a"] }).inputs)).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
     const r = check(role, { name: "r", serviceAccountName: "a" }).inputs;
     expect(diff(role, r, check(role, { name: "r", serviceAccountName: "b" }).inputs)).toMatchObject({ replaces: [] });
     expect(failures(set, { name: "s", serviceAccountNames: [UNKNOWN, UNKNOWN], ttl: UNKNOWN })).toEqual({});
@@ -73,5 +73,24 @@ describe("registry check", () => {
     expect(failures(rrole, { name: "r", tokenType: "client" })).toEqual({ policies: expect.stringMatching(/needs policy or policies/) });
     expect(failures(rrole, { name: "r", policies: UNKNOWN })).toEqual({});
     expect(failures(rrole, { name: "r", tokenType: "management" })).toEqual({});
+  });
+});
+
+describe("renaming a directory role or library set that keeps an account deletes first", () => {
+  // The service lets one role or set manage an account per mount: the new one could not be created first.
+  const r = { name: "app", mount: "directory", serviceAccountName: "svc-app" };
+  it("Role: same account on the same mount deletes first; another account or another mount creates first", () => {
+    expect(diff(role, r, { ...r, name: "app-v2" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
+    expect(diff(role, r, { ...r, name: "app-v2", serviceAccountName: "svc-other" }).deleteBeforeReplace).toBe(false);
+    expect(diff(role, r, { ...r, name: "app-v2", mount: "ad-eu" }).deleteBeforeReplace).toBe(false);
+    expect(diff(role, r, { ...r, name: "app-v2", serviceAccountName: UNKNOWN }).deleteBeforeReplace).toBe(false);
+  });
+
+  const s = { name: "pool", mount: "directory", serviceAccountNames: ["a", "b"], ttl: "1h", maxTtl: "24h", disableCheckInEnforcement: false };
+  it("LibrarySet: any account in common deletes first; none in common creates first", () => {
+    expect(diff(set, s, { ...s, name: "pool-v2", serviceAccountNames: ["b", "c"] }).deleteBeforeReplace).toBe(true);
+    expect(diff(set, s, { ...s, name: "pool-v2", serviceAccountNames: ["c"] }).deleteBeforeReplace).toBe(false);
+    // A change of the accounts alone stays an update in place.
+    expect(diff(set, s, { ...s, serviceAccountNames: ["a", "c"] })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 });

@@ -74,6 +74,8 @@ export const librarySetDefinition: ResourceDefinition<LibrarySetState, LibrarySe
   // Not serviceAccountNames: a set is changed in place.
   immutable: ["name", "mount"],
   identity: ["name", "mount"],
+  // The service lets one role or set manage an account: a rename that keeps one deletes first.
+  exclusive: { keys: ["serviceAccountNames"], scope: ["mount"] },
   local: ["adopt"],
   outputs: [],
   routes: { write: R.setWrite, read: R.setRead, delete: R.setDelete, list: R.setList },

@@ -42,6 +42,8 @@ export const directoryRoleDefinition: ResourceDefinition<DirectoryRoleState, Dir
   defaults: { mount: DEFAULT_DIRECTORY_MOUNT },
   immutable: ["name", "mount"],
   identity: ["name", "mount"],
+  // The service lets one role or set manage an account: a rename that keeps one deletes first.
+  exclusive: { keys: ["serviceAccountName"], scope: ["mount"] },
   local: ["adopt"],
   outputs: ["lastServiceRotation", "passwordLastSet"],
   routes: { write: R.roleWrite, read: R.roleRead, delete: R.roleDelete, list: R.roleList },
