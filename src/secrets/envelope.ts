@@ -11,3 +11,16 @@ export function keysOf(body: unknown): string[] {
   const keys = dataOf<{ keys?: unknown }>(body).keys;
   return Array.isArray(keys) ? keys.map(String) : [];
 }
+
+/** Whether a read holds `key` (null counts as left out). */
+export const present = (d: Record<string, unknown>, key: string): boolean => d[key] !== undefined && d[key] !== null;
+
+/**
+ * A field of a read, or the value recorded in state when the server leaves it out. Reads of real
+ * servers may hold fewer fields than were written (the seeds' reads list only some): a default in
+ * place of a missing field would show a change on every up, or a replacement where the field replaces.
+ */
+export function kept<T>(d: Record<string, unknown>, key: string, recorded: T | undefined, map: (v: unknown) => T, fallback: T): T {
+  if (present(d, key)) return map(d[key]);
+  return recorded !== undefined ? recorded : fallback;
+}

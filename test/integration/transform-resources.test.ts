@@ -109,7 +109,7 @@ describe("TokenizationTransformation", () => {
     const read = (await call("secrets:TransformTokenizationTransformation", "read", [id, outs])) as { props: Props };
     expect(read.props.maxTtl).toBe(120);
     expect(await failures("secrets:TransformTokenizationTransformation", { name: "t", maxTtl: "soon", stores: [] })).toEqual([
-      'maxTtl: must be a duration such as "90s", "15m", "24h", "1h30m" or whole seconds', "stores: must name at least one store",
+      'maxTtl: must be integer seconds (≥ 0) or a duration such as "90s", "1h30m" or "24h"', "stores: must name at least one store",
     ]);
   });
 });

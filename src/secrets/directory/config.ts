@@ -12,6 +12,7 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
 import { duration, keepForm, type Duration } from "../duration";
+import { present } from "../envelope";
 import { adopt, mount } from "../fields";
 import { alreadyExists, fetchData, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
@@ -173,7 +174,7 @@ function fromData(d: Record<string, unknown>, p: DirectoryConfigState): Director
   const info = configInfo(d, p.mount ?? DEFAULT_DIRECTORY_MOUNT);
   const out: DirectoryConfigState = { ...info, bindpass: p.bindpass };
   for (const k of DURATIONS) out[k] = keepForm(p[k], info[k as keyof DirectoryConfigInfo]);
-  for (const [k, param] of Object.entries(READ_FIELDS)) if (d[param] === undefined || d[param] === null) out[k] = p[k];
+  for (const [k, param] of Object.entries(READ_FIELDS)) if (!present(d, param)) out[k] = p[k];
   // Length is in state only when the program sets it (the service always answers one).
   if (p.length === undefined) delete out.length;
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];

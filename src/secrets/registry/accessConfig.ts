@@ -10,7 +10,7 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
 import { adopt, mount } from "../fields";
-import { dataOf } from "../envelope";
+import { dataOf, present } from "../envelope";
 import { alreadyExists, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
@@ -64,7 +64,7 @@ function fromData(d: Record<string, unknown>, p: AccessConfigState): AccessConfi
   };
   // Left out of state when neither given nor held, so absent and "" are no diff.
   const pem = (key: "caCert" | "clientCert", param: string) => {
-    if (d[param] === undefined || d[param] === null) {
+    if (!present(d, param)) {
       if (p[key] !== undefined) out[key] = p[key];
     } else if (p[key] !== undefined || d[param]) out[key] = String(d[param]);
   };

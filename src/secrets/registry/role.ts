@@ -12,7 +12,7 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { registerSecret } from "../../http";
 import { duration, keepForm, seconds, type Duration } from "../duration";
-import { dataOf } from "../envelope";
+import { dataOf, present } from "../envelope";
 import { adopt, mount, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
@@ -93,8 +93,6 @@ function body(p: RegistryRoleState): Record<string, unknown> {
   if (p.maxTtl !== undefined) b.max_ttl = p.maxTtl;
   return b;
 }
-
-const present = (d: Record<string, unknown>, key: string) => d[key] !== undefined && d[key] !== null;
 
 /** Policy names as a list: registries older than 1.4 hold them comma-joined. */
 function policyList(v: unknown): string[] {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
-import { firstTemplate, kept, transformationObject, TRANSFORMATION_ROUTES, TWEAK_SOURCES } from "./transformations";
+import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES, TWEAK_SOURCES } from "./transformations";
+import { kept } from "../envelope";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type TweakSource = (typeof TWEAK_SOURCES)[number];

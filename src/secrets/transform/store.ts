@@ -6,7 +6,8 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { adopt, mount } from "../fields";
 import { pathObject } from "../pathObject";
-import { DEFAULT_TRANSFORM_MOUNT, duration, inUse, sameDuration, seconds, sorted, transformName, usersOf } from "./fields";
+import { keepForm } from "../duration";
+import { DEFAULT_TRANSFORM_MOUNT, duration, inUse, sorted, transformName, usersOf } from "./fields";
 import { TRANSFORMATION_ROUTES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -105,7 +106,7 @@ const base = pathObject<StoreState, StoreState>({
     maxOpenConnections: Number(d.max_open_connections ?? p.maxOpenConnections ?? 4),
     maxIdleConnections: Number(d.max_idle_connections ?? p.maxIdleConnections ?? 4),
     maxConnectionLifetime: d.max_connection_lifetime === undefined ? p.maxConnectionLifetime
-      : sameDuration(p.maxConnectionLifetime, typeof d.max_connection_lifetime === "string" ? seconds(d.max_connection_lifetime) : d.max_connection_lifetime),
+      : keepForm(p.maxConnectionLifetime, d.max_connection_lifetime) ?? 0,
   }),
 });
 

@@ -2,8 +2,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
-import { DEFAULT_TRANSFORM_MOUNT, duration, names, reference, sameDuration, seconds, sorted, transformName } from "./fields";
-import { kept, MAPPING_MODES, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
+import { keepForm } from "../duration";
+import { DEFAULT_TRANSFORM_MOUNT, duration, names, reference, sorted, transformName } from "./fields";
+import { MAPPING_MODES, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
+import { kept } from "../envelope";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type MappingMode = (typeof MAPPING_MODES)[number];
@@ -43,7 +45,7 @@ export const tokenizationTransformationDefinition = transformationObject<Tokeniz
     name: p.name,
     mount: p.mount,
     mappingMode: kept(d, "mapping_mode", p.mappingMode, (v) => String(v || "default") as MappingMode, "default"),
-    maxTtl: kept(d, "max_ttl", p.maxTtl, (v) => sameDuration(p.maxTtl, typeof v === "string" ? seconds(v) : v), 0),
+    maxTtl: kept(d, "max_ttl", p.maxTtl, (v) => keepForm(p.maxTtl, v) ?? 0, 0),
     allowedRoles: kept(d, "allowed_roles", p.allowedRoles, sorted, []),
     stores: kept(d, "stores", p.stores, (v) => (Array.isArray(v) && v.length > 0 ? v.map(String) : ["builtin/internal"]), ["builtin/internal"]),
   }),

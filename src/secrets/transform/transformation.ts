@@ -4,7 +4,8 @@ import { SvcResource } from "../../core/resource";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
 import type { TweakSource } from "./fpeTransformation";
-import { firstTemplate, kept, transformationObject, TRANSFORMATION_ROUTES, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
+import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
+import { kept } from "../envelope";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type TransformationType = (typeof TRANSFORMATION_TYPES)[number];

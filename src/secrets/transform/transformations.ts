@@ -59,14 +59,3 @@ export function transformationObject<S extends Named>(
  */
 export const firstTemplate = (d: Record<string, unknown>, recorded?: string): string =>
   Array.isArray(d.templates) && d.templates.length > 0 ? String(d.templates[0]) : d.template !== undefined ? String(d.template) : recorded ?? "";
-
-/**
- * A field of a read, or the value recorded in state when the server leaves it out. The seed's read
- * answers only `allowed_roles`, `templates`, `tweak_source` and `type`: a default in place of a
- * missing field would be a perpetual diff, and for `mappingMode` and `stores` a replacement on every
- * up (with the tokens lost).
- */
-export function kept<T>(d: Record<string, unknown>, key: string, recorded: T | undefined, map: (v: unknown) => T, fallback: T): T {
-  if (d[key] !== undefined && d[key] !== null) return map(d[key]);
-  return recorded !== undefined ? recorded : fallback;
-}

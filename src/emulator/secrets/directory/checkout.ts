@@ -5,7 +5,7 @@ import { randomId } from "../../util";
 import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, str, strList } from "../fields";
-import { parseDuration } from "./duration";
+import { parseDuration } from "../duration";
 import { handled, requireConfig, rotateAccount, serialized } from "./rotation";
 import { own } from "./store";
 import { configOf, loans, managed, sets, type DirectoryConfig, type LibrarySet } from "./types";

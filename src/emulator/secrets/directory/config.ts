@@ -4,7 +4,7 @@ import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, bool, guarded, notFound, str, type Body } from "../fields";
 import { chooseBackend, splitUrls } from "./backend";
-import { parseDuration } from "./duration";
+import { parseDuration } from "../duration";
 import { DEFAULT_LENGTH, fixedLength, MIN_LENGTH, PLACEHOLDER } from "./password";
 import { bagOf } from "./store";
 import { configOf, type DirectoryConfig } from "./types";

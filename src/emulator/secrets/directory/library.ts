@@ -5,7 +5,7 @@ import { dataReply, listReply } from "../envelope";
 import { bad, body, bool, notFound, strList, type Body } from "../fields";
 import { directoryFor } from "./backend";
 import { loanRoutes, sweep } from "./checkout";
-import { parseDuration } from "./duration";
+import { parseDuration } from "../duration";
 import { handled, requireConfig, rotateAccount } from "./rotation";
 import { own } from "./store";
 import { loans, managed, roleOf, sets, setOf, type LibrarySet } from "./types";

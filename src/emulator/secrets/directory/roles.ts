@@ -4,7 +4,7 @@ import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, notFound, str } from "../fields";
 import { directoryFor } from "./backend";
-import { parseDuration } from "./duration";
+import { parseDuration } from "../duration";
 import { exclusive, handled, requireConfig, rotateAccount } from "./rotation";
 import { own } from "./store";
 import { managed, roleOf, roles, setOf, type DirectoryConfig, type Role } from "./types";

@@ -3,7 +3,7 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, bool, guarded, notFound, str, strList, type Body } from "../fields";
-import { formatDuration, parseDuration } from "../directory/duration";
+import { formatDuration, parseDuration } from "../duration";
 import { own, store } from "../directory/store";
 import { accessOf } from "./access";
 import { mint } from "./tokens";

@@ -5,7 +5,7 @@ import { hasOwn } from "../../util";
 import type { SystemContext } from "../engines";
 import { dataReply, secretsError } from "../envelope";
 import { bad, body, guarded, requiredStr, str, strList } from "../fields";
-import { parseDuration } from "../directory/duration";
+import { parseDuration } from "../duration";
 import { digestOf, encryptTo, publicKeyOf, wrappingToken } from "./activation";
 import { admits, filterPath } from "./filter";
 import { clusterAddrOf, freshPrimary, here, idleSecondary, newClusterId, requirePrimary, secondPrimary } from "./common";

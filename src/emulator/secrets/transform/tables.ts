@@ -1,6 +1,7 @@
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import { dataReply, listReply, secretsError } from "../envelope";
+import { parseDuration } from "../duration";
 import type { SecretsContext } from "../context";
 import { bad, body as readBody, guarded, notFound } from "../fields";
 
@@ -28,20 +29,12 @@ export function globMatch(pattern: string, name: string): boolean {
   return new RegExp(`^${source}$`, "s").test(name);
 }
 
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
-
-/** Seconds from a duration: integer seconds, or text such as `90s`, `15m`, `24h`, `1h30m`, `7d`. */
+/** Seconds from a duration as every engine reads one (`90s`, `15m`, `24h`, `1h30m`, integer seconds); blank is 0. */
 export function durationSeconds(value: unknown, field: string): number {
   if (value === undefined || value === null || value === "") return 0;
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value) || value < 0) bad(`${field} must be a non-negative whole number of seconds or a duration such as "24h"`);
-    return value;
-  }
-  if (typeof value !== "string") return bad(`${field} must be a duration such as "24h" or a number of seconds`);
-  if (/^\d+$/.test(value)) return Number(value);
-  const parts = /^(?:\d+[smhd])+$/.test(value) ? value.match(/\d+[smhd]/g)! : undefined;
-  if (!parts) return bad(`${field} must be a duration such as "90s", "15m", "24h" or "1h30m", not ${JSON.stringify(value)}`);
-  return parts.reduce((sum, p) => sum + Number(p.slice(0, -1)) * UNITS[p.slice(-1)], 0);
+  const s = parseDuration(value);
+  if (s === undefined) return bad(`${field} must be a non-negative whole number of seconds or a duration such as "90s", "15m", "24h" or "1h30m", not ${JSON.stringify(value)}`);
+  return s;
 }
 
 /** One named kind of the engine with built-ins readable at `<path>/builtin/:name`. */

@@ -1,6 +1,6 @@
 /**
  * Durations as the secrets service reads them: integer seconds (number or digits) or text with
- * unit suffixes ("90s", "1h30m", "2d"). Used by the directory and registry engines.
+ * unit suffixes ("90s", "1h30m", "2d"). Every engine reads them this way.
  */
 const UNIT: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/y;
