@@ -43,20 +43,31 @@ interface NodeParser {
 /** Events the HTTP server listens to on a connection it serves. */
 const SERVER_EVENTS = ["data", "end", "close", "drain", "error", "timeout", "pause", "resume"] as const;
 
+/** Per connection, the listeners it had before the HTTP server took it (the socket's own, ours). */
+const before = new WeakMap<Socket, Map<string, Set<Function>>>();
+
+/** Hands a new connection to the HTTP server on the native path, noting what listened before. */
+export function serveNative(server: http.Server, raw: Socket): void {
+  before.set(raw, new Map(SERVER_EVENTS.map((e) => [e, new Set(raw.listeners(e))])));
+  server.emit("connection", raw);
+}
+
 /**
- * Detaches the HTTP server from `raw` (stops its parser reading the socket, drops its listeners and
- * timers) and serves the rest of the connection through a RewritingSocket. `keep` re-adds the
- * listeners the caller had on `raw`. False when this Node's server cannot be detached.
+ * Detaches the HTTP server from `raw` (stops its parser reading the socket, removes the listeners
+ * it added, clears its timer) and serves the rest of the connection through a RewritingSocket.
+ * False when this Node's server cannot be detached.
  */
-function takeOver(server: http.Server, raw: Socket, first: Buffer, keep: (raw: Socket) => void): boolean {
+function takeOver(server: http.Server, raw: Socket, first: Buffer): boolean {
   const parser = (raw as unknown as { parser?: NodeParser | null }).parser;
-  if (!parser || typeof parser.unconsume !== "function") return false;
+  const had = before.get(raw);
+  if (!had || !parser || typeof parser.unconsume !== "function") return false;
   if (parser._consumed) parser.unconsume();
   parser._consumed = false;
   (raw as unknown as { parser?: unknown }).parser = null;
-  for (const event of SERVER_EVENTS) raw.removeAllListeners(event);
+  for (const event of SERVER_EVENTS) {
+    for (const l of raw.listeners(event)) if (!had.get(event)!.has(l)) raw.removeListener(event, l as (...args: unknown[]) => void);
+  }
   raw.setTimeout(0);
-  keep(raw);
   const wrapped = new RewritingSocket(raw, first);
   // A response still being written for an earlier (pipelined) request goes out first.
   const inFlight = (raw as unknown as { _httpMessage?: http.ServerResponse | null })._httpMessage;
@@ -72,10 +83,10 @@ function takeOver(server: http.Server, raw: Socket, first: Buffer, keep: (raw: S
 }
 
 /** The server's clientError handler: LIST moves the connection, anything else is refused as Node would. */
-export function listTakeover(server: http.Server, keep: (raw: Socket) => void): (err: Error, socket: Socket) => void {
+export function listTakeover(server: http.Server): (err: Error, socket: Socket) => void {
   return (err, socket) => {
     const first = refusedList(err as ParseError);
-    if (first && !(socket instanceof RewritingSocket) && takeOver(server, socket, first, keep)) return;
+    if (first && !(socket instanceof RewritingSocket) && takeOver(server, socket, first)) return;
     const inFlight = (socket as unknown as { _httpMessage?: http.ServerResponse | null })._httpMessage;
     if (socket.writable && (!inFlight || !inFlight.headersSent)) {
       const status = REFUSALS[(err as ParseError).code ?? ""] ?? "400 Bad Request";

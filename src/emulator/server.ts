@@ -10,7 +10,7 @@ import { isOwnOutbound } from "./runs/outbound";
 import type { Runtime } from "./runtime";
 import { handleSecrets, secretsMethod } from "./secrets";
 import { secretsError } from "./secrets/envelope";
-import { listTakeover } from "./list-takeover";
+import { listTakeover, serveNative } from "./list-takeover";
 
 const MAX_BODY = 10 * 1024 * 1024;
 const RUN_PREFIX = "/api/v2";
@@ -59,12 +59,11 @@ export async function listen(rt: Runtime, abort: AbortController, host: string, 
     });
   });
   const sockets = new Set<net.Socket>();
-  const track = (raw: net.Socket) => raw.on("close", () => sockets.delete(raw));
-  httpServer.on("clientError", listTakeover(httpServer, track));
+  httpServer.on("clientError", listTakeover(httpServer));
   const netServer = net.createServer({ allowHalfOpen: true, noDelay: true }, (raw) => {
     sockets.add(raw);
-    track(raw);
-    httpServer.emit("connection", raw);
+    raw.on("close", () => sockets.delete(raw));
+    serveNative(httpServer, raw);
   });
   await new Promise<void>((resolve, reject) => {
     netServer.once("error", reject);
