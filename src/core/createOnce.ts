@@ -9,7 +9,7 @@
  * them looks, none of them posts, and the lookup waits for posts in flight, so two resources that
  * send the same attributes never end up with one object.
  */
-import { isSvcError } from "../http";
+import { isAmbiguous, isSvcError } from "../http";
 
 export interface CreateOnce<T> {
   /** Creates that may produce look-alike objects share a scope (e.g. `runs:<url>:<workspace>`). */
@@ -25,10 +25,6 @@ export interface CreateOnce<T> {
   idOf(created: T): string;
   log?(message: string): void;
   maxAttempts?: number;
-}
-
-function ambiguous(e: unknown): boolean {
-  return isSvcError(e, "transport") || isSvcError(e, "server") || isSvcError(e, "rate_limited");
 }
 
 /** One scope: posts run side by side; a lookup runs alone, after the posts in flight. */
@@ -75,7 +71,7 @@ export async function createOnce<T>(op: CreateOnce<T>): Promise<T> {
       return created;
     } catch (e) {
       last = e;
-      if (!ambiguous(e)) throw e;
+      if (!isAmbiguous(e)) throw e;
       const found = await scope.look(async () => {
         const hit = await op.find((id) => owned.has(id));
         if (hit !== undefined) owned.add(op.idOf(hit));

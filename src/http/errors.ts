@@ -152,6 +152,14 @@ export function isSvcError(e: unknown, code?: SvcErrorCode): e is SvcError {
   return branded && (code === undefined || (e as SvcError).code === code);
 }
 
+/**
+ * Whether a failed write may still have acted on the server: the connection dropped, a 5xx, or a
+ * 429 (a proxy may answer it after the server acted). Such an outcome is read back, never assumed.
+ */
+export function isAmbiguous(e: unknown): boolean {
+  return isSvcError(e, "transport") || isSvcError(e, "server") || isSvcError(e, "rate_limited");
+}
+
 /** The error class for a non-2xx status. */
 export function errorForStatus(status: number, init: SvcErrorInit): SvcError {
   const full = { ...init, status };

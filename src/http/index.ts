@@ -12,6 +12,7 @@ export {
   TransportError,
   errorForStatus,
   extractMessages,
+  isAmbiguous,
   isSvcError,
 } from "./errors";
 export type { Problem, Service, SvcErrorCode, SvcErrorInit, TransportInit } from "./errors";

@@ -3,7 +3,7 @@
  * idempotent POST, read by GET, removed by DELETE, listed by LIST. Their identity is the path, so
  * replacing one with the same path deletes first (see ResourceDefinition.identity).
  */
-import { ConflictError, isSvcError } from "../http";
+import { ConflictError, isAmbiguous } from "../http";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { dataOf, keysOf } from "./envelope";
@@ -62,10 +62,6 @@ export async function readBack<T>(id: string, inputs: Props, read: () => Promise
   }
 }
 
-function ambiguous(e: unknown): boolean {
-  return isSvcError(e, "transport") || isSvcError(e, "server") || isSvcError(e, "rate_limited");
-}
-
 /**
  * The creating write of an object whose path was free a moment ago. When its outcome is unknown
  * (the client's retries ran out on a lost response, a 5xx or a 429) the path is read: an object
@@ -76,7 +72,7 @@ export async function writeNew(ctx: Context, write: () => Promise<unknown>, read
   try {
     await write();
   } catch (e) {
-    if (!ambiguous(e)) throw e;
+    if (!isAmbiguous(e)) throw e;
     let there: Record<string, unknown> | undefined;
     try {
       there = await fetchData(ctx, readRoute, params);
@@ -98,7 +94,7 @@ export async function rotateOnce(ctx: Context, routes: { read: string; rotate: s
   try {
     await ctx.client("secrets").request({ route: routes.rotate, params });
   } catch (e) {
-    if (!ambiguous(e)) throw e;
+    if (!isAmbiguous(e)) throw e;
     let after: Record<string, unknown> | undefined;
     try {
       after = await fetchData(ctx, routes.read, params);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
-import { ConflictError, isSvcError, registerSecret } from "../../http";
+import { ConflictError, isAmbiguous, isSvcError, registerSecret } from "../../http";
 import { duration, type Duration } from "../duration";
 import { dataOf } from "../envelope";
 import { mount, name } from "../fields";
@@ -82,7 +82,6 @@ async function available(ctx: Context, p: { setName: string; mount?: string }): 
   return new Set(Object.entries(status).filter(([, s]) => (s as { available?: unknown })?.available === true).map(([a]) => a));
 }
 
-const ambiguous = (e: unknown) => isSvcError(e, "transport") || isSvcError(e, "server") || isSvcError(e, "rate_limited");
 /** Borrows of this process per set, one at a time: a lost response is told apart by the set's status. */
 const borrowing = new Map<string, Promise<unknown>>();
 
@@ -101,7 +100,7 @@ async function borrowOnce(ctx: Context, p: CheckOutState): Promise<CheckOutResul
       try {
         return await borrow(ctx, p);
       } catch (e) {
-        if (!ambiguous(e) || attempt >= 3) throw e;
+        if (!isAmbiguous(e) || attempt >= 3) throw e;
         const now = await available(ctx, p);
         const taken = [...before].filter((a) => !now.has(a));
         if (taken.length > 0) {

@@ -12,7 +12,7 @@ import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
-import { isSvcError, registerSecret } from "../../http";
+import { isAmbiguous, registerSecret } from "../../http";
 import { clusterAddr } from "./performancePrimary";
 import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
@@ -78,7 +78,7 @@ async function readSecondary(ctx: Context, p: PerformanceSecondaryState): Promis
  * follows it. It did when the secondary now names another id or primary, or reconnected.
  */
 async function followedToken(ctx: Context, before: ReplicationStatus, e: unknown): Promise<boolean> {
-  if (!isSvcError(e, "transport") && !isSvcError(e, "server") && !isSvcError(e, "rate_limited")) return false;
+  if (!isAmbiguous(e)) return false;
   let after: ReplicationStatus;
   try {
     after = await fetchStatus(ctx);

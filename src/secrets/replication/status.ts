@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isSvcError } from "../../http";
+import { isAmbiguous } from "../../http";
 import type { Context } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { dataOf } from "../envelope";
@@ -122,7 +122,7 @@ export async function transition(ctx: Context, route: string, body: Record<strin
   try {
     await ctx.client("secrets").request({ route, body });
   } catch (e) {
-    if (!isSvcError(e, "transport") && !isSvcError(e, "server") && !isSvcError(e, "rate_limited")) throw e;
+    if (!isAmbiguous(e)) throw e;
     let now: ReplicationStatus;
     try {
       now = await fetchStatus(ctx);
