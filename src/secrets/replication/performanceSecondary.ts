@@ -12,7 +12,7 @@ import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
-import { isAmbiguous, registerSecret } from "../../http";
+import { registerSecret } from "../../http";
 import { clusterAddr } from "./performancePrimary";
 import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
@@ -73,27 +73,15 @@ async function readSecondary(ctx: Context, p: PerformanceSecondaryState): Promis
 }
 
 /**
- * Whether an update-primary whose outcome is unknown (lost response, 5xx, 429) took effect. A token
- * is single-use: repeating a used one is refused, so state must record it once the secondary
- * follows it. It did when the secondary now names another id or primary, or reconnected.
+ * Whether the secondary follows a new token, from its status before an update-primary: a token is
+ * single-use (repeating a used one is refused), so state must record it once the secondary follows
+ * it. It does when it names another id or primary than before, or has reconnected.
  */
-async function followedToken(ctx: Context, before: ReplicationStatus, e: unknown): Promise<boolean> {
-  if (!isAmbiguous(e)) return false;
-  let after: ReplicationStatus;
-  try {
-    after = await fetchStatus(ctx);
-  } catch {
-    return false;
-  }
+function followsNewToken(before: ReplicationStatus): (now: ReplicationStatus) => boolean {
   const primaryOf = (s: ReplicationStatus) =>
     JSON.stringify([s.secondaryId, s.primaryClusterAddr, s.knownPrimaryClusterAddrs, s.primaries.map((p) => [p.apiAddress, p.clusterAddress])]);
   const connected = (s: ReplicationStatus) => s.primaries.some((p) => p.connectionStatus === "connected");
-  if (primaryOf(after) !== primaryOf(before) || (!connected(before) && connected(after))) {
-    ctx.log(`update-primary: the response was lost (${(e as Error).message}), but the secondary follows the new token: done`);
-    return true;
-  }
-  (e as Error).message += " (the secondary's status shows no change; if the token was used anyway, the next up is refused: issue a new SecondaryToken)";
-  return false;
+  return (now) => primaryOf(now) !== primaryOf(before) || (!connected(before) && connected(now));
 }
 
 export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
@@ -120,11 +108,8 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
     const changed = (k: "primaryApiAddr" | "caFile" | "caPath") => (olds[k] ?? "") !== (news[k] ?? "");
     if (olds.token !== news.token) {
       const before = await fetchStatus(ctx);
-      try {
-        await ctx.client("secrets").request({ route: R.updatePrimary, body: connectBody(news) });
-      } catch (e) {
-        if (!(await followedToken(ctx, before, e))) throw e;
-      }
+      await transition(ctx, R.updatePrimary, connectBody(news), followsNewToken(before), "update-primary",
+        "the secondary's status shows no change; if the token was used anyway, the next up is refused: issue a new SecondaryToken");
     } else if (changed("primaryApiAddr") || changed("caFile") || changed("caPath")) {
       throw new Error("primaryApiAddr, caFile and caPath are sent with a token: issue a new SecondaryToken for this secondary to change them");
     }

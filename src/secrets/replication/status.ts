@@ -118,7 +118,8 @@ export async function fetchStatus(ctx: Context): Promise<ReplicationStatus> {
  * from the status, which needs no token: when the cluster reached the mode, the change happened
  * and is not repeated (a second enable or disable would be refused). Otherwise the failure stands.
  */
-export async function transition(ctx: Context, route: string, body: Record<string, unknown>, reached: (s: ReplicationStatus) => boolean, what: string): Promise<void> {
+export async function transition(ctx: Context, route: string, body: Record<string, unknown>, reached: (s: ReplicationStatus) => boolean,
+  what: string, notReached?: string): Promise<void> {
   try {
     await ctx.client("secrets").request({ route, body });
   } catch (e) {
@@ -129,8 +130,11 @@ export async function transition(ctx: Context, route: string, body: Record<strin
     } catch {
       throw e;
     }
-    if (!reached(now)) throw e;
-    ctx.log(`${what}: the response was lost (${(e as Error).message}), but the cluster is ${now.mode} now: done`);
+    if (!reached(now)) {
+      if (notReached) (e as Error).message += ` (${notReached})`;
+      throw e;
+    }
+    ctx.log(`${what}: the response was lost (${(e as Error).message}), but the status shows it done (the cluster is ${now.mode})`);
   }
 }
 
