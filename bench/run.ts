@@ -18,6 +18,8 @@ import { closeAgents } from "../src/http";
 
 const N = Number(process.env.BENCH_N ?? process.argv[2] ?? 200);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
+/** A comma-separated subset of the kinds below (`BENCH_KINDS=runs:NotificationConfiguration`). */
+const ONLY = process.env.BENCH_KINDS?.split(",").filter(Boolean);
 
 interface Target { runUrl: string; secretsUrl: string; controlUrl: string; runToken: string; secretsToken: string; workspaceId: string }
 
@@ -32,17 +34,39 @@ async function providerRound(kind: string, news: Record<string, unknown>): Promi
   await call(kind, "delete", [id, outs]);
 }
 
-function rawClient(agent: Agent) {
-  return async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<unknown> => {
+type Send = (url: string, method: string, headers: Record<string, string>, body?: unknown) => Promise<unknown>;
+
+/** undici's request(), as a hand-written client would use it: the baseline of the goal. */
+function rawRequest(agent: Agent): Send {
+  return async (url, method, headers, body) => {
     const res = await request(url, { method: method as "GET", headers, body: body === undefined ? undefined : JSON.stringify(body), dispatcher: agent });
     const text = await res.body.text();
     return text === "" ? undefined : JSON.parse(text);
   };
 }
 
+/**
+ * undici's dispatcher with a minimal handler, the interface the provider's client uses itself:
+ * against this baseline the ratio is the provider's own work alone, with no saving from the transport.
+ */
+function rawDispatch(agent: Agent): Send {
+  return (url, method, headers, body) => new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const chunks: Buffer[] = [];
+    agent.dispatch({ origin: u.origin, path: u.pathname + u.search, method: method as "GET", headers, body: body === undefined ? undefined : JSON.stringify(body) }, {
+      onRequestStart() {},
+      onResponseData(_c, chunk) { chunks.push(chunk); },
+      onResponseEnd() {
+        const text = Buffer.concat(chunks).toString("utf8");
+        resolve(text === "" ? undefined : JSON.parse(text));
+      },
+      onResponseError(_c, e) { reject(e); },
+    });
+  });
+}
+
 /** Each kind: its program inputs, and the requests the provider makes for them, written out by hand. */
-function kinds(t: Target, agent: Agent): { kind: string; provider: Round; raw: Round }[] {
-  const send = rawClient(agent);
+function kinds(t: Target, send: Send): { kind: string; provider: Round; raw: Round }[] {
   const sec = { "x-svc-token": t.secretsToken, accept: "application/json" };
   const secBody = { ...sec, "content-type": "application/json" };
   const api = "application/vnd.api+json";
@@ -168,29 +192,34 @@ async function main(): Promise<void> {
   process.env.SVC_RUN_TOKEN = target.runToken;
   const agent = new Agent();
   try {
-    console.log(`pulumi-svc bench: ${N} objects per kind, check+create+read+delete vs the same raw undici requests (emulator in its own process)\n`);
+    console.log(`pulumi-svc bench: ${N} objects per kind, check+create+read+delete vs the same requests sent with raw undici request() and dispatch() (emulator in its own process)\n`);
     let offset = 0;
-    for (const { kind, provider, raw } of kinds(target, agent)) {
+    const lean = kinds(target, rawDispatch(agent));
+    for (const [k, { kind, provider, raw }] of kinds(target, rawRequest(agent)).entries()) {
+      if (ONLY && !ONLY.includes(kind)) continue;
+      const dispatched = lean[k].raw;
       const byProvider = await requestsLogged(target, () => provider(offset++));
-      const byRaw = await requestsLogged(target, () => raw(offset++));
-      if (byProvider.join("\n") !== byRaw.join("\n")) {
-        throw new Error(`${kind}: the raw side must send the provider's requests\nprovider:\n  ${byProvider.join("\n  ")}\nraw:\n  ${byRaw.join("\n  ")}`);
+      for (const side of [raw, dispatched]) {
+        const byRaw = await requestsLogged(target, () => side(offset++));
+        if (byProvider.join("\n") !== byRaw.join("\n")) {
+          throw new Error(`${kind}: the raw side must send the provider's requests\nprovider:\n  ${byProvider.join("\n  ")}\nraw:\n  ${byRaw.join("\n  ")}`);
+        }
       }
-      // Warm both paths so module loading and connection setup are not measured.
-      for (let i = 0; i < 20; i++) { await provider(offset++); await raw(offset++); }
-      // Interleaved repetitions so neither side profits from running second (warm JIT, GC timing).
-      const raws: number[] = [];
-      const provs: number[] = [];
+      // Warm every path so module loading and connection setup are not measured.
+      for (let i = 0; i < 20; i++) { await provider(offset++); await raw(offset++); await dispatched(offset++); }
+      // Interleaved repetitions so no side profits from running last (warm JIT, GC timing).
+      const times: Record<"raw" | "dispatched" | "provider", number[]> = { raw: [], dispatched: [], provider: [] };
       for (let r = 0; r < REPEATS; r++) {
-        raws.push(await timed(raw, offset)); offset += N;
-        provs.push(await timed(provider, offset)); offset += N;
+        for (const [name, fn] of [["raw", raw], ["dispatched", dispatched], ["provider", provider]] as const) {
+          times[name].push(await timed(fn, offset)); offset += N;
+        }
       }
-      const rawMs = median(raws);
-      const provMs = median(provs);
-      console.log(`${kind} (${byRaw.length} requests per object)`);
-      console.log(`  raw undici              ${(rawMs / N).toFixed(3)} ms/object  (median of ${REPEATS})`);
-      console.log(`  provider (check+CRUD)   ${(provMs / N).toFixed(3)} ms/object`);
-      console.log(`  ratio provider/raw: ${(provMs / rawMs).toFixed(2)}\n`);
+      const [rawMs, leanMs, provMs] = [median(times.raw), median(times.dispatched), median(times.provider)];
+      console.log(`${kind} (${byProvider.length} requests per object, median of ${REPEATS})`);
+      console.log(`  raw undici request()      ${(rawMs / N).toFixed(3)} ms/object`);
+      console.log(`  raw undici dispatch()     ${(leanMs / N).toFixed(3)} ms/object`);
+      console.log(`  provider (check+CRUD)     ${(provMs / N).toFixed(3)} ms/object`);
+      console.log(`  ratio provider/request(): ${(provMs / rawMs).toFixed(2)}   provider/dispatch(): ${(provMs / leanMs).toFixed(2)}\n`);
     }
 
     console.log("serialized provider (__provider) stored in each resource's state, in bytes:");

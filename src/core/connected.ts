@@ -8,6 +8,7 @@ import { baseUrlProblem, lookup, missingSettings, normaliseBaseUrl, serviceSetti
 import { registerSecret, type Service } from "../http";
 import { makeContext } from "./context";
 import type { Context, Props, ResourceDefinition } from "./definition";
+import { omit } from "./json";
 import { isUnknown } from "./unknown";
 import type { CheckFailure } from "./validate";
 
@@ -17,7 +18,7 @@ export const SERVER_KEY = "serverUrl";
 interface Plain { url?: unknown; token?: unknown; service?: unknown }
 
 export function serviceOfKind(kind: string): Service {
-  return kind.split(":")[0] as Service;
+  return kind.slice(0, kind.indexOf(":")) as Service;
 }
 
 function connectionOf(props: Props): Plain | undefined {
@@ -25,9 +26,10 @@ function connectionOf(props: Props): Plain | undefined {
   return c !== null && typeof c === "object" && !Array.isArray(c) ? (c as Plain) : undefined;
 }
 
+const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY];
+
 function stripped(props: Props): Props {
-  const { [CONNECTION_KEY]: _c, [SERVER_KEY]: _s, ...rest } = props;
-  return rest;
+  return omit(props, CONNECTION_KEYS);
 }
 
 function text(v: unknown): string | undefined {
@@ -93,8 +95,8 @@ function checkConnection(def: ResourceDefinition, source: ConfigSource | undefin
   return { serverUrl: url === undefined ? "" : normaliseBaseUrl(url), failures };
 }
 
-function withConnection(from: Props, outs: Props, serverUrl: unknown): Props {
-  const result = { ...outs };
+/** Adds the connection keys to `result`, which the caller owns (a fresh copy made by the machinery). */
+function withConnection(from: Props, result: Props, serverUrl: unknown): Props {
   if (from[CONNECTION_KEY] !== undefined) result[CONNECTION_KEY] = from[CONNECTION_KEY];
   if (typeof serverUrl === "string" && serverUrl !== "") result[SERVER_KEY] = serverUrl;
   return result;
@@ -104,7 +106,7 @@ function withConnection(from: Props, outs: Props, serverUrl: unknown): Props {
 function partial(from: Props, serverUrl: unknown, e: unknown): unknown {
   const withProps = e as { properties?: Props };
   if (e instanceof Error && withProps.properties && typeof withProps.properties === "object") {
-    withProps.properties = withConnection(from, withProps.properties, serverUrl);
+    withProps.properties = withConnection(from, { ...withProps.properties }, serverUrl);
   }
   return e;
 }
@@ -124,8 +126,7 @@ function configuredUrl(def: ResourceDefinition, source: ConfigSource | undefined
  * the engine marks a returned input secret when the recorded input under that key was.
  */
 function inputsAfterRead(def: ResourceDefinition, props: Props): Props {
-  const skip = new Set<string>(def.outputs);
-  return Object.fromEntries(Object.entries(props).filter(([k]) => !skip.has(k)));
+  return omit(props, def.outputs);
 }
 
 type Machinery = typeof import("./provider");

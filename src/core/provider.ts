@@ -4,16 +4,16 @@
  */
 import type { Context, Props, ResourceDefinition } from "./definition";
 import { PartialFailure } from "./definition";
-import { deepEqual, plainJson } from "./json";
+import { deepEqual, omit, plainJson } from "./json";
 import { containsUnknown, isUnknown } from "./unknown";
 import { validate, type CheckFailure } from "./validate";
 import { isSvcError } from "../http";
 
 const PROVIDER_KEY = "__provider";
+const PROVIDER_ONLY = [PROVIDER_KEY];
 
 function withoutProvider(p: Props): Props {
-  const { [PROVIDER_KEY]: _ignored, ...rest } = p;
-  return rest;
+  return omit(p, PROVIDER_ONLY);
 }
 
 function normaliseSet(value: unknown): unknown {
@@ -73,10 +73,18 @@ function shareAValue(a: unknown, b: unknown): boolean {
 
 /** Write-only inputs are never read back: keep what the user gave us. */
 function carryWriteOnly(def: ResourceDefinition, from: Props, outs: Props): Props {
-  const result = { ...outs };
-  for (const k of def.writeOnly ?? []) if (from[k] !== undefined) result[k] = from[k];
-  for (const k of def.local ?? []) if (from[k] !== undefined) result[k] = from[k];
+  return carryInto(def, from, { ...outs });
+}
+
+function carryInto(def: ResourceDefinition, from: Props, result: Props): Props {
+  for (const k of def.writeOnly ?? []) if (from[k] !== undefined) result[k] = plainJson(from[k]);
+  for (const k of def.local ?? []) if (from[k] !== undefined) result[k] = plainJson(from[k]);
   return result;
+}
+
+/** What state records of an operation's outputs: plain JSON, with the write-only and local inputs. */
+function recorded(def: ResourceDefinition, from: Props, outs: Props): Props {
+  return carryInto(def, from, plainJson(outs));
 }
 
 /**
@@ -104,7 +112,7 @@ export async function create(def: ResourceDefinition, ctx: Context, news: Props)
   const inputs = withoutProvider(news);
   try {
     const { id, outs } = await def.create(ctx, inputs);
-    return { id, outs: plainJson(carryWriteOnly(def, inputs, outs)) };
+    return { id, outs: recorded(def, inputs, outs) };
   } catch (e) {
     throw await asPartial(def, ctx, news, e);
   }
@@ -114,7 +122,7 @@ export async function read(def: ResourceDefinition, ctx: Context, id: string, pr
   try {
     const outs = await def.read(ctx, id, withoutProvider(props));
     if (outs === undefined) return { id: "", props: {} };
-    return { id, props: plainJson(carryWriteOnly(def, props, outs)) };
+    return { id, props: recorded(def, props, outs) };
   } catch (e) {
     // Deleted out of band: an empty id tells the engine to drop it from state on refresh.
     if (!isSvcError(e, "not_found")) throw e;
@@ -127,7 +135,7 @@ export async function update(def: ResourceDefinition, ctx: Context, id: string, 
   const inputs = withoutProvider(news);
   try {
     const outs = await def.update(ctx, id, withoutProvider(olds), inputs);
-    return { outs: plainJson(carryWriteOnly(def, inputs, outs)) };
+    return { outs: recorded(def, inputs, outs) };
   } catch (e) {
     throw await asPartial(def, ctx, news, e);
   }

@@ -9,7 +9,6 @@ import {
   Problem,
   Service,
   SvcError,
-  SvcErrorInit,
   TransportError,
   errorForStatus,
   extractMessages,
@@ -79,9 +78,13 @@ const undici = (): typeof import("undici") => (undiciModule ??= require("undici"
 // digest so the map holds no PEM text.
 const agents = new Map<string, Agent>();
 
-export function agentFor(tls: TlsOptions): Agent {
+function agentKey(tls: TlsOptions): string {
   const ca = tls.caCert && tls.caCert.trim() ? tls.caCert : undefined;
-  const key = `${tls.insecureTls ? "insecure" : "verify"}:${ca ? createHash("sha256").update(ca).digest("hex") : "system"}`;
+  return `${tls.insecureTls ? "insecure" : "verify"}:${ca ? createHash("sha256").update(ca).digest("hex") : "system"}`;
+}
+
+export function agentFor(tls: TlsOptions, key = agentKey(tls)): Agent {
+  const ca = tls.caCert && tls.caCert.trim() ? tls.caCert : undefined;
   let agent = agents.get(key);
   if (agent === undefined) {
     agent = new (undici().Agent)({ connect: { ...(ca ? { ca } : {}), rejectUnauthorized: !tls.insecureTls } });
@@ -178,9 +181,10 @@ function buildPath(pieces: string[], params: Record<string, string>, problems: P
   return out;
 }
 
-function buildQuery(query: RequestSpec["query"], extra: Record<string, string>): string {
+function buildQuery(query: RequestSpec["query"], list: boolean): string {
+  if (query === undefined && !list) return "";
   const parts: string[] = [];
-  const all: Record<string, unknown> = { ...(query ?? {}), ...extra };
+  const all: Record<string, unknown> = list ? { ...query, list: "true" } : query ?? {};
   for (const [key, value] of Object.entries(all)) {
     if (value === undefined || value === null) continue;
     // An empty list means "no filter", so it is omitted rather than sent as `key=`.
@@ -219,15 +223,56 @@ function causeOf(e: unknown): { code: string; message: string } {
 interface Prepared {
   method: string;
   path: string;
-  url: string;
   headers: Record<string, string>;
   body?: string;
   safe: boolean;
 }
 
+interface Received {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * One exchange through undici's dispatcher, the body gathered as bytes and decoded once. undici's
+ * request() wraps every response in a Node stream and an async resource; for the small JSON
+ * documents of these services that wrapping costs more CPU than the exchange itself (bench/run.ts).
+ */
+function send(agent: Agent, origin: string, path: string, p: Prepared, timeout: number): Promise<Received> {
+  return new Promise((resolve, reject) => {
+    let statusCode = 0;
+    let headers: Received["headers"] = {};
+    const chunks: Buffer[] = [];
+    agent.dispatch({ origin, path, method: p.method as "GET", headers: p.headers, body: p.body, headersTimeout: timeout, bodyTimeout: timeout }, {
+      // Present so undici drives this handler through its controller interface (its newer one).
+      onRequestStart() {},
+      onResponseStart(_controller, status, responseHeaders) {
+        statusCode = status;
+        headers = responseHeaders as Received["headers"];
+      },
+      onResponseData(_controller, chunk) {
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        const text = chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8");
+        resolve({ statusCode, headers, text });
+      },
+      onResponseError(_controller, error) {
+        reject(error);
+      },
+    });
+  });
+}
+
 export class HttpClient {
   private readonly options: ClientOptions;
   private readonly base: string;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly tlsKey: string;
+  private headers?: Record<string, string>;
+  private bodyHeaders?: Record<string, string>;
 
   constructor(options: ClientOptions) {
     const problems: Problem[] = [];
@@ -235,10 +280,15 @@ export class HttpClient {
       problems.push({ path: "service", message: 'must be "runs" or "secrets"' });
     }
     let base = "";
+    let origin = "";
+    let basePath = "";
     try {
       const u = new URL(options.baseUrl);
       if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
       base = options.baseUrl.replace(/\/+$/, "");
+      // Split once: each request then sends the path it built, with no URL parsed per request.
+      origin = `${u.protocol}//${u.host}`;
+      basePath = u.pathname.replace(/\/+$/, "");
     } catch {
       problems.push({ path: "baseUrl", message: "must be an http or https URL" });
     }
@@ -247,6 +297,9 @@ export class HttpClient {
     if (problems.length > 0) throw new InvalidInputError(problems, { service: options.service });
     this.options = options;
     this.base = base;
+    this.origin = origin;
+    this.basePath = basePath;
+    this.tlsKey = agentKey(options);
   }
 
   /** The service's base URL, without a trailing slash. */
@@ -261,7 +314,6 @@ export class HttpClient {
     const baseMs = o.retryBaseMs ?? 250;
     const capMs = o.maxRetryDelayMs ?? 30000;
     const timeout = o.requestTimeoutMs ?? 30000;
-    const ctx: SvcErrorInit = { service: o.service, method: p.method, path: p.path };
 
     for (let attempt = 0; ; attempt++) {
       let error: SvcError;
@@ -269,26 +321,18 @@ export class HttpClient {
       let retryAfterMs: number | undefined;
       let reason: string;
       try {
-        const res = await undici().request(p.url, {
-          dispatcher: agentFor(o),
-          method: p.method as "GET",
-          headers: p.headers,
-          body: p.body,
-          headersTimeout: timeout,
-          bodyTimeout: timeout,
-        });
-        const text = await res.body.text();
-        const body = parseBody(res.statusCode, text, res.headers["content-type"]);
+        const res = await send(agentFor(o, this.tlsKey), this.origin, this.basePath + p.path, p, timeout);
+        const body = parseBody(res.statusCode, res.text, res.headers["content-type"]);
         if ((res.statusCode >= 200 && res.statusCode < 300) || spec.expect?.includes(res.statusCode)) {
           return { status: res.statusCode, headers: res.headers, body: body as T | undefined };
         }
         retryAfterMs = parseRetryAfter(res.headers["retry-after"]);
-        error = errorForStatus(res.statusCode, { ...ctx, messages: extractMessages(body), retryAfterMs });
+        error = errorForStatus(res.statusCode, { service: o.service, method: p.method, path: p.path, messages: extractMessages(body), retryAfterMs });
         retryable = isRetryableStatus(res.statusCode);
         reason = `${res.statusCode} ${STATUS_CODES[res.statusCode] ?? "Error"}`;
       } catch (e) {
         const cause = causeOf(e);
-        error = new TransportError({ ...ctx, causeCode: cause.code, causeMessage: cause.message, cause: e });
+        error = new TransportError({ service: o.service, method: p.method, path: p.path, causeCode: cause.code, causeMessage: cause.message, cause: e });
         retryable = isRetryableTransport(cause.code);
         reason = cause.code;
       }
@@ -314,16 +358,9 @@ export class HttpClient {
     // LIST is not an HTTP method Node's parser or most proxies accept: send GET ?list=true.
     const isList = routeMethod === "LIST";
     const method = isList ? "GET" : routeMethod;
-    const path = pathOnly + buildQuery(spec.query, isList ? { list: "true" } : {});
+    const path = pathOnly + buildQuery(spec.query, isList);
     if (problems.length > 0) throw new InvalidInputError(problems, { service: o.service, method, path: route.pieces.map((p, i) => (i % 2 ? `{${p}}` : p)).join("") });
 
-    const headers: Record<string, string> = { "user-agent": userAgent() };
-    const json = o.service === "runs" ? "application/vnd.api+json" : "application/json";
-    headers.accept = json;
-    if (o.token) {
-      if (o.service === "runs") headers.authorization = `Bearer ${o.token}`;
-      else headers["x-svc-token"] = o.token;
-    }
     let body: string | undefined;
     if (spec.body !== undefined) {
       try {
@@ -335,8 +372,21 @@ export class HttpClient {
           path,
         });
       }
-      headers["content-type"] = json;
     }
-    return { method, path, url: this.base + path, headers, body, safe: isSafeRequest(routeMethod, spec.retry) };
+    const headers = body === undefined ? (this.headers ??= this.headersOf(false)) : (this.bodyHeaders ??= this.headersOf(true));
+    return { method, path, headers, body, safe: isSafeRequest(routeMethod, spec.retry) };
+  }
+
+  /** The same for every request of this client: built once (undici only reads them). */
+  private headersOf(withBody: boolean): Record<string, string> {
+    const o = this.options;
+    const json = o.service === "runs" ? "application/vnd.api+json" : "application/json";
+    const headers: Record<string, string> = { "user-agent": userAgent(), accept: json };
+    if (o.token) {
+      if (o.service === "runs") headers.authorization = `Bearer ${o.token}`;
+      else headers["x-svc-token"] = o.token;
+    }
+    if (withBody) headers["content-type"] = json;
+    return headers;
   }
 }

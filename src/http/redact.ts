@@ -14,6 +14,8 @@ export const MIN_SECRET_LENGTH = 8;
 // JSON-escaped inside a quoted string, with non-ASCII and HTML-sensitive characters written as
 // \uXXXX (either hex case, as Go and others do), and percent-encoded in a URL or form.
 const secrets = new Set<string>();
+// Values already registered, so registering one again (every create of a resource) costs a lookup.
+const registered = new Set<string>();
 
 /**
  * The matcher: every form, indexed by its last characters (token prefixes such as "hvs.CAES" are
@@ -42,7 +44,13 @@ function unicodeEscaped(value: string, upper: boolean): string {
 
 /** Register a secret value so that redact() removes it from every message from now on. */
 export function registerSecret(value: string): void {
-  if (typeof value !== "string" || value.trim().length < MIN_SECRET_LENGTH) return;
+  if (typeof value !== "string" || registered.has(value) || value.trim().length < MIN_SECRET_LENGTH) return;
+  registered.add(value);
+  // Unreserved URL characters read the same in every form below: one form to index.
+  if (/^[A-Za-z0-9._~-]+$/.test(value)) {
+    index(value);
+    return;
+  }
   const forms = [value, JSON.stringify(value).slice(1, -1)];
   try {
     forms.push(encodeURIComponent(value), encodeURIComponent(value).replace(/%20/g, "+"), encodeURI(value));

@@ -26,7 +26,7 @@ const RETRYABLE_CODES = new Set([
 
 export function isSafeRequest(routeMethod: string, retry?: "safe" | "never"): boolean {
   if (retry !== undefined) return retry === "safe";
-  return SAFE_METHODS.has(routeMethod.toUpperCase());
+  return SAFE_METHODS.has(routeMethod) || SAFE_METHODS.has(routeMethod.toUpperCase());
 }
 
 export function isRetryableStatus(status: number): boolean {

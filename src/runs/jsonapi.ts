@@ -48,7 +48,7 @@ export async function* pages(client: HttpClient, spec: RequestSpec, pageSize = 1
   for (let page = 1; page <= 100_000; page++) {
     const res = await client.request({ ...spec, query: { ...spec.query, "page[number]": page, "page[size]": pageSize } });
     const { data, pagination } = many(res.body);
-    yield* data;
+    for (const item of data) yield item;
     const next = pagination?.["next-page"];
     if (next === undefined ? data.length < pageSize : !next) return;
   }
