@@ -125,10 +125,14 @@ function kinds(t: Target, send: Send): { kind: string; provider: Round; raw: Rou
   ];
 }
 
-async function timed(fn: Round, offset: number): Promise<number> {
+/** Wall time of N objects in ms, and this process's CPU time (user + system) per object in µs. */
+async function timed(fn: Round, offset: number): Promise<{ ms: number; cpu: number }> {
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   for (let i = 0; i < N; i++) await fn(offset + i);
-  return Number(process.hrtime.bigint() - start) / 1e6;
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpu: (used.user + used.system) / N };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -208,17 +212,19 @@ async function main(): Promise<void> {
       // Warm every path so module loading and connection setup are not measured.
       for (let i = 0; i < 20; i++) { await provider(offset++); await raw(offset++); await dispatched(offset++); }
       // Interleaved repetitions so no side profits from running last (warm JIT, GC timing).
-      const times: Record<"raw" | "dispatched" | "provider", number[]> = { raw: [], dispatched: [], provider: [] };
+      const runs: Record<"raw" | "dispatched" | "provider", { ms: number; cpu: number }[]> = { raw: [], dispatched: [], provider: [] };
       for (let r = 0; r < REPEATS; r++) {
         for (const [name, fn] of [["raw", raw], ["dispatched", dispatched], ["provider", provider]] as const) {
-          times[name].push(await timed(fn, offset)); offset += N;
+          runs[name].push(await timed(fn, offset)); offset += N;
         }
       }
-      const [rawMs, leanMs, provMs] = [median(times.raw), median(times.dispatched), median(times.provider)];
+      const ms = (name: keyof typeof runs) => median(runs[name].map((x) => x.ms));
+      const cpu = (name: keyof typeof runs) => median(runs[name].map((x) => x.cpu)).toFixed(0).padStart(5);
+      const [rawMs, leanMs, provMs] = [ms("raw"), ms("dispatched"), ms("provider")];
       console.log(`${kind} (${byProvider.length} requests per object, median of ${REPEATS})`);
-      console.log(`  raw undici request()      ${(rawMs / N).toFixed(3)} ms/object`);
-      console.log(`  raw undici dispatch()     ${(leanMs / N).toFixed(3)} ms/object`);
-      console.log(`  provider (check+CRUD)     ${(provMs / N).toFixed(3)} ms/object`);
+      console.log(`  raw undici request()      ${(rawMs / N).toFixed(3)} ms/object   client CPU ${cpu("raw")} µs/object`);
+      console.log(`  raw undici dispatch()     ${(leanMs / N).toFixed(3)} ms/object   client CPU ${cpu("dispatched")} µs/object`);
+      console.log(`  provider (check+CRUD)     ${(provMs / N).toFixed(3)} ms/object   client CPU ${cpu("provider")} µs/object`);
       console.log(`  ratio provider/request(): ${(provMs / rawMs).toFixed(2)}   provider/dispatch(): ${(provMs / leanMs).toFixed(2)}\n`);
     }
 

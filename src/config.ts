@@ -98,10 +98,21 @@ function caCert(source: ConfigSource | undefined): string | undefined {
   return fs.readFileSync(raw, "utf8");
 }
 
+const SERVICE_SETTINGS = {
+  runs: { url: "runUrl", token: "runToken" },
+  secrets: { url: "secretsUrl", token: "secretsToken" },
+} as const satisfies Record<Service, { url: SettingName; token: SettingName }>;
+
 /** The URL and token settings of one service. */
 export function serviceSettings(service: Service): { url: SettingName; token: SettingName } {
-  return service === "runs" ? { url: "runUrl", token: "runToken" } : { url: "secretsUrl", token: "secretsToken" };
+  return service === "runs" ? SERVICE_SETTINGS.runs : SERVICE_SETTINGS.secrets;
 }
+
+/** Every setting a client of each service depends on, in a fixed order (see settingsKey). */
+const CLIENT_SETTINGS: Record<Service, readonly Setting[]> = {
+  runs: [SETTINGS.runUrl, SETTINGS.runToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries],
+  secrets: [SETTINGS.secretsUrl, SETTINGS.secretsToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries],
+};
 
 /** `http://h/v1/` and `http://h/v1` are the same server: compared and recorded without trailing slashes. */
 export function normaliseBaseUrl(url: string): string {
@@ -132,10 +143,11 @@ export function missingSettings(service: Service, source?: ConfigSource): string
  * path, reading) its settings again.
  */
 export function settingsKey(service: Service, source?: ConfigSource): string {
-  const names = serviceSettings(service);
-  let key = service;
-  for (const n of [names.url, names.token, "caCert", "insecureTls", "requestTimeoutMs", "maxRetries"] as const) {
-    key += "\0" + (lookup(source, n) ?? "");
+  // Runs for every operation: the settings are walked directly rather than through lookup().
+  let key: string = service;
+  for (const s of service === "runs" ? CLIENT_SETTINGS.runs : CLIENT_SETTINGS.secrets) {
+    const fromConfig = source?.(s.key);
+    key += "\0" + (fromConfig !== undefined && fromConfig !== "" ? fromConfig : process.env[s.env] ?? "");
   }
   return key;
 }

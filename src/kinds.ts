@@ -43,6 +43,11 @@ export const KIND_NAMES: readonly string[] = Object.keys(LOADERS);
 
 const loaded = new Map<string, ResourceDefinition>();
 
+/** The definition of `kind` when its module is loaded already (every call after the first). */
+export function loadedDefinition(kind: string): ResourceDefinition | undefined {
+  return loaded.get(kind);
+}
+
 /** The definition of `kind`, loading its module on first use; undefined for an unknown kind. */
 export async function kindDefinition(kind: string): Promise<ResourceDefinition | undefined> {
   let def = loaded.get(kind);

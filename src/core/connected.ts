@@ -47,10 +47,12 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
   if (token) registerSecret(token);
   if (!url && !token) return base;
   const forService = service ?? (c?.service as Service | undefined);
+  const names = forService ? serviceSettings(forService) : undefined;
+  const urlKey = names && SETTINGS[names.url].key;
+  const tokenKey = names && SETTINGS[names.token].key;
   return (key) => {
-    const names = forService ? serviceSettings(forService) : undefined;
-    if (url && names && key === SETTINGS[names.url].key) return url;
-    if (token && names && key === SETTINGS[names.token].key) return token;
+    if (url && key === urlKey) return url;
+    if (token && key === tokenKey) return token;
     if (!forService && url && (key === SETTINGS.runUrl.key || key === SETTINGS.secretsUrl.key)) return url;
     if (!forService && token && (key === SETTINGS.runToken.key || key === SETTINGS.secretsToken.key)) return token;
     return base?.(key);

@@ -3,7 +3,7 @@
  * host. It dispatches a method call for a kind to the machinery in provider.ts.
  */
 import type { ConfigSource } from "../config";
-import { kindDefinition } from "../kinds";
+import { kindDefinition, loadedDefinition } from "../kinds";
 import { dispatch, type Method } from "./connected";
 import type { ResourceDefinition } from "./definition";
 import * as machinery from "./provider";
@@ -26,5 +26,5 @@ export async function definition(kind: string): Promise<ResourceDefinition> {
 
 /** Every method goes through the connection layer (src/core/connected.ts), then the machinery. */
 export async function call(kind: string, method: Method, args: unknown[]): Promise<unknown> {
-  return dispatch(machinery, await definition(kind), source, method, args);
+  return dispatch(machinery, loadedDefinition(kind) ?? (await definition(kind)), source, method, args);
 }
