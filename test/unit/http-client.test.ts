@@ -139,6 +139,12 @@ describe("headers per service", () => {
     await client("runs", { baseUrl: `${origin}/api/v2/` }).request({ route: "GET /runs/{id}", params: { id: "r" } });
     expect(seen[0].url).toBe("/api/v2/runs/r");
   });
+
+  it("keeps a base URL's deeper path (a service behind a path prefix)", async () => {
+    await client("secrets", { baseUrl: `${origin}/vault/eu/v1` }).request({ route: "LIST /transform/role" });
+    expect(seen[0].url).toBe("/vault/eu/v1/transform/role?list=true");
+    expect(seen[0].headers.host).toBe(origin.replace(/^http:\/\//, ""));
+  });
 });
 
 describe("URL encoding", () => {
@@ -196,6 +202,24 @@ describe("2xx bodies", () => {
     expect((await c.request({ route: "DELETE /a" })).body).toBeUndefined();
     expect((await c.request({ route: "DELETE /a" })).body).toBeUndefined();
     expect((await c.request({ route: "GET /a" })).body).toBe("plain words");
+  });
+
+  it("decodes a body that arrives in many pieces, with characters split between them", async () => {
+    const names = Array.from({ length: 4000 }, (_, i) => `schlüssel-€-${i}`);
+    const bytes = Buffer.from(JSON.stringify({ data: { keys: names } }));
+    handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": bytes.length });
+      // Odd-sized writes land inside the two- and three-byte characters ("ü", "€").
+      let at = 0;
+      const next = () => {
+        if (at >= bytes.length) return void res.end();
+        res.write(bytes.subarray(at, (at += 4093)));
+        setImmediate(next);
+      };
+      next();
+    };
+    const res = await client("secrets").request<{ data: { keys: string[] } }>({ route: "LIST /transform/role" });
+    expect(res.body?.data.keys).toEqual(names);
   });
 });
 
