@@ -138,18 +138,18 @@ export function missingSettings(service: Service, source?: ConfigSource): string
 }
 
 /**
- * The raw values of every setting a client of `service` depends on, as one string: equal strings
+ * The raw values of every setting a client of `service` depends on (URL first): equal values
  * resolve to equal clients, so a client can be reused without resolving (and, for a CA given as a
  * path, reading) its settings again.
  */
-export function settingsKey(service: Service, source?: ConfigSource): string {
+export function settingValues(service: Service, source?: ConfigSource): string[] {
   // Runs for every operation: the settings are walked directly rather than through lookup().
-  let key: string = service;
+  const values: string[] = [];
   for (const s of service === "runs" ? CLIENT_SETTINGS.runs : CLIENT_SETTINGS.secrets) {
     const fromConfig = source?.(s.key);
-    key += "\0" + (fromConfig !== undefined && fromConfig !== "" ? fromConfig : process.env[s.env] ?? "");
+    values.push(fromConfig !== undefined && fromConfig !== "" ? fromConfig : process.env[s.env] ?? "");
   }
-  return key;
+  return values;
 }
 
 /** Resolves everything a client of one service needs; throws a ConfigError naming key and variable. */

@@ -1,18 +1,29 @@
-import { resolveServiceConfig, settingsKey, type ConfigSource } from "../config";
+import { resolveServiceConfig, settingValues, type ConfigSource } from "../config";
 import { HttpClient, type Service } from "../http";
 import type { Context } from "./definition";
 
+interface Pooled {
+  service: Service;
+  tokenOptional: boolean;
+  values: string[];
+  client: HttpClient;
+}
+
 // One client per distinct configuration per process, so connections are pooled across resources.
-const clients = new Map<string, HttpClient>();
+// Found by URL, then by comparing the other values: no key string is built and hashed per operation.
+const clients = new Map<string, Pooled[]>();
+
+const sameValues = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 export function clientFor(service: Service, source?: ConfigSource, tokenOptional = false): HttpClient {
-  const key = `${tokenOptional ? "tokenless" : "token"}\0${settingsKey(service, source)}`;
-  let client = clients.get(key);
-  if (!client) {
-    const cfg = resolveServiceConfig(service, source, tokenOptional);
-    client = new HttpClient({ ...cfg, onRetry: (r) => logLine(`retrying ${r.method} ${r.path} in ${r.delayMs} ms (${r.reason})`) });
-    clients.set(key, client);
-  }
+  const values = settingValues(service, source);
+  let pooled = clients.get(values[0]);
+  const hit = pooled?.find((p) => p.service === service && p.tokenOptional === tokenOptional && sameValues(p.values, values));
+  if (hit) return hit.client;
+  const cfg = resolveServiceConfig(service, source, tokenOptional);
+  const client = new HttpClient({ ...cfg, onRetry: (r) => logLine(`retrying ${r.method} ${r.path} in ${r.delayMs} ms (${r.reason})`) });
+  if (!pooled) clients.set(values[0], (pooled = []));
+  pooled.push({ service, tokenOptional, values, client });
   return client;
 }
 
