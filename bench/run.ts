@@ -16,8 +16,8 @@ import { KIND_NAMES } from "../src/kinds";
 import { installedProject } from "../src/engine/installed";
 import { closeAgents } from "../src/http";
 
-const N = Number(process.env.BENCH_N ?? process.argv[2] ?? 200);
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
+const N = Number(process.env.BENCH_N ?? process.argv[2] ?? 100);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 11);
 /** A comma-separated subset of the kinds below (`BENCH_KINDS=runs:NotificationConfiguration`). */
 const ONLY = process.env.BENCH_KINDS?.split(",").filter(Boolean);
 
@@ -211,21 +211,28 @@ async function main(): Promise<void> {
       }
       // Warm every path so module loading and connection setup are not measured.
       for (let i = 0; i < 20; i++) { await provider(offset++); await raw(offset++); await dispatched(offset++); }
-      // Interleaved repetitions so no side profits from running last (warm JIT, GC timing).
-      const runs: Record<"raw" | "dispatched" | "provider", { ms: number; cpu: number }[]> = { raw: [], dispatched: [], provider: [] };
+      // Short interleaved rounds, in a rotating order so no side always follows another (warm JIT,
+      // GC timing). Each ratio is taken within one round, where all sides met the same machine
+      // load, and the median of the rounds is reported: shared machines drift over seconds.
+      type Side = "raw" | "dispatched" | "provider";
+      const sides: [Side, Round][] = [["raw", raw], ["dispatched", dispatched], ["provider", provider]];
+      const runs: Record<Side, { ms: number; cpu: number }[]> = { raw: [], dispatched: [], provider: [] };
       for (let r = 0; r < REPEATS; r++) {
-        for (const [name, fn] of [["raw", raw], ["dispatched", dispatched], ["provider", provider]] as const) {
+        for (let k = 0; k < sides.length; k++) {
+          const [name, fn] = sides[(k + r) % sides.length];
           runs[name].push(await timed(fn, offset)); offset += N;
         }
       }
-      const ms = (name: keyof typeof runs) => median(runs[name].map((x) => x.ms));
-      const cpu = (name: keyof typeof runs) => median(runs[name].map((x) => x.cpu)).toFixed(0).padStart(5);
-      const [rawMs, leanMs, provMs] = [ms("raw"), ms("dispatched"), ms("provider")];
-      console.log(`${kind} (${byProvider.length} requests per object, median of ${REPEATS})`);
-      console.log(`  raw undici request()      ${(rawMs / N).toFixed(3)} ms/object   client CPU ${cpu("raw")} µs/object`);
-      console.log(`  raw undici dispatch()     ${(leanMs / N).toFixed(3)} ms/object   client CPU ${cpu("dispatched")} µs/object`);
-      console.log(`  provider (check+CRUD)     ${(provMs / N).toFixed(3)} ms/object   client CPU ${cpu("provider")} µs/object`);
-      console.log(`  ratio provider/request(): ${(provMs / rawMs).toFixed(2)}   provider/dispatch(): ${(provMs / leanMs).toFixed(2)}\n`);
+      const ms = (name: Side) => median(runs[name].map((x) => x.ms)) / N;
+      const cpu = (name: Side) => median(runs[name].map((x) => x.cpu)).toFixed(0).padStart(5);
+      const ratios = (base: Side) => runs.provider.map((p, r) => p.ms / runs[base][r].ms);
+      const spread = (xs: number[]) => `${median(xs).toFixed(2)} (rounds ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
+      console.log(`${kind} (${byProvider.length} requests per object, ${REPEATS} rounds of ${N} objects, medians)`);
+      console.log(`  raw undici request()      ${ms("raw").toFixed(3)} ms/object   client CPU ${cpu("raw")} µs/object`);
+      console.log(`  raw undici dispatch()     ${ms("dispatched").toFixed(3)} ms/object   client CPU ${cpu("dispatched")} µs/object`);
+      console.log(`  provider (check+CRUD)     ${ms("provider").toFixed(3)} ms/object   client CPU ${cpu("provider")} µs/object`);
+      console.log(`  ratio provider/request(): ${spread(ratios("raw"))}`);
+      console.log(`  ratio provider/dispatch(): ${spread(ratios("dispatched"))}\n`);
     }
 
     console.log("serialized provider (__provider) stored in each resource's state, in bytes:");
