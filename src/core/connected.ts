@@ -7,7 +7,7 @@
 import { baseUrlProblem, lookup, missingSettings, normaliseBaseUrl, serviceSettings, SETTINGS, type ConfigSource } from "../config";
 import { registerSecret, type Service } from "../http";
 import { makeContext } from "./context";
-import type { Context, Props, ResourceDefinition } from "./definition";
+import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
 import { omit } from "./json";
 import { isUnknown } from "./unknown";
 import type { CheckFailure } from "./validate";
@@ -27,9 +27,16 @@ function connectionOf(props: Props): Plain | undefined {
 }
 
 const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY];
+const BOOKKEEPING_KEYS = [CONNECTION_KEY, SERVER_KEY, PROVIDER_KEY];
 
+/** Without the connection's keys (check and diff take the engine's own key as it comes). */
 function stripped(props: Props): Props {
   return omit(props, CONNECTION_KEYS);
+}
+
+/** What a definition sees: without the connection's keys and the engine's. */
+function bare(props: Props): Props {
+  return omit(props, BOOKKEEPING_KEYS);
 }
 
 function text(v: unknown): string | undefined {
@@ -159,7 +166,7 @@ export async function dispatch(m: Machinery, def: ResourceDefinition, source: Co
       const news = args[0] as Props;
       const ctx = contextFor(def, source, news);
       try {
-        const r = await m.create(def, ctx, stripped(news));
+        const r = await m.create(def, ctx, bare(news), news[PROVIDER_KEY]);
         return { id: r.id, outs: withConnection(news, r.outs, news[SERVER_KEY]) };
       } catch (e) {
         throw partial(news, news[SERVER_KEY], e);
@@ -167,7 +174,7 @@ export async function dispatch(m: Machinery, def: ResourceDefinition, source: Co
     }
     case "read": {
       const props = args[1] as Props;
-      const r = await m.read(def, contextFor(def, source, props), args[0] as string, stripped(props));
+      const r = await m.read(def, contextFor(def, source, props), args[0] as string, bare(props));
       if (r.id === "") return r;
       const refreshed = withConnection(props, r.props, props[SERVER_KEY] ?? configuredUrl(def, source, props));
       return { id: r.id, props: refreshed, inputs: inputsAfterRead(def, refreshed) };
@@ -177,7 +184,7 @@ export async function dispatch(m: Machinery, def: ResourceDefinition, source: Co
       const news = args[2] as Props;
       const ctx = contextFor(def, source, { ...news, [SERVER_KEY]: olds[SERVER_KEY] ?? news[SERVER_KEY] });
       try {
-        const r = await m.update(def, ctx, args[0] as string, stripped(olds), stripped(news));
+        const r = await m.update(def, ctx, args[0] as string, bare(olds), bare(news), news[PROVIDER_KEY]);
         return { outs: withConnection(news, r.outs, news[SERVER_KEY]) };
       } catch (e) {
         throw partial(news, news[SERVER_KEY], e);
@@ -185,7 +192,7 @@ export async function dispatch(m: Machinery, def: ResourceDefinition, source: Co
     }
     case "delete": {
       const props = args[1] as Props;
-      return m.remove(def, contextFor(def, source, props), args[0] as string, stripped(props));
+      return m.remove(def, contextFor(def, source, props), args[0] as string, bare(props));
     }
   }
 }

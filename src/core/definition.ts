@@ -10,6 +10,9 @@ export interface Context {
 
 export type Props = Record<string, unknown>;
 
+/** The engine's key for the serialized provider, in every object's inputs and state. */
+export const PROVIDER_KEY = "__provider";
+
 /**
  * Everything the machinery needs to know about one API object. Check, diff and the error handling
  * of create/read/update/delete are derived from it (src/core/provider.ts).

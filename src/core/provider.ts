@@ -3,13 +3,12 @@
  * host (or the program process for tests), never on the program's side of serialization.
  */
 import type { Context, Props, ResourceDefinition } from "./definition";
-import { PartialFailure } from "./definition";
+import { PartialFailure, PROVIDER_KEY } from "./definition";
 import { deepEqual, omit, plainJson } from "./json";
 import { containsUnknown, isUnknown } from "./unknown";
 import { validate, type CheckFailure } from "./validate";
 import { isSvcError } from "../http";
 
-const PROVIDER_KEY = "__provider";
 const PROVIDER_ONLY = [PROVIDER_KEY];
 
 function withoutProvider(p: Props): Props {
@@ -94,7 +93,7 @@ function recorded(def: ResourceDefinition, from: Props, outs: Props): Props {
  * fails too are the failure's own properties kept. The host adds no __provider to them, so we do:
  * without it a later operation on the object could not load its provider.
  */
-async function asPartial(def: ResourceDefinition, ctx: Context, news: Props, e: unknown): Promise<unknown> {
+async function asPartial(def: ResourceDefinition, ctx: Context, inputs: Props, provider: unknown, e: unknown): Promise<unknown> {
   if (!(e instanceof PartialFailure)) return e;
   let held: Props = e.properties;
   try {
@@ -103,50 +102,52 @@ async function asPartial(def: ResourceDefinition, ctx: Context, news: Props, e: 
     // The failure itself is what the user needs to see; the properties stay as the step left them.
   }
   // Write-only inputs: the failing step knows which ones reached the server; the program's fill the rest.
-  held = carryWriteOnly(def, e.properties, carryWriteOnly(def, withoutProvider(news), held));
-  const properties = { ...held, [PROVIDER_KEY]: news[PROVIDER_KEY] };
+  held = carryWriteOnly(def, e.properties, carryWriteOnly(def, inputs, held));
+  const properties = { ...held, [PROVIDER_KEY]: provider };
   return Object.assign(e, { properties: plainJson(properties) });
 }
 
-export async function create(def: ResourceDefinition, ctx: Context, news: Props): Promise<{ id: string; outs: Props }> {
-  const inputs = withoutProvider(news);
+// create, read, update and remove take properties without the engine's and the connection's keys
+// (the connection layer strips them once); create and update get the serialized provider apart,
+// for the properties of a partial failure.
+
+export async function create(def: ResourceDefinition, ctx: Context, inputs: Props, provider: unknown): Promise<{ id: string; outs: Props }> {
   try {
     const { id, outs } = await def.create(ctx, inputs);
     return { id, outs: recorded(def, inputs, outs) };
   } catch (e) {
-    throw await asPartial(def, ctx, news, e);
+    throw await asPartial(def, ctx, inputs, provider, e);
   }
 }
 
 export async function read(def: ResourceDefinition, ctx: Context, id: string, props: Props): Promise<{ id: string; props: Props }> {
   try {
-    const outs = await def.read(ctx, id, withoutProvider(props));
+    const outs = await def.read(ctx, id, props);
     if (outs === undefined) return { id: "", props: {} };
     return { id, props: recorded(def, props, outs) };
   } catch (e) {
     // Deleted out of band: an empty id tells the engine to drop it from state on refresh.
     if (!isSvcError(e, "not_found")) throw e;
-    await def.confirmGone?.(ctx, id, withoutProvider(props), e as Error);
+    await def.confirmGone?.(ctx, id, props, e as Error);
     return { id: "", props: {} };
   }
 }
 
-export async function update(def: ResourceDefinition, ctx: Context, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  const inputs = withoutProvider(news);
+export async function update(def: ResourceDefinition, ctx: Context, id: string, olds: Props, inputs: Props, provider: unknown): Promise<{ outs: Props }> {
   try {
-    const outs = await def.update(ctx, id, withoutProvider(olds), inputs);
+    const outs = await def.update(ctx, id, olds, inputs);
     return { outs: recorded(def, inputs, outs) };
   } catch (e) {
-    throw await asPartial(def, ctx, news, e);
+    throw await asPartial(def, ctx, inputs, provider, e);
   }
 }
 
 export async function remove(def: ResourceDefinition, ctx: Context, id: string, props: Props): Promise<void> {
   try {
-    await def.delete(ctx, id, withoutProvider(props));
+    await def.delete(ctx, id, props);
   } catch (e) {
     if (!isSvcError(e, "not_found")) throw e;
     // Already gone is what delete wants, once we know the 404 is not an authorization failure.
-    await def.confirmGone?.(ctx, id, withoutProvider(props), e as Error);
+    await def.confirmGone?.(ctx, id, props, e as Error);
   }
 }

@@ -43,13 +43,32 @@ export function relIds(res: JsonApiResource, name: string): string[] {
   return (Array.isArray(data) ? data : [data]).map((r) => r.id);
 }
 
+const MAX_PAGES = 100_000;
+
+/** One page of a list, and whether another follows. */
+async function pageOf(client: HttpClient, spec: RequestSpec, page: number, pageSize: number): Promise<{ data: JsonApiResource[]; more: boolean }> {
+  const res = await client.request({ ...spec, query: { ...spec.query, "page[number]": page, "page[size]": pageSize } });
+  const { data, pagination } = many(res.body);
+  const next = pagination?.["next-page"];
+  return { data, more: next === undefined ? data.length >= pageSize : !!next };
+}
+
 /** Every item of a paginated list, page by page (bounded so a misbehaving server cannot loop us). */
 export async function* pages(client: HttpClient, spec: RequestSpec, pageSize = 100): AsyncGenerator<JsonApiResource> {
-  for (let page = 1; page <= 100_000; page++) {
-    const res = await client.request({ ...spec, query: { ...spec.query, "page[number]": page, "page[size]": pageSize } });
-    const { data, pagination } = many(res.body);
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const { data, more } = await pageOf(client, spec, page, pageSize);
     for (const item of data) yield item;
-    const next = pagination?.["next-page"];
-    if (next === undefined ? data.length < pageSize : !next) return;
+    if (!more) return;
   }
+}
+
+/** The ids of every item of a paginated list (no iterator: most such lists fit in one page). */
+export async function allIds(client: HttpClient, spec: RequestSpec, pageSize = 100): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const { data, more } = await pageOf(client, spec, page, pageSize);
+    for (const item of data) ids.add(item.id);
+    if (!more) break;
+  }
+  return ids;
 }

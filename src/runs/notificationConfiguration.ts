@@ -7,7 +7,7 @@ import type { Context, ResourceDefinition } from "../core/definition";
 import { SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
 import { isSvcError, registerSecret } from "../http";
-import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
+import { allIds, one, pages, relIds, type JsonApiResource } from "./jsonapi";
 import { confirmGoneIn } from "./visibility";
 import type { ConnectionArgs } from "../core/connection";
 
@@ -144,14 +144,12 @@ function toDocument(p: NotificationConfigurationState, clearToken: boolean): unk
  * listed (the create then fails with the server's own message, and a lookup takes nothing).
  */
 async function listIds(ctx: Context, workspaceId: string): Promise<Set<string> | undefined> {
-  const ids = new Set<string>();
   try {
-    for await (const res of pages(ctx.client("runs"), { route: ROUTES.list, params: { workspace_id: workspaceId } })) ids.add(res.id);
+    return await allIds(ctx.client("runs"), { route: ROUTES.list, params: { workspace_id: workspaceId } });
   } catch (e) {
     if (isSvcError(e, "not_found")) return undefined;
     throw e;
   }
-  return ids;
 }
 
 const sameSet = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
