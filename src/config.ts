@@ -131,10 +131,13 @@ export function baseUrlProblem(url: string): string | undefined {
  */
 export function missingSettings(service: Service, source?: ConfigSource): string[] {
   const names = serviceSettings(service);
-  return [names.url, names.token].filter((n) => lookup(source, n) === undefined).map((n) => {
-    const s = SETTINGS[n];
-    return `missing ${s.about}: set stack config "${s.key}" (pulumi config set ${s.key} ...) or environment variable ${s.env}`;
-  });
+  return [names.url, names.token].filter((n) => lookup(source, n) === undefined).map(missingMessage);
+}
+
+/** The message for a missing setting, naming its stack config key and environment variable. */
+export function missingMessage(name: SettingName): string {
+  const s = SETTINGS[name];
+  return `missing ${s.about}: set stack config "${s.key}" (pulumi config set ${s.key} ...) or environment variable ${s.env}`;
 }
 
 /**

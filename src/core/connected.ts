@@ -4,7 +4,7 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingSettings, normaliseBaseUrl, serviceSettings, SETTINGS, type ConfigSource } from "../config";
+import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, serviceSettings, SETTINGS, type ConfigSource } from "../config";
 import { registerSecret, type Service } from "../http";
 import { makeContext } from "./context";
 import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
@@ -97,9 +97,8 @@ function checkConnection(def: ResourceDefinition, source: ConfigSource | undefin
     if (problem) fail(".url", fromConnection ? problem : `${SETTINGS[names.url].key} / ${SETTINGS[names.url].env} ${problem}`);
   }
   if (!isUnknown(c.token)) {
-    for (const message of missingSettings(service, layered)) {
-      fail(message.includes("token") ? ".token" : ".url", `${message}, or give the resource a connection`);
-    }
+    if (url === undefined) fail(".url", `${missingMessage(names.url)}, or give the resource a connection`);
+    if (lookup(layered, names.token) === undefined) fail(".token", `${missingMessage(names.token)}, or give the resource a connection`);
   }
   return { serverUrl: url === undefined ? "" : normaliseBaseUrl(url), failures };
 }

@@ -42,10 +42,24 @@ function unicodeEscaped(value: string, upper: boolean): string {
   });
 }
 
+// Registered values not yet indexed: creates register a value each, while most processes never
+// redact a message at all, so the forms are worked out when the next message needs them.
+let pending: string[] = [];
+
 /** Register a secret value so that redact() removes it from every message from now on. */
 export function registerSecret(value: string): void {
   if (typeof value !== "string" || registered.has(value) || value.trim().length < MIN_SECRET_LENGTH) return;
   registered.add(value);
+  pending.push(value);
+}
+
+function indexPending(): void {
+  const values = pending;
+  pending = [];
+  for (const value of values) indexForms(value);
+}
+
+function indexForms(value: string): void {
   // Unreserved URL characters read the same in every form below: one form to index.
   if (/^[A-Za-z0-9._~-]+$/.test(value)) {
     index(value);
@@ -66,6 +80,7 @@ export function registerSecret(value: string): void {
 
 /** Replace every registered secret, and whatever follows "Bearer ", with "[REDACTED]". */
 export function redact(text: string): string {
+  if (pending.length > 0) indexPending();
   let out = String(text);
   if (byEnd.size > 0) {
     // Every occurrence as [start, end); overlapping ones are masked as one span.

@@ -56,13 +56,22 @@ export interface NotificationConfigurationState {
 
 const URL_TYPES: ReadonlyArray<string> = ["generic", "chat-a", "chat-b"];
 
+// Check runs at preview and again at update, and many configurations share a destination.
+const checkedUrls = new Map<string, boolean>();
+
 function httpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
+  let ok = checkedUrls.get(value);
+  if (ok === undefined) {
+    try {
+      const u = new URL(value);
+      ok = u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      ok = false;
+    }
+    if (checkedUrls.size >= 256) checkedUrls.clear();
+    checkedUrls.set(value, ok);
   }
+  return ok;
 }
 
 let schema: z.ZodType | undefined;
