@@ -18,6 +18,11 @@ import { closeAgents } from "../src/http";
 
 const N = Number(process.env.BENCH_N ?? process.argv[2] ?? 100);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 11);
+/**
+ * Objects each side runs unmeasured first: module loading, connection setup and the JIT compiling
+ * each path are one-time costs (the first call's is bench/coldstart.ts's subject), not per-object ones.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 /** A comma-separated subset of the kinds below (`BENCH_KINDS=runs:NotificationConfiguration`). */
 const ONLY = process.env.BENCH_KINDS?.split(",").filter(Boolean);
 
@@ -209,8 +214,8 @@ async function main(): Promise<void> {
           throw new Error(`${kind}: the raw side must send the provider's requests\nprovider:\n  ${byProvider.join("\n  ")}\nraw:\n  ${byRaw.join("\n  ")}`);
         }
       }
-      // Warm every path so module loading and connection setup are not measured.
-      for (let i = 0; i < 20; i++) { await provider(offset++); await raw(offset++); await dispatched(offset++); }
+      // Warm every path (see WARMUP).
+      for (let i = 0; i < WARMUP; i++) { await provider(offset++); await raw(offset++); await dispatched(offset++); }
       // Short interleaved rounds, in a rotating order so no side always follows another (warm JIT,
       // GC timing). Each ratio is taken within one round, where all sides met the same machine
       // load, and the median of the rounds is reported: shared machines drift over seconds.

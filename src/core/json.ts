@@ -3,6 +3,8 @@
  * and Map. Undefined members are dropped; everything else that is not JSON is an error in our code.
  * A copy by walking, as JSON.stringify then JSON.parse would make it, at a fifth of the cost.
  */
+const hasOwn = Object.prototype.hasOwnProperty;
+
 export function plainJson<T>(value: T): T {
   return plain(value) as T;
 }
@@ -21,7 +23,9 @@ function plain(v: unknown): unknown {
     });
   }
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) {
+  // for-in over own keys: no key array is allocated per object (Object.keys makes one).
+  for (const k in v) {
+    if (!hasOwn.call(v, k)) continue;
     const x = (v as Record<string, unknown>)[k];
     if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
     out[k] = plain(x);
@@ -35,7 +39,7 @@ function plain(v: unknown): unknown {
  */
 export function omit<T extends Record<string, unknown>>(value: T, keys: readonly string[]): T {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value)) if (!keys.includes(k)) out[k] = value[k];
+  for (const k in value) if (hasOwn.call(value, k) && !keys.includes(k)) out[k] = value[k];
   return out as T;
 }
 
