@@ -52,7 +52,11 @@ function urlShape(value: string): string {
 }
 
 export function lookup(source: ConfigSource | undefined, name: SettingName): string | undefined {
-  const s = SETTINGS[name];
+  return valueOf(source, SETTINGS[name]);
+}
+
+/** A setting's value: stack config first, then the environment; undefined when neither has one. */
+function valueOf(source: ConfigSource | undefined, s: Setting): string | undefined {
   const fromConfig = source?.(s.key);
   if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
   const fromEnv = process.env[s.env];
@@ -108,7 +112,7 @@ export function serviceSettings(service: Service): { url: SettingName; token: Se
   return service === "runs" ? SERVICE_SETTINGS.runs : SERVICE_SETTINGS.secrets;
 }
 
-/** Every setting a client of each service depends on, in a fixed order (see settingsKey). */
+/** Every setting a client of each service depends on, in a fixed order (see settingValues). */
 const CLIENT_SETTINGS: Record<Service, readonly Setting[]> = {
   runs: [SETTINGS.runUrl, SETTINGS.runToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries],
   secrets: [SETTINGS.secretsUrl, SETTINGS.secretsToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries],
@@ -146,13 +150,7 @@ export function missingMessage(name: SettingName): string {
  * path, reading) its settings again.
  */
 export function settingValues(service: Service, source?: ConfigSource): string[] {
-  // Runs for every operation: the settings are walked directly rather than through lookup().
-  const values: string[] = [];
-  for (const s of service === "runs" ? CLIENT_SETTINGS.runs : CLIENT_SETTINGS.secrets) {
-    const fromConfig = source?.(s.key);
-    values.push(fromConfig !== undefined && fromConfig !== "" ? fromConfig : process.env[s.env] ?? "");
-  }
-  return values;
+  return (service === "runs" ? CLIENT_SETTINGS.runs : CLIENT_SETTINGS.secrets).map((s) => valueOf(source, s) ?? "");
 }
 
 /** Resolves everything a client of one service needs; throws a ConfigError naming key and variable. */
