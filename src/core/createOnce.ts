@@ -50,10 +50,13 @@ class Scope {
       await Promise.allSettled([...this.posting]);
       return find();
     });
-    this.lookup = run.finally(() => { this.looking--; });
+    // The chain only orders lookups: it must never hold a rejection nobody handles (Node exits on one).
+    this.lookup = run.then(settled, settled).finally(() => { this.looking--; });
     return run;
   }
 }
+
+const settled = () => undefined;
 
 const scopes = new Map<string, Scope>();
 /** Ids created or found by a create of this process: a later lookup must never take one. */
@@ -72,11 +75,19 @@ export async function createOnce<T>(op: CreateOnce<T>): Promise<T> {
     } catch (e) {
       last = e;
       if (!isAmbiguous(e)) throw e;
-      const found = await scope.look(async () => {
-        const hit = await op.find((id) => owned.has(id));
-        if (hit !== undefined) owned.add(op.idOf(hit));
-        return hit;
-      });
+      let found: T | undefined;
+      try {
+        found = await scope.look(async () => {
+          const hit = await op.find((id) => owned.has(id));
+          if (hit !== undefined) owned.add(op.idOf(hit));
+          return hit;
+        });
+      } catch (lookErr) {
+        // Neither outcome is known: say so, keeping the create's own error type.
+        (e as Error).message += `; looking for what it may have created failed too (${(lookErr as Error).message}):` +
+          " the object may exist on the server, so check before running pulumi up again";
+        throw e;
+      }
       if (found !== undefined) {
         op.log?.(`create failed ambiguously (${(e as Error).message}) but its object exists: using ${op.idOf(found)}`);
         return found;
