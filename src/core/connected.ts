@@ -7,6 +7,7 @@
 import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, serviceSettings, SETTINGS, type ConfigSource } from "../config";
 import { registerSecret, type Service } from "../http";
 import { makeContext } from "./context";
+import { registerSecrets } from "./fields";
 import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
 import { omit } from "./json";
 import { isUnknown } from "./unknown";
@@ -141,6 +142,19 @@ type Machinery = typeof import("./provider");
 export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
 export async function dispatch(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined,
+  method: Method, args: unknown[]): Promise<unknown> {
+  if (def.fields) {
+    // Secret values are registered for redaction before any request that could echo them.
+    for (const a of args) if (a !== null && typeof a === "object") registerSecrets(def.fields, a as Props);
+    const result = await dispatchTo(m, def, source, method, args);
+    const r = result as { outs?: Props; props?: Props } | undefined;
+    registerSecrets(def.fields, r?.outs ?? r?.props);
+    return result;
+  }
+  return dispatchTo(m, def, source, method, args);
+}
+
+async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined,
   method: Method, args: unknown[]): Promise<unknown> {
   switch (method) {
     case "check": {

@@ -1,4 +1,5 @@
 import type { HttpClient, Service } from "../http";
+import type { Fields } from "./fields";
 import type { Schema } from "./validate";
 
 /** What a provider method gets to talk to the services; clients are made at call time. */
@@ -20,6 +21,8 @@ export const PROVIDER_KEY = "__provider";
 export interface ResourceDefinition<In extends Props = Props, Out extends Props = Props> {
   /** `service:Kind`, also the type token's module and name. */
   kind: string;
+  /** The object's field record (src/core/fields.ts), when it has one: the lists below derive from it. */
+  fields?: Fields;
   /** Built at call time and memoised: a zod schema must never be captured by the provider. */
   schema(): Schema;
   /** Filled in by check for absent inputs, so an omitted default is not a perpetual diff. */

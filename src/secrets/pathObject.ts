@@ -7,6 +7,14 @@ import { ConflictError, isAmbiguous } from "../http";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { dataOf, keysOf } from "./envelope";
+import type { Fields, FieldSet } from "../core/fields";
+import type { Schema } from "../core/validate";
+
+/** A field set's members that are also ResourceDefinition members (the wire helpers stay out). */
+function withoutBuilders(set: FieldSet): Omit<FieldSet, "body" | "decode" | "wire" | "inputs"> {
+  const { body: _b, decode: _d, wire: _w, inputs: _i, ...rest } = set;
+  return rest;
+}
 
 export interface PathRoutes {
   write: string;
@@ -16,14 +24,18 @@ export interface PathRoutes {
 }
 
 export interface PathObjectSpec<In extends Props, Out extends Props>
-  extends Omit<ResourceDefinition<In, Out>, "create" | "read" | "update" | "delete"> {
+  extends Omit<ResourceDefinition<In, Out>, "create" | "read" | "update" | "delete" | "schema" | "outputs" | "fields"> {
   routes: PathRoutes;
-  /** Path parameters of one object, from its inputs or state. */
-  params(p: In | Out): Record<string, string>;
-  /** The request body of a write. */
-  body(inputs: In): Record<string, unknown>;
-  /** Server `data` → outputs with the input property names and normalised values. */
-  fromData(data: Record<string, unknown>, p: In | Out): Out;
+  /** The object's fields; schema, key lists, params, body and decoding derive from them by default. */
+  fields?: FieldSet;
+  schema?(): Schema;
+  outputs?: ReadonlyArray<string>;
+  /** Path parameters of one object; default: the fields named in the read route. */
+  params?(p: In | Out): Record<string, string>;
+  /** The request body of a write; default: every input field that is not a path parameter. */
+  body?(inputs: In): Record<string, unknown>;
+  /** Server `data` → outputs with the input property names; default: the fields' own decoding. */
+  fromData?(data: Record<string, unknown>, p: In | Out): Out;
 }
 
 /** The path of an object (`transform/template/x`) from a route and its parameters; also its resource id. */
@@ -112,8 +124,18 @@ export async function rotateOnce(ctx: Context, routes: { read: string; rotate: s
 }
 
 export function pathObject<In extends Props & { adopt?: boolean }, Out extends Props>(
-  spec: PathObjectSpec<In, Out>,
+  given: PathObjectSpec<In, Out>,
 ): ResourceDefinition<In, Out> {
+  const set = given.fields;
+  const names = [...given.routes.read.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const derived = {
+    params: (p: In | Out) => Object.fromEntries(names.map((n) => [n, String(p[n] ?? "")])),
+    body: (p: In) => set!.body(p, names),
+    fromData: (d: Record<string, unknown>, p: In | Out) => set!.decode(d, p) as Out,
+  };
+  const { fields: _fields, ...rest } = given;
+  const spec = { ...(set ? { ...withoutBuilders(set), ...derived } : {}), ...rest } as Omit<PathObjectSpec<In, Out>, "fields"> &
+    typeof derived & { schema(): Schema; outputs: string[]; fields?: Fields };
   const write = async (ctx: Context, inputs: In) => {
     await ctx.client("secrets").request({ route: spec.routes.write, params: spec.params(inputs), body: spec.body(inputs), retry: "safe" });
   };
@@ -123,7 +145,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
       return data ? spec.fromData(data, inputs) : undefined;
     });
   return {
-    ...spec,
+    ...(spec as Omit<typeof spec, "params" | "body" | "fromData" | "routes">),
     async create(ctx, inputs) {
       const params = spec.params(inputs);
       const id = pathOf(spec.routes.read, params);

@@ -1,0 +1,280 @@
+/**
+ * One declaration per field. An object file lists its fields once, each with its type (a zod schema
+ * built at call time), its flags and, as TSDoc above it, its doc:
+ *
+ * ```ts
+ * export const templateFields = {
+ *   /** Name of the template; part of its path, so changing it replaces the template. *\/
+ *   name: field(transformName, { identity: true }),
+ *   /** Regular expression with at least one capture group. *\/
+ *   pattern: field(patternType),
+ * };
+ * ```
+ *
+ * Everything else is derived from that record: the input schema and the check of unknown
+ * properties, the definition's key lists (defaults, sets, immutable, identity, secrets, write-only,
+ * local, outputs), the default request body and response decoding, the redaction of secret values,
+ * the public Args and output types with each field's doc on hover (mapped types keep the link to
+ * the declaration), and the reference pages.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { registerSecret } from "../http/redact";
+import { CROSS_FIELD, crossField } from "./crossField";
+import type { Props } from "./definition";
+import type { Schema } from "./validate";
+
+/** Flags of a field; each one is a fact about the field, stated once. */
+export interface FieldFlags {
+  /** The input may be omitted (no default: the server's, or none). */
+  optional?: true;
+  /** Part of the object's path on the server: changing it replaces the object, deleting first. */
+  identity?: true;
+  /** Changing it replaces the object. */
+  immutable?: true;
+  /** Kept secret in state, redacted from every message by value and by field name. */
+  secret?: true;
+  /** Sent, never returned by the server: state keeps the program's value. */
+  writeOnly?: true;
+  /** Steers the provider only: never sent, never a reason to update. */
+  local?: true;
+  /** A list compared as a set (sorted and de-duplicated by check). */
+  set?: true;
+  /** Set by the server only; not an input. */
+  output?: true;
+  /** Type-only: the field has a default (so the input may be omitted and the output is always set). */
+  hasDefault?: true;
+}
+
+/** The zod schema of a field, as validation sees it (zod's types stay out of public declarations). */
+export type TypeBuilder = () => Schema;
+
+/** The names of the flags a field has (a union such as `"identity" | "hasDefault"`), for the derived types. */
+export type FlagName = keyof FieldFlags;
+
+export interface Field<T = unknown, F extends FlagName = FlagName> {
+  /** Built at call time and memoised by the record: a zod schema must never be captured by a provider. */
+  readonly type?: TypeBuilder;
+  readonly flags: FieldFlags;
+  /** Name on the wire when it is not the field's name in the service's case (snake or kebab). */
+  readonly wire?: string;
+  /** Filled in by check when the input is absent, so an omitted default is no perpetual diff. */
+  readonly default?: T;
+  /** Type-only: the field's value type and flags. */
+  readonly __value?: T;
+  readonly __flags?: F;
+}
+
+type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
+  wire?: string;
+  default?: T;
+  /** Sent when the input is absent, so removing it from the program clears it on the server (writes are upserts). */
+  absent?: unknown;
+  /** State → wire, when they differ. */
+  encode?(value: T): unknown;
+  /** Wire → state, when they differ; `prior` is the value known before (to keep its form). */
+  decode?(wire: unknown, prior: T | undefined): T | undefined;
+};
+
+type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
+
+/** @internal An input field; its value type comes from its zod schema. */
+export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
+  flags?: F): Field<T, NamesOf<F>> {
+  const { wire, default: dflt, absent, encode, decode, ...rest } = (flags ?? {}) as Options<T>;
+  return {
+    type: type as unknown as TypeBuilder, flags: rest as never,
+    ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
+    ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
+  };
+}
+
+/** @internal An output-only field, set by the server: `output<number>({ wire: "latest_version" })`. */
+export function output<T, const F extends { wire?: string; secret?: true; optional?: true } = {}>(flags?: F): Field<T, "output" | NamesOf<F>> {
+  const { wire, ...rest } = (flags ?? {}) as { wire?: string };
+  return { flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}) };
+}
+
+export type Fields = Record<string, Field<any, FlagName>>;
+
+// ---- types derived from a record ----
+
+type ValueOf<F> = F extends Field<infer T, FlagName> ? T : never;
+type FlagsOf<F> = F extends Field<unknown, infer G> ? G : never;
+type Has<F, K extends FlagName> = K extends FlagsOf<F> ? true : false;
+
+/** A value a program may give: an Input at every level, as Pulumi programs pass Outputs anywhere. */
+export type InputOf<T> = [T] extends [string | number | boolean | null | undefined] ? pulumi.Input<T>
+  : [T] extends [ReadonlyArray<infer E>] ? pulumi.Input<InputOf<E>[]>
+  : [T] extends [object] ? pulumi.Input<{ [K in keyof T]: InputOf<T[K]> }>
+  : pulumi.Input<T>;
+
+type IsInput<F> = Has<F, "output"> extends true ? false : true;
+type Omittable<F> = Has<F, "optional"> extends true ? true : Has<F, "hasDefault"> extends true ? true : Has<F, "local"> extends true ? true : false;
+
+/** The arguments of a resource class: every input field, each with its doc. */
+export type ArgsOf<R extends Fields> =
+  { [K in keyof R as IsInput<R[K]> extends true ? (Omittable<R[K]> extends true ? never : K) : never]: InputOf<ValueOf<R[K]>> }
+  & { [K in keyof R as IsInput<R[K]> extends true ? (Omittable<R[K]> extends true ? K : never) : never]?: InputOf<ValueOf<R[K]>> };
+
+type Maybe<F> = Has<F, "optional"> extends true ? undefined : Has<F, "output"> extends true ? (Has<F, "optional"> extends true ? undefined : never) : never;
+
+/** The outputs of a resource class (every field but the local ones), each with its doc. */
+export type OutputsOf<R extends Fields> = {
+  readonly [K in keyof R as Has<R[K], "local"> extends true ? never : K]: pulumi.Output<ValueOf<R[K]> | Maybe<R[K]>>;
+};
+
+type Loose<F> = Has<F, "optional"> extends true ? true : Has<F, "local"> extends true ? true : Has<F, "output"> extends true ? true : false;
+
+/** Plain values of every field, as the provider sees inputs after check (defaults filled in) and state. */
+export type StateOf<R extends Fields> =
+  { [K in keyof R as Loose<R[K]> extends true ? never : K]: ValueOf<R[K]> }
+  & { [K in keyof R as Loose<R[K]> extends true ? K : never]?: ValueOf<R[K]> }
+  & Props;
+
+// ---- what the machinery derives ----
+
+/**
+ * A record with everything derived from it. Definitions spread it in (schema, defaults and the key
+ * lists are ResourceDefinition's own members) and use `body` and `decode` for the wire.
+ */
+export interface FieldSet<R extends Fields = Fields> {
+  fields: R;
+  schema(): Schema;
+  /** Input fields, in declaration order. */
+  inputs: string[];
+  defaults: Props;
+  sets: string[];
+  immutable: string[];
+  identity: string[];
+  secrets: string[];
+  writeOnly: string[];
+  local: string[];
+  outputs: string[];
+  /** Field name → wire name, for every field but the local ones. */
+  wire: Record<string, string>;
+  /** The request body of a write: every input field but the local ones and those in `skip` (path parameters). */
+  body(p: Props, skip?: readonly string[]): Record<string, unknown>;
+  /**
+   * Server `data` → state under the field names. A field the server did not send keeps the value
+   * known before (a seed-only server leaves fields out); write-only and local fields always do.
+   */
+  decode(data: Record<string, unknown>, prior: Props): Props;
+}
+
+/** What a cross-field rule may do: report a problem at a property (zod's refinement context has this shape). */
+export interface RuleContext {
+  addIssue(issue: { code: "custom"; message: string; path?: PropertyKey[] }): void;
+}
+
+export interface FieldSetOptions {
+  /** How field names are spelt on the wire: snake_case (secrets service) or kebab-case (run service's JSON:API). */
+  case?: "snake" | "kebab";
+  /** Cross-field rules of the object (required-when, mutually exclusive), added to the input schema. */
+  refine?(value: any, ctx: RuleContext): void;
+}
+
+const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const kebab = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** A builder memoised per process: the many copies of `let schema; schema ??=` in one place. */
+export function lazy<T>(build: () => T): () => T {
+  let value: T | undefined;
+  let built = false;
+  return () => {
+    if (!built) {
+      value = build();
+      built = true;
+    }
+    return value as T;
+  };
+}
+
+/** @internal Derives schema, lists and wire mapping from a record. */
+export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}): FieldSet<R> {
+  const set: FieldSet<R> = {
+    fields,
+    schema: lazy(() => {
+      const shape: Record<string, z.ZodType> = {};
+      for (const k of set.inputs) {
+        const f = fields[k]!;
+        const s = f.type!() as unknown as z.ZodType;
+        shape[k] = f.flags.optional || f.flags.local || f.default !== undefined ? s.optional() : s;
+      }
+      // Strict: a misspelt property is refused at check (naming the nearest known one), never stored.
+      const object = zod().strictObject(shape);
+      return (opts.refine ? object.superRefine(crossField(opts.refine as (v: unknown, ctx: z.RefinementCtx<unknown>) => void), CROSS_FIELD) : object) as unknown as Schema;
+    }),
+    inputs: [], defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [], wire: {},
+    body(p, skip = []) {
+      const out: Record<string, unknown> = {};
+      for (const k of set.inputs) {
+        const f = fields[k] as Field & Codec;
+        if (f.flags.local || skip.includes(k)) continue;
+        if (p[k] === undefined || p[k] === null) {
+          if (f.absent !== undefined) out[set.wire[k]!] = f.absent;
+          continue;
+        }
+        out[set.wire[k]!] = f.encode ? f.encode(p[k]) : p[k];
+      }
+      return out;
+    },
+    decode(data, prior) {
+      const out: Props = {};
+      for (const k in fields) {
+        const f = fields[k] as Field & Codec;
+        let v: unknown;
+        if (f.flags.local || f.flags.writeOnly) v = prior[k];
+        else {
+          const raw = data[set.wire[k]!];
+          v = raw === undefined || raw === null ? prior[k] : f.decode ? f.decode(raw, prior[k]) : raw;
+          if (f.flags.set && Array.isArray(v)) v = [...new Set(v)].sort();
+        }
+        if (v !== undefined) out[k] = v;
+      }
+      return out;
+    },
+  };
+  const wireOf = opts.case === "kebab" ? kebab : snake;
+  for (const k in fields) {
+    const f = fields[k]!;
+    const flags = f.flags as FieldFlags;
+    if (flags.output) set.outputs.push(k);
+    else set.inputs.push(k);
+    if (f.default !== undefined) set.defaults[k] = f.default;
+    if (flags.set) set.sets.push(k);
+    if (flags.identity) set.identity.push(k);
+    if (flags.identity || flags.immutable) set.immutable.push(k);
+    if (flags.secret) set.secrets.push(k);
+    if (flags.writeOnly) set.writeOnly.push(k);
+    if (flags.local) set.local.push(k);
+    else set.wire[k] = f.wire ?? wireOf(k);
+  }
+  return set;
+}
+
+/** Conversions of a field whose wire form differs from its state form (durations, blanks). */
+interface Codec {
+  absent?: unknown;
+  encode?(value: unknown): unknown;
+  decode?(wire: unknown, prior: unknown): unknown;
+}
+
+// zod is loaded when a schema is first built, not when an object file is loaded by a program.
+const zod = lazy(() => require("zod").z as typeof z);
+
+/**
+ * Registers the values of a record's secret fields for redaction (src/http/redact.ts): strings at
+ * any depth (a map of credentials, a list of values). Every operation registers what it is given and
+ * what it returns, so a server that echoes one back cannot put it in an error or a log.
+ */
+export function registerSecrets(fields: Fields, values: Props | undefined): void {
+  if (!values) return;
+  for (const k in fields) if (fields[k]!.flags.secret && values[k] !== undefined) registerAll(values[k]);
+}
+
+function registerAll(v: unknown): void {
+  if (typeof v === "string") registerSecret(v);
+  else if (Array.isArray(v)) for (const x of v) registerAll(x);
+  else if (v !== null && typeof v === "object") for (const x of Object.values(v)) registerAll(x);
+}
