@@ -90,9 +90,10 @@ export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<
 }
 
 /** @internal An output-only field, set by the server: `output<number>({ wire: "latest_version" })`. */
-export function output<T, const F extends { wire?: string; secret?: true; optional?: true } = {}>(flags?: F): Field<T, "output" | NamesOf<F>> {
-  const { wire, ...rest } = (flags ?? {}) as { wire?: string };
-  return { flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}) };
+export function output<T, const F extends { wire?: string; secret?: true; optional?: true } = {}>(
+  flags?: F & { decode?(wire: unknown, prior: T | undefined): T | undefined }): Field<T, "output" | NamesOf<F>> {
+  const { wire, decode, ...rest } = (flags ?? {}) as { wire?: string; decode?: unknown };
+  return { flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}) } as Field<T, "output">;
 }
 
 export type Fields = Record<string, Field<any, FlagName>>;
@@ -125,6 +126,16 @@ export type OutputsOf<R extends Fields> = {
 };
 
 type Loose<F> = Has<F, "optional"> extends true ? true : Has<F, "local"> extends true ? true : Has<F, "output"> extends true ? true : false;
+
+/** The plain arguments of a function made of fields: required unless optional or defaulted. */
+export type PlainArgsOf<R extends Fields> =
+  { [K in keyof R as IsInput<R[K]> extends true ? (Omittable<R[K]> extends true ? never : K) : never]: ValueOf<R[K]> }
+  & { [K in keyof R as IsInput<R[K]> extends true ? (Omittable<R[K]> extends true ? K : never) : never]?: ValueOf<R[K]> };
+
+/** What a read reports: every field but the local and write-only ones, each always present. */
+export type InfoOf<R extends Fields> = {
+  [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : K]: ValueOf<R[K]> | Maybe<R[K]>;
+};
 
 /** Plain values of every field, as the provider sees inputs after check (defaults filled in) and state. */
 export type StateOf<R extends Fields> =
@@ -227,7 +238,8 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
         if (f.flags.local || f.flags.writeOnly) v = prior[k];
         else {
           const raw = data[set.wire[k]!];
-          v = raw === undefined || raw === null ? prior[k] : f.decode ? f.decode(raw, prior[k]) : raw;
+          // Absent from the answer: the value known before, else the field's default.
+          v = raw === undefined || raw === null ? prior[k] ?? f.default : f.decode ? f.decode(raw, prior[k]) : raw;
           if (f.flags.set && Array.isArray(v)) v = [...new Set(v)].sort();
         }
         if (v !== undefined) out[k] = v;
@@ -277,4 +289,11 @@ function registerAll(v: unknown): void {
   if (typeof v === "string") registerSecret(v);
   else if (Array.isArray(v)) for (const x of v) registerAll(x);
   else if (v !== null && typeof v === "object") for (const x of Object.values(v)) registerAll(x);
+}
+
+/** Some fields of a record (a function's arguments), keeping their declarations and so their docs. */
+export function pick<R extends Fields, K extends keyof R>(fields: R, ...keys: K[]): Pick<R, K> {
+  const out = {} as Pick<R, K>;
+  for (const k of keys) out[k] = fields[k];
+  return out;
 }

@@ -4,13 +4,16 @@ import { InvalidInputError, type Service } from "../http";
 import { connectionSource } from "./connected";
 import type { Connection, ServiceName } from "./connection";
 import { makeContext } from "./context";
-import type { Context } from "./definition";
+import type { Context, Props } from "./definition";
+import { registerSecrets, type Fields } from "./fields";
 import { validate, type Schema } from "./validate";
 
 export interface FunctionDefinition<A, R> {
   /** The function's name as users call it, for messages. */
   name: string;
   schema(): Schema;
+  /** The argument fields, when declared as a record: their secret values are registered for redaction. */
+  fields?: Fields;
   /** A side-effecting function makes no request during preview and yields an unknown Output. */
   sideEffects: boolean;
   /**
@@ -67,6 +70,7 @@ function serviceOf(def: FunctionDefinition<unknown, unknown>): Service {
 
 /** Validates with the same rules as check: the error names the property. */
 export function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
+  if (def.fields) registerSecrets(def.fields, args as Props);
   const failures = validate(def.schema(), args);
   if (failures.length > 0) throw new InvalidInputError(failures.map((f) => ({ path: f.property, message: f.reason })), { method: def.name });
   return args;

@@ -10,6 +10,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
+import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { alreadyExists, fetchData, listNames, pathOf, readBack, rotateOnce } from "../pathObject";
@@ -40,51 +41,50 @@ export interface KeyVersion {
   publicKey?: string;
 }
 
-export interface KeyState {
-  name: string;
-  mount: string;
-  type: KeyType;
-  deletionAllowed: boolean;
-  minEnabledVersion: number;
-  rotationTrigger?: string | number;
-  adopt?: boolean;
-  latestVersion?: number;
-  keys?: Record<string, KeyVersion>;
-  [key: string]: unknown;
-}
-
-/** A key as the service reports it, with the resource's property names. */
-export interface KeyInfo {
-  /** Name of the key. */
-  name: string;
-  /** Mount path of the key management engine. */
-  mount: string;
-  /** Key type (`aes256-gcm96`, `rsa-2048`, `ecdsa-p256`, ...). */
-  type: KeyType;
-  /** Whether the key may be deleted. */
-  deletionAllowed: boolean;
-  /** Lowest version that may be used; 0 means every version. */
-  minEnabledVersion: number;
-  /** The newest version (1 after creation; each rotation adds one). */
-  latestVersion: number;
-  /** Every version by number (as text): its creation time and, for asymmetric keys, its public key. */
-  keys: Record<string, KeyVersion>;
-}
-
 const nonNegativeInt = () => z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more");
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    name: name(),
-    mount: mount(),
-    type: z.enum(KEY_TYPES, { error: `must be one of ${KEY_TYPES.join(", ")}` }),
-    deletionAllowed: z.boolean({ error: "must be a boolean" }),
-    minEnabledVersion: nonNegativeInt(),
-    rotationTrigger: z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional(),
-    adopt: adopt(),
-  });
-}
+export const keyFields = {
+  /** Name of the key: the last segment of its path `/{mount}/key/{name}`. */
+  name: field(name, { identity: true }),
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount: field(mount, { identity: true, default: DEFAULT_KEYMGMT_MOUNT }),
+  /**
+   * Key type: `aes256-gcm96` (AES-GCM, 256-bit key, 96-bit nonce, symmetric), `rsa-2048` (default),
+   * `rsa-3072`, `rsa-4096`, `ecdsa-p256`, `ecdsa-p384`, `ecdsa-p521`. Immutable: changing it replaces
+   * the key at the same path, so the old key is deleted first; that needs `deletionAllowed: true`
+   * already deployed and no distribution of the key (see the README).
+   */
+  type: field(() => z.enum(KEY_TYPES, { error: `must be one of ${KEY_TYPES.join(", ")}` }), { immutable: true, default: "rsa-2048" }),
+  /**
+   * Whether the key may be deleted. Default false: `pulumi destroy` (or a replacement) of a key
+   * fails until `deletionAllowed: true` has been deployed.
+   */
+  deletionAllowed: field(() => z.boolean({ error: "must be a boolean" }), { default: false }),
+  /**
+   * Versions below this one are disabled for cryptographic operations in the KMS provider; 0 (the
+   * default) enables all. Must not exceed the latest version.
+   */
+  minEnabledVersion: field(nonNegativeInt, { default: 0, decode: (v: unknown) => Number(v) }),
+  /**
+   * Any value; when it changes (and is set), the update rotates the key (a new version, and
+   * `latestVersion` increases) before applying the other arguments. Setting it the first time at
+   * create does not rotate. Removing it does not rotate.
+   */
+  rotationTrigger: field(() => z.union([z.string(), z.number()], { error: "must be a string or a number" }), { optional: true, writeOnly: true }),
+  /** Take over a key that already exists at the path (same type) instead of failing. */
+  adopt: field(adopt, { local: true }),
+  /** The newest version (1 after creation; each rotation adds one). */
+  latestVersion: output<number>({ decode: (v) => Number(v) }),
+  /** Every version by number (as text): its creation time and, for asymmetric keys, its PEM public key. */
+  keys: output<Record<string, KeyVersion>>({ decode: (v) => versions(v) }),
+};
+
+const keySet = fieldSet(keyFields);
+
+export type KeyState = StateOf<typeof keyFields>;
+
+/** A key as the service reports it, with the resource's property names. */
+export type KeyInfo = InfoOf<typeof keyFields>;
 
 function params(p: { mount?: string; name: string }): Record<string, string> {
   return { mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT, name: p.name };
@@ -109,22 +109,11 @@ function versions(raw: unknown): Record<string, KeyVersion> {
 }
 
 export function keyInfo(data: Record<string, unknown>, p: { name: string; mount?: string }): KeyInfo {
-  return {
-    name: p.name,
-    mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT,
-    type: String(data.type ?? "") as KeyType,
-    deletionAllowed: data.deletion_allowed === true,
-    minEnabledVersion: Number(data.min_enabled_version ?? 0),
-    latestVersion: Number(data.latest_version ?? 0),
-    keys: versions(data.keys),
-  };
+  return keySet.decode(data, { ...p, mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT }) as KeyInfo;
 }
 
 function fromData(data: Record<string, unknown>, p: KeyState): KeyState {
-  return {
-    ...keyInfo(data, p),
-    ...(p.rotationTrigger !== undefined ? { rotationTrigger: p.rotationTrigger } : {}),
-  };
+  return keySet.decode(data, p) as KeyState;
 }
 
 async function configure(ctx: Context, p: KeyState): Promise<void> {
@@ -162,15 +151,7 @@ export async function keyDeletionProblems(ctx: Context, p: { mount?: string; nam
 
 export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   kind: "secrets:KeymgmtKey",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { mount: DEFAULT_KEYMGMT_MOUNT, type: "rsa-2048", deletionAllowed: false, minEnabledVersion: 0 },
-  immutable: ["name", "mount", "type"],
-  // A type change keeps the path: the old key must be deleted before the new one is created.
-  identity: ["name", "mount"],
-  // Never returned by the service: kept from the inputs, compared only with the previous input.
-  writeOnly: ["rotationTrigger"],
-  local: ["adopt"],
-  outputs: ["latestVersion", "keys"],
+  ...keySet,
   async create(ctx, inputs) {
     const p = params(inputs);
     const id = pathOf(KEY_ROUTES.read, p);
@@ -231,37 +212,7 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   },
 };
 
-export interface KeyArgs extends ConnectionArgs<"secrets"> {
-  /** Name of the key; part of its path, so changing it replaces the key (the new one is created first). */
-  name: pulumi.Input<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the key. */
-  mount?: pulumi.Input<string>;
-  /**
-   * Key type: `aes256-gcm96` (AES-GCM, 256-bit key, 96-bit nonce, symmetric), `rsa-2048` (default),
-   * `rsa-3072`, `rsa-4096`, `ecdsa-p256`, `ecdsa-p384`, `ecdsa-p521`. Immutable: changing it replaces
-   * the key at the same path, so the old key is deleted first; that needs `deletionAllowed: true`
-   * already deployed and no distribution of the key (see the README).
-   */
-  type?: pulumi.Input<KeyType>;
-  /**
-   * Whether the key may be deleted. Default false: `pulumi destroy` (or a replacement) of a key
-   * fails until `deletionAllowed: true` has been deployed.
-   */
-  deletionAllowed?: pulumi.Input<boolean>;
-  /**
-   * Versions below this one are disabled for cryptographic operations in the KMS provider; 0 (the
-   * default) enables all. Must not exceed the latest version.
-   */
-  minEnabledVersion?: pulumi.Input<number>;
-  /**
-   * Any value; when it changes (and is set), the update rotates the key (a new version, and
-   * `latestVersion` increases) before applying the other arguments. Setting it the first time at
-   * create does not rotate. Removing it does not rotate.
-   */
-  rotationTrigger?: pulumi.Input<string | number>;
-  /** Take over a key that already exists at the path (same type) instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+export type KeyArgs = ArgsOf<typeof keyFields> & ConnectionArgs<"secrets">;
 
 /**
  * A key of the key management engine: `/{mount}/key/{name}` of the secrets service.
@@ -272,39 +223,8 @@ export interface KeyArgs extends ConnectionArgs<"secrets"> {
  * export const version = signing.latestVersion;
  * ```
  */
+export interface Key extends OutputsOf<typeof keyFields> {}
 export class Key extends SvcResource {
-  /** Name of the key; part of its path, so changing it replaces the key (the new one is created first). */
-  declare readonly name: pulumi.Output<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the key. */
-  declare readonly mount: pulumi.Output<string>;
-  /**
-   * Key type: `aes256-gcm96` (AES-GCM, 256-bit key, 96-bit nonce, symmetric), `rsa-2048` (default),
-   * `rsa-3072`, `rsa-4096`, `ecdsa-p256`, `ecdsa-p384`, `ecdsa-p521`. Immutable: changing it replaces
-   * the key at the same path, so the old key is deleted first; that needs `deletionAllowed: true`
-   * already deployed and no distribution of the key (see the README).
-   */
-  declare readonly type: pulumi.Output<KeyType>;
-  /**
-   * Whether the key may be deleted. Default false: `pulumi destroy` (or a replacement) of a key
-   * fails until `deletionAllowed: true` has been deployed.
-   */
-  declare readonly deletionAllowed: pulumi.Output<boolean>;
-  /**
-   * Versions below this one are disabled for cryptographic operations in the KMS provider; 0 (the
-   * default) enables all. Must not exceed the latest version.
-   */
-  declare readonly minEnabledVersion: pulumi.Output<number>;
-  /**
-   * Any value; when it changes (and is set), the update rotates the key (a new version, and
-   * `latestVersion` increases) before applying the other arguments. Setting it the first time at
-   * create does not rotate. Removing it does not rotate.
-   */
-  declare readonly rotationTrigger: pulumi.Output<string | number | undefined>;
-  /** The newest version number. */
-  declare readonly latestVersion: pulumi.Output<number>;
-  /** Version number (as text) to its creation time and, for asymmetric keys, its PEM public key. */
-  declare readonly keys: pulumi.Output<Record<string, KeyVersion>>;
-
   constructor(name: string, args: KeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(keyDefinition, name, args, opts);
   }
@@ -312,19 +232,13 @@ export class Key extends SvcResource {
 
 // ---- functions ----
 
-export interface KeyRefArgs {
-  /** Name of the key. */
-  name: string;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: string;
-}
+const keyRefFields = pick(keyFields, "name", "mount");
 
-export interface KeyRefInputs {
-  /** Name of the key. */
-  name: pulumi.Input<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: pulumi.Input<string>;
-}
+/** Which key: its name and mount. */
+export type KeyRefArgs = PlainArgsOf<typeof keyRefFields>;
+
+/** Which key, as Inputs. */
+export type KeyRefInputs = ArgsOf<typeof keyRefFields>;
 
 export interface ListKeysArgs {
   /** Mount path of the key management engine. Default `keymgmt`. */
@@ -336,10 +250,8 @@ export interface ListResult {
   keys: string[];
 }
 
-let refSchema: z.ZodType | undefined;
-let mountSchema: z.ZodType | undefined;
-const keyRef = () => (refSchema ??= z.object({ name: name(), mount: mount().optional() }));
-const mountOnly = () => (mountSchema ??= z.object({ mount: mount().optional() }));
+const keyRef = fieldSet(keyRefFields).schema;
+const mountOnly = fieldSet(pick(keyFields, "mount")).schema;
 
 async function getKeyInfo(ctx: Context, args: KeyRefArgs): Promise<KeyInfo> {
   const res = await ctx.client("secrets").request({ route: KEY_ROUTES.read, params: params(args) });
