@@ -9,7 +9,8 @@ export interface Context {
   log(message: string): void;
 }
 
-export type Props = Record<string, unknown>;
+export type { Props } from "./props";
+import type { Props } from "./props";
 
 /** The engine's key for the serialized provider, in every object's inputs and state. */
 export const PROVIDER_KEY = "__provider";

@@ -21,7 +21,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { registerSecret } from "../http/redact";
 import { CROSS_FIELD, crossField } from "./crossField";
-import type { Props } from "./definition";
+import type { Props } from "./props";
 import type { Schema } from "./validate";
 
 /** Flags of a field; each one is a fact about the field, stated once. */

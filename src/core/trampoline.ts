@@ -1,6 +1,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
+ * What the runtime entry (src/core/runtime.ts) offers the trampoline. Declared here rather than
+ * imported, so the classes users construct do not depend on the runtime and what it loads.
+ */
+export interface RuntimeEntry {
+  configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
+  call(kind: string, method: "check" | "diff" | "create" | "read" | "update" | "delete", args: unknown[]): Promise<any>;
+}
+
+/**
  * The object handed to `pulumi.dynamic.Resource`. It is serialized into every resource's state, so
  * it captures only two strings: the kind and, as a fallback, the absolute path of the runtime entry
  * (used when the program directory cannot resolve the package by name, as inside this repository).
@@ -8,7 +17,7 @@ import type * as pulumi from "@pulumi/pulumi";
  */
 export function makeProvider(kind: string): pulumi.dynamic.ResourceProvider {
   const runtimePath = require.resolve("./runtime");
-  function load(): typeof import("./runtime") {
+  function load(): RuntimeEntry {
     try {
       return require("pulumi-svc/runtime");
     } catch (e) {
