@@ -77,7 +77,7 @@ describe("PerformancePrimary", () => {
     const { id, outs } = await create(PRIMARY, { connection: conn(A) });
     const s = await status(A);
     expect(s.mode).toBe("primary");
-    expect(id).toBe(s.cluster_id);
+    expect(id).toBe("sys/replication/performance/primary");
     expect(outs).toMatchObject({ clusterId: s.cluster_id, disableOnDelete: false, serverUrl: emu.clusters[A].secretsUrl });
     const read = (await call(PRIMARY, "read", [id, outs])) as { props: Props };
     expect(read.props).toEqual(outs);
