@@ -7,6 +7,7 @@
 //   pulumi config set replication:secondaryUrl $SVC_SECRETS_URL_1
 //   pulumi config set --secret replication:secondaryToken $SVC_SECRETS_TOKEN_1
 //   pulumi up            # west is WIPED and becomes a secondary of east; keymgmt/ is kept from it
+//   pulumi config set replication:tokenTtl 2h && pulumi up   # a new token: west follows it, its filter is written again
 //   pulumi destroy       # west is disabled; east stays primary (disableOnDelete is not set)
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
@@ -25,8 +26,10 @@ export function replicationExample(filter: { mode: "allow" | "deny"; paths: stri
 
   const primary = new svc.secrets.replication.PerformancePrimary("east", { connection: east });
 
-  // The activation token is a secret output; deleting this resource would revoke west.
-  const token = new svc.secrets.replication.SecondaryToken("west-token", { secondaryId: "west", ttl: "1h", connection: east }, { dependsOn: [primary] });
+  // The activation token is a secret output; deleting this resource would revoke west. A new ttl
+  // (replication:tokenTtl) issues a new token, which west follows with update-primary.
+  const ttl = new pulumi.Config("replication").get("tokenTtl") ?? "1h";
+  const token = new svc.secrets.replication.SecondaryToken("west-token", { secondaryId: "west", ttl, connection: east }, { dependsOn: [primary] });
 
   // Enabling a secondary clears every mount and object of its cluster: the program has to say so.
   const secondary = new svc.secrets.replication.PerformanceSecondary("west", {
@@ -35,9 +38,12 @@ export function replicationExample(filter: { mode: "allow" | "deny"; paths: stri
     connection: west,
   });
 
-  // Keyed by the secondary's own cluster id; a filter path is a mount path such as keymgmt/.
+  // Keyed by the secondary's own cluster id; a filter path is a mount path such as keymgmt/. The
+  // primary drops the filter whenever west takes a new token: its activation makes that a change
+  // here, so the same up writes the filter again.
   const pathsFilter = new svc.secrets.replication.PathsFilter("west-filter", {
     secondaryClusterId: secondary.clusterId,
+    secondaryActivation: secondary.activation,
     mode: filter.mode,
     paths: filter.paths,
     connection: east,

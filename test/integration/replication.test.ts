@@ -77,7 +77,7 @@ describe("PerformancePrimary", () => {
     const { id, outs } = await create(PRIMARY, { connection: conn(A) });
     const s = await status(A);
     expect(s.mode).toBe("primary");
-    expect(id).toBe(s.cluster_id);
+    expect(id).toBe("sys/replication/performance/primary");
     expect(outs).toMatchObject({ clusterId: s.cluster_id, disableOnDelete: false, serverUrl: emu.clusters[A].secretsUrl });
     const read = (await call(PRIMARY, "read", [id, outs])) as { props: Props };
     expect(read.props).toEqual(outs);
@@ -163,8 +163,8 @@ describe("PerformanceSecondary", () => {
     expect((await raw(A, "POST", "transform/alphabet/shared", { alphabet: "0123456789" })).status).toBe(204);
     const { secondary, token } = await connectedPair();
     const s = await status(B);
-    expect(secondary.id).toBe(s.cluster_id);
-    expect(secondary.outs).toMatchObject({ clusterId: s.cluster_id, secondaryId: "b", primaryClusterAddr: emu.clusters[A].url, token: token.outs.token, acknowledgeDataWipe: true });
+    expect(secondary.id).toBe("sys/replication/performance/secondary");
+    expect(secondary.outs).toMatchObject({ clusterId: s.cluster_id, secondaryId: "b", primaryClusterAddr: emu.clusters[A].url, token: token.outs.token, acknowledgeDataWipe: true, activation: 1 });
     expect((await raw(B, "GET", "transform/alphabet/mine")).status).toBe(404);
     expect((await raw(B, "GET", "transform/alphabet/shared")).body.data).toEqual({ alphabet: "0123456789" });
     const read = (await call(SECONDARY, "read", [secondary.id, secondary.outs])) as { props: Props };
@@ -182,7 +182,7 @@ describe("PerformanceSecondary", () => {
     const news = await checked(SECONDARY, { token: next.outs.token, acknowledgeDataWipe: true, connection: conn(B) }, secondary.outs);
     expect(await call(SECONDARY, "diff", [secondary.id, secondary.outs, news])).toMatchObject({ changes: true, replaces: [] });
     const { outs } = (await call(SECONDARY, "update", [secondary.id, secondary.outs, news])) as { outs: Props };
-    expect(outs).toMatchObject({ secondaryId: "b2", clusterId: secondary.outs.clusterId });
+    expect(outs).toMatchObject({ secondaryId: "b2", clusterId: secondary.outs.clusterId, activation: 2 });
     expect(await logged(B)).toContain("POST /v1/sys/replication/performance/secondary/update-primary");
     expect(await logged(B)).not.toContain("POST /v1/sys/replication/performance/secondary/enable");
     expect((await raw(B, "GET", "b-local/alphabet/kept")).status).toBe(200);

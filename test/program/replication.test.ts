@@ -16,11 +16,11 @@ const step2 = path.join(root, "dist/examples/replication/step2/index.js");
 let emu: Emulator;
 let dir: string;
 
-function run(operation: "preview" | "up" | "refresh" | "destroy", program = step1): Promise<Result> {
+function run(operation: "preview" | "up" | "refresh" | "destroy", program = step1, extra: Record<string, string> = {}): Promise<Result> {
   const [east, west] = emu.clusters;
   return runProgram({
     operation, program, state: path.join(dir, "stack.json"), cwd: root, stack: "dev", project: "pulumi-svc-replication",
-    config: { "svc:secretsUrl": east.secretsUrl, "replication:primaryUrl": east.secretsUrl, "replication:secondaryUrl": west.secretsUrl },
+    config: { "svc:secretsUrl": east.secretsUrl, "replication:primaryUrl": east.secretsUrl, "replication:secondaryUrl": west.secretsUrl, ...extra },
     secretConfig: {
       // The default token is not sudo; the primary's connection brings one (secondary-token needs it).
       "svc:secretsToken": east.tokens.secretsUser,
@@ -114,6 +114,22 @@ describe("the replication example through the engine double", () => {
     expect(ops(r)).toEqual({ ...Object.fromEntries(ALL.map((n) => [n, "same"])), "west-filter": "update" });
     expect(r.outputs).toMatchObject({ alphabetsOnSecondary: [], keysOnSecondary: ["signing"], filteredOnSecondary: ["transform/"], secondaryState: "stream-wals" });
     expect((await secrets(1, "keymgmt/key/signing")).body.data.type).toBe("aes256-gcm96");
+  });
+
+  // A new ttl replaces the token (revoke, then issue), and west follows the new one with
+  // update-primary: the primary drops west's filter at both. The filter takes west's activation, so
+  // the same up writes it again, after west; transform/ must never become readable on west.
+  it("a new token (tokenTtl) re-applies the deny filter in the same up: the withheld path stays unreadable on west", async () => {
+    const r = await run("up", step2, { "replication:tokenTtl": "2h" });
+    expect(r.error).toBeUndefined();
+    expect((await secrets(1, "transform/alphabet/digits")).status, "the withheld alphabet on west").toBe(404);
+    expect((await secrets(1, "keymgmt/key/signing")).status).toBe(200);
+    expect(r.outputs).toMatchObject({ alphabetsOnSecondary: [], keysOnSecondary: ["signing"], filteredOnSecondary: ["transform/"], secondaryState: "stream-wals" });
+    expect(ops(r)).toEqual({ ...Object.fromEntries(ALL.map((n) => [n, "same"])), "west-token": "replace", west: "update", "west-filter": "update" });
+    const westId = (await secrets(1, "sys/replication/performance/status")).body.data.cluster_id;
+    expect((await secrets(0, `sys/replication/performance/primary/paths-filter/${westId}`)).body.data).toEqual({ mode: "deny", paths: ["transform/"] });
+    const again = await run("up", step2, { "replication:tokenTtl": "2h" });
+    expect(ops(again)).toEqual(Object.fromEntries(ALL.map((n) => [n, "same"])));
   });
 
   it("refresh finds everything in place", async () => {

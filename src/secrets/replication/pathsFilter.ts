@@ -18,6 +18,7 @@ export interface PathsFilterState {
   secondaryClusterId: string;
   mode: "allow" | "deny";
   paths: string[];
+  secondaryActivation?: number | string;
   adopt?: boolean;
   [key: string]: unknown;
 }
@@ -34,6 +35,7 @@ function buildSchema(): z.ZodType {
       z.string({ error: "must be a string" }).regex(/^[^/\s]+(\/[^/\s]+)*\/$/, "must be a mount path ending in /, such as transform/"),
       { error: "must be a list of mount paths" },
     ),
+    secondaryActivation: z.union([z.number(), z.string()], { error: "must be a number or a string" }).optional(),
     adopt: adopt(),
   });
 }
@@ -50,11 +52,16 @@ export const pathsFilterDefinition = pathObject<PathsFilterState, PathsFilterSta
   routes: { write: R.filterWrite, read: R.filterRead, delete: R.filterDelete, list: R.filterRead },
   params: (p) => ({ id: p.secondaryClusterId }),
   body: (p) => ({ mode: p.mode, paths: p.paths }),
-  fromData: (d, p) => ({
-    secondaryClusterId: p.secondaryClusterId,
-    mode: d.mode === "deny" ? "deny" : "allow",
-    paths: Array.isArray(d.paths) ? d.paths.map(String).sort() : [],
-  }),
+  fromData: (d, p) => {
+    const out: PathsFilterState = {
+      secondaryClusterId: p.secondaryClusterId,
+      mode: d.mode === "deny" ? "deny" : "allow",
+      paths: Array.isArray(d.paths) ? d.paths.map(String).sort() : [],
+    };
+    // Never sent: its only work is to make a new activation of the secondary a change of the filter.
+    if (p.secondaryActivation !== undefined) out.secondaryActivation = p.secondaryActivation;
+    return out;
+  },
 });
 
 export interface PathsFilterArgs extends ConnectionArgs<"secrets"> {
@@ -64,6 +71,15 @@ export interface PathsFilterArgs extends ConnectionArgs<"secrets"> {
   mode?: pulumi.Input<"allow" | "deny">;
   /** Mount or namespace paths ending in `/`, such as `transform/` (compared as a set). Default none. */
   paths?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The secondary's {@link PerformanceSecondary.activation} (or any value that changes when it is
+   * given a new token). Never sent. The primary drops a secondary's filter when the secondary takes
+   * a new token (update-primary), and a token replaced for a new ttl revokes it first, which drops
+   * the filter too; a change of this value makes the same `pulumi up` write the filter again, after
+   * the secondary, so the withheld mounts never reach it. Without it the filter stays dropped until
+   * a `pulumi refresh` and another `pulumi up`.
+   */
+  secondaryActivation?: pulumi.Input<number | string>;
   /** Take over a filter that already exists for the secondary instead of failing. */
   adopt?: pulumi.Input<boolean>;
 }
@@ -72,15 +88,16 @@ export interface PathsFilterArgs extends ConnectionArgs<"secrets"> {
  * A paths filter for one secondary, on the primary of the connection. Mounts it withholds are
  * removed from the secondary and no longer replicate to it.
  *
- * The filter belongs to the secondary's activation: after the secondary is given a new token with
- * update-primary (a new token on its {@link PerformanceSecondary}), the primary has dropped the
- * filter and it must be recreated: `pulumi refresh` sees it gone and the next `pulumi up` creates it
- * again (or replace it in the same run, e.g. with `replaceOnChanges` tied to the token).
+ * The filter belongs to the secondary's activation: when the secondary is given a new token with
+ * update-primary (a new token on its {@link PerformanceSecondary}), the primary drops the filter.
+ * Give the secondary's `activation` as `secondaryActivation` and the same `pulumi up` writes the
+ * filter again.
  *
  * @example
  * ```ts
  * new svc.secrets.replication.PathsFilter("west", {
- *   secondaryClusterId: secondary.clusterId, mode: "deny", paths: ["keymgmt/"], connection: east,
+ *   secondaryClusterId: secondary.clusterId, secondaryActivation: secondary.activation,
+ *   mode: "deny", paths: ["keymgmt/"], connection: east,
  * });
  * ```
  */
@@ -91,6 +108,8 @@ export class PathsFilter extends SvcResource {
   declare readonly mode: pulumi.Output<string>;
   /** The paths, sorted. */
   declare readonly paths: pulumi.Output<string[]>;
+  /** The secondary's activation the filter was last written for, when given. */
+  declare readonly secondaryActivation: pulumi.Output<number | string | undefined>;
 
   constructor(name: string, args: PathsFilterArgs, opts?: pulumi.CustomResourceOptions) {
     super(pathsFilterDefinition, name, args, opts);

@@ -10,6 +10,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
+import { isAmbiguous } from "../../http";
 import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
@@ -31,10 +32,35 @@ function buildSchema(): z.ZodType {
   });
 }
 
-/** Status → outputs; undefined when the cluster is not a primary any more (gone, for refresh). */
+/**
+ * The resource's id: the role's path, not the cluster id, because it must be the same whether or
+ * not the status could be read after the enable (a partial create knows no cluster id).
+ */
+const PRIMARY_ID = "sys/replication/performance/primary";
+
+/**
+ * What state records as `primaryClusterAddr` while the cluster is demoted: a demoted primary gives
+ * secondaries no address. No program can ask for "" (check wants an address), so the next up sees a
+ * change and promotes the cluster back.
+ */
+const DEMOTED_ADDR = "";
+
+/**
+ * Whether the status shows this resource's cluster demoted: a secondary that kept its cluster id and
+ * follows no primary, as a change of address leaves it between its demote and its promote. A
+ * cluster that joined a primary since is not ours to promote: it reads as gone.
+ */
+function demotedHere(s: ReplicationStatus, clusterId: unknown): boolean {
+  return s.mode === "secondary" && typeof clusterId === "string" && clusterId !== "" && s.clusterId === clusterId &&
+    s.secondaryId === "" && s.primaryClusterAddr === "";
+}
+
+/** Status → outputs; undefined when the cluster is not this primary any more (gone, for refresh). */
 function fromStatus(s: ReplicationStatus, p: PerformancePrimaryState): PerformancePrimaryState | undefined {
+  const disableOnDelete = p.disableOnDelete ?? false;
+  if (demotedHere(s, p.clusterId)) return { clusterId: s.clusterId, disableOnDelete, primaryClusterAddr: DEMOTED_ADDR };
   if (s.mode !== "primary") return undefined;
-  const out: PerformancePrimaryState = { clusterId: s.clusterId, disableOnDelete: p.disableOnDelete ?? false };
+  const out: PerformancePrimaryState = { clusterId: s.clusterId, disableOnDelete };
   // The service reports its own address when none was given: kept out of state unless the program set one.
   if (p.primaryClusterAddr !== undefined) out.primaryClusterAddr = sameAddr(p.primaryClusterAddr, s.primaryClusterAddr) ? p.primaryClusterAddr : s.primaryClusterAddr;
   return out;
@@ -48,6 +74,42 @@ async function readPrimary(ctx: Context, p: PerformancePrimaryState): Promise<Pe
 
 const addrBody = (p: PerformancePrimaryState) => (p.primaryClusterAddr ? { primary_cluster_addr: p.primaryClusterAddr } : {});
 
+/** The status, or the failure whose outcome it was to settle when it cannot be read either. */
+async function statusOr(ctx: Context, e: unknown): Promise<ReplicationStatus> {
+  try {
+    return await fetchStatus(ctx);
+  } catch {
+    throw e;
+  }
+}
+
+/**
+ * Promotes this resource's demoted cluster back to primary. A promote whose outcome is unknown is
+ * read back; only when the status shows the cluster still demoted is it sent once more, because a
+ * promote that did act would be refused the second time and leave us knowing nothing.
+ */
+async function promoteBack(ctx: Context, clusterId: string, addr: string): Promise<void> {
+  const body = addr ? { primary_cluster_addr: addr } : {};
+  const promoted = (st: ReplicationStatus) => st.mode === "primary" && st.clusterId === clusterId;
+  try {
+    await transition(ctx, R.secondaryPromote, body, promoted, "secondary/promote");
+    return;
+  } catch (e) {
+    if (!isAmbiguous(e)) throw e;
+    // transition read the status back, or failed to: read it once more to know which.
+    const now = await statusOr(ctx, e);
+    if (promoted(now)) return;
+    if (!demotedHere(now, clusterId)) throw e;
+    ctx.log(`secondary/promote did not act (${(e as Error).message}): the cluster is still demoted, so it is promoted once more`);
+  }
+  await transition(ctx, R.secondaryPromote, body, promoted, "secondary/promote");
+}
+
+/** A failure after the demote: the cluster is not a primary now, and the message says what the next up does. */
+function stillDemoted(e: unknown, clusterId: string): Error {
+  return new Error(`${(e as Error).message}; cluster ${clusterId} is demoted (not a primary) until the next pulumi up promotes it back`);
+}
+
 export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimaryState, PerformancePrimaryState> = {
   kind: "secrets:ReplicationPerformancePrimary",
   schema: () => (schema ??= buildSchema()),
@@ -55,36 +117,63 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
   outputs: ["clusterId"],
   async create(ctx, inputs) {
     await transition(ctx, R.primaryEnable, addrBody(inputs), (st) => st.mode === "primary", "primary/enable");
-    const id = "sys/replication/performance/primary";
     try {
       const out = await readPrimary(ctx, inputs);
       if (!out) throw new Error("primary/enable succeeded but the status does not report a primary");
-      return { id: out.clusterId as string, outs: out };
+      return { id: PRIMARY_ID, outs: out };
     } catch (e) {
-      throw new PartialFailure(id, inputs, e as Error);
+      throw new PartialFailure(PRIMARY_ID, inputs, e as Error);
     }
   },
   read: (ctx, _id, props) => readPrimary(ctx, props),
   /**
    * The service has no call that changes a primary's cluster address, but a demoted primary can be
-   * promoted back with one: the cluster id, the secondaries and their filters are kept.
+   * promoted back with one: the cluster id, the secondaries and their filters are kept. Between the
+   * two the cluster is no primary, so a failure there is recorded (partial failure) as the demoted
+   * cluster it left, and the next up (or this one, when the status shows it) promotes it back.
    */
-  async update(ctx, _id, olds, news) {
-    const before = olds.primaryClusterAddr ?? "";
-    const after = news.primaryClusterAddr ?? "";
-    if (!sameAddr(before, after)) {
-      await ctx.client("secrets").request({ route: R.primaryDemote, body: {} });
-      await ctx.client("secrets").request({ route: R.secondaryPromote, body: after ? { primary_cluster_addr: after } : {} });
+  async update(ctx, id, olds, news) {
+    const now = await fetchStatus(ctx);
+    const clusterId = typeof olds.clusterId === "string" && olds.clusterId !== "" ? olds.clusterId : now.clusterId;
+    const wanted = news.primaryClusterAddr ?? "";
+    const demoted = demotedHere(now, clusterId);
+    const move = demoted || !sameAddr(olds.primaryClusterAddr ?? "", wanted);
+    if (move) {
+      if (!demoted) await transition(ctx, R.primaryDemote, {}, (st) => demotedHere(st, clusterId), "primary/demote");
+      try {
+        await promoteBack(ctx, clusterId, wanted);
+      } catch (e) {
+        throw new PartialFailure(id, { ...news, clusterId, primaryClusterAddr: DEMOTED_ADDR }, stillDemoted(e, clusterId));
+      }
     }
-    const out = await readPrimary(ctx, news);
+    let out: PerformancePrimaryState | undefined;
+    try {
+      out = await readPrimary(ctx, { ...news, clusterId });
+    } catch (e) {
+      // Promoted with the new address already: state must not keep the old one, or the next up demotes again.
+      if (move) throw new PartialFailure(id, { ...news, clusterId }, e as Error);
+      throw e;
+    }
     if (!out) throw new Error("the cluster is no longer a performance primary");
     return out;
   },
   async delete(ctx, _id, props) {
-    if (!props.disableOnDelete) return;
+    const recordedDemoted = props.primaryClusterAddr === DEMOTED_ADDR;
+    // Deleting only forgets a primary: no request, unless state says a change of address left it demoted.
+    if (!props.disableOnDelete && !recordedDemoted) return;
+    const now = await fetchStatus(ctx);
+    const disabled = (st: ReplicationStatus) => st.mode === "disabled";
     // Already disabled (an earlier destroy whose response was lost) is what delete wants.
-    if ((await fetchStatus(ctx)).mode === "disabled") return;
-    await transition(ctx, R.primaryDisable, {}, (st) => st.mode === "disabled", "primary/disable");
+    if (disabled(now)) return;
+    const clusterId = props.clusterId as string;
+    if (demotedHere(now, clusterId)) {
+      // A demoted primary is a secondary now and is disabled as one; without disableOnDelete it is
+      // promoted back, because deleting the resource leaves the cluster primary.
+      if (props.disableOnDelete) await transition(ctx, R.secondaryDisable, {}, disabled, "secondary/disable");
+      else await promoteBack(ctx, clusterId, "");
+      return;
+    }
+    if (props.disableOnDelete) await transition(ctx, R.primaryDisable, {}, disabled, "primary/disable");
   },
 };
 
@@ -92,7 +181,8 @@ export interface PerformancePrimaryArgs extends ConnectionArgs<"secrets"> {
   /**
    * Address given to secondaries (`primary_cluster_addr`), such as `https://10.0.0.1:8201`; default:
    * the cluster's configured address. Changing it demotes the primary and promotes it back with the
-   * new address: the cluster id, its secondaries and their filters stay.
+   * new address: the cluster id, its secondaries and their filters stay. When the promote fails, the
+   * cluster stays demoted and state records `""` here, so the next `pulumi up` promotes it back.
    */
   primaryClusterAddr?: pulumi.Input<string>;
   /**
@@ -117,11 +207,11 @@ export interface PerformancePrimaryArgs extends ConnectionArgs<"secrets"> {
  * ```
  */
 export class PerformancePrimary extends SvcResource {
-  /** Address given to secondaries, when set. */
+  /** Address given to secondaries, when set; `""` while a change of address left the cluster demoted (the next up promotes it). */
   declare readonly primaryClusterAddr: pulumi.Output<string | undefined>;
   /** Whether deleting the resource disables replication on the cluster. */
   declare readonly disableOnDelete: pulumi.Output<boolean>;
-  /** The primary's cluster id, from the replication status. */
+  /** The primary's cluster id, from the replication status. (The resource id is `sys/replication/performance/primary`.) */
   declare readonly clusterId: pulumi.Output<string>;
 
   constructor(name: string, args: PerformancePrimaryArgs = {}, opts?: pulumi.CustomResourceOptions) {
@@ -146,7 +236,8 @@ const demoteFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
  * Demotes the primary of the connection to a secondary connected to no primary. It keeps its cluster
  * id and can rejoin the set (update-primary, no wipe) or be promoted back. No request during preview.
  * Resolves to the cluster's status after the demotion. A {@link PerformancePrimary} on it reads as
- * gone afterwards.
+ * demoted afterwards (`primaryClusterAddr` `""`) and the next `pulumi up` promotes it back; once the
+ * cluster joins another primary it reads as gone.
  */
 export function demotePrimary(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
   return invoke(demoteFn, args, opts);

@@ -12,7 +12,7 @@ import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
-import { registerSecret } from "../../http";
+import { isSvcError, registerSecret } from "../../http";
 import { clusterAddr } from "./performancePrimary";
 import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
@@ -29,6 +29,7 @@ export interface PerformanceSecondaryState {
   clusterId?: string;
   secondaryId?: string;
   primaryClusterAddr?: string;
+  activation?: number;
   [key: string]: unknown;
 }
 
@@ -63,8 +64,9 @@ function fromStatus(s: ReplicationStatus, p: PerformanceSecondaryState): Perform
     secondaryId: s.secondaryId,
     primaryClusterAddr: s.primaryClusterAddr,
   };
-  // Not reported by the service: the program's values are kept.
+  // Not reported by the service: the program's values and the count of tokens sent are kept.
   for (const k of ["primaryApiAddr", "caFile", "caPath"] as const) if (p[k] !== undefined) out[k] = p[k];
+  if (p.activation !== undefined) out.activation = p.activation;
   return out;
 }
 
@@ -84,6 +86,24 @@ function followsNewToken(before: ReplicationStatus): (now: ReplicationStatus) =>
   return (now) => primaryOf(now) !== primaryOf(before) || (!connected(before) && connected(now));
 }
 
+/**
+ * Whether the secondary follows another id or primary than state recorded. After an update-primary
+ * is refused, that is the trace of an earlier one with this token whose outcome was never known (its
+ * response and the status read after it were both lost): the token was used then.
+ */
+function movedSince(now: ReplicationStatus, p: PerformanceSecondaryState): boolean {
+  if (now.mode !== "secondary" || p.secondaryId === undefined) return false;
+  return now.secondaryId !== p.secondaryId || now.primaryClusterAddr !== (p.primaryClusterAddr ?? "");
+}
+
+/**
+ * The resource's id: the role's path, not the cluster id, because it must be the same whether or
+ * not the status could be read after the enable (a partial create knows no cluster id).
+ */
+const SECONDARY_ID = "sys/replication/performance/secondary";
+
+const NOT_FOLLOWED = "the secondary's status shows no change; if the token was used anyway, the next up is refused: issue a new SecondaryToken";
+
 export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
   kind: "secrets:ReplicationPerformanceSecondary",
   schema: () => (schema ??= buildSchema()),
@@ -91,31 +111,49 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   writeOnly: ["token"],
   // Checked on every run; never a reason to call the service.
   local: ["acknowledgeDataWipe"],
-  outputs: ["clusterId", "secondaryId", "primaryClusterAddr"],
+  outputs: ["clusterId", "secondaryId", "primaryClusterAddr", "activation"],
   async create(ctx, inputs) {
     await transition(ctx, R.secondaryEnable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
+    const activated = { ...inputs, activation: 1 };
     try {
-      const out = await readSecondary(ctx, inputs);
+      const out = await readSecondary(ctx, activated);
       if (!out) throw new Error("secondary/enable succeeded but the status does not report a secondary");
-      return { id: out.clusterId as string, outs: out };
+      return { id: SECONDARY_ID, outs: out };
     } catch (e) {
-      throw new PartialFailure("sys/replication/performance/secondary", inputs, e as Error);
+      throw new PartialFailure(SECONDARY_ID, activated, e as Error);
     }
   },
   read: (ctx, _id, props) => readSecondary(ctx, props),
   /** A new token is an update-primary: the secondary follows the token's primary without a wipe. */
-  async update(ctx, _id, olds, news) {
+  async update(ctx, id, olds, news) {
     const changed = (k: "primaryApiAddr" | "caFile" | "caPath") => (olds[k] ?? "") !== (news[k] ?? "");
-    if (olds.token !== news.token) {
-      const before = await fetchStatus(ctx);
-      await transition(ctx, R.updatePrimary, connectBody(news), followsNewToken(before), "update-primary",
-        "the secondary's status shows no change; if the token was used anyway, the next up is refused: issue a new SecondaryToken");
-    } else if (changed("primaryApiAddr") || changed("caFile") || changed("caPath")) {
-      throw new Error("primaryApiAddr, caFile and caPath are sent with a token: issue a new SecondaryToken for this secondary to change them");
+    if (olds.token === news.token) {
+      if (changed("primaryApiAddr") || changed("caFile") || changed("caPath")) {
+        throw new Error("primaryApiAddr, caFile and caPath are sent with a token: issue a new SecondaryToken for this secondary to change them");
+      }
+      const out = await readSecondary(ctx, { ...news, activation: olds.activation });
+      if (!out) throw new Error("the cluster is no longer a performance secondary");
+      return out;
     }
-    const out = await readSecondary(ctx, news);
-    if (!out) throw new Error("the cluster is no longer a performance secondary");
-    return out;
+    const before = await fetchStatus(ctx);
+    try {
+      await transition(ctx, R.updatePrimary, connectBody(news), followsNewToken(before), "update-primary", NOT_FOLLOWED);
+    } catch (e) {
+      if (!(isSvcError(e, "invalid_input") && movedSince(before, olds))) throw e;
+      ctx.log(`update-primary: refused (${(e as Error).message}), but the secondary already follows ${before.primaryClusterAddr} as "${before.secondaryId}" ` +
+        `instead of what state recorded: an earlier update-primary with this token acted, so it is recorded as used`);
+    }
+    // The token is used up from here on. Whatever fails now, state must record it, or the next up
+    // sends it again and is refused. The id and primary it led to are read back (unknown until then).
+    const used: PerformanceSecondaryState = { ...news, activation: (olds.activation ?? 1) + 1 };
+    if (olds.clusterId !== undefined) used.clusterId = olds.clusterId;
+    try {
+      const out = await readSecondary(ctx, used);
+      if (!out) throw new Error("update-primary succeeded but the status does not report a secondary");
+      return out;
+    } catch (e) {
+      throw new PartialFailure(id, used, e as Error);
+    }
   },
   async delete(ctx) {
     // Already disabled (an earlier destroy whose response was lost) is what delete wants.
@@ -128,7 +166,8 @@ export interface PerformanceSecondaryArgs extends ConnectionArgs<"secrets"> {
   /**
    * Activation token: the `token` of a {@link SecondaryToken} on the primary. Secret and write-only.
    * A new token on an existing secondary is sent as update-primary: the secondary follows the
-   * token's primary without a wipe (its paths filter on the primary must then be recreated).
+   * token's primary without a wipe. The primary drops the secondary's paths filter then: give
+   * {@link PerformanceSecondary.activation} to the filter's `secondaryActivation` so it is written again.
    */
   token: pulumi.Input<string>;
   /** Address of the primary's API, overriding the one in the token. */
@@ -168,12 +207,19 @@ export class PerformanceSecondary extends SvcResource {
   declare readonly caPath: pulumi.Output<string | undefined>;
   /** Always true. */
   declare readonly acknowledgeDataWipe: pulumi.Output<boolean>;
-  /** The secondary's cluster id: the id of its {@link PathsFilter} on the primary. */
+  /** The secondary's cluster id: the key of its {@link PathsFilter} on the primary. (The resource id is `sys/replication/performance/secondary`.) */
   declare readonly clusterId: pulumi.Output<string>;
   /** The id its token was issued for. */
   declare readonly secondaryId: pulumi.Output<string>;
   /** Cluster address of its primary. */
   declare readonly primaryClusterAddr: pulumi.Output<string>;
+  /**
+   * How many tokens the secondary was activated with: 1 after the enable, one more for every new
+   * token sent as update-primary. The primary drops the secondary's paths filter at each of those,
+   * so give this to {@link PathsFilter}'s `secondaryActivation`: the filter is then written again in
+   * the same `pulumi up`, after the secondary.
+   */
+  declare readonly activation: pulumi.Output<number>;
 
   constructor(name: string, args: PerformanceSecondaryArgs, opts?: pulumi.CustomResourceOptions) {
     super(performanceSecondaryDefinition, name, args, opts);
