@@ -158,12 +158,13 @@ export interface CheckOutArgs extends ConnectionArgs<"secrets"> {
   /** Any change returns the account and borrows again (which gives a fresh password). */
   triggers?: pulumi.Input<unknown[]>;
   /**
-   * Declares that no other program (another stack, this program's own `checkOut` calls, anyone)
-   * borrows from this set with the same token or identity entity. The service's status shows who
-   * borrowed an account, not which request did, so only then can an account that went out while a
-   * check-out's response was lost be told to be this one's: it is checked in at once (its password
-   * reached nobody). Default false: such an account is never checked in (it could be another
-   * borrower's loan); it is recorded in `lostCheckOuts` and the service returns it when its lease ends.
+   * Declares that nothing else (another stack, this program's own `checkOut` calls) borrows from
+   * this set with the same token or identity entity. The service's status shows who borrowed an
+   * account, not which request did, so only then can an account that went out while a check-out's
+   * response was lost be told to be this one's: it is checked in at once (its password reached
+   * nobody). Default false: such an account is never checked in (it could be another borrower's
+   * loan); it is recorded in `lostCheckOuts`, and the service returns it when its lease ends.
+   * Changing this updates in place: set later, it checks the recorded accounts in.
    */
   soleBorrower?: pulumi.Input<boolean>;
 }
@@ -199,7 +200,10 @@ export class CheckOut extends SvcResource {
   declare readonly checkedOutAt: pulumi.Output<string>;
   /** Whether you declared this program the set's only borrower with its token. */
   declare readonly soleBorrower: pulumi.Output<boolean | undefined>;
-  /** SHA-256 of the borrower fields the service showed for this loan (never the token), so a later loan of the account to another token is never taken for this one. */
+  /**
+   * SHA-256 of the borrower fields the service showed for this loan (never the token), so a later
+   * loan of the account to another token is never taken for this one.
+   */
   declare readonly borrowerDigest: pulumi.Output<string | undefined>;
   /**
    * Accounts that went out while a check-out's response was lost and could not be proven this
@@ -218,12 +222,12 @@ export interface CheckOutFnArgs extends SetRefArgs {
   /** Lease length: seconds or duration text; capped at the set's ttl. */
   ttl?: number | string;
   /**
-   * Declares that no other program (another stack, this program's own `checkOut` calls, anyone)
-   * borrows from this set with the same token or identity entity. The service's status shows who
-   * borrowed an account, not which request did, so only then can an account that went out while a
-   * check-out's response was lost be told to be this one's: it is checked in at once (its password
-   * reached nobody). Default false: such an account is never checked in (it could be another
-   * borrower's loan); it is named in the error (or in `lostCheckOuts` of the result) and the service returns it when its lease ends.
+   * Declares that nothing else (another stack, this program's `CheckOut` resources, other calls at
+   * the same time) borrows from this set with the same token or identity entity. Only then can an
+   * account that went out while a check-out's response was lost be told to be this call's: it is
+   * checked in at once (its password reached nobody). Default false: such an account is never
+   * checked in (it could be another borrower's loan); it is named in the error, or in the result's
+   * `lostCheckOuts` beside a loan, and the service returns it when its lease ends.
    */
   soleBorrower?: boolean;
 }
@@ -246,7 +250,7 @@ const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = {
     }
     if (r.lost.length > 0) {
       const e = r.error instanceof Error ? r.error : new Error(String(r.error));
-      e.message = `${e.message}; the outcome is unknown: ${describeLost(args, r.lost)}`;
+      e.message = `${e.message}; the outcome is unknown: ${describeLost(args, r.lost, "checkIn")}`;
       throw e;
     }
     throw r.error;
