@@ -1,23 +1,26 @@
 /**
  * A borrowed library account held for the life of the resource: create checks one out, delete
  * checks it in (which rotates its password), and refresh drops it once the lease has ended, so
- * the next `pulumi up` borrows again. The functions below do the same one call at a time.
+ * the next `pulumi up` borrows again. The functions below do the same one call at a time. What
+ * happens when a response is lost is in lending.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { Context, ResourceDefinition } from "../../core/definition";
+import { PartialFailure, type Context, type ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
-import { ConflictError, isAmbiguous, isSvcError, registerSecret } from "../../http";
+import { isSvcError } from "../../http";
 import { duration, type Duration } from "../duration";
-import { dataOf } from "../envelope";
 import { mount, name } from "../fields";
-import { fetchData } from "../pathObject";
-import { params, setRef, type SetRefArgs } from "./librarySet";
-import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
+import {
+  borrowerNow, borrowSafely, checkInSafely, describeLost, oneAtATime, settleLost, stillLost,
+  type CheckOutResult, type LostCheckOut, type SetRef,
+} from "./lending";
+import { setRef, type SetRefArgs } from "./librarySet";
+import { DEFAULT_DIRECTORY_MOUNT, warn } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
-export const NONE_AVAILABLE = "No service accounts available for check-out.";
+export { NONE_AVAILABLE, type CheckOutResult, type LostCheckOut } from "./lending";
 
 export interface CheckOutState {
   setName: string;
@@ -25,146 +28,123 @@ export interface CheckOutState {
   ttl?: Duration;
   /** Any change replaces the check-out: the account is checked in and another borrowed. */
   triggers?: unknown[];
+  soleBorrower?: boolean;
   serviceAccountName?: string;
   password?: string;
   leaseId?: string;
   leaseDuration?: number;
   /** When the lease began (ISO), so refresh can tell that it ended. */
   checkedOutAt?: string;
+  /** Digest of the borrower the service showed for this loan, so a later loan of the account to another token is never taken for it. */
+  borrowerDigest?: string;
+  lostCheckOuts?: LostCheckOut[];
   [key: string]: unknown;
-}
-
-/** One check-out as the service answered it. */
-export interface CheckOutResult {
-  /** The account borrowed. */
-  serviceAccountName: string;
-  /** Its password for the length of the lease (secret). */
-  password: string;
-  /** The lease to name when checking the account in or renewing. */
-  leaseId: string;
-  /** Seconds; 0 = no end. */
-  leaseDuration: number;
 }
 
 let schema: z.ZodType | undefined;
 
-/** POST check-out; the service's 400 for an empty set becomes a message that says what to do. */
-async function borrow(ctx: Context, args: { setName: string; mount?: string; ttl?: Duration }): Promise<CheckOutResult> {
-  const body: Record<string, unknown> = { name: args.setName };
-  if (args.ttl !== undefined) body.ttl = args.ttl;
-  let res;
-  try {
-    res = await ctx.client("secrets").request({ route: R.checkOut, params: params({ ...args, name: args.setName }), body });
-  } catch (e) {
-    if (isSvcError(e, "invalid_input") && (e as { messages: string[] }).messages.some((m) => m.includes(NONE_AVAILABLE))) {
-      throw new ConflictError({
-        service: "secrets", method: "POST", path: `/${args.mount ?? DEFAULT_DIRECTORY_MOUNT}/library/${args.setName}/check-out`, status: 400,
-        messages: [`${NONE_AVAILABLE} Every account of library set ${args.setName} is checked out: add accounts to the set or check one in`],
-      });
-    }
-    throw e;
-  }
-  const b = res.body as { lease_id?: unknown; lease_duration?: unknown };
-  const d = dataOf(res.body);
-  const out = {
-    serviceAccountName: String(d.service_account_name ?? ""),
-    password: String(d.password ?? ""),
-    leaseId: String(b.lease_id ?? ""),
-    leaseDuration: Number(b.lease_duration ?? 0),
-  };
-  registerSecret(out.password);
-  return out;
-}
-
-/** The set's accounts that are free now. */
-async function available(ctx: Context, p: { setName: string; mount?: string }): Promise<Set<string>> {
-  const status = (await fetchData(ctx, R.status, params({ mount: p.mount, name: p.setName }))) ?? {};
-  return new Set(Object.entries(status).filter(([, s]) => (s as { available?: unknown })?.available === true).map(([a]) => a));
-}
-
-/** Borrows of this process per set, one at a time: a lost response is told apart by the set's status. */
-const borrowing = new Map<string, Promise<unknown>>();
-
-/**
- * Borrows once. A check-out whose response was lost (dropped connection, 5xx, 429) may have taken
- * an account whose password nobody received: the account that went out meanwhile is checked in
- * again (which rotates that password) and the borrow is tried once more, so no account stays out
- * on a lease no state holds.
- */
-async function borrowOnce(ctx: Context, p: CheckOutState): Promise<CheckOutResult> {
-  const key = `${ctx.client("secrets").baseUrl}|${p.mount ?? DEFAULT_DIRECTORY_MOUNT}|${p.setName}`;
-  const previous = borrowing.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(async () => {
-    for (let attempt = 1; ; attempt++) {
-      const before = await available(ctx, p);
-      try {
-        return await borrow(ctx, p);
-      } catch (e) {
-        if (!isAmbiguous(e) || attempt >= 3) throw e;
-        const now = await available(ctx, p);
-        const taken = [...before].filter((a) => !now.has(a));
-        if (taken.length > 0) {
-          ctx.log(`check-out from ${p.setName}: the response was lost (${(e as Error).message}); checking ${taken.join(", ")} in again, then borrowing anew`);
-          await ctx.client("secrets").request({
-            route: R.manageCheckIn, params: params({ mount: p.mount, name: p.setName }),
-            body: { name: p.setName, service_account_names: taken }, retry: "safe",
-          });
-        }
-      }
-    }
-  });
-  borrowing.set(key, run);
-  try {
-    return await run;
-  } finally {
-    if (borrowing.get(key) === run) borrowing.delete(key);
-  }
-}
-
 const leaseEnded = (p: CheckOutState) =>
   !!p.leaseDuration && !!p.checkedOutAt && Date.now() >= Date.parse(p.checkedOutAt) + p.leaseDuration * 1000;
 
-/** Whether the account is still out on this lease: set present, account not available, lease not over. */
+/**
+ * Whether the account is still out on this loan: set present, account out (to the borrower recorded
+ * at check-out, when state has one), lease not over.
+ */
 async function stillHeld(ctx: Context, p: CheckOutState): Promise<boolean> {
-  if (leaseEnded(p)) return false;
-  const status = await fetchData(ctx, R.status, params({ mount: p.mount, name: p.setName }));
-  const s = status?.[p.serviceAccountName ?? ""] as { available?: unknown } | undefined;
-  return !!s && s.available !== true;
+  if (!p.serviceAccountName || leaseEnded(p)) return false;
+  const borrower = await borrowerNow(ctx, ref(p), p.serviceAccountName);
+  return borrower !== undefined && (p.borrowerDigest === undefined || borrower === p.borrowerDigest);
 }
+
+const ref = (p: CheckOutState): SetRef => ({ setName: p.setName, mount: p.mount });
+
+/** The loan's fields for state, without what a function's result carries for its caller only. */
+function loanFields(out: CheckOutResult & { borrowerDigest?: string }): Partial<CheckOutState> {
+  const { lostCheckOuts: _, ...loan } = out;
+  return loan;
+}
+
+/** A partial failure whose message says what happened to the check-out, not that an object was created. */
+function keptWithLost(id: string, props: CheckOutState, cause: unknown, lost: LostCheckOut[], held: boolean): PartialFailure {
+  const error = cause instanceof Error ? cause : new Error(String(cause));
+  const pf = new PartialFailure(id, props, error);
+  pf.message = `${error.message}; the outcome is unknown: ${describeLost(ref(props), lost)} (kept in state as ${id}` +
+    `${held ? "" : " without an account"}; the next pulumi up or destroy reads it back)`;
+  return pf;
+}
+
+/** Where a check-out that holds no account yet is kept in state: the action's path (not a lease). */
+const pendingId = (p: CheckOutState) => `${p.mount}/library/${p.setName}/check-out`;
 
 export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState> = {
   kind: "secrets:DirectoryCheckOut",
-  schema: () => (schema ??= z.object({ setName: name(), mount: mount(), ttl: duration().optional(), triggers: z.array(z.unknown()).optional() })),
+  schema: () => (schema ??= z.object({
+    setName: name(), mount: mount(), ttl: duration().optional(), triggers: z.array(z.unknown()).optional(),
+    soleBorrower: z.boolean({ error: "must be a boolean" }).optional(),
+  })),
   defaults: { mount: DEFAULT_DIRECTORY_MOUNT },
   immutable: ["setName", "mount", "ttl", "triggers"],
   // Checking the old account in first frees it for the new check-out (a set of one account).
   identity: ["setName", "mount"],
   secrets: ["password"],
-  outputs: ["serviceAccountName", "password", "leaseId", "leaseDuration", "checkedOutAt"],
+  outputs: ["serviceAccountName", "password", "leaseId", "leaseDuration", "checkedOutAt", "borrowerDigest", "lostCheckOuts"],
   async create(ctx, inputs) {
     const checkedOutAt = new Date().toISOString();
-    const out = await borrowOnce(ctx, inputs);
-    return { id: out.leaseId, outs: { ...inputs, ...out, checkedOutAt } };
+    const r = await borrowSafely(ctx, inputs);
+    if (r.out) {
+      const outs: CheckOutState = { ...inputs, ...loanFields(r.out), checkedOutAt };
+      if (r.lost.length > 0) throw keptWithLost(r.out.leaseId, { ...outs, lostCheckOuts: r.lost }, r.error, r.lost, true);
+      return { id: r.out.leaseId, outs };
+    }
+    // The outcome is unknown: kept in state, so the next up (an update, after a partial failure) or destroy reads it back.
+    if (r.lost.length > 0) throw keptWithLost(pendingId(inputs), { ...inputs, lostCheckOuts: r.lost }, r.error, r.lost, false);
+    throw r.error;
   },
   async read(ctx, _id, props) {
-    return (await stillHeld(ctx, props)) ? props : undefined;
+    // Without a loan it is gone, records and all: kept, it would hold no account and no later up would borrow.
+    if (!(await stillHeld(ctx, props))) return undefined;
+    const lost = await stillLost(ctx, ref(props), props.lostCheckOuts ?? []);
+    const { lostCheckOuts: _, ...rest } = props;
+    return lost.length > 0 ? { ...rest, lostCheckOuts: lost } : rest;
   },
-  async update() {
-    throw new Error("a check-out is never updated in place: every input change replaces it");
+  /**
+   * Runs after a partial failure, or when soleBorrower changed (every other input replaces): the lost
+   * check-outs are read back (and checked in with soleBorrower), and a check-out that holds no
+   * account borrows now. What is still unknown stays recorded, with a warning, not as a failure.
+   */
+  async update(ctx, id, olds, news) {
+    const sole = news.soleBorrower === true;
+    let lost = await oneAtATime(ctx, ref(news), () => settleLost(ctx, ref(news), olds.lostCheckOuts ?? [], sole));
+    const { lostCheckOuts: _, ...kept } = olds;
+    let outs: CheckOutState = { ...kept, ...news };
+    if (!(await stillHeld(ctx, olds))) {
+      const checkedOutAt = new Date().toISOString();
+      const r = await borrowSafely(ctx, news);
+      lost = [...lost, ...r.lost];
+      if (!r.out) {
+        if (lost.length > 0) throw keptWithLost(id, { ...news, lostCheckOuts: lost }, r.error, lost, false);
+        throw r.error;
+      }
+      outs = { ...news, ...loanFields(r.out), checkedOutAt };
+    }
+    if (lost.length > 0) warn(`check-out from ${news.setName}: ${describeLost(ref(news), lost)}`);
+    return lost.length > 0 ? { ...outs, lostCheckOuts: lost } : outs;
   },
   async delete(ctx, _id, props) {
-    // Once the lease ended the service checked the account in itself; it may be someone else's now.
-    if (!(await stillHeld(ctx, props))) return;
-    try {
-      await ctx.client("secrets").request({
-        route: R.checkIn, params: params({ mount: props.mount, name: props.setName }),
-        body: { name: props.setName, service_account_names: [props.serviceAccountName] }, retry: "safe",
-      });
-    } catch (e) {
-      // The set is gone, and the account with it.
-      if (isSvcError(e, "invalid_input") && /does not exist/.test((e as Error).message)) return;
-      throw e;
-    }
+    await oneAtATime(ctx, ref(props), async () => {
+      const lost = await settleLost(ctx, ref(props), props.lostCheckOuts ?? [], props.soleBorrower === true);
+      if (lost.length > 0) warn(`check-out from ${props.setName} deleted without returning what it cannot prove its own: ${describeLost(ref(props), lost, "checkIn")}`);
+      // Once the lease ended the service checked the account in itself; it may be someone else's now.
+      if (!(await stillHeld(ctx, props))) return;
+      const expected = props.borrowerDigest === undefined ? undefined : new Map([[props.serviceAccountName!, props.borrowerDigest]]);
+      try {
+        await checkInSafely(ctx, ref(props), { accounts: [props.serviceAccountName!], expected });
+      } catch (e) {
+        // The set is gone, and the account with it.
+        if (isSvcError(e, "invalid_input") && /does not exist/.test((e as Error).message)) return;
+        throw e;
+      }
+    });
   },
 };
 
@@ -177,6 +157,16 @@ export interface CheckOutArgs extends ConnectionArgs<"secrets"> {
   ttl?: pulumi.Input<number | string>;
   /** Any change returns the account and borrows again (which gives a fresh password). */
   triggers?: pulumi.Input<unknown[]>;
+  /**
+   * Declares that nothing else (another stack, this program's own `checkOut` calls) borrows from
+   * this set with the same token or identity entity. The service's status shows who borrowed an
+   * account, not which request did, so only then can an account that went out while a check-out's
+   * response was lost be told to be this one's: it is checked in at once (its password reached
+   * nobody). Default false: such an account is never checked in (it could be another borrower's
+   * loan); it is recorded in `lostCheckOuts`, and the service returns it when its lease ends.
+   * Changing this updates in place: set later, it checks the recorded accounts in.
+   */
+  soleBorrower?: pulumi.Input<boolean>;
 }
 
 /**
@@ -208,6 +198,18 @@ export class CheckOut extends SvcResource {
   declare readonly leaseDuration: pulumi.Output<number>;
   /** When the account was checked out. */
   declare readonly checkedOutAt: pulumi.Output<string>;
+  /** Whether you declared this program the set's only borrower with its token. */
+  declare readonly soleBorrower: pulumi.Output<boolean | undefined>;
+  /**
+   * SHA-256 of the borrower fields the service showed for this loan (never the token), so a later
+   * loan of the account to another token is never taken for this one.
+   */
+  declare readonly borrowerDigest: pulumi.Output<string | undefined>;
+  /**
+   * Accounts that went out while a check-out's response was lost and could not be proven this
+   * resource's (see `soleBorrower`), still out on that loan when last read; absent when none.
+   */
+  declare readonly lostCheckOuts: pulumi.Output<LostCheckOut[] | undefined>;
 
   constructor(name: string, args: CheckOutArgs, opts?: pulumi.CustomResourceOptions) {
     super(checkOutDefinition, name, args, opts);
@@ -219,17 +221,46 @@ export class CheckOut extends SvcResource {
 export interface CheckOutFnArgs extends SetRefArgs {
   /** Lease length: seconds or duration text; capped at the set's ttl. */
   ttl?: number | string;
+  /**
+   * Declares that nothing else (another stack, this program's `CheckOut` resources, other calls at
+   * the same time) borrows from this set with the same token or identity entity. Only then can an
+   * account that went out while a check-out's response was lost be told to be this call's: it is
+   * checked in at once (its password reached nobody). Default false: such an account is never
+   * checked in (it could be another borrower's loan); it is named in the error, or in the result's
+   * `lostCheckOuts` beside a loan, and the service returns it when its lease ends.
+   */
+  soleBorrower?: boolean;
 }
 
 let outSchema: z.ZodType | undefined;
 const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = {
   name: "checkOut",
-  schema: () => (outSchema ??= z.object({ setName: name(), mount: mount().optional(), ttl: duration().optional() })),
+  schema: () => (outSchema ??= z.object({
+    setName: name(), mount: mount().optional(), ttl: duration().optional(), soleBorrower: z.boolean({ error: "must be a boolean" }).optional(),
+  })),
   sideEffects: true,
-  run: (ctx, args) => borrow(ctx, args),
+  async run(ctx, args) {
+    const r = await borrowSafely(ctx, args);
+    // A function keeps no state: what it cannot resolve is told to its caller, with the loan if there is one.
+    if (r.out) {
+      const { borrowerDigest: _, ...out } = r.out;
+      if (r.lost.length === 0) return out;
+      warn(`checkOut from ${args.setName}: ${describeLost(args, r.lost, "checkIn")}`);
+      return { ...out, lostCheckOuts: r.lost };
+    }
+    if (r.lost.length > 0) {
+      const e = r.error instanceof Error ? r.error : new Error(String(r.error));
+      e.message = `${e.message}; the outcome is unknown: ${describeLost(args, r.lost, "checkIn")}`;
+      throw e;
+    }
+    throw r.error;
+  },
 };
 
-/** Checks out the first available account of a set. No request during preview. Prefer {@link checkOutOutput} (secret). */
+/**
+ * Checks out the first available account of a set. A lost response is read back before anything is
+ * repeated (see `soleBorrower`). No request during preview. Prefer {@link checkOutOutput} (secret).
+ */
 export function checkOut(args: CheckOutFnArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckOutResult> {
   return invoke(checkOutFn, args, opts);
 }
@@ -253,24 +284,20 @@ export interface CheckInArgs extends SetRefArgs {
 let inSchema: z.ZodType | undefined;
 const inArgs = () => (inSchema ??= (setRef() as z.ZodObject).extend({ serviceAccountNames: z.array(z.string().min(1, "must not be empty")).optional() }));
 
-function checkInFn(name: string, route: string): FunctionDefinition<CheckInArgs, CheckInResult> {
+function checkInFn(name: string, manage: boolean): FunctionDefinition<CheckInArgs, CheckInResult> {
   return {
     name,
     schema: inArgs,
     sideEffects: true,
-    async run(ctx, args) {
-      const body: Record<string, unknown> = { name: args.setName };
-      if (args.serviceAccountNames !== undefined) body.service_account_names = args.serviceAccountNames;
-      // Checking in twice is harmless (an available account is skipped), so a retry is safe.
-      const res = await ctx.client("secrets").request({ route, params: params({ ...args, name: args.setName }), body, retry: "safe" });
-      const d = dataOf(res.body);
-      return { checkIns: Array.isArray(d.check_ins) ? d.check_ins.map(String) : [] };
-    },
+    // A lost response is read back, never blindly repeated: the account may have been lent again since.
+    run: async (ctx, args) => ({
+      checkIns: await oneAtATime(ctx, args, () => checkInSafely(ctx, args, { accounts: args.serviceAccountNames, manage })),
+    }),
   };
 }
 
-const checkInDef = checkInFn("checkIn", R.checkIn);
-const manageDef = checkInFn("manageCheckIn", R.manageCheckIn);
+const checkInDef = checkInFn("checkIn", false);
+const manageDef = checkInFn("manageCheckIn", true);
 type CheckInInputs = InputsOf<CheckInArgs>;
 
 /** Checks accounts in (each gets a new password); only the token that checked them out may, unless the set disables enforcement. */

@@ -2,8 +2,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
+import { isAmbiguous } from "../../http";
 import { mount, name } from "../fields";
+import { fetchData } from "../pathObject";
 import { mountOnly, type MountArgs } from "./config";
+import { pause } from "./lending";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R, warn, warningsOf } from "./routes";
 
 /** What a rotation answered: `rotated` false when one was already in progress (the warning says so). */
@@ -26,7 +29,9 @@ const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
   schema: mountOnly,
   sideEffects: true,
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: R.rotateRoot, params: { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT } });
+    // Nothing shows whether a root rotation whose response was lost happened, and sending it again
+    // is harmless: either way the bind password ends up one that only the service knows.
+    const res = await ctx.client("secrets").request({ route: R.rotateRoot, params: { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }, retry: "safe" });
     return result(res.status, res.body, "rotateRoot");
   },
 };
@@ -58,8 +63,25 @@ const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = {
   schema: () => (roleSchema ??= z.object({ name: name(), mount: mount().optional() })),
   sideEffects: true,
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: R.rotateRole, params: { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT, name: args.name } });
-    return result(res.status, res.body, `rotateRole ${args.name}`);
+    const p = { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT, name: args.name };
+    // A second rotation would push the password from before the first out of last_password, so a
+    // lost response is read back: the role's last_service_rotation moves when the rotation happened.
+    // Unread, a lost response cannot be told from a rotation: it is then reported, never repeated.
+    const rotatedAt = () => fetchData(ctx, R.roleRead, p).then((d) => String(d?.last_service_rotation ?? ""), () => undefined);
+    const before = await rotatedAt();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await ctx.client("secrets").request({ route: R.rotateRole, params: p, retry: "never" });
+        return result(res.status, res.body, `rotateRole ${args.name}`);
+      } catch (e) {
+        if (!isAmbiguous(e) || before === undefined) throw e;
+        const now = await rotatedAt();
+        if (now === undefined) throw e;
+        if (now !== before) return { rotated: true, warnings: [] };
+        if (attempt >= 3) throw e;
+        await pause(e, attempt);
+      }
+    }
   },
 };
 
