@@ -120,9 +120,12 @@ export type ArgsOf<R extends Fields> =
 
 type Maybe<F> = Has<F, "optional"> extends true ? undefined : Has<F, "output"> extends true ? (Has<F, "optional"> extends true ? undefined : never) : never;
 
-/** The outputs of a resource class (every field but the local ones), each with its doc. */
-export type OutputsOf<R extends Fields> = {
-  readonly [K in keyof R as Has<R[K], "local"> extends true ? never : K]: pulumi.Output<ValueOf<R[K]> | Maybe<R[K]>>;
+/**
+ * The outputs of a resource class (every field but the local ones), each with its doc. `Also` names
+ * local fields the class exposes all the same (they are in state), where it always has.
+ */
+export type OutputsOf<R extends Fields, Also extends keyof R = never> = {
+  readonly [K in keyof R as Has<R[K], "local"> extends true ? (K extends Also ? K : never) : K]: pulumi.Output<ValueOf<R[K]> | Maybe<R[K]>>;
 };
 
 type Loose<F> = Has<F, "optional"> extends true ? true : Has<F, "local"> extends true ? true : Has<F, "output"> extends true ? true : false;
