@@ -74,6 +74,12 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   encode?(value: T): unknown;
   /** Wire → state, when they differ; `prior` is the value known before (to keep its form). */
   decode?(wire: unknown, prior: T | undefined): T | undefined;
+  /**
+   * Of a secret field, what to register for redaction when that is more than the value itself: the
+   * value part of a `KEY=value` entry can appear in a message without its key. Any input may come
+   * in (check sees unvalidated values), so it must not assume the field's type.
+   */
+  redact?(value: unknown): unknown;
 };
 
 type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
@@ -81,11 +87,12 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, ...rest } = (flags ?? {}) as Options<T>;
   return {
     type: type as unknown as TypeBuilder, flags: rest as never,
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
+    ...(redact ? { redact } : {}),
   };
 }
 
@@ -139,6 +146,12 @@ export type PlainArgsOf<R extends Fields> =
 export type InfoOf<R extends Fields> = {
   [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : K]: ValueOf<R[K]> | Maybe<R[K]>;
 };
+
+/**
+ * What a read reports of an object whose service gives every field, an unset one as its blank
+ * (`""`, `{}`): InfoOf without `undefined`, for a function result that carries the blanks.
+ */
+export type ReportedOf<R extends Fields> = { [K in keyof InfoOf<R>]: Exclude<InfoOf<R>[K], undefined> };
 
 /** Plain values of every field, as the provider sees inputs after check (defaults filled in) and state. */
 export type StateOf<R extends Fields> =
@@ -285,7 +298,10 @@ const zod = lazy(() => require("zod").z as typeof z);
  */
 export function registerSecrets(fields: Fields, values: Props | undefined): void {
   if (!values) return;
-  for (const k in fields) if (fields[k]!.flags.secret && values[k] !== undefined) registerAll(values[k]);
+  for (const k in fields) {
+    const f = fields[k] as Field & { redact?(value: unknown): unknown };
+    if (f.flags.secret && values[k] !== undefined) registerAll(f.redact ? f.redact(values[k]) : values[k]);
+  }
 }
 
 function registerAll(v: unknown): void {
