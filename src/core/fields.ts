@@ -21,6 +21,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { registerSecret } from "../http/redact";
 import { CROSS_FIELD, crossField } from "./crossField";
+import { isUnknown } from "./unknown";
 import type { Props } from "./props";
 import type { Schema } from "./validate";
 
@@ -97,9 +98,13 @@ export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<
 }
 
 /** @internal An output-only field, set by the server: `output<number>({ wire: "latest_version" })`. */
-export function output<T, const F extends { wire?: string; secret?: true; optional?: true } = {}>(
-  flags?: F & { decode?(wire: unknown, prior: T | undefined): T | undefined }): Field<T, "output" | NamesOf<F>> {
-  const { wire, decode, ...rest } = (flags ?? {}) as { wire?: string; decode?: unknown };
+export function output<T>(opts: {
+  wire?: string;
+  secret?: true;
+  /** Wire → state, when they differ. */
+  decode?(wire: unknown, prior: T | undefined): T | undefined;
+} = {}): Field<T, "output"> {
+  const { wire, decode, ...rest } = opts;
   return { flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}) } as Field<T, "output">;
 }
 
@@ -305,7 +310,10 @@ export function registerSecrets(fields: Fields, values: Props | undefined): void
 }
 
 function registerAll(v: unknown): void {
-  if (typeof v === "string") registerSecret(v);
+  // The preview's unknown placeholder is no secret: registered, it would be masked in every message.
+  if (typeof v === "string") {
+    if (!isUnknown(v)) registerSecret(v);
+  }
   else if (Array.isArray(v)) for (const x of v) registerAll(x);
   else if (v !== null && typeof v === "object") for (const x of Object.values(v)) registerAll(x);
 }

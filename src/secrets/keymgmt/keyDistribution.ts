@@ -53,9 +53,8 @@ export const keyDistributionFields = {
   protection: field(() => z.enum(PROTECTIONS, { error: `must be one of ${PROTECTIONS.join(", ")}` }), { immutable: true, default: "hsm" }),
   /** Take over an existing distribution of the key to this provider (same purpose and protection). */
   adopt: field(adopt, { local: true }),
-  // Typed by its decode: output<string>() with an explicit type would not accept `wire`.
   /** The key's name in the provider: `<key name>-<unix time>`. */
-  providerKeyName: output({ wire: "name", decode: (v: unknown): string => String(v) }),
+  providerKeyName: output<string>({ wire: "name", decode: (v) => String(v) }),
   /** Version number (as text) to the provider's opaque identifier of that version. */
   versions: output<Record<string, string>>({ decode: (v: unknown) => versionIds(v) }),
 };
