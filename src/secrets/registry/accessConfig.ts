@@ -4,74 +4,71 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { Context, ResourceDefinition } from "../../core/definition";
+import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
-import { registerSecret } from "../../http";
 import { adopt, mount } from "../fields";
-import { dataOf, present } from "../envelope";
+import { dataOf } from "../envelope";
 import { alreadyExists, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
-export interface AccessConfigState {
-  mount: string;
-  address: string;
-  scheme: "http" | "https";
-  token: string;
-  caCert?: string;
-  clientCert?: string;
-  clientKey?: string;
-  adopt?: boolean;
-  [key: string]: unknown;
-}
-
 const PEM = (label: RegExp) => (v: string) => isUnknown(v) || v === "" || label.test(v);
+const certificate = () => z.string().refine(PEM(/-----BEGIN CERTIFICATE-----/), "must be an x509 PEM certificate");
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    mount: mount(),
-    address: z.string({ error: "must be a string" }).regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, "must be host:port"),
-    scheme: z.enum(["http", "https"], { error: "must be http or https" }),
-    token: z.string({ error: "must be a string" }).min(1, "must not be empty: a management-type registry ACL token"),
-    caCert: z.string().refine(PEM(/-----BEGIN CERTIFICATE-----/), "must be an x509 PEM certificate").optional(),
-    clientCert: z.string().refine(PEM(/-----BEGIN CERTIFICATE-----/), "must be an x509 PEM certificate").optional(),
-    clientKey: z.string().refine(PEM(/-----BEGIN [A-Z ]*PRIVATE KEY-----/), "must be a PEM private key").optional(),
-    adopt: adopt(),
-  }).superRefine(crossField((v, ctx) => {
+/**
+ * An optional PEM: "" on the wire when unset, so removing it from the program clears it; a blank
+ * read back stays out of state unless the program set the field, so absent and "" are no diff.
+ */
+const pemFlags = { optional: true, absent: "", decode: (v: unknown, prior: string | undefined) => (prior !== undefined || v ? String(v) : undefined) } as const;
+
+export const accessConfigFields = {
+  /** Mount path of the service-registry engine. Default `registry`. Changing it replaces the config. */
+  mount: field(mount, { identity: true, default: DEFAULT_REGISTRY_MOUNT }),
+  /** Registry address, `host:port`. */
+  address: field(() => z.string({ error: "must be a string" }).regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, "must be host:port"),
+    { decode: (v: unknown) => String(v) }),
+  /** `http` (default) or `https`. */
+  scheme: field(() => z.enum(["http", "https"], { error: "must be http or https" }), { default: "http", decode: (v: unknown) => String(v) as "http" }),
+  /**
+   * A management-type registry ACL token. Secret and write-only: never read back, state keeps your
+   * input as a secret.
+   */
+  token: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: a management-type registry ACL token"),
+    { secret: true, writeOnly: true }),
+  /** x509 PEM CA certificate for the registry's TLS, when set. */
+  caCert: field(certificate, pemFlags),
+  /** x509 PEM client certificate, when set; requires clientKey. */
+  clientCert: field(certificate, pemFlags),
+  /**
+   * PEM client key; requires clientCert. Secret and write-only: never read back, state keeps your
+   * input as a secret.
+   */
+  clientKey: field(() => z.string().refine(PEM(/-----BEGIN [A-Z ]*PRIVATE KEY-----/), "must be a PEM private key"),
+    { optional: true, secret: true, writeOnly: true, absent: "" }),
+  /** Take over an access config that already exists on the mount instead of failing. */
+  adopt: field(adopt, { local: true }),
+};
+
+const accessConfigSet = fieldSet(accessConfigFields, {
+  refine(v, ctx) {
     const has = (x: unknown) => x !== undefined && x !== "";
     if (isUnknown(v.clientCert) || isUnknown(v.clientKey)) return;
     if (has(v.clientCert) && !has(v.clientKey)) ctx.addIssue({ code: "custom", path: ["clientKey"], message: "is required with clientCert" });
     if (has(v.clientKey) && !has(v.clientCert)) ctx.addIssue({ code: "custom", path: ["clientCert"], message: "is required with clientKey" });
-  // Runs even when a field failed, so every problem is reported at once.
-  }), CROSS_FIELD);
-}
+  },
+});
+
+export type AccessConfigState = StateOf<typeof accessConfigFields>;
 
 const params = (p: { mount?: string }) => ({ mount: p.mount ?? DEFAULT_REGISTRY_MOUNT });
 
-function body(p: AccessConfigState): Record<string, unknown> {
-  registerSecret(p.token);
-  if (p.clientKey) registerSecret(p.clientKey);
-  return { address: p.address, scheme: p.scheme, token: p.token, ca_cert: p.caCert ?? "", client_cert: p.clientCert ?? "", client_key: p.clientKey ?? "" };
-}
+// The mount is the path, not a body field.
+const body = (p: AccessConfigState) => accessConfigSet.body(p, ["mount"]);
 
 /** Server data → state; a field the read leaves out keeps the recorded value (the service has it as written). */
-function fromData(d: Record<string, unknown>, p: AccessConfigState): AccessConfigState {
-  const out: AccessConfigState = {
-    mount: p.mount ?? DEFAULT_REGISTRY_MOUNT, address: String(d.address ?? p.address ?? ""), scheme: String(d.scheme ?? p.scheme ?? "http") as "http", token: p.token,
-  };
-  // Left out of state when neither given nor held, so absent and "" are no diff.
-  const pem = (key: "caCert" | "clientCert", param: string) => {
-    if (!present(d, param)) {
-      if (p[key] !== undefined) out[key] = p[key];
-    } else if (p[key] !== undefined || d[param]) out[key] = String(d[param]);
-  };
-  pem("caCert", "ca_cert");
-  pem("clientCert", "client_cert");
-  return out;
-}
+const fromData = (d: Record<string, unknown>, p: AccessConfigState) => accessConfigSet.decode(d, p) as AccessConfigState;
 
 /**
  * The seed gives config/access only a POST. A server without GET answers 405, or 404 like any
@@ -95,14 +92,7 @@ async function readAccess(ctx: Context, p: AccessConfigState): Promise<AccessCon
 
 export const accessConfigDefinition: ResourceDefinition<AccessConfigState, AccessConfigState> = {
   kind: "secrets:RegistryAccessConfig",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { mount: DEFAULT_REGISTRY_MOUNT, scheme: "http" },
-  immutable: ["mount"],
-  identity: ["mount"],
-  secrets: ["token", "clientKey"],
-  writeOnly: ["token", "clientKey"],
-  local: ["adopt"],
-  outputs: [],
+  ...accessConfigSet,
   async create(ctx, inputs) {
     const id = pathOf(R.accessRead, params(inputs));
     // Where the config cannot be read, whether one is there cannot be told: the write goes ahead.
@@ -123,24 +113,7 @@ export const accessConfigDefinition: ResourceDefinition<AccessConfigState, Acces
   },
 };
 
-export interface AccessConfigArgs extends ConnectionArgs<"secrets"> {
-  /** Mount path of the service-registry engine. Default `registry`. Changing it replaces the config. */
-  mount?: pulumi.Input<string>;
-  /** Registry address, `host:port`. */
-  address: pulumi.Input<string>;
-  /** `http` (default) or `https`. */
-  scheme?: pulumi.Input<"http" | "https">;
-  /** A management-type registry ACL token. Secret and write-only: never read back, kept secret in state. */
-  token: pulumi.Input<string>;
-  /** x509 PEM CA certificate for the registry's TLS. */
-  caCert?: pulumi.Input<string>;
-  /** x509 PEM client certificate; requires clientKey. */
-  clientCert?: pulumi.Input<string>;
-  /** PEM client key; requires clientCert. Secret and write-only. */
-  clientKey?: pulumi.Input<string>;
-  /** Take over an access config that already exists on the mount instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+export type AccessConfigArgs = ArgsOf<typeof accessConfigFields> & ConnectionArgs<"secrets">;
 
 /**
  * The service-registry engine's access to the registry: `/{mount}/config/access`.
@@ -152,22 +125,8 @@ export interface AccessConfigArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface AccessConfig extends OutputsOf<typeof accessConfigFields> {}
 export class AccessConfig extends SvcResource {
-  /** Mount path. */
-  declare readonly mount: pulumi.Output<string>;
-  /** Registry address. */
-  declare readonly address: pulumi.Output<string>;
-  /** http or https. */
-  declare readonly scheme: pulumi.Output<string>;
-  /** Secret; your input, never read from the service. */
-  declare readonly token: pulumi.Output<string>;
-  /** CA certificate, when set. */
-  declare readonly caCert: pulumi.Output<string | undefined>;
-  /** Client certificate, when set. */
-  declare readonly clientCert: pulumi.Output<string | undefined>;
-  /** Secret; your input, never read from the service. */
-  declare readonly clientKey: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: AccessConfigArgs, opts?: pulumi.CustomResourceOptions) {
     super(accessConfigDefinition, name, args, opts);
   }

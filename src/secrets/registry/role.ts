@@ -5,13 +5,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
+import { field, fieldSet, output, pick, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
-import { registerSecret } from "../../http";
-import { duration, keepForm, seconds, type Duration } from "../duration";
+import { duration, keepForm, seconds } from "../duration";
 import { dataOf, present } from "../envelope";
 import { adopt, mount, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
@@ -20,67 +19,60 @@ import type { ConnectionArgs } from "../../core/connection";
 
 export const CLIENT_NEEDS_POLICY = "a client token needs policy or policies (or use tokenType management)";
 
-export interface RegistryRoleState {
-  name: string;
-  mount: string;
-  tokenType: "client" | "management";
-  policy?: string;
-  policies?: string[];
-  local: boolean;
-  ttl?: Duration;
-  maxTtl?: Duration;
-  lease?: Duration;
-  adopt?: boolean;
-  [key: string]: unknown;
-}
-
-/** A role as the service reports it; durations in seconds. */
-export interface RegistryRoleInfo {
-  /** Role name. */
-  name: string;
-  /** Mount path of the service-registry engine. */
-  mount: string;
-  /** `client` or `management`. */
-  tokenType: string;
-  /** Base64 policy document of a client token, empty when unset. */
-  policy: string;
-  /** Policy names attached to generated tokens. */
-  policies: string[];
-  /** Whether generated tokens are local to the datacenter. */
-  local: boolean;
-  /** Token ttl in seconds (0 = the registry's default). */
-  ttl: number;
-  /** Maximum token ttl in seconds (0 = the registry's default). */
-  maxTtl: number;
-  /** Duration text, as the service reports it. */
-  lease: string;
-}
-
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const decodes = (v: string) => BASE64.test(v) && Buffer.from(v, "base64").toString("utf8").trim() !== "";
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    name: name(),
-    mount: mount(),
-    tokenType: z.enum(["client", "management"], { error: "must be client or management" }),
-    policy: z.string({ error: "must be a string" }).refine((v) => isUnknown(v) || v === "" || decodes(v), "must be a base64-encoded ACL policy (it does not decode)").optional(),
-    policies: z.array(z.string({ error: "must be a string" }).min(1, "must not be empty"), { error: "must be a list of policy names" }).optional(),
-    local: z.boolean({ error: "must be a boolean" }),
-    ttl: duration().optional(),
-    maxTtl: duration().optional(),
-    lease: duration().optional(),
-    adopt: adopt(),
-  }).superRefine(crossField((v, ctx) => {
+export const registryRoleFields = {
+  /** Role name; part of its path, so changing it replaces the role. */
+  name: field(name, { identity: true }),
+  /** Mount path of the service-registry engine. Default `registry`. */
+  mount: field(mount, { identity: true, default: DEFAULT_REGISTRY_MOUNT }),
+  /** `client` (default) or `management`. A client token needs `policy` or `policies`. */
+  tokenType: field(() => z.enum(["client", "management"], { error: "must be client or management" }), { default: "client" }),
+  /** Base64-encoded ACL policy of a client token (checked to decode). */
+  policy: field(() => z.string({ error: "must be a string" }).refine((v) => isUnknown(v) || v === "" || decodes(v), "must be a base64-encoded ACL policy (it does not decode)"),
+    // Sent blank when unset, so removing it from the program clears it on the server.
+    { optional: true, absent: "" }),
+  /** Policy names given to generated tokens (compared as a set, kept sorted). */
+  policies: field(() => z.array(z.string({ error: "must be a string" }).min(1, "must not be empty"), { error: "must be a list of policy names" }),
+    { optional: true, set: true, absent: [] }),
+  /** Whether generated tokens are local to the datacenter, not replicated globally (registry 1.4+). Default false. */
+  local: field(() => z.boolean({ error: "must be a boolean" }), { default: false }),
+  /** Token lifetime: seconds or duration text (registry 1.4+); state keeps your form while the service holds the same seconds. */
+  ttl: field(duration, { optional: true }),
+  /** Longest token lifetime: seconds or duration text (registry 1.4+); kept in your form like `ttl`. */
+  maxTtl: field(duration, { optional: true }),
+  /** Older registries: token lease, seconds or duration text; excludes ttl and maxTtl. */
+  lease: field(duration, { optional: true }),
+  /** Take over a role that already exists at the path instead of failing. */
+  adopt: field(adopt, { local: true }),
+};
+
+const registryRoleSet = fieldSet(registryRoleFields, {
+  refine(v, ctx) {
     if (v.lease !== undefined && (v.ttl !== undefined || v.maxTtl !== undefined)) {
       ctx.addIssue({ code: "custom", path: ["lease"], message: "is for registries older than 1.4: give ttl/maxTtl or lease, not both" });
     }
     const unknownPolicy = isUnknown(v.policy) || isUnknown(v.policies) || isUnknown(v.tokenType);
     const hasPolicy = (typeof v.policy === "string" && v.policy !== "") || (Array.isArray(v.policies) && v.policies.length > 0);
     if (!unknownPolicy && v.tokenType === "client" && !hasPolicy) ctx.addIssue({ code: "custom", path: ["policies"], message: CLIENT_NEEDS_POLICY });
-  // Runs even when a field failed, so every problem is reported at once.
-  }), CROSS_FIELD);
+  },
+});
+
+export type RegistryRoleState = StateOf<typeof registryRoleFields>;
+
+/** A role as the service reports it; durations in seconds. */
+export interface RegistryRoleInfo extends Pick<InfoOf<typeof registryRoleFields>, "name" | "mount" | "tokenType" | "local"> {
+  /** Base64 policy document of a client token, empty when unset. */
+  policy: string;
+  /** Policy names attached to generated tokens, sorted. */
+  policies: string[];
+  /** Token ttl in seconds (0 = the registry's default). */
+  ttl: number;
+  /** Maximum token ttl in seconds (0 = the registry's default). */
+  maxTtl: number;
+  /** Duration text of the older registries' lease, as the service reports it. */
+  lease: string;
 }
 
 const params = (p: { mount?: string; name: string }) => ({ mount: p.mount ?? DEFAULT_REGISTRY_MOUNT, name: p.name });
@@ -88,10 +80,7 @@ const params = (p: { mount?: string; name: string }) => ({ mount: p.mount ?? DEF
 function body(p: RegistryRoleState): Record<string, unknown> {
   // The older variant: lease and a comma-joined policies string.
   if (p.lease !== undefined) return { lease: p.lease, policies: (p.policies ?? []).join(","), token_type: p.tokenType, policy: p.policy ?? "", local: p.local };
-  const b: Record<string, unknown> = { token_type: p.tokenType, policy: p.policy ?? "", policies: p.policies ?? [], local: p.local };
-  if (p.ttl !== undefined) b.ttl = p.ttl;
-  if (p.maxTtl !== undefined) b.max_ttl = p.maxTtl;
-  return b;
+  return registryRoleSet.body(p, ["name", "mount"]);
 }
 
 /** Policy names as a list: registries older than 1.4 hold them comma-joined. */
@@ -107,7 +96,7 @@ export function roleInfo(d: Record<string, unknown>, p: { name: string; mount?: 
   return {
     name: p.name,
     mount: p.mount ?? DEFAULT_REGISTRY_MOUNT,
-    tokenType: String(d.token_type ?? "client"),
+    tokenType: String(d.token_type ?? "client") as RegistryRoleInfo["tokenType"],
     policy: String(d.policy ?? ""),
     policies: policyList(d.policies),
     local: d.local === true,
@@ -128,7 +117,7 @@ function fromData(d: Record<string, unknown>, p: RegistryRoleState): RegistryRol
   const has = (key: string) => present(d, key);
   const out: RegistryRoleState = {
     name: p.name, mount: info.mount,
-    tokenType: (has("token_type") ? info.tokenType : p.tokenType ?? "client") as "client",
+    tokenType: has("token_type") ? info.tokenType : p.tokenType ?? "client",
     local: has("local") ? info.local : p.local ?? false,
   };
   if (!has("policy")) {
@@ -153,41 +142,14 @@ function fromData(d: Record<string, unknown>, p: RegistryRoleState): RegistryRol
 
 export const registryRoleDefinition: ResourceDefinition<RegistryRoleState, RegistryRoleState> = pathObject<RegistryRoleState, RegistryRoleState>({
   kind: "secrets:RegistryRole",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { mount: DEFAULT_REGISTRY_MOUNT, tokenType: "client", local: false },
-  sets: ["policies"],
-  immutable: ["name", "mount"],
-  identity: ["name", "mount"],
-  local: ["adopt"],
-  outputs: [],
+  fields: registryRoleSet,
   routes: { write: R.roleWrite, read: R.roleRead, delete: R.roleDelete, list: R.roleList },
   params,
   body,
   fromData,
 });
 
-export interface RegistryRoleArgs extends ConnectionArgs<"secrets"> {
-  /** Role name; part of its path, so changing it replaces the role. */
-  name: pulumi.Input<string>;
-  /** Mount path of the service-registry engine. Default `registry`. */
-  mount?: pulumi.Input<string>;
-  /** `client` (default) or `management`. A client token needs `policy` or `policies`. */
-  tokenType?: pulumi.Input<"client" | "management">;
-  /** Base64-encoded ACL policy (checked to decode). */
-  policy?: pulumi.Input<string>;
-  /** Policies given to the token (compared as a set). */
-  policies?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Token not replicated globally (registry 1.4+). Default false. */
-  local?: pulumi.Input<boolean>;
-  /** Token lifetime: seconds or duration text (registry 1.4+). */
-  ttl?: pulumi.Input<number | string>;
-  /** Longest token lifetime: seconds or duration text (registry 1.4+). */
-  maxTtl?: pulumi.Input<number | string>;
-  /** Older registries: token lease, seconds or duration text; excludes ttl and maxTtl. */
-  lease?: pulumi.Input<number | string>;
-  /** Take over a role that already exists at the path instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+export type RegistryRoleArgs = ArgsOf<typeof registryRoleFields> & ConnectionArgs<"secrets">;
 
 /**
  * A role of the service-registry engine: `/{mount}/roles/{name}`.
@@ -198,26 +160,8 @@ export interface RegistryRoleArgs extends ConnectionArgs<"secrets"> {
  * export const token = svc.secrets.registry.getRegistryCredentialsOutput({ role: reader.name }).token; // secret
  * ```
  */
+export interface Role extends OutputsOf<typeof registryRoleFields> {}
 export class Role extends SvcResource {
-  /** Role name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Mount path. */
-  declare readonly mount: pulumi.Output<string>;
-  /** client or management. */
-  declare readonly tokenType: pulumi.Output<string>;
-  /** Base64 ACL policy, when set. */
-  declare readonly policy: pulumi.Output<string | undefined>;
-  /** Policies, sorted. */
-  declare readonly policies: pulumi.Output<string[] | undefined>;
-  /** Whether tokens are local. */
-  declare readonly local: pulumi.Output<boolean>;
-  /** Token lifetime, in your form when unchanged. */
-  declare readonly ttl: pulumi.Output<number | string | undefined>;
-  /** Longest token lifetime. */
-  declare readonly maxTtl: pulumi.Output<number | string | undefined>;
-  /** Older registries' lease, when set. */
-  declare readonly lease: pulumi.Output<number | string | undefined>;
-
   constructor(name: string, args: RegistryRoleArgs, opts?: pulumi.CustomResourceOptions) {
     super(registryRoleDefinition, name, args, opts);
   }
@@ -231,48 +175,50 @@ export interface NameList {
   keys: string[];
 }
 
-export interface RegistryRoleRefArgs {
-  /** Role name. */
-  role: string;
-  /** Mount path of the service-registry engine. Default `registry`. */
-  mount?: string;
-}
-type RefInputs = InputsOf<RegistryRoleRefArgs>;
+const roleRefFields = {
+  /** Name of the role. */
+  role: field(name),
+  ...pick(registryRoleFields, "mount"),
+};
+const mountFields = pick(registryRoleFields, "mount");
+
+/** Which role: its name and mount. */
+export type RegistryRoleRefArgs = PlainArgsOf<typeof roleRefFields>;
+type RefInputs = ArgsOf<typeof roleRefFields>;
 
 /** Arguments of {@link listRegistryRoles}. */
-export interface RegistryMountArgs {
-  /** Mount path of the service-registry engine. Default `registry`. */
-  mount?: string;
-}
+export type RegistryMountArgs = PlainArgsOf<typeof mountFields>;
+
+const credentialFields = {
+  /** The generated registry token: a secret, new on every call. */
+  token: output<string, { secret: true }>({ secret: true }),
+  /** The token's accessor, to look it up or revoke it without the token. */
+  accessor: output<string>(),
+  /** The lease of the token. */
+  leaseId: output<string>(),
+  /** How long the lease lasts, in seconds. */
+  leaseDuration: output<number>(),
+};
 
 /** A generated registry token. */
-export interface RegistryCredentials {
-  /** The generated registry token (secret). */
-  token: string;
-  /** The token's accessor, to look it up or revoke it without the token. */
-  accessor: string;
-  /** The lease of the token. */
-  leaseId: string;
-  /** Seconds. */
-  leaseDuration: number;
-}
+export type RegistryCredentials = InfoOf<typeof credentialFields>;
 
-let refSchema: z.ZodType | undefined;
-let mountSchema: z.ZodType | undefined;
-const ref = () => (refSchema ??= z.object({ role: name(), mount: mount().optional() }));
+const ref = fieldSet(roleRefFields).schema;
 
 const credsFn: FunctionDefinition<RegistryRoleRefArgs, RegistryCredentials> = {
   name: "getRegistryCredentials",
   schema: ref,
+  fields: roleRefFields,
   // Every call makes a new token: nothing is generated during preview.
   sideEffects: true,
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: R.creds, params: params({ ...args, name: args.role }) });
     const b = res.body as { lease_id?: unknown; lease_duration?: unknown };
     const d = dataOf(res.body);
-    const token = String(d.token ?? "");
-    registerSecret(token);
-    return { token, accessor: String(d.accessor ?? ""), leaseId: String(b.lease_id ?? ""), leaseDuration: Number(b.lease_duration ?? 0) };
+    const creds: RegistryCredentials = { token: String(d.token ?? ""), accessor: String(d.accessor ?? ""), leaseId: String(b.lease_id ?? ""), leaseDuration: Number(b.lease_duration ?? 0) };
+    // Generated by the server, so no input registered it: redacted from here on.
+    registerSecrets(credentialFields, creds);
+    return creds;
   },
 };
 
@@ -289,6 +235,7 @@ export function getRegistryCredentialsOutput(args: RefInputs, opts?: SvcInvokeOu
 const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = {
   name: "getRegistryRole",
   schema: ref,
+  fields: roleRefFields,
   sideEffects: false,
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: R.roleRead, params: params({ ...args, name: args.role }) });
@@ -306,9 +253,10 @@ export function getRegistryRoleOutput(args: RefInputs, opts?: SvcInvokeOutputOpt
   return invokeOutput(getFn, args, opts);
 }
 
-const listFn: FunctionDefinition<{ mount?: string }, NameList> = {
+const listFn: FunctionDefinition<RegistryMountArgs, NameList> = {
   name: "listRegistryRoles",
-  schema: () => (mountSchema ??= z.object({ mount: mount().optional() })),
+  schema: fieldSet(mountFields).schema,
+  fields: mountFields,
   sideEffects: false,
   run: async (ctx, args) => ({ keys: await listNames(ctx, R.roleList, { mount: args.mount ?? DEFAULT_REGISTRY_MOUNT }) }),
 };
@@ -319,6 +267,6 @@ export function listRegistryRoles(args: RegistryMountArgs = {}, opts?: SvcInvoke
 }
 
 /** Output form of {@link listRegistryRoles}. */
-export function listRegistryRolesOutput(args: InputsOf<RegistryMountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
+export function listRegistryRolesOutput(args: ArgsOf<typeof mountFields> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
   return invokeOutput(listFn, args, opts);
 }

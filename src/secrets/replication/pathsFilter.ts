@@ -6,7 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { field, fieldSet, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { dataOf } from "../envelope";
 import { segment } from "../../core/segment";
@@ -14,44 +15,49 @@ import { adopt } from "../fields";
 import { pathObject } from "../pathObject";
 import { REPLICATION_ROUTES as R } from "./routes";
 
-export interface PathsFilterState {
-  secondaryClusterId: string;
-  mode: "allow" | "deny";
-  paths: string[];
-  secondaryActivation?: number | string;
-  adopt?: boolean;
-  [key: string]: unknown;
-}
-
 // The id is a path segment of every filter route.
 const clusterId = () => segment();
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    secondaryClusterId: clusterId(),
-    mode: z.enum(["allow", "deny"], { error: "must be allow or deny" }),
-    paths: z.array(
-      z.string({ error: "must be a string" }).regex(/^[^/\s]+(\/[^/\s]+)*\/$/, "must be a mount path ending in /, such as transform/"),
-      { error: "must be a list of mount paths" },
-    ),
-    secondaryActivation: z.union([z.number(), z.string()], { error: "must be a number or a string" }).optional(),
-    adopt: adopt(),
-  });
-}
+export const pathsFilterFields = {
+  /**
+   * The secondary's cluster id: the `clusterId` of its {@link PerformanceSecondary}, and the key of
+   * its filter on the primary. Changing it replaces the filter.
+   */
+  secondaryClusterId: field(clusterId, { identity: true }),
+  /** `allow` (default: only the listed paths replicate) or `deny` (the listed paths do not). */
+  mode: field(() => z.enum(["allow", "deny"], { error: "must be allow or deny" }), { default: "allow" }),
+  /** Mount or namespace paths ending in `/`, such as `transform/` (compared as a set, kept sorted). Default none. */
+  paths: field(() => z.array(
+    z.string({ error: "must be a string" }).regex(/^[^/\s]+(\/[^/\s]+)*\/$/, "must be a mount path ending in /, such as transform/"),
+    { error: "must be a list of mount paths" },
+  ), { set: true, default: [] as string[] }),
+  // Not `local`: a change of it must be an update, which writes the filter again.
+  /**
+   * The secondary's {@link PerformanceSecondary.activation} (or any value that changes when it is
+   * given a new token). Never sent. The primary drops a secondary's filter when the secondary takes
+   * a new token (update-primary), and a token replaced for a new ttl revokes it first, which drops
+   * the filter too; a change of this value makes the same `pulumi up` write the filter again, after
+   * the secondary, so the withheld mounts never reach it. Without it the filter stays dropped until
+   * a `pulumi refresh` and another `pulumi up`.
+   */
+  secondaryActivation: field(() => z.union([z.number(), z.string()], { error: "must be a number or a string" }), { optional: true }),
+  /** Take over a filter that already exists for the secondary instead of failing. */
+  adopt: field(adopt, { local: true }),
+};
+
+const pathsFilterSet = fieldSet(pathsFilterFields);
+
+export type PathsFilterState = StateOf<typeof pathsFilterFields>;
 
 export const pathsFilterDefinition = pathObject<PathsFilterState, PathsFilterState>({
   kind: "secrets:ReplicationPathsFilter",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { mode: "allow", paths: [] },
-  sets: ["paths"],
-  immutable: ["secondaryClusterId"],
-  identity: ["secondaryClusterId"],
-  local: ["adopt"],
-  outputs: [],
+  fields: pathsFilterSet,
   routes: { write: R.filterWrite, read: R.filterRead, delete: R.filterDelete, list: R.filterRead },
+  // The route names the cluster id `{id}`.
   params: (p) => ({ id: p.secondaryClusterId }),
-  body: (p) => ({ mode: p.mode, paths: p.paths }),
+  // The id is the path and the activation is never sent.
+  body: (p) => pathsFilterSet.body(p, ["secondaryClusterId", "secondaryActivation"]),
+  // A filter reads back with every field; a missing mode or list is the service's default, not the value held before.
   fromData: (d, p) => {
     const out: PathsFilterState = {
       secondaryClusterId: p.secondaryClusterId,
@@ -64,25 +70,7 @@ export const pathsFilterDefinition = pathObject<PathsFilterState, PathsFilterSta
   },
 });
 
-export interface PathsFilterArgs extends ConnectionArgs<"secrets"> {
-  /** The secondary's cluster id (`clusterId` of its {@link PerformanceSecondary}); changing it replaces the filter. */
-  secondaryClusterId: pulumi.Input<string>;
-  /** `allow` (default: only the listed paths replicate) or `deny` (the listed paths do not). */
-  mode?: pulumi.Input<"allow" | "deny">;
-  /** Mount or namespace paths ending in `/`, such as `transform/` (compared as a set). Default none. */
-  paths?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * The secondary's {@link PerformanceSecondary.activation} (or any value that changes when it is
-   * given a new token). Never sent. The primary drops a secondary's filter when the secondary takes
-   * a new token (update-primary), and a token replaced for a new ttl revokes it first, which drops
-   * the filter too; a change of this value makes the same `pulumi up` write the filter again, after
-   * the secondary, so the withheld mounts never reach it. Without it the filter stays dropped until
-   * a `pulumi refresh` and another `pulumi up`.
-   */
-  secondaryActivation?: pulumi.Input<number | string>;
-  /** Take over a filter that already exists for the secondary instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+export type PathsFilterArgs = ArgsOf<typeof pathsFilterFields> & ConnectionArgs<"secrets">;
 
 /**
  * A paths filter for one secondary, on the primary of the connection. Mounts it withholds are
@@ -101,16 +89,8 @@ export interface PathsFilterArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface PathsFilter extends OutputsOf<typeof pathsFilterFields> {}
 export class PathsFilter extends SvcResource {
-  /** The secondary's cluster id. */
-  declare readonly secondaryClusterId: pulumi.Output<string>;
-  /** allow or deny. */
-  declare readonly mode: pulumi.Output<string>;
-  /** The paths, sorted. */
-  declare readonly paths: pulumi.Output<string[]>;
-  /** The secondary's activation the filter was last written for, when given. */
-  declare readonly secondaryActivation: pulumi.Output<number | string | undefined>;
-
   constructor(name: string, args: PathsFilterArgs, opts?: pulumi.CustomResourceOptions) {
     super(pathsFilterDefinition, name, args, opts);
   }
@@ -118,11 +98,10 @@ export class PathsFilter extends SvcResource {
 
 // ---- functions ----
 
-/** Arguments of the dynamic-filter functions. */
-export interface DynamicFilterArgs {
-  /** The secondary's cluster id. */
-  secondaryClusterId: string;
-}
+const dynamicFilterFields = pick(pathsFilterFields, "secondaryClusterId");
+
+/** Arguments of the dynamic-filter functions: the secondary's cluster id. */
+export type DynamicFilterArgs = PlainArgsOf<typeof dynamicFilterFields>;
 
 /** Mounts and namespaces a secondary's paths filter withholds from it. */
 export interface DynamicFilter {
@@ -139,12 +118,12 @@ async function readDynamic(ctx: Context, route: string, id: string): Promise<Dyn
   return { dynamicFilteredMounts: list(d.dynamic_filtered_mounts), dynamicFilteredNamespaces: list(d.dynamic_filtered_namespaces) };
 }
 
-let refSchema: z.ZodType | undefined;
-const ref = () => (refSchema ??= z.object({ secondaryClusterId: clusterId() }));
+const ref = fieldSet(dynamicFilterFields).schema;
 
 const primaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
   name: "getPrimaryDynamicFilter",
   schema: ref,
+  fields: dynamicFilterFields,
   sideEffects: false,
   service: "secrets",
   run: (ctx, args) => readDynamic(ctx, R.primaryDynamicFilter, args.secondaryClusterId),
@@ -156,13 +135,14 @@ export function getPrimaryDynamicFilter(args: DynamicFilterArgs, opts?: SvcInvok
 }
 
 /** Output form of {@link getPrimaryDynamicFilter}. */
-export function getPrimaryDynamicFilterOutput(args: InputsOf<DynamicFilterArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DynamicFilter> {
+export function getPrimaryDynamicFilterOutput(args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DynamicFilter> {
   return invokeOutput(primaryFn, args, opts);
 }
 
 const secondaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
   name: "getSecondaryDynamicFilter",
   schema: ref,
+  fields: dynamicFilterFields,
   sideEffects: false,
   service: "secrets",
   run: (ctx, args) => readDynamic(ctx, R.secondaryDynamicFilter, args.secondaryClusterId),
@@ -174,6 +154,6 @@ export function getSecondaryDynamicFilter(args: DynamicFilterArgs, opts?: SvcInv
 }
 
 /** Output form of {@link getSecondaryDynamicFilter}. */
-export function getSecondaryDynamicFilterOutput(args: InputsOf<DynamicFilterArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DynamicFilter> {
+export function getSecondaryDynamicFilterOutput(args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DynamicFilter> {
   return invokeOutput(secondaryFn, args, opts);
 }

@@ -8,29 +8,38 @@ import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
+import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isAmbiguous } from "../../http";
 import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
-export interface PerformancePrimaryState {
-  primaryClusterAddr?: string;
-  disableOnDelete?: boolean;
-  clusterId?: string;
-  [key: string]: unknown;
-}
-
 /** An http(s) address such as `https://10.0.0.1:8201`. @internal */
 export const clusterAddr = () => z.string({ error: "must be a string" }).regex(/^https?:\/\/[^/\s]+\/?$/, "must be an address such as https://10.0.0.1:8201");
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    primaryClusterAddr: clusterAddr().optional(),
-    disableOnDelete: z.boolean({ error: "must be a boolean" }).optional(),
-  });
-}
+export const performancePrimaryFields = {
+  /**
+   * Address given to secondaries (`primary_cluster_addr`), such as `https://10.0.0.1:8201`; default:
+   * the cluster's configured address. Changing it demotes the primary and promotes it back with the
+   * new address: the cluster id, its secondaries and their filters stay. When the promote fails, the
+   * cluster stays demoted and state records `""` here, so the next `pulumi up` promotes it back.
+   */
+  primaryClusterAddr: field(clusterAddr, { optional: true }),
+  // Never sent, but not local: delete reads it from state, so a change must reach state by an update.
+  /**
+   * Disable replication on the cluster when this resource is deleted. Default false: deleting the
+   * resource only forgets it and the cluster stays primary. Disabling is final for the replication
+   * set: every secondary loses its primary, a later enable gets a new cluster id, and the old
+   * secondaries can only rejoin by being disabled and enabled again with a new token, which wipes
+   * their storage.
+   */
+  disableOnDelete: field(() => z.boolean({ error: "must be a boolean" }), { default: false }),
+  /** The primary's cluster id, from the replication status. (The resource id is `sys/replication/performance/primary`.) */
+  clusterId: output<string>(),
+};
+
+export type PerformancePrimaryState = StateOf<typeof performancePrimaryFields>;
 
 /**
  * The resource's id: the role's path, not the cluster id, because it must be the same whether or
@@ -112,9 +121,7 @@ function stillDemoted(e: unknown, clusterId: string): Error {
 
 export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimaryState, PerformancePrimaryState> = {
   kind: "secrets:ReplicationPerformancePrimary",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { disableOnDelete: false },
-  outputs: ["clusterId"],
+  ...fieldSet(performancePrimaryFields),
   async create(ctx, inputs) {
     await transition(ctx, R.primaryEnable, addrBody(inputs), (st) => st.mode === "primary", "primary/enable");
     try {
@@ -177,23 +184,7 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
   },
 };
 
-export interface PerformancePrimaryArgs extends ConnectionArgs<"secrets"> {
-  /**
-   * Address given to secondaries (`primary_cluster_addr`), such as `https://10.0.0.1:8201`; default:
-   * the cluster's configured address. Changing it demotes the primary and promotes it back with the
-   * new address: the cluster id, its secondaries and their filters stay. When the promote fails, the
-   * cluster stays demoted and state records `""` here, so the next `pulumi up` promotes it back.
-   */
-  primaryClusterAddr?: pulumi.Input<string>;
-  /**
-   * Disable replication on the cluster when this resource is deleted. Default false: deleting the
-   * resource only forgets it and the cluster stays primary. Disabling is final for the replication
-   * set: every secondary loses its primary, a later enable gets a new cluster id, and the old
-   * secondaries can only rejoin by being disabled and enabled again with a new token, which wipes
-   * their storage.
-   */
-  disableOnDelete?: pulumi.Input<boolean>;
-}
+export type PerformancePrimaryArgs = ArgsOf<typeof performancePrimaryFields> & ConnectionArgs<"secrets">;
 
 /**
  * Makes the cluster of its connection the performance primary: `sys/replication/performance/primary/enable`.
@@ -206,14 +197,8 @@ export interface PerformancePrimaryArgs extends ConnectionArgs<"secrets"> {
  * export const clusterId = primary.clusterId;
  * ```
  */
+export interface PerformancePrimary extends OutputsOf<typeof performancePrimaryFields> {}
 export class PerformancePrimary extends SvcResource {
-  /** Address given to secondaries, when set; `""` while a change of address left the cluster demoted (the next up promotes it). */
-  declare readonly primaryClusterAddr: pulumi.Output<string | undefined>;
-  /** Whether deleting the resource disables replication on the cluster. */
-  declare readonly disableOnDelete: pulumi.Output<boolean>;
-  /** The primary's cluster id, from the replication status. (The resource id is `sys/replication/performance/primary`.) */
-  declare readonly clusterId: pulumi.Output<string>;
-
   constructor(name: string, args: PerformancePrimaryArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(performancePrimaryDefinition, name, args, opts);
   }

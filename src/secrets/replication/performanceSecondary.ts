@@ -5,14 +5,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
+import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
-import { isSvcError, registerSecret } from "../../http";
+import { isSvcError } from "../../http";
 import { clusterAddr } from "./performancePrimary";
 import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
@@ -20,34 +20,49 @@ import { REPLICATION_ROUTES as R } from "./routes";
 export const WIPE_NOT_ACKNOWLEDGED =
   "must be true: enabling a performance secondary wipes every mount and object of its cluster (the seed: all data in the cluster is cleared)";
 
-export interface PerformanceSecondaryState {
-  token: string;
-  primaryApiAddr?: string;
-  caFile?: string;
-  caPath?: string;
-  acknowledgeDataWipe: boolean;
-  clusterId?: string;
-  secondaryId?: string;
-  primaryClusterAddr?: string;
-  activation?: number;
-  [key: string]: unknown;
-}
-
 const apiAddr = () => z.string({ error: "must be a string" }).regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL of the primary's API");
+const text = () => z.string({ error: "must be a string" });
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    token: z.string({ error: "must be a string" }).min(1, "must not be empty: the token of a SecondaryToken"),
-    primaryApiAddr: apiAddr().optional(),
-    caFile: z.string({ error: "must be a string" }).optional(),
-    caPath: z.string({ error: "must be a string" }).optional(),
-    acknowledgeDataWipe: z.literal(true, { error: WIPE_NOT_ACKNOWLEDGED }),
-  });
-}
+export const performanceSecondaryFields = {
+  /**
+   * Activation token: the `token` of a {@link SecondaryToken} on the primary. Secret and write-only:
+   * never read back, state keeps your input as a secret. A new token on an existing secondary is
+   * sent as update-primary: the secondary follows the token's primary without a wipe. The primary
+   * drops the secondary's paths filter then: give {@link PerformanceSecondary.activation} to the
+   * filter's `secondaryActivation` so it is written again.
+   */
+  token: field(() => text().min(1, "must not be empty: the token of a SecondaryToken"), { secret: true, writeOnly: true }),
+  /** Address of the primary's API, overriding the one in the token. */
+  primaryApiAddr: field(apiAddr, { optional: true }),
+  /** PEM CA file on the secondary to verify the primary's TLS. */
+  caFile: field(text, { optional: true }),
+  /** Directory of PEM CA files on the secondary (system roots when neither CA value is given). */
+  caPath: field(text, { optional: true }),
+  // Checked on every run and never sent, yet not `local`: the program must give it (local inputs
+  // may be left out) and the class shows it. Its only valid value is true, so it never changes.
+  /**
+   * Must be `true`. Enabling a performance secondary clears all data of its cluster at once: every
+   * mount and every object on it is deleted before the primary's replicated data arrives.
+   */
+  acknowledgeDataWipe: field(() => z.boolean({ error: WIPE_NOT_ACKNOWLEDGED }).refine((v) => v, WIPE_NOT_ACKNOWLEDGED)),
+  /** The secondary's cluster id: the key of its {@link PathsFilter} on the primary. (The resource id is `sys/replication/performance/secondary`.) */
+  clusterId: output<string>(),
+  /** The id its token was issued for. */
+  secondaryId: output<string>(),
+  /** Cluster address of its primary. */
+  primaryClusterAddr: output<string>(),
+  /**
+   * How many tokens the secondary was activated with: 1 after the enable, one more for every new
+   * token sent as update-primary. The primary drops the secondary's paths filter at each of those,
+   * so give this to {@link PathsFilter}'s `secondaryActivation`: the filter is then written again in
+   * the same `pulumi up`, after the secondary.
+   */
+  activation: output<number>(),
+};
+
+export type PerformanceSecondaryState = StateOf<typeof performanceSecondaryFields>;
 
 function connectBody(p: PerformanceSecondaryState): Record<string, unknown> {
-  registerSecret(p.token);
   const b: Record<string, unknown> = { token: p.token };
   if (p.primaryApiAddr) b.primary_api_addr = p.primaryApiAddr;
   if (p.caFile) b.ca_file = p.caFile;
@@ -106,12 +121,7 @@ const NOT_FOLLOWED = "the secondary's status shows no change; if the token was u
 
 export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
   kind: "secrets:ReplicationPerformanceSecondary",
-  schema: () => (schema ??= buildSchema()),
-  secrets: ["token"],
-  writeOnly: ["token"],
-  // Checked on every run; never a reason to call the service.
-  local: ["acknowledgeDataWipe"],
-  outputs: ["clusterId", "secondaryId", "primaryClusterAddr", "activation"],
+  ...fieldSet(performanceSecondaryFields),
   async create(ctx, inputs) {
     await transition(ctx, R.secondaryEnable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
     const activated = { ...inputs, activation: 1 };
@@ -162,26 +172,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   },
 };
 
-export interface PerformanceSecondaryArgs extends ConnectionArgs<"secrets"> {
-  /**
-   * Activation token: the `token` of a {@link SecondaryToken} on the primary. Secret and write-only.
-   * A new token on an existing secondary is sent as update-primary: the secondary follows the
-   * token's primary without a wipe. The primary drops the secondary's paths filter then: give
-   * {@link PerformanceSecondary.activation} to the filter's `secondaryActivation` so it is written again.
-   */
-  token: pulumi.Input<string>;
-  /** Address of the primary's API, overriding the one in the token. */
-  primaryApiAddr?: pulumi.Input<string>;
-  /** PEM CA file on the secondary to verify the primary's TLS. */
-  caFile?: pulumi.Input<string>;
-  /** Directory of PEM CA files on the secondary (system roots when neither CA value is given). */
-  caPath?: pulumi.Input<string>;
-  /**
-   * Must be `true`. Enabling a performance secondary clears all data of its cluster at once: every
-   * mount and every object on it is deleted before the primary's replicated data arrives.
-   */
-  acknowledgeDataWipe: pulumi.Input<boolean>;
-}
+export type PerformanceSecondaryArgs = ArgsOf<typeof performanceSecondaryFields> & ConnectionArgs<"secrets">;
 
 /**
  * Makes the cluster of its connection a performance secondary of the primary that issued `token`:
@@ -196,31 +187,8 @@ export interface PerformanceSecondaryArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface PerformanceSecondary extends OutputsOf<typeof performanceSecondaryFields> {}
 export class PerformanceSecondary extends SvcResource {
-  /** Secret; your input, never read from the service. */
-  declare readonly token: pulumi.Output<string>;
-  /** The primary API address given, when set. */
-  declare readonly primaryApiAddr: pulumi.Output<string | undefined>;
-  /** CA file, when set. */
-  declare readonly caFile: pulumi.Output<string | undefined>;
-  /** CA directory, when set. */
-  declare readonly caPath: pulumi.Output<string | undefined>;
-  /** Always true. */
-  declare readonly acknowledgeDataWipe: pulumi.Output<boolean>;
-  /** The secondary's cluster id: the key of its {@link PathsFilter} on the primary. (The resource id is `sys/replication/performance/secondary`.) */
-  declare readonly clusterId: pulumi.Output<string>;
-  /** The id its token was issued for. */
-  declare readonly secondaryId: pulumi.Output<string>;
-  /** Cluster address of its primary. */
-  declare readonly primaryClusterAddr: pulumi.Output<string>;
-  /**
-   * How many tokens the secondary was activated with: 1 after the enable, one more for every new
-   * token sent as update-primary. The primary drops the secondary's paths filter at each of those,
-   * so give this to {@link PathsFilter}'s `secondaryActivation`: the filter is then written again in
-   * the same `pulumi up`, after the secondary.
-   */
-  declare readonly activation: pulumi.Output<number>;
-
   constructor(name: string, args: PerformanceSecondaryArgs, opts?: pulumi.CustomResourceOptions) {
     super(performanceSecondaryDefinition, name, args, opts);
   }
@@ -228,27 +196,26 @@ export class PerformanceSecondary extends SvcResource {
 
 // ---- functions ----
 
-/** Arguments of {@link promoteSecondary}. */
-export interface PromoteSecondaryArgs {
+const promoteFields = {
   /** Address the new primary gives its secondaries. */
-  primaryClusterAddr?: string;
+  primaryClusterAddr: field(clusterAddr, { optional: true }),
   /** Skip the safety checks (a secondary behind its primary, or whose primary is unreachable): may lose data. */
-  force?: boolean;
-}
+  force: field(() => z.boolean({ error: "must be a boolean" }), { optional: true }),
+};
+
+/** Arguments of {@link promoteSecondary}. */
+export type PromoteSecondaryArgs = PlainArgsOf<typeof promoteFields>;
+
+const updatePrimaryFields = {
+  /** A new activation token (secret); `""` clears the knowledge of any past primary. */
+  token: field(text, { optional: true, secret: true }),
+  ...pick(performanceSecondaryFields, "primaryApiAddr", "caFile", "caPath"),
+  /** Cluster addresses tried in order; the first that answers as primary becomes the primary. */
+  updatePrimaryAddrs: field(() => z.array(text().min(1, "must not be empty"), { error: "must be a list of cluster addresses" }), { optional: true }),
+};
 
 /** Arguments of {@link updatePrimary}: `token` or `updatePrimaryAddrs`, not both. */
-export interface UpdatePrimaryArgs {
-  /** A new activation token (secret); `""` clears the knowledge of any past primary. */
-  token?: string;
-  /** Address of the primary's API, overriding the one in the token. */
-  primaryApiAddr?: string;
-  /** PEM CA file on the secondary. */
-  caFile?: string;
-  /** Directory of PEM CA files on the secondary. */
-  caPath?: string;
-  /** Cluster addresses tried in order; the first that answers as primary becomes the primary. */
-  updatePrimaryAddrs?: string[];
-}
+export type UpdatePrimaryArgs = PlainArgsOf<typeof updatePrimaryFields>;
 
 /** The secondary's key from {@link generateSecondaryPublicKey}. */
 export interface SecondaryPublicKey {
@@ -256,10 +223,10 @@ export interface SecondaryPublicKey {
   secondaryPublicKey: string;
 }
 
-let promoteSchema: z.ZodType | undefined;
 const promoteFn: FunctionDefinition<PromoteSecondaryArgs, ReplicationStatus> = {
   name: "promoteSecondary",
-  schema: () => (promoteSchema ??= z.object({ primaryClusterAddr: clusterAddr().optional(), force: z.boolean({ error: "must be a boolean" }).optional() })),
+  schema: fieldSet(promoteFields).schema,
+  fields: promoteFields,
   sideEffects: true,
   service: "secrets",
   async run(ctx, args) {
@@ -280,33 +247,27 @@ export function promoteSecondary(args: PromoteSecondaryArgs = {}, opts?: SvcInvo
 }
 
 /** Output form of {@link promoteSecondary}: unknown during preview. */
-export function promoteSecondaryOutput(args: InputsOf<PromoteSecondaryArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
+export function promoteSecondaryOutput(args: ArgsOf<typeof promoteFields> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
   return invokeOutput(promoteFn, args, opts);
 }
 
-let updateSchema: z.ZodType | undefined;
 const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
   name: "updatePrimary",
-  schema: () => (updateSchema ??= z.object({
-    token: z.string({ error: "must be a string" }).optional(),
-    primaryApiAddr: apiAddr().optional(),
-    caFile: z.string({ error: "must be a string" }).optional(),
-    caPath: z.string({ error: "must be a string" }).optional(),
-    updatePrimaryAddrs: z.array(z.string({ error: "must be a string" }).min(1, "must not be empty"), { error: "must be a list of cluster addresses" }).optional(),
-  }).superRefine(crossField((v, ctx) => {
-    const addrs = Array.isArray(v.updatePrimaryAddrs) && v.updatePrimaryAddrs.length > 0;
-    if (isUnknown(v.token) || isUnknown(v.updatePrimaryAddrs)) return;
-    if (v.token !== undefined && addrs) ctx.addIssue({ code: "custom", path: ["updatePrimaryAddrs"], message: "cannot be given with token: give one of them" });
-    if (v.token === undefined && !addrs) ctx.addIssue({ code: "custom", path: ["token"], message: 'give token ("" forgets the past primary) or updatePrimaryAddrs' });
-  }), CROSS_FIELD)),
+  schema: fieldSet(updatePrimaryFields, {
+    refine(v, ctx) {
+      const addrs = Array.isArray(v.updatePrimaryAddrs) && v.updatePrimaryAddrs.length > 0;
+      if (isUnknown(v.token) || isUnknown(v.updatePrimaryAddrs)) return;
+      if (v.token !== undefined && addrs) ctx.addIssue({ code: "custom", path: ["updatePrimaryAddrs"], message: "cannot be given with token: give one of them" });
+      if (v.token === undefined && !addrs) ctx.addIssue({ code: "custom", path: ["token"], message: 'give token ("" forgets the past primary) or updatePrimaryAddrs' });
+    },
+  }).schema,
+  // The token is registered for redaction from these fields before any request.
+  fields: updatePrimaryFields,
   sideEffects: true,
   service: "secrets",
   async run(ctx, args) {
     const body: Record<string, unknown> = {};
-    if (args.token !== undefined) {
-      if (args.token) registerSecret(args.token);
-      body.token = args.token;
-    }
+    if (args.token !== undefined) body.token = args.token;
     if (args.updatePrimaryAddrs?.length) body.update_primary_addrs = args.updatePrimaryAddrs;
     if (args.primaryApiAddr) body.primary_api_addr = args.primaryApiAddr;
     if (args.caFile) body.ca_file = args.caFile;
@@ -327,7 +288,7 @@ export function updatePrimary(args: UpdatePrimaryArgs, opts?: SvcInvokeOptions<"
 }
 
 /** Output form of {@link updatePrimary}: unknown during preview. */
-export function updatePrimaryOutput(args: InputsOf<UpdatePrimaryArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
+export function updatePrimaryOutput(args: ArgsOf<typeof updatePrimaryFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
   return invokeOutput(updateFn, args, opts);
 }
 

@@ -6,45 +6,48 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
-import { registerSecret } from "../../http";
-import { duration, type Duration } from "../duration";
+import { duration } from "../duration";
 import { fetchStatus, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
-
-export interface SecondaryTokenState {
-  secondaryId: string;
-  ttl?: Duration;
-  secondaryPublicKey?: string;
-  token?: string;
-  creationTime?: string;
-  wrappedAccessor?: string;
-  [key: string]: unknown;
-}
 
 /** A secondary id: an opaque name, unique on its primary. @internal */
 export const secondaryId = () => z.string({ error: "must be a string" }).min(1, "must not be empty");
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    secondaryId: secondaryId(),
-    ttl: duration().refine((v) => isUnknown(v) || v !== 0, "must be longer than 0").optional(),
-    secondaryPublicKey: z.string({ error: "must be a string" }).regex(/^[A-Za-z0-9+/]+={0,2}$/, "must be the base64 public key from generateSecondaryPublicKey").optional(),
-  });
-}
+// A token is made once: any change of an input issues a new one. Keeping the id deletes first,
+// because the primary refuses a second token for an id whose secondary is still registered.
+export const secondaryTokenFields = {
+  /**
+   * The secondary's id on the primary (the service's `id`: `id` itself is reserved by Pulumi), the
+   * id its token is issued for. Unique per primary. Changing it issues a token for the new id and
+   * revokes the old one.
+   */
+  secondaryId: field(secondaryId, { identity: true }),
+  /** How long the token can be used: seconds or duration text. Default `30m`. Changing it issues a new token. */
+  ttl: field(() => duration().refine((v) => isUnknown(v) || v !== 0, "must be longer than 0"), { optional: true, immutable: true }),
+  /**
+   * The secondary's public key from {@link generateSecondaryPublicKey}: the credentials then come
+   * encrypted to it instead of response-wrapped, so the secondary needs no call to the primary to
+   * unwrap them. Changing it issues a new token.
+   */
+  secondaryPublicKey: field(() => z.string({ error: "must be a string" }).regex(/^[A-Za-z0-9+/]+={0,2}$/, "must be the base64 public key from generateSecondaryPublicKey"),
+    { optional: true, immutable: true }),
+  /** The activation token (secret): response-wrapped, or encrypted to `secondaryPublicKey`. Give it to a {@link PerformanceSecondary}. */
+  token: output<string, { secret: true }>({ secret: true }),
+  /** When the token was issued. */
+  creationTime: output<string>(),
+  /** Accessor of the wrapped credentials ("" when encrypted to a public key). */
+  wrappedAccessor: output<string>(),
+};
+
+export type SecondaryTokenState = StateOf<typeof secondaryTokenFields>;
 
 export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, SecondaryTokenState> = {
   kind: "secrets:ReplicationSecondaryToken",
-  schema: () => (schema ??= buildSchema()),
-  // A token is made once: any change issues a new one. Keeping the id deletes first, because the
-  // primary refuses a second token for an id whose secondary is still registered.
-  immutable: ["secondaryId", "ttl", "secondaryPublicKey"],
-  identity: ["secondaryId"],
-  secrets: ["token"],
-  outputs: ["token", "creationTime", "wrappedAccessor"],
+  ...fieldSet(secondaryTokenFields),
   async create(_ctx, inputs) {
     const body: Record<string, unknown> = { id: inputs.secondaryId };
     if (inputs.ttl !== undefined) body.ttl = inputs.ttl;
@@ -53,7 +56,6 @@ export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, S
     const b = (res.body ?? {}) as { data?: { token?: unknown } | null; wrap_info?: { token?: unknown; creation_time?: unknown; wrapped_accessor?: unknown } | null };
     const token = String(b.wrap_info?.token ?? b.data?.token ?? "");
     if (token === "") throw new Error("secondary-token answered without a token");
-    registerSecret(token);
     const outs: SecondaryTokenState = {
       secondaryId: inputs.secondaryId,
       token,
@@ -72,21 +74,7 @@ export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, S
   },
 };
 
-export interface SecondaryTokenArgs extends ConnectionArgs<"secrets"> {
-  /**
-   * The secondary's id on the primary (the service's `id`: `id` itself is reserved by Pulumi).
-   * Unique per primary. Changing it issues a token for the new id and revokes the old one.
-   */
-  secondaryId: pulumi.Input<string>;
-  /** How long the token can be used: seconds or duration text. Default `30m`. Changing it issues a new token. */
-  ttl?: pulumi.Input<number | string>;
-  /**
-   * The secondary's public key from {@link generateSecondaryPublicKey}: the credentials then come
-   * encrypted to it instead of response-wrapped, so the secondary needs no call to the primary to
-   * unwrap them. Changing it issues a new token.
-   */
-  secondaryPublicKey?: pulumi.Input<string>;
-}
+export type SecondaryTokenArgs = ArgsOf<typeof secondaryTokenFields> & ConnectionArgs<"secrets">;
 
 /**
  * An activation token for a performance secondary, issued by the primary of the connection. The
@@ -98,20 +86,8 @@ export interface SecondaryTokenArgs extends ConnectionArgs<"secrets"> {
  * const token = new svc.secrets.replication.SecondaryToken("west", { secondaryId: "west", connection: east }, { dependsOn: [primary] });
  * ```
  */
+export interface SecondaryToken extends OutputsOf<typeof secondaryTokenFields> {}
 export class SecondaryToken extends SvcResource {
-  /** The secondary's id. */
-  declare readonly secondaryId: pulumi.Output<string>;
-  /** Token lifetime, when set. */
-  declare readonly ttl: pulumi.Output<number | string | undefined>;
-  /** The secondary's public key, when set. */
-  declare readonly secondaryPublicKey: pulumi.Output<string | undefined>;
-  /** The activation token (secret): wrapped, or encrypted to secondaryPublicKey. */
-  declare readonly token: pulumi.Output<string>;
-  /** When the token was issued. */
-  declare readonly creationTime: pulumi.Output<string>;
-  /** Accessor of the wrapped credentials ("" when encrypted to a public key). */
-  declare readonly wrappedAccessor: pulumi.Output<string>;
-
   constructor(name: string, args: SecondaryTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(secondaryTokenDefinition, name, args, opts);
   }
@@ -119,16 +95,15 @@ export class SecondaryToken extends SvcResource {
 
 // ---- functions ----
 
-/** Arguments of {@link revokeSecondary}. */
-export interface RevokeSecondaryArgs {
-  /** The secondary's id (the `id` its token was issued for). */
-  secondaryId: string;
-}
+const revokeFields = pick(secondaryTokenFields, "secondaryId");
 
-let revokeSchema: z.ZodType | undefined;
+/** Arguments of {@link revokeSecondary}: the secondary's id. */
+export type RevokeSecondaryArgs = PlainArgsOf<typeof revokeFields>;
+
 const revokeFn: FunctionDefinition<RevokeSecondaryArgs, ReplicationStatus> = {
   name: "revokeSecondary",
-  schema: () => (revokeSchema ??= z.object({ secondaryId: secondaryId() })),
+  schema: fieldSet(revokeFields).schema,
+  fields: revokeFields,
   sideEffects: true,
   service: "secrets",
   async run(ctx, args) {
@@ -146,6 +121,6 @@ export function revokeSecondary(args: RevokeSecondaryArgs, opts?: SvcInvokeOptio
 }
 
 /** Output form of {@link revokeSecondary}: unknown during preview. */
-export function revokeSecondaryOutput(args: InputsOf<RevokeSecondaryArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
+export function revokeSecondaryOutput(args: ArgsOf<typeof revokeFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
   return invokeOutput(revokeFn, args, opts);
 }

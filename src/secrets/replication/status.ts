@@ -3,9 +3,9 @@
  * needs no token. Also the read of every replication resource, and what the acting functions return.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import { isAmbiguous } from "../../http";
 import type { Context } from "../../core/definition";
+import { fieldSet } from "../../core/fields";
 import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { dataOf } from "../envelope";
 import { REPLICATION_ROUTES as R } from "./routes";
@@ -138,9 +138,8 @@ export async function transition(ctx: Context, route: string, body: Record<strin
   }
 }
 
-let emptySchema: z.ZodType | undefined;
-/** @internal zod types stay out of the public declarations. */
-export const noArgs = () => (emptySchema ??= z.object({}));
+/** @internal The schema of a function without arguments. */
+export const noArgs = fieldSet({}).schema;
 
 const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
   name: "getReplicationStatus",

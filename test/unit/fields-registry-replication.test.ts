@@ -1,0 +1,108 @@
+// The registry and replication kinds on field records (issue 23): a misspelt property is refused at
+// check with the nearest known name, the declared lists are those the kinds had before the move (so
+// state and diffs are unchanged), and every secret the records declare is redacted.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../../src/core/runtime";
+import { kindDefinition } from "../../src/kinds";
+import { redact } from "../../src/http/redact";
+import { updatePrimary } from "../../src/secrets/replication";
+
+const check = async (kind: string, inputs: Record<string, unknown>) =>
+  ((await call(kind, "check", [{}, inputs])) as { failures: { property: string; reason: string }[] }).failures;
+
+// Function calls build a context from the environment; nothing here reaches a server.
+const ENV = { SVC_SECRETS_URL: "http://127.0.0.1:9/v1", SVC_SECRETS_TOKEN: "unit-test-secrets-token" };
+const saved: Record<string, string | undefined> = {};
+beforeAll(() => {
+  for (const k of Object.keys(ENV)) saved[k] = process.env[k];
+  Object.assign(process.env, ENV);
+});
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+});
+
+describe("a misspelt property is refused at check, naming the nearest one", () => {
+  const cases: [string, Record<string, unknown>, string, string][] = [
+    ["secrets:RegistryAccessConfig", { address: "h:1", token: "management-token" }, "adress", "address"],
+    ["secrets:RegistryRole", { name: "r", policies: ["p"] }, "maxTTL", "maxTtl"],
+    ["secrets:ReplicationPerformancePrimary", {}, "disableOnDelet", "disableOnDelete"],
+    ["secrets:ReplicationSecondaryToken", { secondaryId: "west" }, "secondaryID", "secondaryId"],
+    ["secrets:ReplicationPerformanceSecondary", { token: "activation-token", acknowledgeDataWipe: true }, "primaryApiAdr", "primaryApiAddr"],
+    ["secrets:ReplicationPathsFilter", { secondaryClusterId: "c1", paths: ["transform/"] }, "secondaryActivaton", "secondaryActivation"],
+  ];
+  it.each(cases)("%s", async (kind, valid, misspelt, meant) => {
+    expect(await check(kind, valid)).toEqual([]);
+    expect(await check(kind, { ...valid, [misspelt]: 1 })).toEqual([{ property: misspelt, reason: `unknown property; did you mean ${meant}?` }]);
+  });
+
+  it("updatePrimary refuses a misspelt argument the same way", async () => {
+    await expect(updatePrimary({ token: "", caFlie: "/ca.pem" } as never)).rejects.toThrow(/caFlie.*did you mean caFile\?/);
+  });
+});
+
+describe("the lists derived from the records are the kinds' lists before the move", () => {
+  const lists = async (kind: string) => {
+    const d = (await kindDefinition(kind))!;
+    const sorted = (l?: ReadonlyArray<string>) => [...(l ?? [])].sort();
+    return {
+      defaults: d.defaults ?? {}, sets: sorted(d.sets), immutable: sorted(d.immutable), identity: sorted(d.identity),
+      secrets: sorted(d.secrets), writeOnly: sorted(d.writeOnly), local: sorted(d.local), outputs: sorted(d.outputs),
+    };
+  };
+  const none = { defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [] };
+
+  it("registry", async () => {
+    expect(await lists("secrets:RegistryAccessConfig")).toEqual({
+      ...none, defaults: { mount: "registry", scheme: "http" }, immutable: ["mount"], identity: ["mount"],
+      secrets: ["clientKey", "token"], writeOnly: ["clientKey", "token"], local: ["adopt"],
+    });
+    expect(await lists("secrets:RegistryRole")).toEqual({
+      ...none, defaults: { mount: "registry", tokenType: "client", local: false }, sets: ["policies"],
+      immutable: ["mount", "name"], identity: ["mount", "name"], local: ["adopt"],
+    });
+  });
+
+  it("replication", async () => {
+    expect(await lists("secrets:ReplicationPerformancePrimary")).toEqual({ ...none, defaults: { disableOnDelete: false }, outputs: ["clusterId"] });
+    expect(await lists("secrets:ReplicationSecondaryToken")).toEqual({
+      ...none, immutable: ["secondaryId", "secondaryPublicKey", "ttl"], identity: ["secondaryId"], secrets: ["token"],
+      outputs: ["creationTime", "token", "wrappedAccessor"],
+    });
+    // acknowledgeDataWipe is no longer listed as local (a local input may be left out, and it may
+    // not); it can only be true, so it never differs between state and the program either way.
+    expect(await lists("secrets:ReplicationPerformanceSecondary")).toEqual({
+      ...none, secrets: ["token"], writeOnly: ["token"], outputs: ["activation", "clusterId", "primaryClusterAddr", "secondaryId"],
+    });
+    expect(await lists("secrets:ReplicationPathsFilter")).toEqual({
+      ...none, defaults: { mode: "allow", paths: [] }, sets: ["paths"], immutable: ["secondaryClusterId"], identity: ["secondaryClusterId"], local: ["adopt"],
+    });
+  });
+});
+
+describe("secrets declared in the records are redacted from then on", () => {
+  const redacted = (value: string) => expect(redact(`server said: ${value}`)).toBe("server said: [REDACTED]");
+
+  it("the access config's token and client key, from the inputs of any operation", async () => {
+    const token = "registry-management-token-1";
+    const clientKey = "-----BEGIN PRIVATE KEY-----unit-----END PRIVATE KEY-----";
+    await check("secrets:RegistryAccessConfig", { address: "h:1", token, clientKey, clientCert: "-----BEGIN CERTIFICATE-----" });
+    redacted(token);
+    redacted(clientKey);
+  });
+
+  it("the secondary's activation token, and the token a SecondaryToken holds in state", async () => {
+    const activation = "activation-token-for-west-1";
+    await check("secrets:ReplicationPerformanceSecondary", { token: activation, acknowledgeDataWipe: true });
+    redacted(activation);
+    // A SecondaryToken's read makes no request: the token in its state is registered on the way through.
+    const issued = "issued-secondary-token-2";
+    await call("secrets:ReplicationSecondaryToken", "read", ["west", { secondaryId: "west", token: issued }]);
+    redacted(issued);
+  });
+
+  it("updatePrimary's token, before any request (even when the arguments are refused)", async () => {
+    const token = "update-primary-token-3";
+    await expect(updatePrimary({ token, updatePrimaryAddrs: ["https://east:8201"] })).rejects.toThrow(/updatePrimaryAddrs/);
+    redacted(token);
+  });
+});
