@@ -191,7 +191,7 @@ export type RegistryMountArgs = PlainArgsOf<typeof mountFields>;
 
 const credentialFields = {
   /** The generated registry token: a secret, new on every call. */
-  token: output<string, { secret: true }>({ secret: true }),
+  token: output<string>({ secret: true }),
   /** The token's accessor, to look it up or revoke it without the token. */
   accessor: output<string>(),
   /** The lease of the token. */

@@ -36,7 +36,7 @@ export const secondaryTokenFields = {
   secondaryPublicKey: field(() => z.string({ error: "must be a string" }).regex(/^[A-Za-z0-9+/]+={0,2}$/, "must be the base64 public key from generateSecondaryPublicKey"),
     { optional: true, immutable: true }),
   /** The activation token (secret): response-wrapped, or encrypted to `secondaryPublicKey`. Give it to a {@link PerformanceSecondary}. */
-  token: output<string, { secret: true }>({ secret: true }),
+  token: output<string>({ secret: true }),
   /** When the token was issued. */
   creationTime: output<string>(),
   /** Accessor of the wrapped credentials ("" when encrypted to a public key). */
