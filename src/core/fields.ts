@@ -60,6 +60,11 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
   readonly wire?: string;
   /** Filled in by check when the input is absent, so an omitted default is no perpetual diff. */
   readonly default?: T;
+  /**
+   * The fields of each element of a list of records (or of a record), for the parts of a value that
+   * are secret: `batchInput` items whose `value` is, beside names that must stay readable in messages.
+   */
+  readonly of?: Fields;
   /** Type-only: the field's value type and flags. */
   readonly __value?: T;
   readonly __flags?: F;
@@ -74,6 +79,8 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   encode?(value: T): unknown;
   /** Wire → state, when they differ; `prior` is the value known before (to keep its form). */
   decode?(wire: unknown, prior: T | undefined): T | undefined;
+  /** The fields of each element (a list of records) or of the value (a record); see Field.of. */
+  of?: Fields;
 };
 
 type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
@@ -81,9 +88,9 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, of, ...rest } = (flags ?? {}) as Options<T>;
   return {
-    type: type as unknown as TypeBuilder, flags: rest as never,
+    type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}),
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
   };
@@ -282,7 +289,13 @@ const zod = lazy(() => require("zod").z as typeof z);
  */
 export function registerSecrets(fields: Fields, values: Props | undefined): void {
   if (!values) return;
-  for (const k in fields) if (fields[k]!.flags.secret && values[k] !== undefined) registerAll(values[k]);
+  for (const k in fields) {
+    const f = fields[k]!;
+    const v = values[k];
+    if (v === undefined || v === null) continue;
+    if (f.flags.secret) registerAll(v);
+    else if (f.of) for (const x of Array.isArray(v) ? v : [v]) if (x !== null && typeof x === "object") registerSecrets(f.of, x as Props);
+  }
 }
 
 function registerAll(v: unknown): void {
