@@ -28,7 +28,7 @@ const metaPairs = () => z.union([
 ], { error: 'must be "key=value" pairs or a map of strings' });
 
 /** The fields of one value: an item of `batchInput`, or the single value of a call. */
-export const valueItemFields = {
+const valueItemFields = {
   /**
    * The value: a plaintext for encode and tokenized, an encoded value or token otherwise. Secret:
    * registered for redaction, so a server that echoes it cannot put it in an error message.
