@@ -61,6 +61,11 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
   readonly wire?: string;
   /** Filled in by check when the input is absent, so an omitted default is no perpetual diff. */
   readonly default?: T;
+  /**
+   * The fields of each element of a list of records (or of a record), for the parts of a value that
+   * are secret: `batchInput` items whose `value` is, beside names that must stay readable in messages.
+   */
+  readonly of?: Fields;
   /** Type-only: the field's value type and flags. */
   readonly __value?: T;
   readonly __flags?: F;
@@ -81,6 +86,8 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
    * in (check sees unvalidated values), so it must not assume the field's type.
    */
   redact?(value: unknown): unknown;
+  /** The fields of each element (a list of records) or of the value (a record); see Field.of. */
+  of?: Fields;
 };
 
 type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
@@ -88,9 +95,9 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, redact, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, of, ...rest } = (flags ?? {}) as Options<T>;
   return {
-    type: type as unknown as TypeBuilder, flags: rest as never,
+    type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}),
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
     ...(redact ? { redact } : {}),
@@ -305,7 +312,10 @@ export function registerSecrets(fields: Fields, values: Props | undefined): void
   if (!values) return;
   for (const k in fields) {
     const f = fields[k] as Field & { redact?(value: unknown): unknown };
-    if (f.flags.secret && values[k] !== undefined) registerAll(f.redact ? f.redact(values[k]) : values[k]);
+    const v = values[k];
+    if (v === undefined || v === null) continue;
+    if (f.flags.secret) registerAll(f.redact ? f.redact(v) : v);
+    else if (f.of) for (const x of Array.isArray(v) ? v : [v]) if (x !== null && typeof x === "object") registerSecrets(f.of, x as Props);
   }
 }
 

@@ -1,71 +1,50 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { SvcResource } from "../../core/resource";
-import { adopt, mount } from "../fields";
-import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
-import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES, TWEAK_SOURCES } from "./transformations";
-import { kept } from "../envelope";
+import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
+import { names, reference } from "./fields";
+import { firstTemplate, transformationKeys, transformationObject, TRANSFORMATION_ROUTES, TWEAK_SOURCES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type TweakSource = (typeof TWEAK_SOURCES)[number];
 
-export interface FpeTransformationState {
-  name: string;
-  mount: string;
-  template: string;
-  tweakSource: TweakSource;
-  allowedRoles: string[];
-  adopt?: boolean;
-  [key: string]: unknown;
-}
-
-let schema: z.ZodType | undefined;
-
-export const fpeTransformationDefinition = transformationObject<FpeTransformationState>({
-  kind: "secrets:TransformFpeTransformation",
-  schema: () => (schema ??= z.object({
-    name: transformName(),
-    mount: mount(),
-    template: reference(),
-    tweakSource: z.enum(TWEAK_SOURCES, { error: `must be one of ${TWEAK_SOURCES.join(", ")}` }),
-    allowedRoles: names(),
-    adopt: adopt(),
-  })),
-  defaults: { mount: DEFAULT_TRANSFORM_MOUNT, tweakSource: "supplied", allowedRoles: [] },
-  sets: ["allowedRoles"],
-  immutable: ["name", "mount"],
-  write: TRANSFORMATION_ROUTES.fpe,
-  body: (p) => ({ template: p.template, tweak_source: p.tweakSource, allowed_roles: p.allowedRoles }),
-  fromData: (d, p) => ({
-    name: p.name,
-    mount: p.mount,
-    template: firstTemplate(d, p.template),
-    // An empty tweak_source is the default; an absent one keeps the value in state.
-    tweakSource: kept(d, "tweak_source", p.tweakSource, (v) => String(v || "supplied") as TweakSource, "supplied"),
-    allowedRoles: kept(d, "allowed_roles", p.allowedRoles, sorted, []),
-  }),
-});
-
-export interface FpeTransformationArgs extends ConnectionArgs<"secrets"> {
-  /** Name of the transformation. Changing it replaces the transformation. */
-  name: pulumi.Input<string>;
-  /** Mount path of the transform engine. Default `transform`. Changing it replaces the transformation. */
-  mount?: pulumi.Input<string>;
+export const fpeTransformationFields = {
+  ...transformationKeys,
   /**
    * Template whose capture groups are encrypted (the rest of the value is kept); it must name an
    * alphabet. A built-in such as `builtin/creditcardnumber` or a Template's name.
    */
-  template: pulumi.Input<string>;
+  template: field(reference),
   /**
    * Where the 7-byte tweak comes from: `supplied` (default; the caller passes it to encode and
    * decode), `generated` (encode returns one, decode needs it) or `internal` (the service keeps one).
    */
-  tweakSource?: pulumi.Input<TweakSource>;
-  /** Roles allowed to encode and decode with it (a set; default none). Globs such as `payments-*` match. */
-  allowedRoles?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Take over a transformation that already exists at the path instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+  tweakSource: field(() => z.enum(TWEAK_SOURCES, { error: `must be one of ${TWEAK_SOURCES.join(", ")}` }), {
+    default: "supplied",
+    // An empty tweak_source is the default.
+    decode: (v: unknown) => String(v || "supplied") as TweakSource,
+  }),
+  /**
+   * Roles allowed to encode and decode with it (a set, kept sorted; default none). Globs such as
+   * `payments-*` match.
+   */
+  allowedRoles: field(names, { set: true, default: [] as string[] }),
+};
+
+const fpeSet = fieldSet(fpeTransformationFields);
+
+/** An fpe transformation as the provider sees it (property names of the resource). */
+export type FpeTransformationState = StateOf<typeof fpeTransformationFields>;
+
+export const fpeTransformationDefinition = transformationObject<FpeTransformationState>({
+  kind: "secrets:TransformFpeTransformation",
+  fields: fpeSet,
+  write: TRANSFORMATION_ROUTES.fpe,
+  // Written as `template`, read back as a `templates` list.
+  fromData: (d, p) => ({ ...fpeSet.decode(d, p), template: firstTemplate(d, p.template) }) as FpeTransformationState,
+});
+
+export type FpeTransformationArgs = ArgsOf<typeof fpeTransformationFields> & ConnectionArgs<"secrets">;
 
 /**
  * A format-preserving encryption transformation (`/{mount}/transformations/fpe/{name}`): FF3-1 over
@@ -78,18 +57,8 @@ export interface FpeTransformationArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface FpeTransformation extends OutputsOf<typeof fpeTransformationFields> {}
 export class FpeTransformation extends SvcResource {
-  /** Name of the transformation. */
-  declare readonly name: pulumi.Output<string>;
-  /** Mount path of the transform engine. */
-  declare readonly mount: pulumi.Output<string>;
-  /** The template used. */
-  declare readonly template: pulumi.Output<string>;
-  /** Where the tweak comes from. */
-  declare readonly tweakSource: pulumi.Output<TweakSource>;
-  /** Roles allowed to use it, sorted. */
-  declare readonly allowedRoles: pulumi.Output<string[]>;
-
   constructor(name: string, args: FpeTransformationArgs, opts?: pulumi.CustomResourceOptions) {
     super(fpeTransformationDefinition, name, args, opts);
   }

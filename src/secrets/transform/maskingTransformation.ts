@@ -1,69 +1,43 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { SvcResource } from "../../core/resource";
-import { adopt, mount } from "../fields";
-import { DEFAULT_TRANSFORM_MOUNT, names, reference, sorted, transformName } from "./fields";
-import { firstTemplate, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
-import { kept } from "../envelope";
+import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
+import { names, reference } from "./fields";
+import { firstTemplate, transformationKeys, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
-
-export interface MaskingTransformationState {
-  name: string;
-  mount: string;
-  template: string;
-  maskingCharacter: string;
-  allowedRoles: string[];
-  adopt?: boolean;
-  [key: string]: unknown;
-}
 
 const first = (s: string) => [...s][0] ?? "";
 
-let schema: z.ZodType | undefined;
+export const maskingTransformationFields = {
+  ...transformationKeys,
+  /** Template whose capture-group characters are masked; everything else is kept. */
+  template: field(reference),
+  /**
+   * The character that replaces each masked character. Default `*`; only the first character
+   * counts, so state keeps the form given ("#x") while the server holds the same first character.
+   */
+  maskingCharacter: field(() => z.string().min(1, "must not be empty (only its first character is used)"), {
+    default: "*",
+    decode: (v: unknown, prior: string | undefined) => (prior !== undefined && first(prior) === first(String(v)) ? prior : String(v)),
+  }),
+  /** Roles allowed to encode with it (a set, kept sorted; default none). */
+  allowedRoles: field(names, { set: true, default: [] as string[] }),
+};
+
+const maskingSet = fieldSet(maskingTransformationFields);
+
+/** A masking transformation as the provider sees it (property names of the resource). */
+export type MaskingTransformationState = StateOf<typeof maskingTransformationFields>;
 
 export const maskingTransformationDefinition = transformationObject<MaskingTransformationState>({
   kind: "secrets:TransformMaskingTransformation",
-  schema: () => (schema ??= z.object({
-    name: transformName(),
-    mount: mount(),
-    template: reference(),
-    maskingCharacter: z.string().min(1, "must not be empty (only its first character is used)"),
-    allowedRoles: names(),
-    adopt: adopt(),
-  })),
-  defaults: { mount: DEFAULT_TRANSFORM_MOUNT, maskingCharacter: "*", allowedRoles: [] },
-  sets: ["allowedRoles"],
-  immutable: ["name", "mount"],
+  fields: maskingSet,
   write: TRANSFORMATION_ROUTES.masking,
-  body: (p) => ({ template: p.template, masking_character: p.maskingCharacter, allowed_roles: p.allowedRoles }),
-  fromData: (d, p) => {
-    // Seed reads carry no masking_character: the value in state stands until the server says otherwise.
-    const server = kept(d, "masking_character", p.maskingCharacter, String, "*");
-    return {
-      name: p.name,
-      mount: p.mount,
-      template: firstTemplate(d, p.template),
-      // Only the first character counts: "#x" and "#" are the same setting.
-      maskingCharacter: p.maskingCharacter !== undefined && first(p.maskingCharacter) === first(server) ? p.maskingCharacter : server,
-      allowedRoles: kept(d, "allowed_roles", p.allowedRoles, sorted, []),
-    };
-  },
+  // Written as `template`, read back as a `templates` list.
+  fromData: (d, p) => ({ ...maskingSet.decode(d, p), template: firstTemplate(d, p.template) }) as MaskingTransformationState,
 });
 
-export interface MaskingTransformationArgs extends ConnectionArgs<"secrets"> {
-  /** Name of the transformation. Changing it replaces the transformation. */
-  name: pulumi.Input<string>;
-  /** Mount path of the transform engine. Default `transform`. Changing it replaces the transformation. */
-  mount?: pulumi.Input<string>;
-  /** Template whose capture-group characters are masked; everything else is kept. */
-  template: pulumi.Input<string>;
-  /** The character that replaces each masked character. Default `*`; only the first character counts. */
-  maskingCharacter?: pulumi.Input<string>;
-  /** Roles allowed to encode with it (a set; default none). */
-  allowedRoles?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Take over a transformation that already exists at the path instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+export type MaskingTransformationArgs = ArgsOf<typeof maskingTransformationFields> & ConnectionArgs<"secrets">;
 
 /**
  * A masking transformation (`/{mount}/transformations/masking/{name}`): one-way, decode is refused.
@@ -75,18 +49,8 @@ export interface MaskingTransformationArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface MaskingTransformation extends OutputsOf<typeof maskingTransformationFields> {}
 export class MaskingTransformation extends SvcResource {
-  /** Name of the transformation. */
-  declare readonly name: pulumi.Output<string>;
-  /** Mount path of the transform engine. */
-  declare readonly mount: pulumi.Output<string>;
-  /** The template used. */
-  declare readonly template: pulumi.Output<string>;
-  /** The masking character as given (its first character is used). */
-  declare readonly maskingCharacter: pulumi.Output<string>;
-  /** Roles allowed to use it, sorted. */
-  declare readonly allowedRoles: pulumi.Output<string[]>;
-
   constructor(name: string, args: MaskingTransformationArgs, opts?: pulumi.CustomResourceOptions) {
     super(maskingTransformationDefinition, name, args, opts);
   }

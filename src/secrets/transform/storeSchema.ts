@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { SvcResource } from "../../core/resource";
+import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { mount, name } from "../fields";
 import { InvalidInputError } from "../../http";
 import { fetchData, pathOf } from "../pathObject";
@@ -9,20 +10,40 @@ import { DEFAULT_TRANSFORM_MOUNT } from "./fields";
 import { STORE_ROUTES } from "./store";
 import type { ConnectionArgs } from "../../core/connection";
 
-export interface StoreSchemaState {
-  store: string;
-  mount: string;
-  transformationType: "tokenization";
-  username: string;
-  password: string;
-  /** The store's connection string and schema the last run was for (when given). */
-  connectionString?: string;
-  schema?: string;
-  triggers?: unknown;
-  [key: string]: unknown;
-}
+export const storeSchemaFields = {
+  /** Name of the Store whose tables are created. Changing it runs against the other store (a replacement). */
+  store: field(() => z.string({ error: "must be a string" })
+    // A path segment; the built-in store (builtin/internal) has no SQL tables to create.
+    .refine((n) => !n.startsWith("builtin/"), "the built-in stores have no schema to create: name a SQL Store").pipe(name()), { immutable: true }),
+  /** Mount path of the transform engine. Default `transform`. Changing it replaces this resource. */
+  mount: field(mount, { immutable: true, default: DEFAULT_TRANSFORM_MOUNT }),
+  // The service keeps none of the write-only fields: state holds the inputs of the last run.
+  /** Transformation type the tables are for: `tokenization` (the default and only one). */
+  transformationType: field(() => z.literal("tokenization", { error: "must be tokenization" }), { writeOnly: true, default: "tokenization" }),
+  /**
+   * Database user with schema-change rights, used only for this call and never kept by the service
+   * (state keeps the one of the last run).
+   */
+  username: field(() => z.string().min(1, "must not be empty"), { writeOnly: true }),
+  /** Password of `username`: secret (kept in state as a secret); changing it runs the schema call again. */
+  password: field(() => z.string().min(1, "must not be empty"), { writeOnly: true, secret: true }),
+  /**
+   * The Store's connection string: pass `store.connectionString`. When the Store moves to another
+   * database (updated in place) the schema call runs again, so the new database gets its tables.
+   * Checked against the store on the server before each run.
+   */
+  connectionString: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty"), { optional: true }),
+  /**
+   * The Store's database schema: pass `store.schema`. A change runs the schema call again, so the
+   * new schema gets its tables. Checked against the store on the server (where it reads it back).
+   */
+  schema: field(() => z.string({ error: "must be a string" }).regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "must be a plain identifier (letters, digits, underscore)"), { optional: true }),
+  /** Any other value; when it changes the schema call runs again. */
+  triggers: field(() => z.unknown(), { optional: true, writeOnly: true }),
+};
 
-let schema: z.ZodType | undefined;
+/** A store schema run as the provider sees it (property names of the resource). */
+export type StoreSchemaState = StateOf<typeof storeSchemaFields>;
 
 const params = (p: StoreSchemaState) => ({ mount: p.mount, name: p.store });
 
@@ -54,23 +75,7 @@ async function run(ctx: Parameters<ResourceDefinition["create"]>[0], p: StoreSch
 
 export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSchemaState> = {
   kind: "secrets:TransformStoreSchema",
-  schema: () => (schema ??= z.object({
-    // A path segment; the built-in store (builtin/internal) has no SQL tables to create.
-    store: z.string({ error: "must be a string" }).refine((n) => !n.startsWith("builtin/"), "the built-in stores have no schema to create: name a SQL Store").pipe(name()),
-    mount: mount(),
-    transformationType: z.literal("tokenization", { error: "must be tokenization" }),
-    username: z.string().min(1, "must not be empty"),
-    password: z.string().min(1, "must not be empty"),
-    connectionString: z.string({ error: "must be a string" }).min(1, "must not be empty").optional(),
-    schema: z.string({ error: "must be a string" }).regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "must be a plain identifier (letters, digits, underscore)").optional(),
-    triggers: z.unknown().optional(),
-  })),
-  defaults: { mount: DEFAULT_TRANSFORM_MOUNT, transformationType: "tokenization" },
-  immutable: ["store", "mount"],
-  // The service keeps none of these: they are the inputs of the last run.
-  writeOnly: ["transformationType", "username", "password", "triggers"],
-  secrets: ["password"],
-  outputs: [],
+  ...fieldSet(storeSchemaFields),
   async create(ctx, inputs) {
     await run(ctx, inputs);
     return { id: `${pathOf(STORE_ROUTES.schema, params(inputs))}`, outs: inputs };
@@ -92,31 +97,7 @@ export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSc
   async delete() {},
 };
 
-export interface StoreSchemaArgs extends ConnectionArgs<"secrets"> {
-  /** Name of the Store whose tables are created. Changing it runs against the other store (a replacement). */
-  store: pulumi.Input<string>;
-  /** Mount path of the transform engine. Default `transform`. */
-  mount?: pulumi.Input<string>;
-  /** Transformation type the tables are for: `tokenization` (the default and only one). */
-  transformationType?: pulumi.Input<"tokenization">;
-  /** Database user with schema-change rights, used only for this call and never kept by the service. */
-  username: pulumi.Input<string>;
-  /** Password of `username`: secret; changing it runs the schema call again. */
-  password: pulumi.Input<string>;
-  /**
-   * The Store's connection string: pass `store.connectionString`. When the Store moves to another
-   * database (updated in place) the schema call runs again, so the new database gets its tables.
-   * Checked against the store on the server before each run.
-   */
-  connectionString?: pulumi.Input<string>;
-  /**
-   * The Store's database schema: pass `store.schema`. A change runs the schema call again, so the
-   * new schema gets its tables. Checked against the store on the server (where it reads it back).
-   */
-  schema?: pulumi.Input<string>;
-  /** Any other value; when it changes the schema call runs again. */
-  triggers?: pulumi.Input<unknown>;
-}
+export type StoreSchemaArgs = ArgsOf<typeof storeSchemaFields> & ConnectionArgs<"secrets">;
 
 /**
  * Creates or completes the tables of a SQL Store (`POST /{mount}/stores/{name}/schema`) with
@@ -132,24 +113,8 @@ export interface StoreSchemaArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface StoreSchema extends OutputsOf<typeof storeSchemaFields> {}
 export class StoreSchema extends SvcResource {
-  /** Name of the store. */
-  declare readonly store: pulumi.Output<string>;
-  /** Mount path of the transform engine. */
-  declare readonly mount: pulumi.Output<string>;
-  /** `tokenization`. */
-  declare readonly transformationType: pulumi.Output<"tokenization">;
-  /** The schema-change user of the last run. */
-  declare readonly username: pulumi.Output<string>;
-  /** Its password (secret). */
-  declare readonly password: pulumi.Output<string>;
-  /** The store's connection string the last run was for (as given). */
-  declare readonly connectionString: pulumi.Output<string | undefined>;
-  /** The store's schema the last run was for (as given). */
-  declare readonly schema: pulumi.Output<string | undefined>;
-  /** The triggers of the last run. */
-  declare readonly triggers: pulumi.Output<unknown>;
-
   constructor(name: string, args: StoreSchemaArgs, opts?: pulumi.CustomResourceOptions) {
     super(storeSchemaDefinition, name, args, opts);
   }

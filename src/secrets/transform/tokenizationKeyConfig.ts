@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { SvcResource } from "../../core/resource";
+import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { mount, name } from "../fields";
 import { fetchData, pathOf, readBack, rotateOnce } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT } from "./fields";
@@ -16,31 +17,44 @@ export const TOKENIZATION_KEY_ROUTES = {
   trim: "POST /{mount}/tokenization/keys/{name}/trim",
 } as const;
 
-export interface TokenizationKeyConfigState {
-  transformation: string;
-  mount: string;
-  minDecryptionVersion: number;
-  rotationTrigger?: string | number;
-  latestVersion?: number;
-  minAvailableVersion?: number;
-  [key: string]: unknown;
-}
+const version = (min: number) => () => z.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be ${min} or more`);
+
+export const tokenizationKeyConfigFields = {
+  /**
+   * Name of the tokenization transformation whose keys are configured (the last segment of every
+   * key route). Changing it replaces this resource.
+   */
+  transformation: field(name, { immutable: true }),
+  /** Mount path of the transform engine. Default `transform`. Changing it replaces this resource. */
+  mount: field(mount, { immutable: true, default: DEFAULT_TRANSFORM_MOUNT }),
+  /**
+   * Oldest key version usable for decoding; tokens made with older versions stop decoding. Default
+   * 1; must be between the oldest available version and the latest version.
+   */
+  minDecryptionVersion: field(version(1), { default: 1, decode: (v: unknown) => Number(v) }),
+  /**
+   * Any value; when it changes (and is set), the update rotates the key (new tokens use the new
+   * version) before applying `minDecryptionVersion`. Setting it the first time does not rotate.
+   */
+  rotationTrigger: field(() => z.union([z.string(), z.number()], { error: "must be a string or a number" }), { optional: true, writeOnly: true }),
+  /** The newest key version (new tokens use it). */
+  latestVersion: output<number>({ decode: (v) => Number(v) }),
+  /** The oldest version still held (0 until a trim); older ones are gone for good. */
+  minAvailableVersion: output<number>({ decode: (v) => Number(v) }),
+};
+
+const keyConfigSet = fieldSet(tokenizationKeyConfigFields);
+
+/** Key settings as the provider sees them (property names of the resource). */
+export type TokenizationKeyConfigState = StateOf<typeof tokenizationKeyConfigFields>;
 
 const params = (p: { mount?: string; transformation: string }) => ({ mount: p.mount ?? DEFAULT_TRANSFORM_MOUNT, name: p.transformation });
-
-let schema: z.ZodType | undefined;
 
 async function readConfig(ctx: Context, p: TokenizationKeyConfigState): Promise<TokenizationKeyConfigState | undefined> {
   const d = await fetchData(ctx, TOKENIZATION_KEY_ROUTES.read, params(p));
   if (!d) return undefined;
-  return {
-    transformation: p.transformation,
-    mount: p.mount,
-    minDecryptionVersion: Number(d.min_decryption_version ?? 1),
-    ...(p.rotationTrigger !== undefined ? { rotationTrigger: p.rotationTrigger } : {}),
-    latestVersion: Number(d.latest_version ?? 1),
-    minAvailableVersion: Number(d.min_available_version ?? 0),
-  };
+  // A new key is at version 1 with nothing trimmed: what a server that leaves them out means.
+  return { latestVersion: 1, minAvailableVersion: 0, ...keyConfigSet.decode(d, p) } as TokenizationKeyConfigState;
 }
 
 async function configure(ctx: Context, p: TokenizationKeyConfigState): Promise<void> {
@@ -49,22 +63,13 @@ async function configure(ctx: Context, p: TokenizationKeyConfigState): Promise<v
 
 export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKeyConfigState, TokenizationKeyConfigState> = {
   kind: "secrets:TransformTokenizationKeyConfig",
-  schema: () => (schema ??= z.object({
-    // The last segment of every key route.
-    transformation: name(),
-    mount: mount(),
-    minDecryptionVersion: z.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be 1 or more"),
-    rotationTrigger: z.union([z.string(), z.number()], { error: "must be a string or a number" }).optional(),
-  })),
-  defaults: { mount: DEFAULT_TRANSFORM_MOUNT, minDecryptionVersion: 1 },
-  immutable: ["transformation", "mount"],
-  writeOnly: ["rotationTrigger"],
-  outputs: ["latestVersion", "minAvailableVersion"],
+  ...keyConfigSet,
   async create(ctx, inputs) {
     const id = pathOf(TOKENIZATION_KEY_ROUTES.read, params(inputs));
-    const current = await readConfig(ctx, inputs);
+    const current = await fetchData(ctx, TOKENIZATION_KEY_ROUTES.read, params(inputs));
     if (!current) throw new Error(`${id} does not exist: create the TokenizationTransformation ${inputs.transformation} first`);
-    if (current.minDecryptionVersion !== inputs.minDecryptionVersion) await configure(ctx, inputs);
+    // Decoded without the inputs as prior: a setting the server leaves out is its default, not the program's value.
+    if (keyConfigSet.decode(current, {}).minDecryptionVersion !== inputs.minDecryptionVersion) await configure(ctx, inputs);
     return { id, outs: await readBack(id, inputs, () => readConfig(ctx, inputs)) };
   },
   read: (ctx, _id, props) => readConfig(ctx, props),
@@ -86,22 +91,7 @@ export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKey
   async delete() {},
 };
 
-export interface TokenizationKeyConfigArgs extends ConnectionArgs<"secrets"> {
-  /** Name of the tokenization transformation whose keys are configured. Changing it replaces this resource. */
-  transformation: pulumi.Input<string>;
-  /** Mount path of the transform engine. Default `transform`. */
-  mount?: pulumi.Input<string>;
-  /**
-   * Oldest key version usable for decoding; tokens made with older versions stop decoding. Default
-   * 1; must be between the oldest available version and the latest version.
-   */
-  minDecryptionVersion?: pulumi.Input<number>;
-  /**
-   * Any value; when it changes (and is set), the update rotates the key (new tokens use the new
-   * version) before applying `minDecryptionVersion`. Setting it the first time does not rotate.
-   */
-  rotationTrigger?: pulumi.Input<string | number>;
-}
+export type TokenizationKeyConfigArgs = ArgsOf<typeof tokenizationKeyConfigFields> & ConnectionArgs<"secrets">;
 
 /**
  * Key settings of a tokenization transformation (`/{mount}/tokenization/keys/{name}/config`), with
@@ -112,20 +102,8 @@ export interface TokenizationKeyConfigArgs extends ConnectionArgs<"secrets"> {
  * new svc.secrets.transform.TokenizationKeyConfig("ssn-keys", { transformation: ssn.name, rotationTrigger: "2026-q4" });
  * ```
  */
+export interface TokenizationKeyConfig extends OutputsOf<typeof tokenizationKeyConfigFields> {}
 export class TokenizationKeyConfig extends SvcResource {
-  /** The tokenization transformation. */
-  declare readonly transformation: pulumi.Output<string>;
-  /** Mount path of the transform engine. */
-  declare readonly mount: pulumi.Output<string>;
-  /** Oldest version usable for decoding. */
-  declare readonly minDecryptionVersion: pulumi.Output<number>;
-  /** The last rotation trigger. */
-  declare readonly rotationTrigger: pulumi.Output<string | number | undefined>;
-  /** The newest key version (new tokens use it). */
-  declare readonly latestVersion: pulumi.Output<number>;
-  /** The oldest version still held (0 until a trim). */
-  declare readonly minAvailableVersion: pulumi.Output<number>;
-
   constructor(name: string, args: TokenizationKeyConfigArgs, opts?: pulumi.CustomResourceOptions) {
     super(tokenizationKeyConfigDefinition, name, args, opts);
   }

@@ -3,9 +3,11 @@
  * generic one), read from `GET /{mount}/transformation/{name}`, deleted only when no role holds it.
  */
 import type { Props, ResourceDefinition } from "../../core/definition";
+import { field, type FieldSet } from "../../core/fields";
+import { adopt, mount } from "../fields";
 import { pathObject, type PathObjectSpec } from "../pathObject";
 import { ROLE_ROUTES } from "./role";
-import { inUse, usersOf } from "./fields";
+import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields";
 
 export const TRANSFORMATION_ROUTES = {
   read: "GET /{mount}/transformation/{name}",
@@ -21,6 +23,19 @@ export const TWEAK_SOURCES = ["supplied", "generated", "internal"] as const;
 export const MAPPING_MODES = ["default", "exportable"] as const;
 export const TRANSFORMATION_TYPES = ["fpe", "masking", "tokenization"] as const;
 
+/**
+ * The fields every transformation has, spread into each one's record (their docs come along).
+ * Replacing a transformation keeps its path, so the old one goes first (the name is reused).
+ */
+export const transformationKeys = {
+  /** Name of the transformation; part of its path, so changing it replaces the transformation. */
+  name: field(transformName, { identity: true }),
+  /** Mount path of the transform engine. Default `transform`. Changing it replaces the transformation. */
+  mount: field(mount, { identity: true, default: DEFAULT_TRANSFORM_MOUNT }),
+  /** Take over a transformation that already exists at the path instead of failing. */
+  adopt: field(adopt, { local: true }),
+};
+
 interface Named extends Props {
   name: string;
   mount: string;
@@ -28,16 +43,11 @@ interface Named extends Props {
 }
 
 export function transformationObject<S extends Named>(
-  spec: Omit<PathObjectSpec<S, S>, "routes" | "params" | "identity" | "local" | "outputs"> & { write: string },
+  spec: Omit<PathObjectSpec<S, S>, "routes" | "params"> & { write: string; fields: FieldSet },
 ): ResourceDefinition<S, S> {
   const base = pathObject<S, S>({
     ...spec,
-    // Replacing keeps the path, so the old transformation goes first (the name is reused).
-    identity: ["name", "mount"],
-    local: ["adopt"],
-    outputs: [],
     routes: { write: spec.write, read: TRANSFORMATION_ROUTES.read, delete: TRANSFORMATION_ROUTES.delete, list: TRANSFORMATION_ROUTES.list },
-    params: (p) => ({ mount: p.mount, name: p.name }),
   });
   return {
     ...base,

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
+import { field } from "../../../core/fields";
 import { segmentProblem } from "../../../core/segment";
 import { isUnknown } from "../../../core/unknown";
 import { mount as mountField, name } from "../../fields";
@@ -10,9 +11,13 @@ import { DEFAULT_TRANSFORM_MOUNT } from "../fields";
 
 export const mountOf = (a: { mount?: string }) => a.mount ?? DEFAULT_TRANSFORM_MOUNT;
 /** @internal zod types stay out of the public declarations. */
-export const optionalMount = () => mountField().optional();
-/** @internal zod types stay out of the public declarations. */
 export const objectName = () => name();
+
+/** The argument every transform function has; spread (or picked) into each one's fields, with its doc. */
+export const mountArg = {
+  /** Mount path of the transform engine. Default `transform`. */
+  mount: field(mountField, { optional: true }),
+};
 
 /**
  * @internal A name to read, which may also be a built-in (`builtin/internal`): the part after

@@ -7,26 +7,50 @@ import { dataOf } from "../../envelope";
 import { listNames } from "../../pathObject";
 import { ROLE_ROUTES } from "../role";
 import { STORE_ROUTES } from "../store";
-import { TOKENIZATION_KEY_ROUTES } from "../tokenizationKeyConfig";
+import { TOKENIZATION_KEY_ROUTES, tokenizationKeyConfigFields } from "../tokenizationKeyConfig";
 import { TRANSFORMATION_ROUTES } from "../transformations";
-import { forms, mountOf, objectName, optionalMount, post, readableName, type Inputs } from "./common";
+import { field, fieldSet, output, pick, type InfoOf, type PlainArgsOf } from "../../../core/fields";
+import { forms, mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
 
-export interface RefArgs {
+const refFields = {
   /** Name of the object (built-ins such as `builtin/internal` too, where the service has them). */
-  name: string;
-  /** Mount path of the transform engine. Default `transform`. */
-  mount?: string;
-}
+  name: field(readableName),
+  ...mountArg,
+};
 
-export interface MountArgs {
-  /** Mount path of the transform engine. Default `transform`. */
-  mount?: string;
-}
+/** Which object to read. */
+export type RefArgs = PlainArgsOf<typeof refFields>;
 
-export interface ListRolesArgs extends MountArgs {
+/** Which mount to list. */
+export type MountArgs = PlainArgsOf<typeof mountArg>;
+
+const listRolesFields = {
+  ...mountArg,
   /** Glob on role names (`*` any run, `?` one character). Default `*`. */
-  filter?: string;
-}
+  filter: field(() => z.string().min(1), { optional: true }),
+};
+
+/** Which mount to list the roles of, and which names. */
+export type ListRolesArgs = PlainArgsOf<typeof listRolesFields>;
+
+// Key actions take only the engine's own transformations, never a built-in name.
+const keyRefFields = {
+  /** Name of the tokenization transformation. */
+  name: field(objectName),
+  ...mountArg,
+};
+
+/** Which tokenization transformation's keys. */
+export type KeyRefArgs = PlainArgsOf<typeof keyRefFields>;
+
+const trimFields = {
+  ...keyRefFields,
+  /** Oldest key version to keep; older ones are deleted for good. At most minDecryptionVersion. */
+  minAvailableVersion: field(() => z.number().int().min(1, "must be 1 or more")),
+};
+
+/** Which keys to trim, and the oldest version to keep. */
+export type TrimArgs = PlainArgsOf<typeof trimFields>;
 
 export interface NamesResult {
   /** Names, sorted; empty when there are none. */
@@ -78,34 +102,21 @@ export interface StoreInfo {
   schema?: string;
 }
 
-/** Key versions of a tokenization transformation. */
-export interface TokenizationKeyInfo {
+const keyInfoFields = {
   /** Name of the tokenization transformation. */
-  name: string;
-  /** The version new tokens are made with. */
-  latestVersion: number;
-  /** The oldest version still kept (0 until a trim); older ones are gone for good. */
-  minAvailableVersion: number;
-  /** The oldest version that may still decode. */
-  minDecryptionVersion: number;
-}
+  name: output<string>(),
+  ...pick(tokenizationKeyConfigFields, "latestVersion", "minAvailableVersion", "minDecryptionVersion"),
+};
+const keyInfoSet = fieldSet(keyInfoFields);
 
-export interface TrimArgs extends RefArgs {
-  /** Oldest key version to keep; older ones are deleted for good. At most minDecryptionVersion. */
-  minAvailableVersion: number;
-}
+/** Key versions of a tokenization transformation. */
+export type TokenizationKeyInfo = InfoOf<typeof keyInfoFields>;
 
-let refSchema: z.ZodType | undefined;
-let mountSchema: z.ZodType | undefined;
-let rolesSchema: z.ZodType | undefined;
-let trimSchema: z.ZodType | undefined;
-let keyRefSchema: z.ZodType | undefined;
-// Reads take built-in names too; key actions only the engine's own transformations.
-const ref = () => (refSchema ??= z.object({ name: readableName(), mount: optionalMount() }));
-const keyRef = () => (keyRefSchema ??= z.object({ name: objectName(), mount: optionalMount() }));
-const mountOnly = () => (mountSchema ??= z.object({ mount: optionalMount() }));
-const rolesArgs = () => (rolesSchema ??= z.object({ mount: optionalMount(), filter: z.string().min(1).optional() }));
-const trimArgs = () => (trimSchema ??= z.object({ name: objectName(), mount: optionalMount(), minAvailableVersion: z.number().int().min(1, "must be 1 or more") }));
+const ref = fieldSet(refFields).schema;
+const keyRef = fieldSet(keyRefFields).schema;
+const mountOnly = fieldSet(mountArg).schema;
+const rolesArgs = fieldSet(listRolesFields).schema;
+const trimArgs = fieldSet(trimFields).schema;
 
 async function get(ctx: Context, route: string, a: RefArgs): Promise<Record<string, unknown>> {
   // Path parameters are encoded, so a built-in's slash goes into the route itself.
@@ -119,12 +130,9 @@ async function get(ctx: Context, route: string, a: RefArgs): Promise<Record<stri
 
 const strings = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
 
-const keyInfo = (d: Record<string, unknown>, name: string): TokenizationKeyInfo => ({
-  name: String(d.name ?? name),
-  latestVersion: Number(d.latest_version ?? 0),
-  minAvailableVersion: Number(d.min_available_version ?? 0),
-  minDecryptionVersion: Number(d.min_decryption_version ?? 0),
-});
+// A version count the server leaves out reads as 0 (none reported); minDecryptionVersion as its default, 1.
+const keyInfo = (d: Record<string, unknown>, name: string): TokenizationKeyInfo =>
+  ({ latestVersion: 0, minAvailableVersion: 0, ...keyInfoSet.decode(d, { name }) }) as TokenizationKeyInfo;
 
 function lister(name: string, route: string): FunctionDefinition<MountArgs, NamesResult> {
   return { name, schema: mountOnly, sideEffects: false, run: async (ctx, a) => ({ keys: (await listNames(ctx, route, { mount: mountOf(a) })).sort() }) };
@@ -167,13 +175,13 @@ const defs = {
   listTemplates: lister("listTemplates", "LIST /{mount}/template"),
   listAlphabets: lister("listAlphabets", "LIST /{mount}/alphabet"),
   getTokenizationKey: { name: "getTokenizationKey", schema: keyRef, sideEffects: false,
-    run: async (ctx, a) => keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name) } as FunctionDefinition<RefArgs, TokenizationKeyInfo>,
+    run: async (ctx, a) => keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name) } as FunctionDefinition<KeyRefArgs, TokenizationKeyInfo>,
   listTokenizationKeys: lister("listTokenizationKeys", TOKENIZATION_KEY_ROUTES.list),
   rotateTokenizationKey: { name: "rotateTokenizationKey", schema: keyRef, sideEffects: true,
     run: async (ctx, a) => {
       await post(ctx, TOKENIZATION_KEY_ROUTES.rotate, { mount: mountOf(a), name: a.name }, {});
       return keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name);
-    } } as FunctionDefinition<RefArgs, TokenizationKeyInfo>,
+    } } as FunctionDefinition<KeyRefArgs, TokenizationKeyInfo>,
   trimTokenizationKey: { name: "trimTokenizationKey", schema: trimArgs, sideEffects: true,
     run: async (ctx, a) => {
       await post(ctx, TOKENIZATION_KEY_ROUTES.trim, { mount: mountOf(a), name: a.name }, { min_available_version: a.minAvailableVersion });
@@ -218,7 +226,7 @@ export const listAlphabetsOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvo
 /** Key versions of a tokenization transformation. */
 export const getTokenizationKey = f(defs.getTokenizationKey).promise;
 /** Output form of {@link getTokenizationKey}. */
-export const getTokenizationKeyOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
+export const getTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
 /** Names of the tokenization transformations (which have keys). */
 export const listTokenizationKeys = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTokenizationKeys).promise(args, opts);
 /** Output form of {@link listTokenizationKeys}. */
@@ -229,7 +237,7 @@ export const listTokenizationKeysOutput = (args: Inputs<MountArgs> = {}, opts?: 
  */
 export const rotateTokenizationKey = f(defs.rotateTokenizationKey).promise;
 /** Output form of {@link rotateTokenizationKey}: unknown during preview. */
-export const rotateTokenizationKeyOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
+export const rotateTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
 /** Deletes key versions below `minAvailableVersion` for good (tokens made with them stop decoding). None during preview. */
 export const trimTokenizationKey = f(defs.trimTokenizationKey).promise;
 /** Output form of {@link trimTokenizationKey}: unknown during preview. */

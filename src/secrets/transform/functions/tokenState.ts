@@ -8,7 +8,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
 import { invoke, named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
-import { forms, mountOf, objectName, optionalMount, post, type Inputs } from "./common";
+import { field, fieldSet, registerSecrets, type PlainArgsOf } from "../../../core/fields";
+import { forms, mountArg, mountOf, objectName, post, type Inputs } from "./common";
 
 export const TOKEN_STATE_ROUTES = {
   snapshot: "POST /{mount}/transformations/tokenization/snapshot/{name}",
@@ -16,25 +17,33 @@ export const TOKEN_STATE_ROUTES = {
   exportDecoded: "POST /{mount}/transformations/tokenization/export-decoded/{name}",
 } as const;
 
-export interface PagedArgs {
+const pagedFields = {
   /** Name of the tokenization transformation. */
-  transformation: string;
-  /** Mount path of the transform engine. Default `transform`. */
-  mount?: string;
+  transformation: field(objectName),
+  ...mountArg,
   /** Values per request (the service's default is 1000). */
-  limit?: number;
-}
+  limit: field(() => z.number().int("must be a whole number").min(1, "must be 1 or more"), { optional: true }),
+};
 
-export interface RestoreArgs {
+/** Which transformation to page through, and how many values per request. */
+export type PagedArgs = PlainArgsOf<typeof pagedFields>;
+
+const restoreFields = {
   /** Name of the tokenization transformation the snapshot was taken from (its keys sealed the values). */
-  transformation: string;
-  /** Mount path of the transform engine. Default `transform`. */
-  mount?: string;
-  /** Snapshot values, in any order, duplicates allowed. */
-  values: Iterable<string> | AsyncIterable<string>;
+  transformation: field(objectName),
+  ...mountArg,
+  /**
+   * Snapshot values, in any order, duplicates allowed: an array in the Output form, any iterable
+   * (sync or async) in the Promise form. Secret: each is registered for redaction before it is sent.
+   */
+  values: field(() => z.custom<Iterable<string> | AsyncIterable<string>>((v) => v !== null && typeof v === "object" && (Symbol.iterator in v || Symbol.asyncIterator in v),
+    "must be a list (or iterable) of snapshot strings"), { secret: true }),
   /** Values per request. Default 1000. */
-  chunkSize?: number;
-}
+  chunkSize: field(() => z.number().int().min(1).max(100_000), { optional: true }),
+};
+
+/** What to restore, and where. */
+export type RestoreArgs = PlainArgsOf<typeof restoreFields>;
 
 export interface DecodedToken {
   /** The plaintext as UTF-8 text. */
@@ -47,17 +56,8 @@ export interface DecodedToken {
   expirationTime?: string;
 }
 
-let pagedSchema: z.ZodType | undefined;
-const paged = () => (pagedSchema ??= z.object({
-  transformation: objectName(), mount: optionalMount(), limit: z.number().int("must be a whole number").min(1, "must be 1 or more").optional(),
-}));
-
-let restoreSchema: z.ZodType | undefined;
-const restoreArgs = () => (restoreSchema ??= z.object({
-  transformation: objectName(), mount: optionalMount(),
-  values: z.custom<Iterable<string> | AsyncIterable<string>>((v) => v !== null && typeof v === "object" && (Symbol.iterator in v || Symbol.asyncIterator in v), "must be a list (or iterable) of snapshot strings"),
-  chunkSize: z.number().int().min(1).max(100_000).optional(),
-}));
+const paged = fieldSet(pagedFields).schema;
+const restoreSet = fieldSet(restoreFields);
 
 async function* pages(ctx: Context, route: string, a: PagedArgs): AsyncGenerator<unknown[], void, undefined> {
   let continuation = "";
@@ -95,24 +95,19 @@ export interface RestoreResult {
 }
 
 /** The Output form's arguments: an array of values instead of any iterable. */
-export interface RestoreOutputArgs {
-  /** Name of the tokenization transformation the snapshot was taken from (its keys sealed the values). */
-  transformation: pulumi.Input<string>;
-  /** Mount path of the transform engine. Default `transform`. */
-  mount?: pulumi.Input<string>;
-  /** Snapshot values, in any order, duplicates allowed. */
-  values: pulumi.Input<pulumi.Input<string>[]>;
-  /** Values per request. Default 1000. */
-  chunkSize?: pulumi.Input<number>;
-}
+export type RestoreOutputArgs = {
+  [K in keyof RestoreArgs]: K extends "values" ? pulumi.Input<pulumi.Input<string>[]> : pulumi.Input<RestoreArgs[K]>;
+};
 
 const restoreDef: FunctionDefinition<RestoreArgs, RestoreResult> = {
-  name: "restoreTokenization", schema: restoreArgs, sideEffects: true,
+  name: "restoreTokenization", schema: restoreSet.schema, fields: restoreFields, sideEffects: true,
   async run(ctx, a) {
     const size = a.chunkSize ?? 1000;
     let chunk: string[] = [];
     let restored = 0;
     const send = async () => {
+      // An iterable yields its values only now: they are registered as they go out.
+      registerSecrets(restoreFields, { values: chunk });
       await ctx.client("secrets").request({ route: TOKEN_STATE_ROUTES.restore, params: { mount: mountOf(a), name: a.transformation }, body: { values: chunk }, retry: "safe" });
       restored += chunk.length;
       chunk = [];

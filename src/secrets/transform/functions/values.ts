@@ -7,8 +7,10 @@ import { z } from "zod";
 import { CROSS_FIELD, crossField } from "../../../core/crossField";
 import type { Context } from "../../../core/definition";
 import type { FunctionDefinition, SvcInvokeOutputOptions } from "../../../core/fn";
+import { field, fieldSet, lazy, type PlainArgsOf } from "../../../core/fields";
+import type { Schema } from "../../../core/validate";
 import { duration } from "../fields";
-import { forms, mountOf, objectName, optionalMount, post, sevenByteTweak, type Inputs } from "./common";
+import { forms, mountArg, mountOf, objectName, post, sevenByteTweak, type Inputs } from "./common";
 
 export const VALUE_ROUTES = {
   encode: "POST /{mount}/encode/{role}",
@@ -20,30 +22,51 @@ export const VALUE_ROUTES = {
 
 type Op = keyof typeof VALUE_ROUTES;
 
-/** One value of a batch (or the single value of a call). */
-export interface ValueItem {
-  /** The value: a plaintext for encode and tokenized, an encoded value or token otherwise. */
-  value: string;
-  /** Transformation to use; may be omitted when the role holds exactly one. */
-  transformation?: string;
-  /** fpe with `supplied` (encode, decode) or `generated` (decode) tweak source: base64 of exactly 7 bytes. */
-  tweak?: string;
-  /** Tokenization encode: life of the token, a duration (`"1h"`) or seconds; capped by the transformation's maxTtl. */
-  ttl?: string | number;
-  /** Tokenization encode: `key=value` pairs, as `"a=1,b=2"` or as a map; read back with metadata. */
-  metadata?: string | Record<string, string>;
-}
+const metaPairs = () => z.union([
+  z.string().regex(/^[^=,]+=[^,]*(,[^=,]+=[^,]*)*$/, 'must be "key=value" pairs separated by commas'),
+  z.record(z.string(), z.string()),
+], { error: 'must be "key=value" pairs or a map of strings' });
 
-export interface ValueArgs extends Partial<ValueItem> {
+/** The fields of one value: an item of `batchInput`, or the single value of a call. */
+const valueItemFields = {
+  /**
+   * The value: a plaintext for encode and tokenized, an encoded value or token otherwise. Secret:
+   * registered for redaction, so a server that echoes it cannot put it in an error message.
+   */
+  value: field(() => z.string({ error: "is required: a string" }).min(1, "must not be empty"), { secret: true }),
+  /** Transformation to use; may be omitted when the role holds exactly one. */
+  transformation: field(objectName, { optional: true }),
+  /** fpe with `supplied` (encode, decode) or `generated` (decode) tweak source: base64 of exactly 7 bytes. */
+  tweak: field(sevenByteTweak, { optional: true }),
+  /** Tokenization encode: life of the token, a duration (`"1h"`) or seconds; capped by the transformation's maxTtl. */
+  ttl: field(duration, { optional: true }),
+  /** Tokenization encode: `key=value` pairs, as `"a=1,b=2"` or as a map; read back with metadata. */
+  metadata: field(metaPairs, {
+    optional: true,
+    // The service takes the text form only.
+    encode: (m: string | Record<string, string>) => (typeof m === "string" ? m : Object.entries(m).map(([k, v]) => `${k}=${v}`).join(",")),
+  }),
+};
+
+/** One value of a batch (or the single value of a call). */
+export type ValueItem = PlainArgsOf<typeof valueItemFields>;
+
+const itemSet = fieldSet(valueItemFields);
+
+const callFields = {
   /** The role the call goes through. */
-  role: string;
-  /** Mount path of the transform engine. Default `transform`. */
-  mount?: string;
+  role: field(objectName),
+  ...mountArg,
   /** Many values in one call (single-value arguments are then ignored); results keep the input order. */
-  batchInput?: ValueItem[];
+  batchInput: field(() => z.array(itemSet.schema() as unknown as z.ZodType<ValueItem>).min(1, "must hold at least one item"), {
+    optional: true, of: valueItemFields,
+  }),
   /** Items per request for `batchInput`. Default 1000. */
-  batchSize?: number;
-}
+  batchSize: field(() => z.number().int().min(1).max(10_000), { optional: true }),
+};
+
+/** The arguments of encode, decode, validate, tokenized and metadata: one value, or `batchInput`. */
+export type ValueArgs = PlainArgsOf<typeof callFields> & Partial<ValueItem>;
 
 /** What every batch item may carry besides its result. */
 export interface BatchItemError {
@@ -124,49 +147,21 @@ export interface MetadataResult {
   batchResults?: MetadataBatchResult[];
 }
 
-const metadataText = (m: ValueItem["metadata"]) =>
-  m === undefined ? undefined : typeof m === "string" ? m : Object.entries(m).map(([k, v]) => `${k}=${v}`).join(",");
+/** Item fields only encode takes. */
+const ENCODE_ONLY = ["ttl", "metadata"] as const;
 
-const item = (op: Op) => {
-  const metaPairs = z.union([
-    z.string().regex(/^[^=,]+=[^,]*(,[^=,]+=[^,]*)*$/, 'must be "key=value" pairs separated by commas'),
-    z.record(z.string(), z.string()),
-  ], { error: 'must be "key=value" pairs or a map of strings' });
-  return z.object({
-    value: z.string({ error: "is required: a string" }).min(1, "must not be empty"),
-    transformation: objectName().optional(),
-    tweak: sevenByteTweak().optional(),
-    ttl: op === "encode" ? duration().optional() : z.undefined({ error: "is for encode only" }).optional(),
-    metadata: op === "encode" ? metaPairs.optional() : z.undefined({ error: "is for encode only" }).optional(),
-  });
-};
-
-const schemas = new Map<Op, z.ZodType>();
-function schemaFor(op: Op): z.ZodType {
-  let s = schemas.get(op);
-  if (!s) {
-    const one = item(op);
-    s = one.partial().extend({
-      role: objectName(),
-      mount: optionalMount(),
-      batchInput: z.array(one).min(1, "must hold at least one item").optional(),
-      batchSize: z.number().int().min(1).max(10_000).optional(),
-    }).superRefine(crossField((a, ctx) => {
-      if (a.batchInput === undefined && a.value === undefined) ctx.addIssue({ code: "custom", path: ["value"], message: "is required unless batchInput is given" });
-    }), CROSS_FIELD);
-    schemas.set(op, s);
-  }
-  return s;
-}
-
-function wire(i: Partial<ValueItem>): Record<string, unknown> {
-  const out: Record<string, unknown> = { value: i.value };
-  if (i.transformation !== undefined) out.transformation = i.transformation;
-  if (i.tweak !== undefined) out.tweak = i.tweak;
-  if (i.ttl !== undefined) out.ttl = i.ttl;
-  const m = metadataText(i.metadata);
-  if (m !== undefined) out.metadata = m;
-  return out;
+function buildSchema(op: Op): Schema {
+  // The single value's fields are those of an item, each optional: batchInput may stand in for them.
+  const single = (itemSet.schema() as unknown as z.ZodObject).partial();
+  return single.extend((fieldSet(callFields).schema() as unknown as z.ZodObject).shape).superRefine(crossField((raw, ctx) => {
+    const a = raw as ValueArgs;
+    if (a.batchInput === undefined && a.value === undefined) ctx.addIssue({ code: "custom", path: ["value"], message: "is required unless batchInput is given" });
+    if (op === "encode") return;
+    const items: [PropertyKey[], Partial<ValueItem>][] = [[[], a], ...(a.batchInput ?? []).map((i, n): [PropertyKey[], Partial<ValueItem>] => [["batchInput", n], i])];
+    for (const [at, i] of items) {
+      for (const k of ENCODE_ONLY) if (i?.[k] !== undefined) ctx.addIssue({ code: "custom", path: [...at, k], message: "is for encode only" });
+    }
+  }), CROSS_FIELD) as unknown as Schema;
 }
 
 const camel = (r: Record<string, unknown>, op: Op): Record<string, unknown> => {
@@ -185,19 +180,22 @@ const camel = (r: Record<string, unknown>, op: Op): Record<string, unknown> => {
 
 async function run(ctx: Context, op: Op, a: ValueArgs): Promise<Record<string, unknown>> {
   const params = { mount: mountOf(a), role: a.role };
-  if (!a.batchInput) return camel(await post(ctx, VALUE_ROUTES[op], params, wire(a)), op);
+  if (!a.batchInput) return camel(await post(ctx, VALUE_ROUTES[op], params, itemSet.body(a)), op);
   const size = a.batchSize ?? 1000;
   const results: Record<string, unknown>[] = [];
   for (let i = 0; i < a.batchInput.length; i += size) {
-    const data = await post(ctx, VALUE_ROUTES[op], params, { batch_input: a.batchInput.slice(i, i + size).map(wire) });
+    const data = await post(ctx, VALUE_ROUTES[op], params, { batch_input: a.batchInput.slice(i, i + size).map((item) => itemSet.body(item)) });
     const page = Array.isArray(data.batch_results) ? data.batch_results : [];
     for (const r of page) results.push(camel(r as Record<string, unknown>, op));
   }
   return { batchResults: results };
 }
 
+// Registers the single value and every batch item's value for redaction before any request.
+const argFields = { ...valueItemFields, ...callFields };
+
 function def<R>(op: Op, sideEffects: boolean): FunctionDefinition<ValueArgs, R> {
-  return { name: op, schema: () => schemaFor(op), sideEffects, run: (ctx, a) => run(ctx, op, a) as Promise<R> };
+  return { name: op, schema: lazy(() => buildSchema(op)), fields: argFields, sideEffects, run: (ctx, a) => run(ctx, op, a) as Promise<R> };
 }
 
 // Encode writes tokens (tokenization): no request during preview.
