@@ -2,7 +2,6 @@
  * The words of the run object (`run-...`) as the seed spells them: statuses and what they mean for
  * waiting, operations, sources, includes, and the routes as data. Every other run file builds on these.
  */
-import type { RunDetails } from "./runDetails";
 
 export const RUN_STATUSES = [
   "pending", "fetching", "fetching_completed", "pre_plan_running", "pre_plan_completed", "queuing", "plan_queued",
@@ -49,7 +48,8 @@ export const RUN_ROUTES = {
   forceExecute: "POST /runs/{run_id}/actions/force-execute",
 } as const;
 
-export function isTerminal(run: Pick<RunDetails, "status">): boolean {
+// The rules below take only the members they read (not RunDetails), so this file imports nothing of the run's own.
+export function isTerminal(run: { status: RunStatus }): boolean {
   return TERMINAL_RUN_STATUSES.includes(run.status);
 }
 
@@ -57,6 +57,6 @@ export function isTerminal(run: Pick<RunDetails, "status">): boolean {
  * The plan phase is over: the run is paused for confirmation, waits for a policy override, went on
  * to apply, or ended.
  */
-export function planFinished(run: Pick<RunDetails, "status" | "actions">): boolean {
+export function planFinished(run: { status: RunStatus; actions: { isConfirmable: boolean } }): boolean {
   return run.actions.isConfirmable || run.status === "policy_override" || APPLY_PHASE.includes(run.status) || isTerminal(run);
 }
