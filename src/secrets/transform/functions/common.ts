@@ -33,8 +33,9 @@ export const readableName = () =>
 /** Inputs of an Output form: every argument may be an Input. */
 export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
-export async function post(ctx: Context, route: string, params: Record<string, string>, body: unknown): Promise<Record<string, unknown>> {
-  const res = await ctx.client("secrets").request({ route, params, body });
+/** `retry: "safe"` for calls that change nothing (decode, validate, ...), which the client may then repeat. */
+export async function post(ctx: Context, route: string, params: Record<string, string>, body: unknown, retry?: "safe"): Promise<Record<string, unknown>> {
+  const res = await ctx.client("secrets").request({ route, params, body, ...(retry ? { retry } : {}) });
   return res.body === undefined || res.body === null || res.body === "" ? {} : dataOf(res.body);
 }
 

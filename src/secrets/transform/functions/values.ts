@@ -10,6 +10,10 @@ import type { FunctionDefinition, SvcInvokeOutputOptions } from "../../../core/f
 import { field, fieldSet, lazy, type PlainArgsOf } from "../../../core/fields";
 import type { Schema } from "../../../core/validate";
 import { duration } from "../fields";
+import { isAmbiguous, isSvcError } from "../../../http";
+import { dataOf } from "../../envelope";
+import { ROLE_ROUTES } from "../role";
+import { TRANSFORMATION_ROUTES } from "../transformations";
 import { forms, mountArg, mountOf, objectName, post, sevenByteTweak, type Inputs } from "./common";
 
 export const VALUE_ROUTES = {
@@ -180,15 +184,84 @@ const camel = (r: Record<string, unknown>, op: Op): Record<string, unknown> => {
 
 async function run(ctx: Context, op: Op, a: ValueArgs): Promise<Record<string, unknown>> {
   const params = { mount: mountOf(a), role: a.role };
-  if (!a.batchInput) return camel(await post(ctx, VALUE_ROUTES[op], params, itemSet.body(a)), op);
+  if (!a.batchInput) {
+    if (op !== "encode") return camel(await post(ctx, VALUE_ROUTES[op], params, itemSet.body(a), "safe"), op);
+    const [only] = await encodeOnce(ctx, params, [a as ValueItem], false);
+    return only!;
+  }
   const size = a.batchSize ?? 1000;
   const results: Record<string, unknown>[] = [];
   for (let i = 0; i < a.batchInput.length; i += size) {
-    const data = await post(ctx, VALUE_ROUTES[op], params, { batch_input: a.batchInput.slice(i, i + size).map((item) => itemSet.body(item)) });
-    const page = Array.isArray(data.batch_results) ? data.batch_results : [];
-    for (const r of page) results.push(camel(r as Record<string, unknown>, op));
+    const chunk = a.batchInput.slice(i, i + size);
+    if (op === "encode") results.push(...(await encodeOnce(ctx, params, chunk, true)));
+    else results.push(...batchResults(await post(ctx, VALUE_ROUTES[op], params, { batch_input: chunk.map((item) => itemSet.body(item)) }, "safe"), op));
   }
   return { batchResults: results };
+}
+
+const batchResults = (data: Record<string, unknown>, op: Op) =>
+  (Array.isArray(data.batch_results) ? data.batch_results : []).map((r) => camel(r as Record<string, unknown>, op));
+
+/**
+ * Encodes items without ever making a second token for one of them. An encode whose outcome is
+ * unknown (lost response, 5xx, 429) is harmless to repeat for fpe and masking, which store nothing;
+ * a tokenization encode stores a token, and the service never hands out an existing one. So after
+ * such a failure each tokenization item is looked up with `tokenized`: one the service now knows is
+ * reported as an item error (its outcome is unknown) and not sent again; the others are.
+ */
+async function encodeOnce(ctx: Context, params: { mount: string; role: string }, items: ValueItem[], batch: boolean): Promise<Record<string, unknown>[]> {
+  const send = async (list: ValueItem[]) => batch
+    ? batchResults(await post(ctx, VALUE_ROUTES.encode, params, { batch_input: list.map((item) => itemSet.body(item)) }), "encode")
+    : [camel(await post(ctx, VALUE_ROUTES.encode, params, itemSet.body(list[0]!)), "encode")];
+  const results: (Record<string, unknown> | undefined)[] = items.map(() => undefined);
+  let pending = items.map((_, i) => i);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const out = await send(pending.map((i) => items[i]!));
+      pending.forEach((i, n) => (results[i] = out[n] ?? { error: "the service returned no result for this item" }));
+      return results as Record<string, unknown>[];
+    } catch (e) {
+      if (!isAmbiguous(e) || attempt >= 3) throw e;
+      let unknown: Set<number>;
+      try {
+        unknown = await tokenizedNow(ctx, params, pending.map((i) => items[i]!)).then((hits) => new Set(hits.map((n) => pending[n]!)));
+      } catch (lookErr) {
+        (e as Error).message += `; looking up whether the service made tokens failed too (${(lookErr as Error).message}): ` +
+          "encoding again could make a second token, so it was not repeated";
+        throw e;
+      }
+      const why = "the service now holds a token for this value, which it never returns; not sent again, so no second token was made";
+      if (!batch && unknown.size > 0) {
+        (e as Error).message += `; outcome unknown: ${why}`;
+        throw e;
+      }
+      for (const i of unknown) results[i] = { error: `outcome unknown: the response to this encode was lost (${(e as Error).message}) and ${why}` };
+      pending = pending.filter((i) => !unknown.has(i));
+      if (pending.length === 0) return results as Record<string, unknown>[];
+      ctx.log(`encode through role ${params.role}: the response was lost (${(e as Error).message}); sending ${pending.length} item(s) again`);
+      if (isSvcError(e, "rate_limited")) await new Promise((r) => setTimeout(r, Math.min((e as { retryAfterMs?: number }).retryAfterMs ?? 1000, 30_000)));
+    }
+  }
+}
+
+/** Of `items`, the positions of tokenization items whose value the service reports tokenized. */
+async function tokenizedNow(ctx: Context, params: { mount: string; role: string }, items: ValueItem[]): Promise<number[]> {
+  const role = dataOf((await ctx.client("secrets").request({ route: ROLE_ROUTES.read, params: { mount: params.mount, name: params.role } })).body);
+  const held = Array.isArray(role.transformations) ? role.transformations.map(String) : [];
+  const types = new Map<string, string>();
+  for (const name of held) {
+    const res = await ctx.client("secrets").request({ route: TRANSFORMATION_ROUTES.read, params: { mount: params.mount, name }, expect: [404] });
+    types.set(name, res.status === 404 ? "" : String(dataOf(res.body).type ?? ""));
+  }
+  const tokenization = items.map((item, n) => [n, item] as const)
+    .filter(([, item]) => types.get(item.transformation ?? (held.length === 1 ? held[0]! : "")) !== "fpe" &&
+      types.get(item.transformation ?? (held.length === 1 ? held[0]! : "")) !== "masking");
+  if (tokenization.length === 0) return [];
+  const data = await post(ctx, VALUE_ROUTES.tokenized, params, {
+    batch_input: tokenization.map(([, item]) => ({ value: item.value, ...(item.transformation ? { transformation: item.transformation } : {}) })),
+  }, "safe");
+  const found = batchResults(data, "tokenized");
+  return tokenization.filter((_, k) => found[k]?.tokenized === true).map(([n]) => n);
 }
 
 // Registers the single value and every batch item's value for redaction before any request.
