@@ -56,7 +56,7 @@ export const runCreateFields = {
    * Each value is a literal in the tool's own syntax: a string carries its quotes (`"\"eu-west-1\""`).
    * Keys must be unique.
    */
-  variables: field((): z.ZodType<RunVariable[]> => z.array(z.object({ key: nonEmpty(), value: z.string() })), { optional: true, immutable: true, set: true }),
+  variables: field((): z.ZodType<RunVariable[]> => z.array(z.strictObject({ key: nonEmpty(), value: z.string() })), { optional: true, immutable: true, set: true }),
   /** Tool version for this run; only valid with `planOnly: true`. */
   toolVersion: field(nonEmpty, { optional: true, immutable: true }),
 };
