@@ -137,6 +137,14 @@ export type InfoOf<R extends Fields> = {
   [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : K]: ValueOf<R[K]> | Maybe<R[K]>;
 };
 
+/**
+ * What a function answers, as a record of output fields: like InfoOf, but an optional field may be
+ * left out of the object (a result built without it still type-checks).
+ */
+export type ResultOf<R extends Fields> =
+  { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? never : K]: ValueOf<R[K]> }
+  & { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? K : never]?: ValueOf<R[K]> };
+
 /** Plain values of every field, as the provider sees inputs after check (defaults filled in) and state. */
 export type StateOf<R extends Fields> =
   { [K in keyof R as Loose<R[K]> extends true ? never : K]: ValueOf<R[K]> }
