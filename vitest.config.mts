@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/support/setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -21,6 +21,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { registerSecret } from "../http/redact";
 import { CROSS_FIELD, crossField } from "./crossField";
+import { isUnknown } from "./unknown";
 import type { Props } from "./props";
 import type { Schema } from "./validate";
 
@@ -74,6 +75,12 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   encode?(value: T): unknown;
   /** Wire → state, when they differ; `prior` is the value known before (to keep its form). */
   decode?(wire: unknown, prior: T | undefined): T | undefined;
+  /**
+   * Of a secret field, what to register for redaction when that is more than the value itself: the
+   * value part of a `KEY=value` entry can appear in a message without its key. Any input may come
+   * in (check sees unvalidated values), so it must not assume the field's type.
+   */
+  redact?(value: unknown): unknown;
 };
 
 type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
@@ -81,18 +88,31 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, ...rest } = (flags ?? {}) as Options<T>;
   return {
     type: type as unknown as TypeBuilder, flags: rest as never,
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
+    ...(redact ? { redact } : {}),
   };
 }
 
-/** @internal An output-only field, set by the server: `output<number>({ wire: "latest_version" })`. */
-export function output<T, const F extends { wire?: string; secret?: true; optional?: true } = {}>(
-  flags?: F & { decode?(wire: unknown, prior: T | undefined): T | undefined }): Field<T, "output" | NamesOf<F>> {
-  const { wire, decode, ...rest } = (flags ?? {}) as { wire?: string; decode?: unknown };
+interface OutputOptions<T> {
+  wire?: string;
+  secret?: true;
+  /** Wire → state, when they differ. */
+  decode?(wire: unknown, prior: T | undefined): T | undefined;
+}
+
+/**
+ * @internal An output-only field, set by the server: `output<number>({ wire: "latest_version" })`.
+ * With `optional: true` it may be absent (a function's result leaves it out, a class's output is
+ * `T | undefined`); an overload, because a flags parameter cannot be inferred beside a written-out T.
+ */
+export function output<T>(opts: OutputOptions<T> & { optional: true }): Field<T, "output" | "optional">;
+export function output<T>(opts?: OutputOptions<T>): Field<T, "output">;
+export function output<T>(opts: OutputOptions<T> & { optional?: true } = {}): Field<T, "output" | "optional"> {
+  const { wire, decode, ...rest } = opts;
   return { flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}) } as Field<T, "output">;
 }
 
@@ -120,9 +140,12 @@ export type ArgsOf<R extends Fields> =
 
 type Maybe<F> = Has<F, "optional"> extends true ? undefined : Has<F, "output"> extends true ? (Has<F, "optional"> extends true ? undefined : never) : never;
 
-/** The outputs of a resource class (every field but the local ones), each with its doc. */
-export type OutputsOf<R extends Fields> = {
-  readonly [K in keyof R as Has<R[K], "local"> extends true ? never : K]: pulumi.Output<ValueOf<R[K]> | Maybe<R[K]>>;
+/**
+ * The outputs of a resource class (every field but the local ones), each with its doc. `Also` names
+ * local fields the class exposes all the same (they are in state), where it always has.
+ */
+export type OutputsOf<R extends Fields, Also extends keyof R = never> = {
+  readonly [K in keyof R as Has<R[K], "local"> extends true ? (K extends Also ? K : never) : K]: pulumi.Output<ValueOf<R[K]> | Maybe<R[K]>>;
 };
 
 type Loose<F> = Has<F, "optional"> extends true ? true : Has<F, "local"> extends true ? true : Has<F, "output"> extends true ? true : false;
@@ -144,6 +167,12 @@ export type InfoOf<R extends Fields> = {
 export type ResultOf<R extends Fields> =
   { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? never : K]: ValueOf<R[K]> }
   & { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? K : never]?: ValueOf<R[K]> };
+
+/**
+ * What a read reports of an object whose service gives every field, an unset one as its blank
+ * (`""`, `{}`): InfoOf without `undefined`, for a function result that carries the blanks.
+ */
+export type ReportedOf<R extends Fields> = { [K in keyof InfoOf<R>]: Exclude<InfoOf<R>[K], undefined> };
 
 /** Plain values of every field, as the provider sees inputs after check (defaults filled in) and state. */
 export type StateOf<R extends Fields> =
@@ -290,11 +319,17 @@ const zod = lazy(() => require("zod").z as typeof z);
  */
 export function registerSecrets(fields: Fields, values: Props | undefined): void {
   if (!values) return;
-  for (const k in fields) if (fields[k]!.flags.secret && values[k] !== undefined) registerAll(values[k]);
+  for (const k in fields) {
+    const f = fields[k] as Field & { redact?(value: unknown): unknown };
+    if (f.flags.secret && values[k] !== undefined) registerAll(f.redact ? f.redact(values[k]) : values[k]);
+  }
 }
 
 function registerAll(v: unknown): void {
-  if (typeof v === "string") registerSecret(v);
+  // The preview's unknown placeholder is no secret: registered, it would be masked in every message.
+  if (typeof v === "string") {
+    if (!isUnknown(v)) registerSecret(v);
+  }
   else if (Array.isArray(v)) for (const x of v) registerAll(x);
   else if (v !== null && typeof v === "object") for (const x of Object.values(v)) registerAll(x);
 }

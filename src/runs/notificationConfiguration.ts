@@ -1,12 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CROSS_FIELD, crossField } from "../core/crossField";
+import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../core/fields";
 import { segment } from "../core/segment";
 import { createOnce } from "../core/createOnce";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
-import { isSvcError, registerSecret } from "../http";
+import { isSvcError } from "../http";
 import { allIds, one, pages, relIds, type JsonApiResource } from "./jsonapi";
 import { confirmGoneIn } from "./visibility";
 import type { ConnectionArgs } from "../core/connection";
@@ -31,27 +31,18 @@ export const ROUTES = {
 
 /** The latest response of a destination to a notification or verification request. */
 export interface DeliveryResponse {
+  /** The URL the request went to. */
   url: string;
+  /** The body the destination answered with. */
   body: string;
+  /** The destination's HTTP status code, as text. */
   code: string;
+  /** The destination's response headers. */
   headers: Record<string, string[]>;
+  /** When the request was sent (ISO 8601, `sent-at`). */
   sentAt: string;
+  /** Whether the destination answered 2xx. */
   successful: boolean;
-}
-
-export interface NotificationConfigurationState {
-  workspaceId: string;
-  name: string;
-  destinationType: DestinationType;
-  url?: string;
-  enabled: boolean;
-  token?: string;
-  triggers: Trigger[];
-  emailUsers?: string[];
-  deliveryResponses?: DeliveryResponse[];
-  createdAt?: string;
-  updatedAt?: string;
-  [key: string]: unknown;
 }
 
 const URL_TYPES: ReadonlyArray<string> = ["generic", "chat-a", "chat-b"];
@@ -74,18 +65,67 @@ function httpUrl(value: string): boolean {
   return ok;
 }
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    workspaceId: segment(),
-    name: z.string().min(1, "must not be empty"),
-    destinationType: z.enum(DESTINATION_TYPES, { error: `must be one of ${DESTINATION_TYPES.join(", ")}` }),
-    url: z.string().optional(),
-    enabled: z.boolean(),
-    token: z.string().min(1, "must not be empty when set").optional(),
-    triggers: z.array(z.enum(TRIGGERS, { error: `must be one of ${TRIGGERS.join(", ")}` })),
-    emailUsers: z.array(z.string().min(1, "must not be empty")).optional(),
-  }).superRefine(crossField((v, ctx) => {
+/** `delivery-responses` of a configuration document, with the resource's property names. */
+function deliveryResponses(raw: unknown): DeliveryResponse[] {
+  return (Array.isArray(raw) ? (raw as Record<string, unknown>[]) : []).map((d) => ({
+    url: String(d.url ?? ""),
+    body: String(d.body ?? ""),
+    code: String(d.code ?? ""),
+    headers: (d.headers as Record<string, string[]>) ?? {},
+    sentAt: String(d["sent-at"] ?? ""),
+    successful: d.successful === true,
+  }));
+}
+
+export const notificationConfigurationFields = {
+  /**
+   * Id of the workspace (`ws-...`) whose runs notify. Changing it replaces the configuration. In the
+   * create's path and the `subscribable` relationship, never an attribute.
+   */
+  workspaceId: field(segment, { immutable: true }),
+  /** Human-readable name. */
+  name: field(() => z.string().min(1, "must not be empty")),
+  /**
+   * Where notifications go: `generic` (HTTP POST of the JSON payload, signed when `token` is set),
+   * `chat-a`, `chat-b` (chat webhooks) or `email` (to `emailUsers`). Changing it replaces the configuration.
+   */
+  destinationType: field(() => z.enum(DESTINATION_TYPES, { error: `must be one of ${DESTINATION_TYPES.join(", ")}` }), { immutable: true }),
+  /** http or https URL; required for generic, chat-a and chat-b, not allowed for email. */
+  url: field(() => z.string(), {
+    optional: true,
+    // Only email has none: null there, so the service keeps no URL for it.
+    absent: null,
+    decode: (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined),
+  }),
+  /**
+   * Whether notifications are sent. Default false. Enabling sends a verification request to `url`
+   * first; a destination that does not answer 2xx fails the create or update and nothing is saved.
+   */
+  enabled: field(() => z.boolean(), { default: false }),
+  /**
+   * Key of the `X-Svc-Notification-Signature` HMAC-SHA512 of each generic payload. Write-only: the
+   * service never returns it; it is kept secret in state. Removing it clears it on the service.
+   */
+  token: field(() => z.string().min(1, "must not be empty when set"), { optional: true, secret: true, writeOnly: true }),
+  /** Events that notify (a set: order and duplicates do not matter), e.g. `run:completed`, `run:errored`. */
+  triggers: field(() => z.array(z.enum(TRIGGERS, { error: `must be one of ${TRIGGERS.join(", ")}` })), { set: true, default: [] as Trigger[] }),
+  /**
+   * Ids of organization users (`user-...`) who receive email; only for destination type email. The
+   * `users` relationship, never an attribute.
+   */
+  emailUsers: field(() => z.array(z.string().min(1, "must not be empty")), { optional: true, set: true }),
+  /** The most recent response of the destination (verification or notification). */
+  deliveryResponses: output<DeliveryResponse[]>({ decode: (v) => deliveryResponses(v) }),
+  /** When the configuration was created (ISO 8601, `created-at`). */
+  createdAt: output<string>(),
+  /** When the configuration last changed (ISO 8601, `updated-at`). */
+  updatedAt: output<string>(),
+};
+
+/** @internal */
+export const notificationConfigurationSet = fieldSet(notificationConfigurationFields, {
+  case: "kebab",
+  refine(v, ctx) {
     const type = v.destinationType as string;
     if (isUnknown(type)) return;
     if (URL_TYPES.includes(type)) {
@@ -97,50 +137,26 @@ function buildSchema(): z.ZodType {
     } else if (type === "email" && v.url !== undefined) {
       ctx.addIssue({ code: "custom", path: ["url"], message: "must not be set for destination type email" });
     }
-  }), CROSS_FIELD);
-}
+  },
+});
 
-/** `delivery-responses` of a configuration document, with the resource's property names. */
-export function deliveryResponses(attributes: Record<string, unknown>): DeliveryResponse[] {
-  return ((attributes["delivery-responses"] as Record<string, unknown>[] | undefined) ?? []).map((d) => ({
-    url: String(d.url ?? ""),
-    body: String(d.body ?? ""),
-    code: String(d.code ?? ""),
-    headers: (d.headers as Record<string, string[]>) ?? {},
-    sentAt: String(d["sent-at"] ?? ""),
-    successful: d.successful === true,
-  }));
-}
+export type NotificationConfigurationState = StateOf<typeof notificationConfigurationFields>;
+
+/** The workspace and the email users are relationships; every other field is an attribute. */
+const RELATIONSHIPS = ["workspaceId", "emailUsers"];
 
 function fromResource(res: JsonApiResource, prior: Partial<NotificationConfigurationState>): NotificationConfigurationState {
-  const a = res.attributes;
-  const type = String(a["destination-type"]) as DestinationType;
-  const users = relIds(res, "users");
-  return {
-    workspaceId: relIds(res, "subscribable")[0] ?? String(prior.workspaceId ?? ""),
-    name: String(a.name ?? ""),
-    destinationType: type,
-    ...(typeof a.url === "string" && a.url !== "" ? { url: a.url } : {}),
-    enabled: a.enabled === true,
-    triggers: [...new Set((a.triggers as Trigger[] | undefined) ?? [])].sort(),
-    ...(type === "email" ? { emailUsers: [...users].sort() } : {}),
-    deliveryResponses: deliveryResponses(a),
-    createdAt: String(a["created-at"] ?? ""),
-    updatedAt: String(a["updated-at"] ?? ""),
-  };
+  const state = notificationConfigurationSet.decode(res.attributes, prior) as NotificationConfigurationState;
+  state.workspaceId = relIds(res, "subscribable")[0] ?? String(prior.workspaceId ?? "");
+  if (state.destinationType === "email") state.emailUsers = [...relIds(res, "users")].sort();
+  else delete state.emailUsers;
+  return state;
 }
 
 /** The JSON:API body; `token` is sent only when set, or as null to clear one the old state had. */
 function toDocument(p: NotificationConfigurationState, clearToken: boolean): unknown {
-  const attributes: Record<string, unknown> = {
-    "destination-type": p.destinationType,
-    name: p.name,
-    enabled: p.enabled,
-    triggers: p.triggers,
-    url: p.destinationType === "email" ? null : p.url,
-  };
-  if (p.token !== undefined) attributes.token = p.token;
-  else if (clearToken) attributes.token = null;
+  const attributes = notificationConfigurationSet.body(p, RELATIONSHIPS);
+  if (p.token === undefined && clearToken) attributes.token = null;
   const data: Record<string, unknown> = { type: "notification-configuration", attributes };
   if (p.destinationType === "email") {
     data.relationships = { users: { data: (p.emailUsers ?? []).map((id) => ({ id, type: "users" })) } };
@@ -173,7 +189,8 @@ async function findCreated(ctx: Context, inputs: NotificationConfigurationState,
   const spec = { route: ROUTES.list, params: { workspace_id: inputs.workspaceId } };
   for await (const res of pages(ctx.client("runs"), spec)) {
     if (before.has(res.id) || owned(res.id)) continue;
-    const got = fromResource(res, inputs);
+    // Decoded without the inputs as prior: a field the listed one lacks must not match by default.
+    const got = fromResource(res, { workspaceId: inputs.workspaceId });
     if (got.name === inputs.name && got.destinationType === inputs.destinationType && got.enabled === inputs.enabled &&
       got.url === (inputs.destinationType === "email" ? undefined : inputs.url) &&
       sameSet(got.triggers, inputs.triggers) && sameSet(got.emailUsers, inputs.destinationType === "email" ? inputs.emailUsers : undefined)) return res;
@@ -183,16 +200,9 @@ async function findCreated(ctx: Context, inputs: NotificationConfigurationState,
 
 export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = {
   kind: "runs:NotificationConfiguration",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { enabled: false, triggers: [] },
-  sets: ["triggers", "emailUsers"],
-  immutable: ["workspaceId", "destinationType"],
-  secrets: ["token"],
-  writeOnly: ["token"],
-  outputs: ["deliveryResponses", "createdAt", "updatedAt"],
+  ...notificationConfigurationSet,
   confirmGone: confirmGoneIn(ROUTES.list, "notification configuration"),
   async create(ctx, inputs) {
-    if (inputs.token) registerSecret(inputs.token);
     const client = ctx.client("runs");
     const before = await listIds(ctx, inputs.workspaceId);
     const res = await createOnce({
@@ -211,7 +221,6 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
     return fromResource(one(res.body), props);
   },
   async update(ctx, id, olds, news) {
-    if (news.token) registerSecret(news.token);
     // Setting the same attributes twice has the same result, so a retried PATCH is safe.
     const res = await ctx.client("runs").request({
       route: ROUTES.update, params: { id }, body: toDocument(news, olds.token !== undefined), retry: "safe",
@@ -223,33 +232,7 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
   },
 };
 
-export interface NotificationConfigurationArgs extends ConnectionArgs<"runs"> {
-  /** Id of the workspace (`ws-...`) whose runs notify. Changing it replaces the configuration. */
-  workspaceId: pulumi.Input<string>;
-  /** Human-readable name. */
-  name: pulumi.Input<string>;
-  /**
-   * Where notifications go: `generic` (HTTP POST of the JSON payload, signed when `token` is set),
-   * `chat-a`, `chat-b` (chat webhooks) or `email` (to `emailUsers`). Changing it replaces the configuration.
-   */
-  destinationType: pulumi.Input<DestinationType>;
-  /** http or https URL; required for generic, chat-a and chat-b, not allowed for email. */
-  url?: pulumi.Input<string>;
-  /**
-   * Whether notifications are sent. Default false. Enabling sends a verification request to `url`
-   * first; a destination that does not answer 2xx fails the create or update and nothing is saved.
-   */
-  enabled?: pulumi.Input<boolean>;
-  /**
-   * Key of the `X-Svc-Notification-Signature` HMAC-SHA512 of each generic payload. Write-only: the
-   * service never returns it; it is kept secret in state. Removing it clears it on the service.
-   */
-  token?: pulumi.Input<string>;
-  /** Events that notify (a set: order and duplicates do not matter), e.g. `run:completed`, `run:errored`. */
-  triggers?: pulumi.Input<pulumi.Input<Trigger>[]>;
-  /** Ids of organization users (`user-...`) who receive email; only for destination type email. */
-  emailUsers?: pulumi.Input<pulumi.Input<string>[]>;
-}
+export type NotificationConfigurationArgs = ArgsOf<typeof notificationConfigurationFields> & ConnectionArgs<"runs">;
 
 /**
  * A notification configuration of a workspace in the run service (`nc-...`).
@@ -263,39 +246,8 @@ export interface NotificationConfigurationArgs extends ConnectionArgs<"runs"> {
  * });
  * ```
  */
+export interface NotificationConfiguration extends OutputsOf<typeof notificationConfigurationFields> {}
 export class NotificationConfiguration extends SvcResource {
-  /** Id of the workspace (`ws-...`) whose runs notify. Changing it replaces the configuration. */
-  declare readonly workspaceId: pulumi.Output<string>;
-  /** Human-readable name. */
-  declare readonly name: pulumi.Output<string>;
-  /**
-   * Where notifications go: `generic` (HTTP POST of the JSON payload, signed when `token` is set),
-   * `chat-a`, `chat-b` (chat webhooks) or `email` (to `emailUsers`). Changing it replaces the configuration.
-   */
-  declare readonly destinationType: pulumi.Output<DestinationType>;
-  /** http or https URL; required for generic, chat-a and chat-b, not allowed for email. */
-  declare readonly url: pulumi.Output<string | undefined>;
-  /**
-   * Whether notifications are sent. Default false. Enabling sends a verification request to `url`
-   * first; a destination that does not answer 2xx fails the create or update and nothing is saved.
-   */
-  declare readonly enabled: pulumi.Output<boolean>;
-  /**
-   * Key of the `X-Svc-Notification-Signature` HMAC-SHA512 of each generic payload. Write-only: the
-   * service never returns it; it is kept secret in state. Removing it clears it on the service.
-   */
-  declare readonly token: pulumi.Output<string | undefined>;
-  /** Events that notify (a set: order and duplicates do not matter), e.g. `run:completed`, `run:errored`. */
-  declare readonly triggers: pulumi.Output<Trigger[]>;
-  /** Ids of organization users (`user-...`) who receive email; only for destination type email. */
-  declare readonly emailUsers: pulumi.Output<string[] | undefined>;
-  /** The most recent response of the destination (verification or notification). */
-  declare readonly deliveryResponses: pulumi.Output<DeliveryResponse[]>;
-  /** When the configuration was created (ISO 8601, `created-at`). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** When the configuration last changed (ISO 8601, `updated-at`). */
-  declare readonly updatedAt: pulumi.Output<string>;
-
   constructor(name: string, args: NotificationConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
     super(notificationConfigurationDefinition, name, args, opts);
   }

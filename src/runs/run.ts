@@ -1,13 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CROSS_FIELD, crossField } from "../core/crossField";
+import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../core/fields";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { SvcResource } from "../core/resource";
 import { isSvcError } from "../http";
 import { runAction, stopRun } from "./runActions";
-import { CREATE_KEYS, createAttributesShape, createRunOnce, refineCreateAttributes, type RunCreateAttributes } from "./runCreate";
-import { readRun, type RunDetails, type RunVariable } from "./runDetails";
+import { createRunOnce, refineCreateAttributes, runCreateFields, runCreateSet, type RunCreateAttributes } from "./runCreate";
+import { readRun, type RunDetails } from "./runDetails";
 import { FAILED_RUN_STATUSES, RUN_ROUTES, planFinished, type RunStatus } from "./runVocabulary";
 import { confirmGoneIn } from "./visibility";
 import { RunFailedError, RunWaitTimeoutError, pollRun } from "./runWait";
@@ -17,46 +17,70 @@ export const WAIT_FOR = ["none", "planned", "completed"] as const;
 /** How long create waits: not at all, until the plan phase is over, or until the run ends. */
 export type RunWaitFor = (typeof WAIT_FOR)[number];
 
-/** Inputs and outputs of a Run as kept in state. */
-export interface RunResourceState extends RunCreateAttributes {
-  triggers?: Record<string, string>;
-  waitFor?: RunWaitFor;
-  applyWhenConfirmable?: boolean;
-  timeoutSeconds?: number;
-  pollIntervalSeconds?: number;
-  runId?: string;
-  status?: RunStatus;
-  hasChanges?: boolean;
-  statusTimestamps?: Record<string, string>;
-  createdAt?: string;
-  [key: string]: unknown;
-}
+const positive = () => z.number().positive("must be more than 0");
 
-const LOCAL = ["waitFor", "applyWhenConfirmable", "timeoutSeconds", "pollIntervalSeconds"] as const;
+export const runFields = {
+  ...runCreateFields,
+  /**
+   * Arbitrary strings; any change queues a new run (the old one is discarded or canceled first if it
+   * is still active). Use it to re-run on purpose, e.g. `{ release: version }`. Never sent.
+   */
+  triggers: field(() => z.record(z.string(), z.string({ error: "must be a string" })), { optional: true, immutable: true }),
+  /**
+   * How long create waits: `none` (default: queue and return), `planned` (until the run is paused for
+   * confirmation or a policy override, went past planning, or ended) or `completed` (until a final
+   * status, applied, canceled or force_canceled). Changing it alone changes nothing.
+   */
+  waitFor: field(() => z.enum(WAIT_FOR, { error: `must be one of ${WAIT_FOR.join(", ")}` }), { local: true, default: "none" }),
+  /**
+   * Apply the run as soon as the service says it can be confirmed (`actions.is-confirmable`), never
+   * guessed from its status. Implies waiting until then. Default false. Changing it alone changes nothing.
+   */
+  applyWhenConfirmable: field(() => z.boolean(), { local: true, default: false }),
+  /**
+   * Overall limit for create's waiting, in seconds (default 1800). When it runs out, the run this
+   * create started is discarded or canceled (whichever its actions allow) and the create fails with
+   * an error naming the run; the run stays in state. Changing it alone changes nothing.
+   */
+  timeoutSeconds: field(positive, { local: true, default: 1800 }),
+  /** First interval between status polls in seconds (default 1); it grows by half up to 15 s while nothing changes. */
+  pollIntervalSeconds: field(positive, { local: true, optional: true }),
+  /** The run's id (`run-...`), the same as `id`. */
+  runId: output<string>(),
+  /** The run's status when create returned (or at the last refresh). */
+  status: output<RunStatus>(),
+  /** Whether the plan has changes. */
+  hasChanges: output<boolean>(),
+  /** Timestamps per status, camelCase (`planQueueableAt`, `appliedAt`, ...). */
+  statusTimestamps: output<Record<string, string>>(),
+  /** When the service queued the run (ISO 8601, `created-at`). */
+  createdAt: output<string>(),
+};
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    ...createAttributesShape(),
-    triggers: z.record(z.string(), z.string({ error: "must be a string" })).optional(),
-    waitFor: z.enum(WAIT_FOR, { error: `must be one of ${WAIT_FOR.join(", ")}` }),
-    applyWhenConfirmable: z.boolean(),
-    timeoutSeconds: z.number().positive("must be more than 0"),
-    pollIntervalSeconds: z.number().positive("must be more than 0").optional(),
-  }).superRefine(crossField((v, ctx) => {
-    refineCreateAttributes(v as Partial<RunCreateAttributes>, ctx);
-    if (v.applyWhenConfirmable === true && (v.planOnly as unknown) === true) {
+const runSet = fieldSet(runFields, {
+  case: "kebab",
+  refine(v, ctx) {
+    refineCreateAttributes(v, ctx);
+    if (v.applyWhenConfirmable === true && v.planOnly === true) {
       ctx.addIssue({ code: "custom", path: ["applyWhenConfirmable"], message: "cannot be true for a plan-only run: it can never be applied" });
     }
-  }), CROSS_FIELD);
-}
+  },
+});
+
+/** Inputs and outputs of a Run as kept in state. */
+export type RunResourceState = StateOf<typeof runFields>;
 
 function createAttributes(inputs: RunResourceState): RunCreateAttributes {
   const out: Record<string, unknown> = {};
-  for (const k of CREATE_KEYS) if (inputs[k] !== undefined && inputs[k] !== null) out[k] = inputs[k];
-  return out as unknown as RunCreateAttributes;
+  for (const k of runCreateSet.inputs) if (inputs[k] !== undefined && inputs[k] !== null) out[k] = inputs[k];
+  return out as RunCreateAttributes;
 }
 
+/**
+ * The run's outputs, from the run as read. The create attributes stay as the program gave them:
+ * the service fills in its defaults (message, refresh, ...), which would otherwise show as changes
+ * and queue a new run.
+ */
 function withRun(inputs: RunResourceState, run: RunDetails): RunResourceState {
   return {
     ...inputs,
@@ -141,16 +165,7 @@ async function createAndWait(ctx: Context, inputs: RunResourceState): Promise<{ 
 
 export const runDefinition: ResourceDefinition<RunResourceState, RunResourceState> = {
   kind: "runs:Run",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { waitFor: "none", applyWhenConfirmable: false, timeoutSeconds: 1800 },
-  sets: ["targetAddrs", "replaceAddrs", "variables"],
-  // Every create attribute is fixed once the run is queued: any change queues a new run.
-  immutable: [...CREATE_KEYS, "triggers"],
-  // A workspace runs one run at a time: a replacement in the same workspace stops the old run first,
-  // or a new run would wait behind the old one's lock.
-  identity: ["workspaceId"],
-  local: [...LOCAL],
-  outputs: ["runId", "status", "hasChanges", "statusTimestamps", "createdAt"],
+  ...runSet,
   confirmGone: confirmGoneIn(RUN_ROUTES.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),
   async read(ctx, id, props) {
@@ -166,67 +181,8 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   },
 };
 
-export interface RunArgs extends ConnectionArgs<"runs"> {
-  /** Workspace (`ws-...`) where the run executes. Changing it queues a new run. */
-  workspaceId: pulumi.Input<string>;
-  /**
-   * Configuration version (`cv-...`) to plan; default the workspace's most recently used one. It may
-   * belong to another workspace (promotion of known good code). Changing it queues a new run.
-   */
-  configurationVersionId?: pulumi.Input<string>;
-  /** Why the run was queued; default the service's text for runs queued through the API. Changing it queues a new run. */
-  message?: pulumi.Input<string>;
-  /** Destroy every object regardless of configuration. Cannot be combined with `refreshOnly`. Changing it queues a new run. */
-  isDestroy?: pulumi.Input<boolean>;
-  /** Only refresh state. Cannot be combined with `isDestroy`. Changing it queues a new run. */
-  refreshOnly?: pulumi.Input<boolean>;
-  /** Refresh state before planning; the service's default is true. Changing it queues a new run. */
-  refresh?: pulumi.Input<boolean>;
-  /** Speculative run that cannot be applied; default from the configuration version. Changing it queues a new run. */
-  planOnly?: pulumi.Input<boolean>;
-  /** Apply without confirmation; default the workspace's auto-apply setting. Changing it queues a new run. */
-  autoApply?: pulumi.Input<boolean>;
-  /** Let the run apply although its plan has no changes. Changing it queues a new run. */
-  allowEmptyApply?: pulumi.Input<boolean>;
-  /** Allow generating resource configuration for import blocks; default false. Changing it queues a new run. */
-  allowConfigGeneration?: pulumi.Input<boolean>;
-  /** Resource addresses to target (a set). Changing it queues a new run. */
-  targetAddrs?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Resource addresses to force replacement of (a set). Changing it queues a new run. */
-  replaceAddrs?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * Run-specific variables; they override workspace variables (and variable sets) of the same key.
-   * Each value is a literal in the tool's own syntax: a string carries its quotes (`"\"eu-west-1\""`).
-   * Keys must be unique. Changing them queues a new run.
-   */
-  variables?: pulumi.Input<pulumi.Input<RunVariable>[]>;
-  /** Tool version for this run; only valid with `planOnly: true`. Changing it queues a new run. */
-  toolVersion?: pulumi.Input<string>;
-  /**
-   * Arbitrary strings; any change queues a new run (the old one is discarded or canceled first if it
-   * is still active). Use it to re-run on purpose, e.g. `{ release: version }`.
-   */
-  triggers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /**
-   * How long create waits: `none` (default: queue and return), `planned` (until the run is paused for
-   * confirmation or a policy override, went past planning, or ended) or `completed` (until a final
-   * status, applied, canceled or force_canceled). Changing it alone changes nothing.
-   */
-  waitFor?: pulumi.Input<RunWaitFor>;
-  /**
-   * Apply the run as soon as the service says it can be confirmed (`actions.is-confirmable`), never
-   * guessed from its status. Implies waiting until then. Default false. Changing it alone changes nothing.
-   */
-  applyWhenConfirmable?: pulumi.Input<boolean>;
-  /**
-   * Overall limit for create's waiting, in seconds (default 1800). When it runs out, the run this
-   * create started is discarded or canceled (whichever its actions allow) and the create fails with
-   * an error naming the run; the run stays in state. Changing it alone changes nothing.
-   */
-  timeoutSeconds?: pulumi.Input<number>;
-  /** First interval between status polls in seconds (default 1); it grows by half up to 15 s while nothing changes. */
-  pollIntervalSeconds?: pulumi.Input<number>;
-}
+/** Arguments of a Run: every create attribute is fixed once the run is queued, so changing one (or `triggers`) queues a new run. */
+export type RunArgs = ArgsOf<typeof runFields> & ConnectionArgs<"runs">;
 
 /**
  * A run (`run-...`) queued in a workspace of the run service. Creating it queues the run (and
@@ -242,77 +198,9 @@ export interface RunArgs extends ConnectionArgs<"runs"> {
  * export const status = deploy.status;
  * ```
  */
+// The waiting settings are local, yet the class has always offered them as outputs (they are in state).
+export interface Run extends OutputsOf<typeof runFields, "waitFor" | "applyWhenConfirmable" | "timeoutSeconds" | "pollIntervalSeconds"> {}
 export class Run extends SvcResource {
-  /** Workspace (`ws-...`) where the run executes. Changing it queues a new run. */
-  declare readonly workspaceId: pulumi.Output<string>;
-  /**
-   * Configuration version (`cv-...`) to plan; default the workspace's most recently used one. It may
-   * belong to another workspace (promotion of known good code). Changing it queues a new run.
-   */
-  declare readonly configurationVersionId: pulumi.Output<string | undefined>;
-  /** Why the run was queued; default the service's text for runs queued through the API. Changing it queues a new run. */
-  declare readonly message: pulumi.Output<string | undefined>;
-  /** Destroy every object regardless of configuration. Cannot be combined with `refreshOnly`. Changing it queues a new run. */
-  declare readonly isDestroy: pulumi.Output<boolean | undefined>;
-  /** Only refresh state. Cannot be combined with `isDestroy`. Changing it queues a new run. */
-  declare readonly refreshOnly: pulumi.Output<boolean | undefined>;
-  /** Refresh state before planning; the service's default is true. Changing it queues a new run. */
-  declare readonly refresh: pulumi.Output<boolean | undefined>;
-  /** Speculative run that cannot be applied; default from the configuration version. Changing it queues a new run. */
-  declare readonly planOnly: pulumi.Output<boolean | undefined>;
-  /** Apply without confirmation; default the workspace's auto-apply setting. Changing it queues a new run. */
-  declare readonly autoApply: pulumi.Output<boolean | undefined>;
-  /** Let the run apply although its plan has no changes. Changing it queues a new run. */
-  declare readonly allowEmptyApply: pulumi.Output<boolean | undefined>;
-  /** Allow generating resource configuration for import blocks; default false. Changing it queues a new run. */
-  declare readonly allowConfigGeneration: pulumi.Output<boolean | undefined>;
-  /** Resource addresses to target (a set). Changing it queues a new run. */
-  declare readonly targetAddrs: pulumi.Output<string[] | undefined>;
-  /** Resource addresses to force replacement of (a set). Changing it queues a new run. */
-  declare readonly replaceAddrs: pulumi.Output<string[] | undefined>;
-  /**
-   * Run-specific variables; they override workspace variables (and variable sets) of the same key.
-   * Each value is a literal in the tool's own syntax: a string carries its quotes (`"\"eu-west-1\""`).
-   * Keys must be unique. Changing them queues a new run.
-   */
-  declare readonly variables: pulumi.Output<RunVariable[] | undefined>;
-  /** Tool version for this run; only valid with `planOnly: true`. Changing it queues a new run. */
-  declare readonly toolVersion: pulumi.Output<string | undefined>;
-  /**
-   * Arbitrary strings; any change queues a new run (the old one is discarded or canceled first if it
-   * is still active). Use it to re-run on purpose, e.g. `{ release: version }`.
-   */
-  declare readonly triggers: pulumi.Output<Record<string, string> | undefined>;
-  /**
-   * How long create waits: `none` (default: queue and return), `planned` (until the run is paused for
-   * confirmation or a policy override, went past planning, or ended) or `completed` (until a final
-   * status, applied, canceled or force_canceled). Changing it alone changes nothing.
-   */
-  declare readonly waitFor: pulumi.Output<RunWaitFor>;
-  /**
-   * Apply the run as soon as the service says it can be confirmed (`actions.is-confirmable`), never
-   * guessed from its status. Implies waiting until then. Default false. Changing it alone changes nothing.
-   */
-  declare readonly applyWhenConfirmable: pulumi.Output<boolean>;
-  /**
-   * Overall limit for create's waiting, in seconds (default 1800). When it runs out, the run this
-   * create started is discarded or canceled (whichever its actions allow) and the create fails with
-   * an error naming the run; the run stays in state. Changing it alone changes nothing.
-   */
-  declare readonly timeoutSeconds: pulumi.Output<number>;
-  /** First interval between status polls in seconds (default 1); it grows by half up to 15 s while nothing changes. */
-  declare readonly pollIntervalSeconds: pulumi.Output<number | undefined>;
-  /** The run's id (`run-...`), the same as `id`. */
-  declare readonly runId: pulumi.Output<string>;
-  /** The run's status when create returned (or at the last refresh). */
-  declare readonly status: pulumi.Output<RunStatus>;
-  /** Whether the plan has changes. */
-  declare readonly hasChanges: pulumi.Output<boolean>;
-  /** Timestamps per status, camelCase (`planQueueableAt`, `appliedAt`, ...). */
-  declare readonly statusTimestamps: pulumi.Output<Record<string, string>>;
-  /** When the service queued the run (ISO 8601, `created-at`). */
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: RunArgs, opts?: pulumi.CustomResourceOptions) {
     super(runDefinition, name, args, opts);
   }

@@ -1,10 +1,11 @@
 /**
- * Queuing a run: every create attribute of the seed, their zod shape and cross-field rules, the
- * request body, and the search that keeps a lost `POST /runs` from queuing a second run.
+ * Queuing a run: every create attribute of the seed as a field record with its cross-field rules,
+ * the request body, and the search that keeps a lost `POST /runs` from queuing a second run.
  */
 import { z } from "zod";
 import { segment } from "../core/segment";
 import { createOnce } from "../core/createOnce";
+import { field, fieldSet, type PlainArgsOf, type RuleContext } from "../core/fields";
 import type { Context } from "../core/definition";
 import { isUnknown } from "../core/unknown";
 import { isSvcError, type HttpClient } from "../http";
@@ -12,86 +13,62 @@ import { many, one } from "./jsonapi";
 import { runFromResource, type RunDetails, type RunVariable } from "./runDetails";
 import { RUN_ROUTES } from "./runVocabulary";
 
-/** Every create attribute of the seed, with camelCase names. */
-export interface RunCreateAttributes {
-  /** Workspace (`ws-...`) where the run executes. */
-  workspaceId: string;
-  /** Configuration version (`cv-...`) to plan; default: the workspace's most recently used one. It may belong to another workspace (promotion). */
-  configurationVersionId?: string;
-  /** Why the run was queued; default: the service's text saying it was queued through the API. */
-  message?: string;
-  /** Destroy every object regardless of configuration. Cannot be combined with `refreshOnly`. */
-  isDestroy?: boolean;
-  /** Only refresh state. Cannot be combined with `isDestroy`. */
-  refreshOnly?: boolean;
-  /** Refresh state before planning; default true. */
-  refresh?: boolean;
-  /** Speculative run that cannot be applied; default from the configuration version. */
-  planOnly?: boolean;
-  /** Apply without confirmation; default the workspace's setting. */
-  autoApply?: boolean;
-  /** Let the run apply although the plan has no changes. */
-  allowEmptyApply?: boolean;
-  /** Allow generating configuration for import blocks; default false. */
-  allowConfigGeneration?: boolean;
-  /** Resource addresses to target. */
-  targetAddrs?: string[];
-  /** Resource addresses to force replacement of. */
-  replaceAddrs?: string[];
-  /** Run-specific variables overriding workspace variables of the same key; values are literals in the tool's syntax (strings with their quotes). */
-  variables?: RunVariable[];
-  /** Tool version for this run; only valid with `planOnly: true`. */
-  toolVersion?: string;
-}
-
-/** Create attribute → its kebab-case name in the request body. */
-export const CREATE_ATTRIBUTES = {
-  message: "message",
-  isDestroy: "is-destroy",
-  refreshOnly: "refresh-only",
-  refresh: "refresh",
-  planOnly: "plan-only",
-  autoApply: "auto-apply",
-  allowEmptyApply: "allow-empty-apply",
-  allowConfigGeneration: "allow-config-generation",
-  targetAddrs: "target-addrs",
-  replaceAddrs: "replace-addrs",
-  variables: "variables",
-  toolVersion: "tool-version",
-} as const satisfies Partial<Record<keyof RunCreateAttributes, string>>;
-
-export const CREATE_KEYS: ReadonlyArray<keyof RunCreateAttributes> = ["workspaceId", "configurationVersionId", ...Object.keys(CREATE_ATTRIBUTES) as (keyof RunCreateAttributes)[]];
-
 const nonEmpty = () => z.string().min(1, "must not be empty");
+const flag = () => z.boolean();
+const addresses = () => z.array(nonEmpty());
 
 /**
- * The zod shape of the create attributes; call at run time only (never captured by a provider).
- * @internal zod types stay out of the public declarations (see tsconfig stripInternal).
+ * Every create attribute of the seed, with camelCase names. A queued run's attributes never change,
+ * so each is immutable: on a Run resource, changing one queues a new run.
  */
-export function createAttributesShape() {
-  return {
-    workspaceId: segment(),
-    configurationVersionId: nonEmpty().optional(),
-    message: z.string().optional(),
-    isDestroy: z.boolean().optional(),
-    refreshOnly: z.boolean().optional(),
-    refresh: z.boolean().optional(),
-    planOnly: z.boolean().optional(),
-    autoApply: z.boolean().optional(),
-    allowEmptyApply: z.boolean().optional(),
-    allowConfigGeneration: z.boolean().optional(),
-    targetAddrs: z.array(nonEmpty()).optional(),
-    replaceAddrs: z.array(nonEmpty()).optional(),
-    variables: z.array(z.object({ key: nonEmpty(), value: z.string() })).optional(),
-    toolVersion: nonEmpty().optional(),
-  };
-}
+export const runCreateFields = {
+  // Identity: a workspace runs one run at a time, so a Run replaced in the same workspace stops its
+  // old run first, or the new run would wait behind the old one's lock.
+  /** Workspace (`ws-...`) where the run executes. */
+  workspaceId: field(segment, { identity: true }),
+  /**
+   * Configuration version (`cv-...`) to plan; default the workspace's most recently used one. It may
+   * belong to another workspace (promotion of known good code).
+   */
+  configurationVersionId: field(nonEmpty, { optional: true, immutable: true }),
+  /** Why the run was queued; default the service's text for runs queued through the API. */
+  message: field(() => z.string(), { optional: true, immutable: true }),
+  /** Destroy every object regardless of configuration. Cannot be combined with `refreshOnly`. */
+  isDestroy: field(flag, { optional: true, immutable: true }),
+  /** Only refresh state. Cannot be combined with `isDestroy`. */
+  refreshOnly: field(flag, { optional: true, immutable: true }),
+  /** Refresh state before planning; the service's default is true. */
+  refresh: field(flag, { optional: true, immutable: true }),
+  /** Speculative run that cannot be applied; default from the configuration version. */
+  planOnly: field(flag, { optional: true, immutable: true }),
+  /** Apply without confirmation; default the workspace's auto-apply setting. */
+  autoApply: field(flag, { optional: true, immutable: true }),
+  /** Let the run apply although its plan has no changes. */
+  allowEmptyApply: field(flag, { optional: true, immutable: true }),
+  /** Allow generating resource configuration for import blocks; default false. */
+  allowConfigGeneration: field(flag, { optional: true, immutable: true }),
+  /** Resource addresses to target (a set: order and duplicates do not matter). */
+  targetAddrs: field(addresses, { optional: true, immutable: true, set: true }),
+  /** Resource addresses to force replacement of (a set: order and duplicates do not matter). */
+  replaceAddrs: field(addresses, { optional: true, immutable: true, set: true }),
+  /**
+   * Run-specific variables; they override workspace variables (and variable sets) of the same key.
+   * Each value is a literal in the tool's own syntax: a string carries its quotes (`"\"eu-west-1\""`).
+   * Keys must be unique.
+   */
+  variables: field((): z.ZodType<RunVariable[]> => z.array(z.object({ key: nonEmpty(), value: z.string() })), { optional: true, immutable: true, set: true }),
+  /** Tool version for this run; only valid with `planOnly: true`. */
+  toolVersion: field(nonEmpty, { optional: true, immutable: true }),
+};
+
+/** Every create attribute of the seed, with camelCase names. */
+export type RunCreateAttributes = PlainArgsOf<typeof runCreateFields>;
 
 /**
- * The seed's cross-field rules of a run create, as zod issues at the property that breaks them.
+ * The seed's cross-field rules of a run create, as issues at the property that breaks them.
  * @internal
  */
-export function refineCreateAttributes(v: Partial<RunCreateAttributes>, ctx: z.RefinementCtx): void {
+export function refineCreateAttributes(v: Partial<RunCreateAttributes>, ctx: RuleContext): void {
   const known = (x: unknown) => x !== undefined && !isUnknown(x);
   if (known(v.isDestroy) && known(v.refreshOnly) && v.isDestroy === true && v.refreshOnly === true) {
     ctx.addIssue({ code: "custom", path: ["refreshOnly"], message: "cannot be combined with isDestroy: a run is either a destroy or a refresh-only run" });
@@ -110,13 +87,15 @@ export function refineCreateAttributes(v: Partial<RunCreateAttributes>, ctx: z.R
   }
 }
 
+/** @internal */
+export const runCreateSet = fieldSet(runCreateFields, { case: "kebab", refine: refineCreateAttributes });
+
+/** The workspace and the configuration version are relationships; every other field is an attribute. */
+const RELATIONSHIPS = ["workspaceId", "configurationVersionId"];
+
 /** The JSON:API body of `POST /runs`: only the attributes the caller set. */
 export function createDocument(args: RunCreateAttributes): unknown {
-  const attributes: Record<string, unknown> = {};
-  for (const [key, wire] of Object.entries(CREATE_ATTRIBUTES)) {
-    const value = (args as unknown as Record<string, unknown>)[key];
-    if (value !== undefined && value !== null) attributes[wire] = value;
-  }
+  const attributes = runCreateSet.body(args, RELATIONSHIPS);
   const relationships: Record<string, unknown> = { workspace: { data: { type: "workspaces", id: args.workspaceId } } };
   if (args.configurationVersionId) {
     relationships["configuration-version"] = { data: { type: "configuration-versions", id: args.configurationVersionId } };

@@ -1,14 +1,20 @@
 /**
  * The run as users see it (`RunDetails`, camelCase) and its JSON:API codec: decoding a run
- * document, reading one run with its included resources, and listing a workspace's runs.
+ * document, reading one run with its included resources, and listing a workspace's runs (the
+ * list's filter fields are declared here, once, for the list functions and the actions' lookups).
  */
+import { z } from "zod";
 import type { Context } from "../core/definition";
+import { field, type PlainArgsOf } from "../core/fields";
+import { segment } from "../core/segment";
 import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
-import { RUN_ROUTES, type RunOperation, type RunSource, type RunStatus } from "./runVocabulary";
+import { RUN_OPERATIONS, RUN_ROUTES, RUN_SOURCES, RUN_STATUSES, type RunSource, type RunStatus } from "./runVocabulary";
 
 /** A run-specific variable; `value` is a literal in the tool's own syntax (strings carry their quotes). */
 export interface RunVariable {
+  /** The variable's name. */
   key: string;
+  /** Its value, a literal in the tool's own syntax (`"\"eu-west-1\""`, `42`, `["a"]`). */
   value: string;
 }
 
@@ -192,23 +198,29 @@ export async function readRun(ctx: Context, runId: string, include?: ReadonlyArr
 // Listing
 // ---------------------------------------------------------------------------------------------
 
-export interface RunListFilter {
-  workspaceId: string;
-  /** Runs of any of these operations. */
-  operation?: RunOperation[];
+const nonEmpty = () => z.string().min(1, "must not be empty");
+
+/** Which runs of a workspace a list returns (filters and search). */
+export const runListFields = {
+  /** Workspace (`ws-...`) whose runs are listed. */
+  workspaceId: field(segment),
+  /** Runs of any of these operations: plan_only, plan_and_apply, refresh_only, destroy, empty_apply. */
+  operation: field(() => z.array(z.enum(RUN_OPERATIONS, { error: `must be one of ${RUN_OPERATIONS.join(", ")}` })), { optional: true }),
   /** Runs in any of these statuses. */
-  status?: RunStatus[];
-  /** Runs from any of these sources. */
-  source?: RunSource[];
-  /** Version-control username. */
-  searchUser?: string;
-  /** Commit sha. */
-  searchCommit?: string;
-  /** Username, commit sha, run id or message; the service ignores it when searchUser or searchCommit is set. */
-  searchBasic?: string;
-  /** Runs per request (1 to 100); default 100. */
-  pageSize?: number;
-}
+  status: field(() => z.array(z.enum(RUN_STATUSES, { error: "must be a run status" })), { optional: true }),
+  /** Runs from any of these sources: svc-ui, svc-api, svc-configuration-version. */
+  source: field(() => z.array(z.enum(RUN_SOURCES, { error: `must be one of ${RUN_SOURCES.join(", ")}` })), { optional: true }),
+  /** Runs whose version-control username matches. */
+  searchUser: field(nonEmpty, { optional: true }),
+  /** Runs whose commit sha matches. */
+  searchCommit: field(nonEmpty, { optional: true }),
+  /** Matches username, commit sha, run id and message; ignored by the service when searchUser or searchCommit is set. */
+  searchBasic: field(nonEmpty, { optional: true }),
+  /** Runs per request, 1 to 100; default 100. */
+  pageSize: field(() => z.number().int("must be an integer").min(1, "must be at least 1").max(100, "must be at most 100"), { optional: true }),
+};
+
+export type RunListFilter = PlainArgsOf<typeof runListFields>;
 
 export function listQuery(f: RunListFilter): Record<string, string | string[] | undefined> {
   return {

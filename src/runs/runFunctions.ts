@@ -4,31 +4,31 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field, fieldSet, pick, type ArgsOf, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";
 import { invoke, invokeOutput, programContext, settle, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { runAction, type RunAction } from "./runActions";
-import { createAttributesShape, createRunOnce, refineCreateAttributes, type RunCreateAttributes } from "./runCreate";
-import { iterateRuns, readRun, type IncludedResource, type RunDetails, type RunListFilter } from "./runDetails";
-import {
-  RUN_INCLUDES, RUN_OPERATIONS, RUN_SOURCES, RUN_STATUSES, planFinished, type RunInclude, type RunStatus,
-} from "./runVocabulary";
+import { createRunOnce, runCreateFields, runCreateSet } from "./runCreate";
+import { iterateRuns, readRun, runListFields, type IncludedResource, type RunDetails } from "./runDetails";
+import { RUN_INCLUDES, RUN_STATUSES, planFinished } from "./runVocabulary";
 import { RunWaitTimeoutError, pollRun } from "./runWait";
 
-type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
-
-const nonEmpty = () => z.string().min(1, "must not be empty");
-const memo = <T>(build: () => T) => { let v: T | undefined; return () => (v ??= build()); };
+/** The run a function reads, acts on or waits for. */
+const runRef = {
+  /** Run id (`run-...`). */
+  runId: field(segment),
+};
 
 // ---------------------------------------------------------------------------------------------
 // createRun
 // ---------------------------------------------------------------------------------------------
 
 /** Arguments of {@link createRun}: every create attribute of a run. */
-export type CreateRunArgs = RunCreateAttributes;
+export type CreateRunArgs = PlainArgsOf<typeof runCreateFields>;
 
 const createRunDef: FunctionDefinition<CreateRunArgs, RunDetails> = {
   name: "createRun",
-  schema: memo(() => z.object(createAttributesShape()).superRefine(refineCreateAttributes)),
+  schema: runCreateSet.schema, fields: runCreateFields,
   sideEffects: true, service: "runs",
   run: (ctx, args) => createRunOnce(ctx, args),
 };
@@ -43,7 +43,7 @@ export function createRun(args: CreateRunArgs, opts?: SvcInvokeOptions<"runs">):
 }
 
 /** Output form of {@link createRun}: unknown during preview. */
-export function createRunOutput(args: Inputs<CreateRunArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+export function createRunOutput(args: ArgsOf<typeof runCreateFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
   return invokeOutput(createRunDef, args, opts);
 }
 
@@ -51,12 +51,14 @@ export function createRunOutput(args: Inputs<CreateRunArgs>, opts?: SvcInvokeOut
 // getRun
 // ---------------------------------------------------------------------------------------------
 
-export interface GetRunArgs {
-  /** Run id (`run-...`). */
-  runId: string;
+const getRunFields = {
+  ...runRef,
   /** Related resources to return in `included`: plan, apply, created_by, cost_estimate, configuration_version, configuration_version.ingress_attributes. */
-  include?: RunInclude[];
-}
+  include: field(() => z.array(z.enum(RUN_INCLUDES, { error: `must be one of ${RUN_INCLUDES.join(", ")}` })), { optional: true }),
+};
+
+/** Arguments of {@link getRun}. */
+export type GetRunArgs = PlainArgsOf<typeof getRunFields>;
 
 export type GetRunResult = RunDetails & {
   /** Related resources asked for with `include`, as the service sends them. */
@@ -65,10 +67,7 @@ export type GetRunResult = RunDetails & {
 
 const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = {
   name: "getRun",
-  schema: memo(() => z.object({
-    runId: segment(),
-    include: z.array(z.enum(RUN_INCLUDES, { error: `must be one of ${RUN_INCLUDES.join(", ")}` })).optional(),
-  })),
+  schema: fieldSet(getRunFields).schema, fields: getRunFields,
   sideEffects: false, service: "runs",
   async run(ctx, args) {
     const { run, included } = await readRun(ctx, args.runId, args.include);
@@ -82,7 +81,7 @@ export function getRun(args: GetRunArgs, opts?: SvcInvokeOptions<"runs">): Promi
 }
 
 /** Output form of {@link getRun}. */
-export function getRunOutput(args: Inputs<GetRunArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<GetRunResult> {
+export function getRunOutput(args: ArgsOf<typeof getRunFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<GetRunResult> {
   return invokeOutput(getRunDef, args, opts);
 }
 
@@ -90,40 +89,18 @@ export function getRunOutput(args: Inputs<GetRunArgs>, opts?: SvcInvokeOutputOpt
 // listRuns
 // ---------------------------------------------------------------------------------------------
 
-export interface ListRunsArgs extends RunListFilter {
-  /** Workspace (`ws-...`) whose runs are listed. */
-  workspaceId: string;
-  /** Runs of any of these operations: plan_only, plan_and_apply, refresh_only, destroy, empty_apply. */
-  operation?: RunListFilter["operation"];
-  /** Runs in any of these statuses. */
-  status?: RunStatus[];
-  /** Runs from any of these sources: svc-ui, svc-api, svc-configuration-version. */
-  source?: RunListFilter["source"];
-  /** Runs whose version-control username matches. */
-  searchUser?: string;
-  /** Runs whose commit sha matches. */
-  searchCommit?: string;
-  /** Matches username, commit sha, run id and message; ignored by the service when searchUser or searchCommit is set. */
-  searchBasic?: string;
-  /** Runs per request, 1 to 100; default 100. */
-  pageSize?: number;
+const listRunsFields = {
+  ...runListFields,
   /** Stop after this many runs. */
-  limit?: number;
-}
+  limit: field(() => z.number().int("must be an integer").min(1, "must be at least 1"), { optional: true }),
+};
+
+/** Arguments of {@link listRuns}: the workspace, filters and search. */
+export type ListRunsArgs = PlainArgsOf<typeof listRunsFields>;
 
 const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = {
   name: "listRuns",
-  schema: memo(() => z.object({
-    workspaceId: segment(),
-    operation: z.array(z.enum(RUN_OPERATIONS, { error: `must be one of ${RUN_OPERATIONS.join(", ")}` })).optional(),
-    status: z.array(z.enum(RUN_STATUSES, { error: "must be a run status" })).optional(),
-    source: z.array(z.enum(RUN_SOURCES, { error: `must be one of ${RUN_SOURCES.join(", ")}` })).optional(),
-    searchUser: nonEmpty().optional(),
-    searchCommit: nonEmpty().optional(),
-    searchBasic: nonEmpty().optional(),
-    pageSize: z.number().int("must be an integer").min(1, "must be at least 1").max(100, "must be at most 100").optional(),
-    limit: z.number().int("must be an integer").min(1, "must be at least 1").optional(),
-  })),
+  schema: fieldSet(listRunsFields).schema, fields: listRunsFields,
   sideEffects: false, service: "runs",
   async run(ctx, args) {
     const all: RunDetails[] = [];
@@ -141,7 +118,7 @@ export function listRuns(args: ListRunsArgs, opts?: SvcInvokeOptions<"runs">): P
 }
 
 /** Output form of {@link listRuns}. */
-export function listRunsOutput(args: Inputs<ListRunsArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails[]> {
+export function listRunsOutput(args: ArgsOf<typeof listRunsFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails[]> {
   return invokeOutput(listRunsDef, args, opts);
 }
 
@@ -163,22 +140,25 @@ export async function* listRunsIterator(args: ListRunsArgs, opts: SvcInvokeOptio
 // Actions
 // ---------------------------------------------------------------------------------------------
 
-export interface RunActionArgs {
-  /** Run id (`run-...`). */
-  runId: string;
+const runActionFields = {
+  ...runRef,
   /** Comment recorded with the action. */
-  comment?: string;
-}
+  comment: field(() => z.string(), { optional: true }),
+};
 
-export interface ForceExecuteRunArgs {
-  /** Id of the pending run (`run-...`) to execute now. */
-  runId: string;
-}
+/** Arguments of the run actions that take a comment. */
+export type RunActionArgs = PlainArgsOf<typeof runActionFields>;
 
-function actionDef<A extends { runId: string; comment?: string }>(name: string, action: RunAction, withComment: boolean): FunctionDefinition<A, RunDetails> {
+// force-execute takes no comment: the seed's request has no body.
+const forceExecuteFields = pick(runActionFields, "runId");
+
+/** Arguments of {@link forceExecuteRun}: the pending run to execute now. */
+export type ForceExecuteRunArgs = PlainArgsOf<typeof forceExecuteFields>;
+
+function actionDef<A extends { runId: string; comment?: string }>(name: string, action: RunAction, fields: typeof runActionFields | typeof forceExecuteFields): FunctionDefinition<A, RunDetails> {
   return {
     name,
-    schema: memo(() => z.object(withComment ? { runId: segment(), comment: z.string().optional() } : { runId: segment() }).strict()),
+    schema: fieldSet(fields).schema, fields,
     sideEffects: true, service: "runs",
     async run(ctx, args) {
       await runAction(ctx, action, args.runId, args.comment);
@@ -187,11 +167,11 @@ function actionDef<A extends { runId: string; comment?: string }>(name: string, 
   };
 }
 
-const applyDef = actionDef<RunActionArgs>("applyRun", "apply", true);
-const discardDef = actionDef<RunActionArgs>("discardRun", "discard", true);
-const cancelDef = actionDef<RunActionArgs>("cancelRun", "cancel", true);
-const forceCancelDef = actionDef<RunActionArgs>("forceCancelRun", "force-cancel", true);
-const forceExecuteDef = actionDef<ForceExecuteRunArgs>("forceExecuteRun", "force-execute", false);
+const applyDef = actionDef<RunActionArgs>("applyRun", "apply", runActionFields);
+const discardDef = actionDef<RunActionArgs>("discardRun", "discard", runActionFields);
+const cancelDef = actionDef<RunActionArgs>("cancelRun", "cancel", runActionFields);
+const forceCancelDef = actionDef<RunActionArgs>("forceCancelRun", "force-cancel", runActionFields);
+const forceExecuteDef = actionDef<ForceExecuteRunArgs>("forceExecuteRun", "force-execute", forceExecuteFields);
 
 /**
  * Applies a run paused for confirmation and returns the run as it is right after (the apply is
@@ -202,7 +182,7 @@ export function applyRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): 
   return invoke(applyDef, args, opts);
 }
 /** Output form of {@link applyRun}: unknown during preview. */
-export function applyRunOutput(args: Inputs<RunActionArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+export function applyRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
   return invokeOutput(applyDef, args, opts);
 }
 
@@ -211,7 +191,7 @@ export function discardRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">)
   return invoke(discardDef, args, opts);
 }
 /** Output form of {@link discardRun}: unknown during preview. */
-export function discardRunOutput(args: Inputs<RunActionArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+export function discardRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
   return invokeOutput(discardDef, args, opts);
 }
 
@@ -220,7 +200,7 @@ export function cancelRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">):
   return invoke(cancelDef, args, opts);
 }
 /** Output form of {@link cancelRun}: unknown during preview. */
-export function cancelRunOutput(args: Inputs<RunActionArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+export function cancelRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
   return invokeOutput(cancelDef, args, opts);
 }
 
@@ -233,7 +213,7 @@ export function forceCancelRun(args: RunActionArgs, opts?: SvcInvokeOptions<"run
   return invoke(forceCancelDef, args, opts);
 }
 /** Output form of {@link forceCancelRun}: unknown during preview. */
-export function forceCancelRunOutput(args: Inputs<RunActionArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+export function forceCancelRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
   return invokeOutput(forceCancelDef, args, opts);
 }
 
@@ -246,7 +226,7 @@ export function forceExecuteRun(args: ForceExecuteRunArgs, opts?: SvcInvokeOptio
   return invoke(forceExecuteDef, args, opts);
 }
 /** Output form of {@link forceExecuteRun}: unknown during preview. */
-export function forceExecuteRunOutput(args: Inputs<ForceExecuteRunArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+export function forceExecuteRunOutput(args: ArgsOf<typeof forceExecuteFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
   return invokeOutput(forceExecuteDef, args, opts);
 }
 
@@ -254,32 +234,28 @@ export function forceExecuteRunOutput(args: Inputs<ForceExecuteRunArgs>, opts?: 
 // waitForRun
 // ---------------------------------------------------------------------------------------------
 
-export interface WaitForRunArgs {
-  /** Run id (`run-...`). */
-  runId: string;
+const waitForRunFields = {
+  ...runRef,
   /** Stop at any of these statuses. A terminal status always stops the wait. */
-  statuses?: RunStatus[];
+  statuses: field(() => z.array(z.enum(RUN_STATUSES, { error: "must be a run status" })), { optional: true }),
   /**
    * What to wait for when `statuses` is not given: `completed` (default: a final status, applied,
    * canceled or force_canceled) or `planned` (paused for confirmation or a policy override, past
    * planning, or ended).
    */
-  until?: "planned" | "completed";
+  until: field(() => z.enum(["planned", "completed"], { error: "must be planned or completed" }), { optional: true }),
   /** Give up after this long with a RunWaitTimeoutError naming the run; default 1800. */
-  timeoutSeconds?: number;
+  timeoutSeconds: field(() => z.number().positive("must be more than 0"), { optional: true }),
   /** First interval between polls; it grows by half up to 15 s while nothing changes. Default 1. */
-  pollIntervalSeconds?: number;
-}
+  pollIntervalSeconds: field(() => z.number().positive("must be more than 0"), { optional: true }),
+};
+
+/** Arguments of {@link waitForRun}. */
+export type WaitForRunArgs = PlainArgsOf<typeof waitForRunFields>;
 
 const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails> = {
   name: "waitForRun",
-  schema: memo(() => z.object({
-    runId: segment(),
-    statuses: z.array(z.enum(RUN_STATUSES, { error: "must be a run status" })).optional(),
-    until: z.enum(["planned", "completed"], { error: "must be planned or completed" }).optional(),
-    timeoutSeconds: z.number().positive("must be more than 0").optional(),
-    pollIntervalSeconds: z.number().positive("must be more than 0").optional(),
-  })),
+  schema: fieldSet(waitForRunFields).schema, fields: waitForRunFields,
   // Waiting during preview would make previews as slow as runs; the run id is usually unknown then anyway.
   sideEffects: true, service: "runs",
   async run(ctx, args) {
@@ -306,6 +282,6 @@ export function waitForRun(args: WaitForRunArgs, opts?: SvcInvokeOptions<"runs">
   return invoke(waitDef, args, opts);
 }
 /** Output form of {@link waitForRun}: unknown during preview. */
-export function waitForRunOutput(args: Inputs<WaitForRunArgs>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
+export function waitForRunOutput(args: ArgsOf<typeof waitForRunFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
   return invokeOutput(waitDef, args, opts);
 }

@@ -1,38 +1,34 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { field, fieldSet, pick, type ArgsOf, type InfoOf, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { one } from "./jsonapi";
-import { deliveryResponses, ROUTES, type DeliveryResponse } from "./notificationConfiguration";
+import { notificationConfigurationFields, notificationConfigurationSet, ROUTES, type NotificationConfigurationState } from "./notificationConfiguration";
 
-export interface VerifyNotificationConfigurationArgs {
+const verifyFields = {
   /** Id of the notification configuration (`nc-...`). */
-  id: string;
-}
+  id: field(segment),
+};
 
-export interface VerifyNotificationConfigurationResult {
+export type VerifyNotificationConfigurationArgs = PlainArgsOf<typeof verifyFields>;
+
+const resultFields = pick(notificationConfigurationFields, "enabled", "deliveryResponses");
+
+export type VerifyNotificationConfigurationResult = {
   /** Notification configuration id (`nc-...`). */
   id: string;
-  /** Whether the configuration is enabled. */
-  enabled: boolean;
-  /** The destination's response to the verification request. */
-  deliveryResponses: DeliveryResponse[];
-}
-
-let schema: z.ZodType | undefined;
+} & InfoOf<typeof resultFields>;
 
 const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, VerifyNotificationConfigurationResult> = {
   name: "verifyNotificationConfiguration",
-  schema: () => (schema ??= z.object({ id: segment() })),
+  schema: fieldSet(verifyFields).schema,
+  fields: verifyFields,
   // It sends a request to the destination: not during preview.
   sideEffects: true, service: "runs",
   async run(ctx, args) {
     const res = one((await ctx.client("runs").request({ route: ROUTES.verify, params: { id: args.id } })).body);
-    return {
-      id: res.id,
-      enabled: res.attributes.enabled === true,
-      deliveryResponses: deliveryResponses(res.attributes),
-    };
+    const got = notificationConfigurationSet.decode(res.attributes, {}) as Partial<NotificationConfigurationState>;
+    return { id: res.id, enabled: got.enabled === true, deliveryResponses: got.deliveryResponses ?? [] };
   },
 };
 
@@ -46,9 +42,6 @@ export function verifyNotificationConfiguration(args: VerifyNotificationConfigur
 }
 
 /** Output form of {@link verifyNotificationConfiguration}: unknown during preview. */
-export function verifyNotificationConfigurationOutput(args: {
-  /** Notification configuration id (`nc-...`). */
-  id: pulumi.Input<string>;
-}, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<VerifyNotificationConfigurationResult> {
+export function verifyNotificationConfigurationOutput(args: ArgsOf<typeof verifyFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<VerifyNotificationConfigurationResult> {
   return invokeOutput(definition, args, opts);
 }

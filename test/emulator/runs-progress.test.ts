@@ -170,10 +170,14 @@ describe("the workspace lock", () => {
 
   test("workspaces lock independently", async () => {
     const a = await api.createId();
-    await api.createId();
+    const waiting = await api.createId();
     const b = await api.createId({}, { workspaceId: "ws-autoapply000001" });
     await api.advanceTo(a, "planning");
+    // Another workspace's run is not held back by the lock of the first one's.
     await api.advanceTo(b, "planning");
+    expect(await api.status(b)).toBe("planning");
+    expect(await api.status(a)).toBe("planning");
+    expect(await api.status(waiting), "the first workspace's second run still waits for its lock").toBe("pending");
   });
 
   test("a final run releases the lock: plan-only and errored runs hand it on", async () => {

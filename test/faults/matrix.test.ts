@@ -6,7 +6,11 @@
 // to the server. A read cell plays `pulumi refresh` under the fault: it may fail (state is kept) or
 // succeed after a retry, but never reports the object gone. Store schemas run against a real
 // PostgreSQL at the end.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { KIND_NAMES } from "../../src/kinds";
+import { root } from "../support/dist";
 import { call } from "../../src/core/runtime";
 import { type Props } from "../support/calls";
 import { inSync, settle, type State } from "./deploy";
@@ -235,6 +239,25 @@ const CASES: Case[] = [
     prefix: () => "/v1/transform/*",
   },
 ];
+
+/** Kinds whose cells live in a suite of their own, and where. */
+const ELSEWHERE: Record<string, string> = {
+  "secrets:TransformStoreSchema": "test/faults/matrix.test.ts",
+  "secrets:ReplicationPerformancePrimary": "test/faults/replication.test.ts",
+  "secrets:ReplicationPerformanceSecondary": "test/faults/replication.test.ts",
+  "secrets:ReplicationSecondaryToken": "test/faults/replication.test.ts",
+  "secrets:ReplicationPathsFilter": "test/faults/replication.test.ts",
+};
+
+// The cases come from the list of kinds: a kind added without fault cells fails here.
+describe("every resource kind has fault cells", () => {
+  it.each(KIND_NAMES.map((k) => [k]))("%s", (kind) => {
+    const here = CASES.filter((c) => c.kind === kind).length;
+    const there = ELSEWHERE[kind];
+    expect(here > 0 || there !== undefined, `${kind} has no case in CASES and no suite in ELSEWHERE`).toBe(true);
+    if (there) expect(fs.readFileSync(path.join(root, there), "utf8"), `${there} covers ${kind}`).toContain(`"${kind}"`);
+  });
+});
 
 const FAULTS: [string, Record<string, unknown>][] = [
   ["429 with Retry-After", { status: 429, retryAfter: 0 }],

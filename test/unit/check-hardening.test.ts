@@ -302,3 +302,18 @@ async function segmentFields(): Promise<SegmentFields> {
   }
   return { fields, unaccounted };
 }
+
+describe("a misspelt property is refused at check, naming the nearest known one", () => {
+  const sha = "ab".repeat(32);
+  const cases: [kind: string, inputs: Record<string, unknown>, typo: string, meant: string][] = [
+    ["secrets:KeymgmtKmsProvider", { name: "aws", provider: "awskms", keyCollection: "eu-west-1" }, "credentails", "credentials"],
+    ["secrets:KeymgmtKeyDistribution", { keyName: "k", kmsName: "aws", purpose: ["sign"] }, "protecton", "protection"],
+    ["secrets:IdentityEntityAlias", { name: "alice", canonicalId: "ent-1", mountAccessor: "auth_userpass_1" }, "customMetdata", "customMetadata"],
+    ["secrets:MfaDualFactorMethod", { secretKey: "sk", integrationKey: "ik", apiHostname: "api.example.com" }, "usePasscod", "usePasscode"],
+    ["secrets:PluginCatalogEntry", { type: "database", name: "db", sha256: sha, command: "db-plugin" }, "evn", "env"],
+  ];
+  it.each(cases)("%s: %s", (kind, inputs, typo, meant) => {
+    expect(failuresOf(kind, inputs)).toEqual([]);
+    expect(failuresOf(kind, { ...inputs, [typo]: ["A=b"] })).toEqual([{ property: typo, reason: `unknown property; did you mean ${meant}?` }]);
+  });
+});

@@ -3,7 +3,10 @@ import { check, diff } from "../../src/core/provider";
 import { UNKNOWN } from "../../src/core/unknown";
 import { aliasState, entityAliasDefinition as alias } from "../../src/secrets/identity/entityAlias";
 import { catalogEntryDefinition as plugin } from "../../src/secrets/plugins/catalogEntry";
-import { dualFactorMethodDefinition as mfa, methodState } from "../../src/secrets/mfa/dualFactorMethod";
+import { dualFactorMethodDefinition as mfa, methodInfo, methodState } from "../../src/secrets/mfa/dualFactorMethod";
+import { aliasInfo } from "../../src/secrets/identity/entityAlias";
+import { registerSecrets } from "../../src/core/fields";
+import { redact } from "../../src/http/redact";
 
 const PROVIDER = { __provider: "exports.handler = ..." };
 const failures = (def: Parameters<typeof check>[0], news: Record<string, unknown>) =>
@@ -111,5 +114,33 @@ describe("DualFactorMethod", () => {
     const olds = { ...base, usePasscode: false, type: "dualfactor" };
     expect(diff(mfa, olds, { ...base, usePasscode: false, secretKey: "sk2" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(mfa.secrets).toEqual(["secretKey", "integrationKey"]);
+  });
+});
+
+describe("secrets declared on the records are registered for redaction", () => {
+  it("a plugin env entry, and its value alone (it can appear without its KEY=)", () => {
+    registerSecrets(plugin.fields!, { env: ["DB_PASSWORD=plugin-env-value-9f8e7d"] });
+    expect(redact("connect failed with password plugin-env-value-9f8e7d")).toBe("connect failed with password [REDACTED]");
+    expect(redact("env DB_PASSWORD=plugin-env-value-9f8e7d")).not.toContain("plugin-env-value");
+  });
+
+  it("the secret and integration keys of a dual-factor method, not its other fields", () => {
+    registerSecrets(mfa.fields!, { secretKey: "mfa-secret-key-1a2b3c", integrationKey: "mfa-integration-4d5e6f", apiHostname: "api-host-7a8b9c.example.com" });
+    expect(redact("sk=mfa-secret-key-1a2b3c ik=mfa-integration-4d5e6f")).toBe("sk=[REDACTED] ik=[REDACTED]");
+    expect(redact("api-host-7a8b9c.example.com")).toBe("api-host-7a8b9c.example.com");
+  });
+});
+
+describe("function results keep their shape", () => {
+  it("getDualFactorMethod reports blanks as empty strings and the id", () => {
+    const info = methodInfo("u1", { id: "u1", type: "dualfactor", username_format: "", secret_key: "sk", integration_key: "ik", api_hostname: "h", pushinfo: "", use_passcode: false });
+    expect(info).toEqual({ id: "u1", type: "dualfactor", usernameFormat: "", secretKey: "sk", integrationKey: "ik", apiHostname: "h", pushInfo: "", usePasscode: false });
+  });
+
+  it("getEntityAlias reports no custom metadata as {} and the id", () => {
+    const data = { id: "a1", name: "alice", canonical_id: "ent-1", mount_accessor: "auth_userpass_1", mount_path: "auth/userpass/", mount_type: "userpass",
+      custom_metadata: {}, metadata: {}, local: false, creation_time: "t0", last_update_time: "t1" };
+    expect(aliasInfo("a1", data)).toEqual({ id: "a1", name: "alice", canonicalId: "ent-1", mountAccessor: "auth_userpass_1", mountPath: "auth/userpass/",
+      mountType: "userpass", customMetadata: {}, metadata: {}, local: false, creationTime: "t0", lastUpdateTime: "t1" });
   });
 });

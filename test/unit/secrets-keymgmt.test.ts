@@ -3,6 +3,8 @@ import { check, diff } from "../../src/core/provider";
 import { UNKNOWN } from "../../src/core/unknown";
 import { keyDefinition as key } from "../../src/secrets/keymgmt/key";
 import { kmsProviderDefinition as kms } from "../../src/secrets/keymgmt/kmsProvider";
+import { registerSecrets } from "../../src/core/fields";
+import { redact } from "../../src/http/redact";
 import { keyDistributionDefinition as dist, purposeSet } from "../../src/secrets/keymgmt/keyDistribution";
 
 const PROVIDER = { __provider: "exports.handler = ..." };
@@ -141,5 +143,12 @@ describe("KeyDistribution", () => {
     const olds = { ...base, mount: "keymgmt", protection: "hsm" };
     expect(diff(dist, olds, { ...olds, kmsName: "azure" })).toEqual({ changes: true, replaces: ["kmsName"], deleteBeforeReplace: true });
     expect(diff(dist, olds, { ...olds, keyName: "k2" })).toEqual({ changes: true, replaces: ["keyName"], deleteBeforeReplace: false });
+  });
+});
+
+describe("KMS provider credentials are registered for redaction from the record", () => {
+  it("every value of the map, at any name", () => {
+    registerSecrets(kms.fields!, { name: "aws", credentials: { access_key: "kms-access-key-0a1b2c", secret_key: "kms-secret-key-3d4e5f" } });
+    expect(redact("kms-access-key-0a1b2c / kms-secret-key-3d4e5f / aws")).toBe("[REDACTED] / [REDACTED] / aws");
   });
 });

@@ -53,7 +53,7 @@ export const checkOutFields = {
    * SHA-256 of the borrower fields the service showed for this loan (never the token), so a later
    * loan of the account to another token is never taken for this one.
    */
-  borrowerDigest: output<string, { optional: true }>({ optional: true }),
+  borrowerDigest: output<string>({ optional: true }),
 };
 
 export type CheckOutState = StateOf<typeof checkOutFields>;

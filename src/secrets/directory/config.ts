@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { field, fieldSet, type ArgsOf, type InfoOf, type OutputsOf, type StateOf } from "../../core/fields";
+import { field, fieldSet, type ArgsOf, type OutputsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
@@ -102,11 +102,11 @@ const configSet = fieldSet(directoryConfigFields, {
 
 export type DirectoryConfigState = StateOf<typeof directoryConfigFields>;
 
-/** Every field of a read, always answered, durations in seconds. */
-type Reported<T> = { [K in keyof T]: [Duration] extends [T[K]] ? number : NonNullable<T[K]> };
+/** A read result's durations as the service reports them: seconds. */
+type InSeconds<T> = { [K in keyof T]: [Duration] extends [T[K]] ? number : T[K] };
 
 /** The config as the service reports it (never the bind password), durations in seconds. */
-export type DirectoryConfigInfo = Reported<InfoOf<typeof directoryConfigFields>>;
+export type DirectoryConfigInfo = InSeconds<ReportedOf<typeof directoryConfigFields>>;
 
 const params = (p: { mount?: string }) => ({ mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT });
 

@@ -24,7 +24,7 @@ export const loanFields = {
   /** The account borrowed. */
   serviceAccountName: output<string>(),
   /** Secret: the account's password for this loan; it is rotated when the account is checked in. */
-  password: output<string, { secret: true }>({ secret: true }),
+  password: output<string>({ secret: true }),
   /** The lease to name when checking the account in or renewing. */
   leaseId: output<string>(),
   /** Lease length in seconds; 0 = no end. */
@@ -35,7 +35,7 @@ export const loanFields = {
    * each by itself when its lease ends. On a resource, those still out on that loan when last read.
    * Absent when there were none.
    */
-  lostCheckOuts: output<LostCheckOut[], { optional: true }>({ optional: true }),
+  lostCheckOuts: output<LostCheckOut[]>({ optional: true }),
 };
 
 /** One check-out as the service answered it. */

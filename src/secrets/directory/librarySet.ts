@@ -124,9 +124,9 @@ const accountStatusFields = {
    * The client token that checked the account out (a service may answer the token itself): a
    * secret, redacted from messages; the Output form of {@link getLibraryStatus} is secret for it.
    */
-  borrowerClientToken: output<string, { optional: true; secret: true }>({ optional: true, secret: true }),
+  borrowerClientToken: output<string>({ optional: true, secret: true }),
   /** The entity that checked the account out, empty when the borrower has none. */
-  borrowerEntityId: output<string, { optional: true }>({ optional: true }),
+  borrowerEntityId: output<string>({ optional: true }),
 };
 
 /** Per account: available, or who borrowed it. */

@@ -97,9 +97,9 @@ const credentialFields = {
   /** The service account name. */
   username: output<string>(),
   /** The account's current password (secret). */
-  currentPassword: output<string, { secret: true }>({ secret: true }),
+  currentPassword: output<string>({ secret: true }),
   /** The password before the last rotation, empty when there was none (secret). */
-  lastPassword: output<string, { secret: true }>({ secret: true }),
+  lastPassword: output<string>({ secret: true }),
 };
 
 /** A role's credentials. */

@@ -13,6 +13,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
+import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
 import { fetchData, listNames } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
@@ -25,46 +26,6 @@ export const ALIAS_ROUTES = {
   list: "LIST /identity/entity-alias/id",
 } as const;
 
-export interface EntityAliasState {
-  name: string;
-  canonicalId: string;
-  mountAccessor: string;
-  customMetadata?: Record<string, string>;
-  mountPath?: string;
-  mountType?: string;
-  metadata?: Record<string, string>;
-  local?: boolean;
-  creationTime?: string;
-  lastUpdateTime?: string;
-  [key: string]: unknown;
-}
-
-/** An alias as the service reports it, with the resource's property names. */
-export interface EntityAliasInfo {
-  /** Alias id (a UUID the service assigns). */
-  id: string;
-  /** Name of the alias: the user or role name in its auth method. */
-  name: string;
-  /** Id of the entity the alias belongs to. */
-  canonicalId: string;
-  /** Accessor of the auth method mount (`auth_userpass_...`). */
-  mountAccessor: string;
-  /** Metadata set by the operator. */
-  customMetadata: Record<string, string>;
-  /** Path of the auth method mount (`auth/userpass/`). */
-  mountPath: string;
-  /** Type of the auth method (`userpass`, `approle`, ...). */
-  mountType: string;
-  /** Metadata the auth method attached at login. */
-  metadata: Record<string, string>;
-  /** Whether the alias is local to this cluster (not replicated). */
-  local: boolean;
-  /** When the alias was created (RFC 3339). */
-  creationTime: string;
-  /** When the alias last changed (RFC 3339). */
-  lastUpdateTime: string;
-}
-
 const stringMap = (raw: unknown): Record<string, string> => {
   const out: Record<string, string> = {};
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
@@ -73,46 +34,71 @@ const stringMap = (raw: unknown): Record<string, string> => {
   return out;
 };
 
+const required = (what: string) => () => z.string({ error: "must be a string" }).min(1, `must not be empty: it is ${what}`);
+
+export const entityAliasFields = {
+  /**
+   * The client identifier in the authentication source: a username, or a role identifier for
+   * role-based sources. One alias per name on a mount.
+   */
+  name: field(required("the client identifier in the authentication source (a username or a role id)")),
+  /**
+   * Id of the identity entity the alias belongs to. Whoever may change this can bind the alias to a
+   * more privileged entity: restrict write access to identity endpoints (see the README).
+   */
+  canonicalId: field(required("the id of the entity the alias belongs to")),
+  /** Accessor of the authentication mount the name comes from (e.g. `auth_userpass_1234abcd`). */
+  mountAccessor: field(required("the accessor of the authentication mount (auth_<type>_...)")),
+  /** Your own metadata for the alias. Removing it (or giving `{}`) clears it on the service. */
+  customMetadata: field(() => z.record(z.string().min(1, "metadata keys must not be empty"), z.string({ error: "must be a string" }),
+    { error: "must be a map of string to string" }), {
+    optional: true,
+    absent: {},
+    // The service reports "none" as `{}`: kept in state only when the program gave the property,
+    // so neither an omitted nor an empty map is a perpetual diff.
+    decode: (v: unknown, prior: Record<string, string> | undefined) => {
+      const m = stringMap(v);
+      return Object.keys(m).length > 0 || prior !== undefined ? m : undefined;
+    },
+  }),
+  /** Path of the authentication mount (e.g. `auth/userpass/`). */
+  mountPath: output<string>(),
+  /** Type of the authentication mount (e.g. `userpass`). */
+  mountType: output<string>(),
+  /** Metadata set by the authentication method at login (not by you). */
+  metadata: output<Record<string, string>>({ decode: (v: unknown) => stringMap(v) }),
+  /** True when the alias belongs to a local (not replicated) mount. */
+  local: output<boolean>({ decode: (v: unknown) => v === true }),
+  /** When the service created the alias (RFC 3339, as the service reports it). */
+  creationTime: output<string>(),
+  /** When the alias last changed on the service (RFC 3339). */
+  lastUpdateTime: output<string>(),
+};
+
+const entityAliasSet = fieldSet(entityAliasFields);
+
+// The id is the resource's own (CustomResource.id), not a field of its state: it has a record of
+// its own, for the function that reads an alias by id and for the result that reports it.
+const aliasRefFields = {
+  /** Alias id (a UUID the service assigns). */
+  id: field(segment),
+};
+
+export type EntityAliasState = StateOf<typeof entityAliasFields>;
+
+/** An alias as the service reports it, with the resource's property names; no custom metadata is `{}`. */
+export type EntityAliasInfo = InfoOf<typeof aliasRefFields> & ReportedOf<typeof entityAliasFields>;
+
 export function aliasInfo(id: string, d: Record<string, unknown>): EntityAliasInfo {
-  return {
-    id: String(d.id ?? id),
-    name: String(d.name ?? ""),
-    canonicalId: String(d.canonical_id ?? ""),
-    mountAccessor: String(d.mount_accessor ?? ""),
-    customMetadata: stringMap(d.custom_metadata),
-    mountPath: String(d.mount_path ?? ""),
-    mountType: String(d.mount_type ?? ""),
-    metadata: stringMap(d.metadata),
-    local: d.local === true,
-    creationTime: String(d.creation_time ?? ""),
-    lastUpdateTime: String(d.last_update_time ?? ""),
-  };
+  return { id: String(d.id ?? id), ...entityAliasSet.decode(d, { customMetadata: {} }) } as EntityAliasInfo;
 }
 
 /**
  * Server data → state. No custom metadata is `{}` on the service: it is left out of state unless the
  * program gave the property (`prior`), so neither an omitted nor an empty map is a perpetual diff.
  */
-export function aliasState(id: string, d: Record<string, unknown>, prior: Partial<EntityAliasState>): EntityAliasState {
-  const { id: _id, customMetadata, ...rest } = aliasInfo(id, d);
-  const keep = Object.keys(customMetadata).length > 0 || prior.customMetadata !== undefined;
-  return { ...rest, ...(keep ? { customMetadata } : {}) };
-}
-
-function body(p: EntityAliasState): Record<string, unknown> {
-  return { name: p.name, canonical_id: p.canonicalId, mount_accessor: p.mountAccessor, custom_metadata: p.customMetadata ?? {} };
-}
-
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  const required = (what: string) => z.string({ error: "must be a string" }).min(1, `must not be empty: it is ${what}`);
-  return z.object({
-    name: required("the client identifier in the authentication source (a username or a role id)"),
-    canonicalId: required("the id of the entity the alias belongs to"),
-    mountAccessor: required("the accessor of the authentication mount (auth_<type>_...)"),
-    customMetadata: z.record(z.string().min(1, "metadata keys must not be empty"), z.string({ error: "must be a string" }),
-      { error: "must be a map of string to string" }).optional(),
-  });
+export function aliasState(_id: string, d: Record<string, unknown>, prior: Partial<EntityAliasState>): EntityAliasState {
+  return entityAliasSet.decode(d, prior) as EntityAliasState;
 }
 
 /**
@@ -133,15 +119,14 @@ async function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<s
 
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {
   kind: "secrets:IdentityEntityAlias",
-  schema: () => (schema ??= buildSchema()),
-  outputs: ["mountPath", "mountType", "metadata", "local", "creationTime", "lastUpdateTime"],
+  ...entityAliasSet,
   async create(ctx, inputs) {
     const client = ctx.client("secrets");
     const before = new Set(await listNames(ctx, ALIAS_ROUTES.list, {}));
     const id = await createOnce({
       // Creates a server-assigned id: never repeated blindly (createOnce looks first).
       scope: `entity-aliases:${client.baseUrl}`,
-      attempt: async () => String(dataOf<{ id?: unknown }>((await client.request({ route: ALIAS_ROUTES.create, body: body(inputs) })).body).id),
+      attempt: async () => String(dataOf<{ id?: unknown }>((await client.request({ route: ALIAS_ROUTES.create, body: entityAliasSet.body(inputs) })).body).id),
       find: (owned) => findCreated(ctx, inputs, before, owned),
       idOf: (created) => created,
       log: (m) => ctx.log(`entity alias ${inputs.name}: ${m}`),
@@ -160,7 +145,7 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
   },
   async update(ctx, id, _olds, news) {
     // Writing the same fields twice has the same result: safe to repeat.
-    await ctx.client("secrets").request({ route: ALIAS_ROUTES.update, params: { id }, body: body(news), retry: "safe" });
+    await ctx.client("secrets").request({ route: ALIAS_ROUTES.update, params: { id }, body: entityAliasSet.body(news), retry: "safe" });
     const data = await fetchData(ctx, ALIAS_ROUTES.read, { id });
     if (!data) throw new Error(`entity alias ${id} was updated but reads back as missing`);
     return aliasState(id, data, news);
@@ -170,22 +155,7 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
   },
 };
 
-export interface EntityAliasArgs extends ConnectionArgs<"secrets"> {
-  /**
-   * The client identifier in the authentication source: a username, or a role identifier for
-   * role-based sources. One alias per name on a mount.
-   */
-  name: pulumi.Input<string>;
-  /**
-   * Id of the identity entity the alias belongs to. Whoever may change this can bind the alias to a
-   * more privileged entity: restrict write access to identity endpoints (see the README).
-   */
-  canonicalId: pulumi.Input<string>;
-  /** Accessor of the authentication mount the name comes from (e.g. `auth_userpass_1234abcd`). */
-  mountAccessor: pulumi.Input<string>;
-  /** Your own metadata for the alias. Removing it (or giving `{}`) clears it on the service. */
-  customMetadata?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-}
+export type EntityAliasArgs = ArgsOf<typeof entityAliasFields> & ConnectionArgs<"secrets">;
 
 /**
  * An identity entity alias (server-assigned id). A unique alias per entity is recommended: every
@@ -198,34 +168,8 @@ export interface EntityAliasArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface EntityAlias extends OutputsOf<typeof entityAliasFields> {}
 export class EntityAlias extends SvcResource {
-  /**
-   * The client identifier in the authentication source: a username, or a role identifier for
-   * role-based sources. One alias per name on a mount.
-   */
-  declare readonly name: pulumi.Output<string>;
-  /**
-   * Id of the identity entity the alias belongs to. Whoever may change this can bind the alias to a
-   * more privileged entity: restrict write access to identity endpoints (see the README).
-   */
-  declare readonly canonicalId: pulumi.Output<string>;
-  /** Accessor of the authentication mount the name comes from (e.g. `auth_userpass_1234abcd`). */
-  declare readonly mountAccessor: pulumi.Output<string>;
-  /** Your own metadata for the alias. Removing it (or giving `{}`) clears it on the service. */
-  declare readonly customMetadata: pulumi.Output<Record<string, string> | undefined>;
-  /** Path of the authentication mount (e.g. `auth/userpass/`). */
-  declare readonly mountPath: pulumi.Output<string>;
-  /** Type of the authentication mount (e.g. `userpass`). */
-  declare readonly mountType: pulumi.Output<string>;
-  /** Metadata set by the authentication method (not by you). */
-  declare readonly metadata: pulumi.Output<Record<string, string>>;
-  /** True when the alias belongs to a local (not replicated) mount. */
-  declare readonly local: pulumi.Output<boolean>;
-  /** When the service created the alias (RFC 3339, as the service reports it). */
-  declare readonly creationTime: pulumi.Output<string>;
-  /** When the alias last changed on the service (RFC 3339). */
-  declare readonly lastUpdateTime: pulumi.Output<string>;
-
   constructor(name: string, args: EntityAliasArgs, opts?: pulumi.CustomResourceOptions) {
     super(entityAliasDefinition, name, args, opts);
   }
@@ -233,12 +177,9 @@ export class EntityAlias extends SvcResource {
 
 // ---- functions ----
 
-let getSchema: z.ZodType | undefined;
-let listSchema: z.ZodType | undefined;
-
-const getFn: FunctionDefinition<{ id: string }, EntityAliasInfo> = {
+const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasInfo> = {
   name: "getEntityAlias",
-  schema: () => (getSchema ??= z.object({ id: segment() })),
+  schema: fieldSet(aliasRefFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: ALIAS_ROUTES.read, params: { id: args.id } });
@@ -248,24 +189,18 @@ const getFn: FunctionDefinition<{ id: string }, EntityAliasInfo> = {
 
 const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   name: "listEntityAliases",
-  schema: () => (listSchema ??= z.object({})),
+  schema: fieldSet({}).schema,
   sideEffects: false, service: "secrets",
   run: async (ctx) => ({ keys: await listNames(ctx, ALIAS_ROUTES.list, {}) }),
 };
 
 /** Reads an entity alias by id. */
-export function getEntityAlias(args: {
-  /** Alias id (a UUID the service assigns). */
-  id: string;
-}, opts?: SvcInvokeOptions<"secrets">): Promise<EntityAliasInfo> {
+export function getEntityAlias(args: PlainArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOptions<"secrets">): Promise<EntityAliasInfo> {
   return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getEntityAlias}. */
-export function getEntityAliasOutput(args: {
-  /** Alias id (a UUID the service assigns). */
-  id: pulumi.Input<string>;
-}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<EntityAliasInfo> {
+export function getEntityAliasOutput(args: ArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<EntityAliasInfo> {
   return invokeOutput(getFn, args, opts);
 }
 

@@ -9,6 +9,7 @@ import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
+import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { fetchData, listNames, pathOf, readBack } from "../pathObject";
@@ -31,48 +32,39 @@ export const DISTRIBUTION_ROUTES = {
   delete: "DELETE /{mount}/kms/{kms}/key/{key}",
 } as const;
 
-export interface KeyDistributionState {
-  keyName: string;
-  kmsName: string;
-  mount: string;
-  purpose: Purpose[];
-  protection: Protection;
-  adopt?: boolean;
-  providerKeyName?: string;
-  versions?: Record<string, string>;
-  [key: string]: unknown;
-}
+// The service makes every parameter immutable once the key is distributed. A key can be in one
+// provider at a time: while the key stays the same, the old distribution must go before the new
+// one (same path, or another provider for the same key) can be created, hence its identity.
+export const keyDistributionFields = {
+  /** Name of the key (a Key's `name`, so the engine deletes the distribution before the key). */
+  keyName: field(name, { identity: true }),
+  /** Name of the KMS provider (a KmsProvider's `name`, so the distribution is deleted before the provider). */
+  kmsName: field(name, { immutable: true }),
+  /** Mount path of the key management engine. Default `keymgmt`. */
+  mount: field(mount, { identity: true, default: DEFAULT_KEYMGMT_MOUNT }),
+  /**
+   * Capabilities of the key in the provider, at least one: `encrypt`, `decrypt`, `sign`, `verify`,
+   * `wrap`, `unwrap`. A set (order and duplicates do not matter). Immutable: changing it redistributes
+   * the key (the old distribution is deleted first).
+   */
+  purpose: field(() => z.array(z.enum(PURPOSES, { error: `must be one of ${PURPOSES.join(", ")}` }), { error: "must be a list" })
+    .min(1, `must hold at least one purpose (${PURPOSES.join(", ")})`), { immutable: true, set: true, decode: (v: unknown) => purposeSet(v) }),
+  /** Where operations run: `hsm` (default) or `software`. Immutable: changing it redistributes the key. */
+  protection: field(() => z.enum(PROTECTIONS, { error: `must be one of ${PROTECTIONS.join(", ")}` }), { immutable: true, default: "hsm" }),
+  /** Take over an existing distribution of the key to this provider (same purpose and protection). */
+  adopt: field(adopt, { local: true }),
+  /** The key's name in the provider: `<key name>-<unix time>`. */
+  providerKeyName: output<string>({ wire: "name", decode: (v) => String(v) }),
+  /** Version number (as text) to the provider's opaque identifier of that version. */
+  versions: output<Record<string, string>>({ decode: (v: unknown) => versionIds(v) }),
+};
+
+const keyDistributionSet = fieldSet(keyDistributionFields);
+
+export type KeyDistributionState = StateOf<typeof keyDistributionFields>;
 
 /** A key in a KMS provider as the service reports it. */
-export interface KeyDistributionInfo {
-  /** Name of the key distributed. */
-  keyName: string;
-  /** Name of the KMS provider it is distributed to. */
-  kmsName: string;
-  /** Mount path of the key management engine. */
-  mount: string;
-  /** What the key may be used for in the provider (`encrypt`, `decrypt`, `sign`, `verify`, `wrap`, `unwrap`). */
-  purpose: Purpose[];
-  /** Where the provider keeps the key: `hsm` or `software`. */
-  protection: Protection;
-  /** The key's name in the provider: `<key name>-<unix time>`. */
-  providerKeyName: string;
-  /** Version number (as text) to the provider's opaque identifier. */
-  versions: Record<string, string>;
-}
-
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    keyName: name(),
-    kmsName: name(),
-    mount: mount(),
-    purpose: z.array(z.enum(PURPOSES, { error: `must be one of ${PURPOSES.join(", ")}` }), { error: "must be a list" })
-      .min(1, `must hold at least one purpose (${PURPOSES.join(", ")})`),
-    protection: z.enum(PROTECTIONS, { error: `must be one of ${PROTECTIONS.join(", ")}` }),
-    adopt: adopt(),
-  });
-}
+export type KeyDistributionInfo = InfoOf<typeof keyDistributionFields>;
 
 function params(p: { mount?: string; kmsName: string; keyName: string }): Record<string, string> {
   return { mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: p.kmsName, key: p.keyName };
@@ -84,39 +76,26 @@ export function purposeSet(raw: unknown): Purpose[] {
   return [...new Set(parts.map((s) => s.trim()).filter((s) => s !== ""))].sort() as Purpose[];
 }
 
-export function distributionInfo(data: Record<string, unknown>, p: { mount?: string; kmsName: string; keyName: string }): KeyDistributionInfo {
+function versionIds(raw: unknown): Record<string, string> {
   const versions: Record<string, string> = {};
-  if (data.versions && typeof data.versions === "object") {
-    for (const [k, v] of Object.entries(data.versions as Record<string, unknown>)) versions[k] = String(v ?? "");
+  if (raw && typeof raw === "object") {
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) versions[k] = String(v ?? "");
   }
-  return {
-    keyName: p.keyName,
-    kmsName: p.kmsName,
-    mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT,
-    purpose: purposeSet(data.purpose),
-    protection: String(data.protection ?? "hsm") as Protection,
-    providerKeyName: String(data.name ?? ""),
-    versions,
-  };
+  return versions;
+}
+
+export function distributionInfo(data: Record<string, unknown>, p: { mount?: string; kmsName: string; keyName: string }): KeyDistributionInfo {
+  return keyDistributionSet.decode(data, { ...p, mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT }) as KeyDistributionInfo;
 }
 
 async function readDistribution(ctx: Context, p: KeyDistributionState): Promise<KeyDistributionState | undefined> {
   const data = await fetchData(ctx, DISTRIBUTION_ROUTES.read, params(p));
-  return data ? { ...distributionInfo(data, p) } : undefined;
+  return data ? (keyDistributionSet.decode(data, p) as KeyDistributionState) : undefined;
 }
 
 export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
   kind: "secrets:KeymgmtKeyDistribution",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { mount: DEFAULT_KEYMGMT_MOUNT, protection: "hsm" },
-  sets: ["purpose"],
-  // The service makes every parameter immutable once the key is distributed.
-  immutable: ["keyName", "kmsName", "mount", "purpose", "protection"],
-  // A key can be in one provider at a time: while the key stays the same, the old distribution must
-  // go before the new one (same path, or another provider for the same key) can be created.
-  identity: ["keyName", "mount"],
-  local: ["adopt"],
-  outputs: ["providerKeyName", "versions"],
+  ...keyDistributionSet,
   async create(ctx, inputs) {
     const p = params(inputs);
     const id = pathOf(DISTRIBUTION_ROUTES.read, p);
@@ -147,7 +126,7 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
       idOf: () => id,
       attempt: async () => {
         await ctx.client("secrets").request({
-          route: DISTRIBUTION_ROUTES.create, params: p, body: { purpose: inputs.purpose, protection: inputs.protection },
+          route: DISTRIBUTION_ROUTES.create, params: p, body: keyDistributionSet.body(inputs, ["keyName", "kmsName", "mount"]),
         });
         return true;
       },
@@ -156,10 +135,7 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
     });
     return { id, outs: await readBack(id, inputs, () => readDistribution(ctx, inputs)) };
   },
-  async read(ctx, _id, props) {
-    const data = await fetchData(ctx, DISTRIBUTION_ROUTES.read, params(props));
-    return data ? { ...distributionInfo(data, props) } : undefined;
-  },
+  read: (ctx, _id, props) => readDistribution(ctx, props),
   // Every argument is immutable, so only `adopt` (which changes nothing) can lead here.
   async update(ctx, id, _olds, news) {
     return readBack(id, news, () => readDistribution(ctx, news));
@@ -170,24 +146,7 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
   },
 };
 
-export interface KeyDistributionArgs extends ConnectionArgs<"secrets"> {
-  /** Name of the key (a Key's `name`, so the engine deletes the distribution before the key). */
-  keyName: pulumi.Input<string>;
-  /** Name of the KMS provider (a KmsProvider's `name`, so the distribution is deleted before the provider). */
-  kmsName: pulumi.Input<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: pulumi.Input<string>;
-  /**
-   * Capabilities of the key in the provider, at least one: `encrypt`, `decrypt`, `sign`, `verify`,
-   * `wrap`, `unwrap`. A set (order and duplicates do not matter). Immutable: changing it redistributes
-   * the key (the old distribution is deleted first).
-   */
-  purpose: pulumi.Input<pulumi.Input<Purpose>[]>;
-  /** Where operations run: `hsm` (default) or `software`. Immutable: changing it redistributes the key. */
-  protection?: pulumi.Input<Protection>;
-  /** Take over an existing distribution of the key to this provider (same purpose and protection). */
-  adopt?: pulumi.Input<boolean>;
-}
+export type KeyDistributionArgs = ArgsOf<typeof keyDistributionFields> & ConnectionArgs<"secrets">;
 
 /**
  * The distribution of a key to a KMS provider: `/{mount}/kms/{kmsName}/key/{keyName}`. Deleting it
@@ -200,26 +159,8 @@ export interface KeyDistributionArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface KeyDistribution extends OutputsOf<typeof keyDistributionFields> {}
 export class KeyDistribution extends SvcResource {
-  /** Name of the key (a Key's `name`, so the engine deletes the distribution before the key). */
-  declare readonly keyName: pulumi.Output<string>;
-  /** Name of the KMS provider (a KmsProvider's `name`, so the distribution is deleted before the provider). */
-  declare readonly kmsName: pulumi.Output<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  declare readonly mount: pulumi.Output<string>;
-  /**
-   * Capabilities of the key in the provider, at least one: `encrypt`, `decrypt`, `sign`, `verify`,
-   * `wrap`, `unwrap`. A set (order and duplicates do not matter). Immutable: changing it redistributes
-   * the key (the old distribution is deleted first).
-   */
-  declare readonly purpose: pulumi.Output<Purpose[]>;
-  /** Where operations run: `hsm` (default) or `software`. Immutable: changing it redistributes the key. */
-  declare readonly protection: pulumi.Output<Protection>;
-  /** The key's name in the provider: `<key name>-<unix time>`. */
-  declare readonly providerKeyName: pulumi.Output<string>;
-  /** Version number (as text) to the provider's opaque identifier of that version. */
-  declare readonly versions: pulumi.Output<Record<string, string>>;
-
   constructor(name: string, args: KeyDistributionArgs, opts?: pulumi.CustomResourceOptions) {
     super(keyDistributionDefinition, name, args, opts);
   }
@@ -227,24 +168,18 @@ export class KeyDistribution extends SvcResource {
 
 // ---- functions ----
 
-export interface ListKeyDistributionsArgs {
-  /** Name of the KMS provider. */
-  kmsName: string;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: string;
-}
+const listFields = pick(keyDistributionFields, "kmsName", "mount");
+const getFields = pick(keyDistributionFields, "kmsName", "keyName", "mount");
 
-export interface GetKeyDistributionArgs extends ListKeyDistributionsArgs {
-  /** Name of the key. */
-  keyName: string;
-}
+/** Which KMS provider's keys to list. */
+export type ListKeyDistributionsArgs = PlainArgsOf<typeof listFields>;
 
-let listSchema: z.ZodType | undefined;
-let getSchema: z.ZodType | undefined;
+/** Which distribution: the key, the KMS provider and the mount. */
+export type GetKeyDistributionArgs = PlainArgsOf<typeof getFields>;
 
 const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
   name: "listKeyDistributions",
-  schema: () => (listSchema ??= z.object({ kmsName: name(), mount: mount().optional() })),
+  schema: fieldSet(listFields).schema,
   sideEffects: false, service: "secrets",
   run: async (ctx, args) => ({
     keys: await listNames(ctx, DISTRIBUTION_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }),
@@ -253,7 +188,7 @@ const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
 
 const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
   name: "getKeyDistribution",
-  schema: () => (getSchema ??= z.object({ kmsName: name(), keyName: name(), mount: mount().optional() })),
+  schema: fieldSet(getFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: DISTRIBUTION_ROUTES.read, params: params(args) });
@@ -267,12 +202,7 @@ export function listKeyDistributions(args: ListKeyDistributionsArgs, opts?: SvcI
 }
 
 /** Output form of {@link listKeyDistributions}. */
-export function listKeyDistributionsOutput(args: {
-  /** Name of the KMS provider. */
-  kmsName: pulumi.Input<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: pulumi.Input<string>;
-}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
+export function listKeyDistributionsOutput(args: ArgsOf<typeof listFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
   return invokeOutput(listFn, args, opts);
 }
 
@@ -282,13 +212,6 @@ export function getKeyDistribution(args: GetKeyDistributionArgs, opts?: SvcInvok
 }
 
 /** Output form of {@link getKeyDistribution}. */
-export function getKeyDistributionOutput(args: {
-  /** Name of the KMS provider. */
-  kmsName: pulumi.Input<string>;
-  /** Name of the key. */
-  keyName: pulumi.Input<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: pulumi.Input<string>;
-}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyDistributionInfo> {
+export function getKeyDistributionOutput(args: ArgsOf<typeof getFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyDistributionInfo> {
   return invokeOutput(getFn, args, opts);
 }

@@ -5,11 +5,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
-import { ConflictError, registerSecret } from "../../http";
+import { field, fieldSet, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
+import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { alreadyExists, fetchData, listNames, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
@@ -36,93 +36,79 @@ export const KMS_ROUTES = {
   keys: "LIST /{mount}/kms/{name}/key",
 } as const;
 
-export interface KmsProviderState {
-  name: string;
-  mount: string;
-  provider: KmsProviderKind;
-  keyCollection: string;
-  credentials?: Record<string, string>;
-  adopt?: boolean;
-  [key: string]: unknown;
-}
+const providerKind = () => z.enum(KMS_PROVIDERS, { error: `must be one of ${KMS_PROVIDERS.join(", ")}` });
 
-/** A KMS provider as the service reports it (credentials are never returned). */
-export interface KmsProviderInfo {
-  /** Name of the KMS provider. */
-  name: string;
-  /** Mount path of the key management engine. */
-  mount: string;
-  /** Provider kind: `awskms`, `azurekeyvault` or `gcpckms`. */
-  provider: KmsProviderKind;
-  /** Where keys go in the provider (AWS region, Azure key vault name, GCP key ring path). */
-  keyCollection: string;
-}
+export const kmsProviderFields = {
+  /**
+   * Name of the KMS provider: the last segment of its path `/{mount}/kms/{name}`. On a KmsProvider,
+   * changing it replaces the provider (the new one is created first).
+   */
+  name: field(name, { identity: true }),
+  /** Mount path of the key management engine. Default `keymgmt`. On a KmsProvider, changing it replaces the provider. */
+  mount: field(mount, { identity: true, default: DEFAULT_KEYMGMT_MOUNT }),
+  /**
+   * External provider kind: `azurekeyvault`, `awskms` or `gcpckms`. Immutable: changing it replaces
+   * the provider at the same path, so the old one is deleted first (which fails while keys are
+   * distributed to it).
+   */
+  provider: field(providerKind, { immutable: true }),
+  /**
+   * Where keys live in the provider (its expected value depends on the provider: a key vault name, a
+   * region, a key ring). Immutable: changing it replaces the provider, deleting the old one first.
+   */
+  keyCollection: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: it is the location of keys in the provider"),
+    { immutable: true }),
+  /**
+   * Credentials for the provider (names depend on the provider, e.g. `access_key`, `secret_key`).
+   * Optional: the service may take them from its environment. Write-only: the service never returns
+   * them; they are kept secret in state and compared only with your previous value. Removing them
+   * leaves the stored credentials on the service unchanged.
+   */
+  credentials: field(() => z.record(
+    z.string().min(1, "credential names must not be empty").regex(/^[^=]+$/, "credential names must not contain ="),
+    z.string({ error: "must be a string" }),
+    { error: "must be a map of string to string" },
+  ), { optional: true, secret: true, writeOnly: true }),
+  /** Take over a KMS provider that already exists at the path (same provider and collection) instead of failing. */
+  adopt: field(adopt, { local: true }),
+};
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    name: name(),
-    mount: mount(),
-    provider: z.enum(KMS_PROVIDERS, { error: `must be one of ${KMS_PROVIDERS.join(", ")}` }),
-    keyCollection: z.string({ error: "must be a string" }).min(1, "must not be empty: it is the location of keys in the provider"),
-    credentials: z.record(
-      z.string().min(1, "credential names must not be empty").regex(/^[^=]+$/, "credential names must not contain ="),
-      z.string({ error: "must be a string" }),
-      { error: "must be a map of string to string" },
-    ).optional(),
-    adopt: adopt(),
-  }).superRefine(crossField((v, ctx) => {
+const kmsProviderSet = fieldSet(kmsProviderFields, {
+  refine(v, ctx) {
     const allowed = KMS_CREDENTIALS[v.provider as KmsProviderKind];
     if (!allowed || !v.credentials || typeof v.credentials !== "object") return; // unknown during preview
     for (const k of Object.keys(v.credentials)) {
       if (!allowed.includes(k)) ctx.addIssue({ code: "custom", path: ["credentials", k], message: `is not a ${v.provider} credential; use ${allowed.join(", ")}` });
     }
-  }), CROSS_FIELD);
-}
+  },
+});
+
+export type KmsProviderState = StateOf<typeof kmsProviderFields>;
+
+/** A KMS provider as the service reports it (credentials are never returned). */
+export type KmsProviderInfo = InfoOf<typeof kmsProviderFields>;
 
 function params(p: { mount?: string; name: string }): Record<string, string> {
   return { mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT, name: p.name };
 }
 
 function info(data: Record<string, unknown>, p: { name: string; mount?: string }): KmsProviderInfo {
-  return {
-    name: p.name,
-    mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT,
-    provider: String(data.provider ?? "") as KmsProviderKind,
-    keyCollection: String(data.key_collection ?? ""),
-  };
-}
-
-function body(p: KmsProviderState): Record<string, unknown> {
-  const b: Record<string, unknown> = { provider: p.provider, key_collection: p.keyCollection };
-  if (p.credentials !== undefined) {
-    for (const v of Object.values(p.credentials)) if (v) registerSecret(v);
-    b.credentials = p.credentials;
-  }
-  return b;
+  return kmsProviderSet.decode(data, { ...p, mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT }) as KmsProviderInfo;
 }
 
 async function write(ctx: Context, p: KmsProviderState): Promise<void> {
   // An upsert of the same values: safe to repeat.
-  await ctx.client("secrets").request({ route: KMS_ROUTES.write, params: params(p), body: body(p), retry: "safe" });
+  await ctx.client("secrets").request({ route: KMS_ROUTES.write, params: params(p), body: kmsProviderSet.body(p, ["name", "mount"]), retry: "safe" });
 }
 
 async function readProvider(ctx: Context, p: KmsProviderState): Promise<KmsProviderState | undefined> {
   const data = await fetchData(ctx, KMS_ROUTES.read, params(p));
-  return data ? { ...info(data, p) } : undefined;
+  return data ? (kmsProviderSet.decode(data, p) as KmsProviderState) : undefined;
 }
 
 export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProviderState> = {
   kind: "secrets:KeymgmtKmsProvider",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { mount: DEFAULT_KEYMGMT_MOUNT },
-  immutable: ["name", "mount", "provider", "keyCollection"],
-  // A provider or collection change keeps the path: the old provider is deleted first.
-  identity: ["name", "mount"],
-  secrets: ["credentials"],
-  writeOnly: ["credentials"],
-  local: ["adopt"],
-  outputs: [],
+  ...kmsProviderSet,
   async create(ctx, inputs) {
     const p = params(inputs);
     const id = pathOf(KMS_ROUTES.read, p);
@@ -138,10 +124,7 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
     await writeNew(ctx, () => write(ctx, inputs), KMS_ROUTES.read, p);
     return { id, outs: await readBack(id, inputs, () => readProvider(ctx, inputs)) };
   },
-  async read(ctx, _id, props) {
-    const data = await fetchData(ctx, KMS_ROUTES.read, params(props));
-    return data ? { ...info(data, props) } : undefined;
-  },
+  read: (ctx, _id, props) => readProvider(ctx, props),
   async update(ctx, id, _olds, news) {
     await write(ctx, news);
     return readBack(id, news, () => readProvider(ctx, news));
@@ -158,32 +141,7 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
   },
 };
 
-export interface KmsProviderArgs extends ConnectionArgs<"secrets"> {
-  /** Name of the KMS provider; part of its path, so changing it replaces it (the new one is created first). */
-  name: pulumi.Input<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the provider. */
-  mount?: pulumi.Input<string>;
-  /**
-   * External provider kind: `azurekeyvault`, `awskms` or `gcpckms`. Immutable: changing it replaces
-   * the provider at the same path, so the old one is deleted first (which fails while keys are
-   * distributed to it).
-   */
-  provider: pulumi.Input<KmsProviderKind>;
-  /**
-   * Where keys live in the provider (its expected value depends on the provider: a key vault name, a
-   * region, a key ring). Immutable: changing it replaces the provider, deleting the old one first.
-   */
-  keyCollection: pulumi.Input<string>;
-  /**
-   * Credentials for the provider (names depend on the provider, e.g. `access_key`, `secret_key`).
-   * Optional: the service may take them from its environment. Write-only: the service never returns
-   * them; they are kept secret in state and compared only with your previous value. Removing them
-   * leaves the stored credentials on the service unchanged.
-   */
-  credentials?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Take over a KMS provider that already exists at the path (same provider and collection) instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+export type KmsProviderArgs = ArgsOf<typeof kmsProviderFields> & ConnectionArgs<"secrets">;
 
 /**
  * A KMS provider of the key management engine: `/{mount}/kms/{name}` of the secrets service.
@@ -196,25 +154,8 @@ export interface KmsProviderArgs extends ConnectionArgs<"secrets"> {
  * });
  * ```
  */
+export interface KmsProvider extends OutputsOf<typeof kmsProviderFields> {}
 export class KmsProvider extends SvcResource {
-  /** Name of the KMS provider; part of its path, so changing it replaces it (the new one is created first). */
-  declare readonly name: pulumi.Output<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. Changing it replaces the provider. */
-  declare readonly mount: pulumi.Output<string>;
-  /**
-   * External provider kind: `azurekeyvault`, `awskms` or `gcpckms`. Immutable: changing it replaces
-   * the provider at the same path, so the old one is deleted first (which fails while keys are
-   * distributed to it).
-   */
-  declare readonly provider: pulumi.Output<KmsProviderKind>;
-  /**
-   * Where keys live in the provider (its expected value depends on the provider: a key vault name, a
-   * region, a key ring). Immutable: changing it replaces the provider, deleting the old one first.
-   */
-  declare readonly keyCollection: pulumi.Output<string>;
-  /** Secret; your input, never read from the service. */
-  declare readonly credentials: pulumi.Output<Record<string, string> | undefined>;
-
   constructor(name: string, args: KmsProviderArgs, opts?: pulumi.CustomResourceOptions) {
     super(kmsProviderDefinition, name, args, opts);
   }
@@ -222,19 +163,15 @@ export class KmsProvider extends SvcResource {
 
 // ---- functions ----
 
-export interface KmsProviderRefArgs {
-  /** Name of the KMS provider. */
-  name: string;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: string;
-}
+const kmsProviderRefFields = pick(kmsProviderFields, "name", "mount");
+const mountOnlyFields = pick(kmsProviderFields, "mount");
 
-let refSchema: z.ZodType | undefined;
-let mountSchema: z.ZodType | undefined;
+/** Which KMS provider: its name and mount. */
+export type KmsProviderRefArgs = PlainArgsOf<typeof kmsProviderRefFields>;
 
 const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
   name: "getKmsProvider",
-  schema: () => (refSchema ??= z.object({ name: name(), mount: mount().optional() })),
+  schema: fieldSet(kmsProviderRefFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: KMS_ROUTES.read, params: params(args) });
@@ -242,9 +179,9 @@ const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
   },
 };
 
-const listFn: FunctionDefinition<{ mount?: string }, ListResult> = {
+const listFn: FunctionDefinition<PlainArgsOf<typeof mountOnlyFields>, ListResult> = {
   name: "listKmsProviders",
-  schema: () => (mountSchema ??= z.object({ mount: mount().optional() })),
+  schema: fieldSet(mountOnlyFields).schema,
   sideEffects: false, service: "secrets",
   run: async (ctx, args) => ({ keys: await listNames(ctx, KMS_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
 };
@@ -255,27 +192,16 @@ export function getKmsProvider(args: KmsProviderRefArgs, opts?: SvcInvokeOptions
 }
 
 /** Output form of {@link getKmsProvider}. */
-export function getKmsProviderOutput(args: {
-  /** Name of the KMS provider. */
-  name: pulumi.Input<string>;
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: pulumi.Input<string>;
-}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KmsProviderInfo> {
+export function getKmsProviderOutput(args: ArgsOf<typeof kmsProviderRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KmsProviderInfo> {
   return invokeOutput(getFn, args, opts);
 }
 
 /** Names of the KMS providers of the key management engine (empty when there are none). */
-export function listKmsProviders(args: {
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: string;
-} = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
+export function listKmsProviders(args: PlainArgsOf<typeof mountOnlyFields> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
   return invoke(listFn, args, opts);
 }
 
 /** Output form of {@link listKmsProviders}. */
-export function listKmsProvidersOutput(args: {
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: pulumi.Input<string>;
-} = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
+export function listKmsProvidersOutput(args: ArgsOf<typeof mountOnlyFields> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
   return invokeOutput(listFn, args, opts);
 }

@@ -11,7 +11,8 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
-import { ConflictError, InvalidInputError, isSvcError, registerSecret, type SvcError } from "../../http";
+import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
+import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
 import { fetchData, listNames } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -23,66 +24,58 @@ export const MFA_ROUTES = {
   list: "LIST /identity/mfa/method/dualfactor",
 } as const;
 
-export interface DualFactorMethodState {
-  usernameFormat?: string;
-  secretKey: string;
-  integrationKey: string;
-  apiHostname: string;
-  pushInfo?: string;
-  usePasscode: boolean;
-  type?: string;
-  [key: string]: unknown;
-}
+/** A blank the service reports for an unset value is kept in state only when the program gave the property. */
+const blankUnlessGiven = (v: unknown, prior: string | undefined) => (v || prior !== undefined ? String(v) : undefined);
 
-/** A method as the service reports it, with the resource's property names. */
-export interface DualFactorMethodInfo {
-  /** Method id (a UUID the service assigns). */
-  id: string;
+const providerSetting = (what: string) => () =>
+  z.string({ error: "must be a string" }).min(1, `must not be empty: it is the ${what} of the provider account`);
+
+export const dualFactorMethodFields = {
+  /**
+   * How the username sent to the provider is built: a template with identity values in double curly
+   * braces, e.g. `{{identity.entity.name}}@example.com`. Blank (the default) uses the entity's name as is.
+   */
+  usernameFormat: field(() => z.string({ error: "must be a string" })
+    .refine((f) => (f.match(/\{\{/g) ?? []).length === (f.match(/\}\}/g) ?? []).length, "must close every {{ with }}"),
+  { optional: true, absent: "", decode: blankUnlessGiven }),
+  /** Secret key of the provider account. Secret: kept secret in state. */
+  secretKey: field(providerSetting("secret key"), { secret: true }),
+  /** Integration key of the provider account. Secret: kept secret in state. */
+  integrationKey: field(providerSetting("integration key"), { secret: true }),
+  /** API host name of the provider account, without scheme or path (e.g. `api-1234abcd.example.com`). */
+  apiHostname: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty")
+    .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, "must be a host name such as api-1234abcd.example.com (no scheme or path)")),
+  /** Extra information shown in the push request (the service writes it as `push_info`, reads it as `pushinfo`). */
+  pushInfo: field(() => z.string({ error: "must be a string" }), { optional: true, absent: "", decode: blankUnlessGiven }),
+  /** Remind the user to use a passcode. Default false. */
+  usePasscode: field(() => z.boolean({ error: "must be a boolean" }), { default: false, decode: (v: unknown) => v === true }),
   /** Always `dualfactor`. */
-  type: string;
-  /** Template of the username sent to the provider; blank uses the entity name. */
-  usernameFormat: string;
-  /** Secret key of the provider application (secret). */
-  secretKey: string;
-  /** Integration key of the provider application (secret). */
-  integrationKey: string;
-  /** API hostname of the provider account. */
-  apiHostname: string;
-  /** Extra information shown in push notifications (URL query form). */
-  pushInfo: string;
-  /** Whether users type a passcode instead of approving a push. */
-  usePasscode: boolean;
-}
+  type: output<string>({ decode: (v: unknown) => String(v) }),
+};
 
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  const secret = (what: string) => z.string({ error: "must be a string" }).min(1, `must not be empty: it is the ${what} of the provider account`);
-  return z.object({
-    usernameFormat: z.string({ error: "must be a string" })
-      .refine((f) => (f.match(/\{\{/g) ?? []).length === (f.match(/\}\}/g) ?? []).length, "must close every {{ with }}")
-      .optional(),
-    secretKey: secret("secret key"),
-    integrationKey: secret("integration key"),
-    apiHostname: z.string({ error: "must be a string" }).min(1, "must not be empty")
-      .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, "must be a host name such as api-1234abcd.example.com (no scheme or path)"),
-    pushInfo: z.string({ error: "must be a string" }).optional(),
-    usePasscode: z.boolean({ error: "must be a boolean" }),
-  });
+const dualFactorMethodSet = fieldSet(dualFactorMethodFields);
+
+// The id is the resource's own (CustomResource.id), not a field of its state: it has a record of
+// its own, for the function that reads a method by id and for the result that reports it.
+const methodRefFields = {
+  /** Method id (a UUID the service assigns). */
+  id: field(segment),
+};
+
+export type DualFactorMethodState = StateOf<typeof dualFactorMethodFields>;
+
+/** A method as the service reports it, with the resource's property names; blanks are `""`. */
+export type DualFactorMethodInfo = InfoOf<typeof methodRefFields> & ReportedOf<typeof dualFactorMethodFields>;
+
+/** The seed reads `pushinfo` where it writes `push_info`; a server that echoes the write name is read the same. */
+function wireOf(d: Record<string, unknown>): Record<string, unknown> {
+  return { ...d, push_info: d.pushinfo ?? d.push_info };
 }
 
 export function methodInfo(id: string, d: Record<string, unknown>): DualFactorMethodInfo {
-  // Read as `pushinfo`; accept the write name too, should a server echo it.
-  const pushInfo = d.pushinfo ?? d.push_info;
-  return {
-    id: String(d.id ?? id),
-    type: String(d.type ?? "dualfactor"),
-    usernameFormat: String(d.username_format ?? ""),
-    secretKey: String(d.secret_key ?? ""),
-    integrationKey: String(d.integration_key ?? ""),
-    apiHostname: String(d.api_hostname ?? ""),
-    pushInfo: String(pushInfo ?? ""),
-    usePasscode: d.use_passcode === true,
-  };
+  // The blanks a read reports for unset values (a seed-only server may leave them out).
+  const known = { usernameFormat: "", pushInfo: "", type: "dualfactor" };
+  return { id: String(d.id ?? id), ...dualFactorMethodSet.decode(wireOf(d), known) } as DualFactorMethodInfo;
 }
 
 /**
@@ -90,27 +83,8 @@ export function methodInfo(id: string, d: Record<string, unknown>): DualFactorMe
  * username format or push info is left out of state unless the program gave the property (`prior`),
  * so neither an omitted nor an empty value is a perpetual diff.
  */
-export function methodState(id: string, d: Record<string, unknown>, prior: Partial<DualFactorMethodState>): DualFactorMethodState {
-  const { id: _id, usernameFormat, pushInfo, ...rest } = methodInfo(id, d);
-  for (const s of [rest.secretKey, rest.integrationKey]) if (s) registerSecret(s);
-  return {
-    ...rest,
-    ...(usernameFormat || prior.usernameFormat !== undefined ? { usernameFormat } : {}),
-    ...(pushInfo || prior.pushInfo !== undefined ? { pushInfo } : {}),
-  };
-}
-
-function body(p: DualFactorMethodState): Record<string, unknown> {
-  registerSecret(p.secretKey);
-  registerSecret(p.integrationKey);
-  return {
-    username_format: p.usernameFormat ?? "",
-    secret_key: p.secretKey,
-    integration_key: p.integrationKey,
-    api_hostname: p.apiHostname,
-    push_info: p.pushInfo ?? "",
-    use_passcode: p.usePasscode,
-  };
+export function methodState(_id: string, d: Record<string, unknown>, prior: Partial<DualFactorMethodState>): DualFactorMethodState {
+  return dualFactorMethodSet.decode(wireOf(d), prior) as DualFactorMethodState;
 }
 
 function idFrom(res: unknown): string | undefined {
@@ -140,10 +114,7 @@ async function readState(ctx: Context, id: string, prior: Partial<DualFactorMeth
 
 export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodState, DualFactorMethodState> = {
   kind: "secrets:MfaDualFactorMethod",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { usePasscode: false },
-  secrets: ["secretKey", "integrationKey"],
-  outputs: ["type"],
+  ...dualFactorMethodSet,
   async create(ctx, inputs) {
     // The ids that exist before, so a lost create is recognised by a new id, never an old method.
     const before = new Set(await listNames(ctx, MFA_ROUTES.list, {}));
@@ -151,7 +122,7 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
     const id = await createOnce({
       scope: `mfa-dualfactor:${client.baseUrl}`,
       attempt: async () => {
-        const res = await client.request({ route: MFA_ROUTES.create, body: body(inputs) });
+        const res = await client.request({ route: MFA_ROUTES.create, body: dualFactorMethodSet.body(inputs) });
         return idFrom(res.body) ?? (await findNew(ctx, before, inputs)) ?? "";
       },
       find: (owned) => findNew(ctx, before, inputs, owned),
@@ -170,7 +141,7 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
   read: (ctx, id, props) => readState(ctx, id, props),
   async update(ctx, id, _olds, news) {
     // All fields are sent each time: repeating it has the same result.
-    await ctx.client("secrets").request({ route: MFA_ROUTES.update, params: { id }, body: { id, ...body(news) }, retry: "safe" });
+    await ctx.client("secrets").request({ route: MFA_ROUTES.update, params: { id }, body: { id, ...dualFactorMethodSet.body(news) }, retry: "safe" });
     const outs = await readState(ctx, id, news);
     if (!outs) throw new Error(`dual-factor method ${id} was updated but reads back as missing`);
     return outs;
@@ -190,23 +161,7 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
   },
 };
 
-export interface DualFactorMethodArgs extends ConnectionArgs<"secrets"> {
-  /**
-   * How the username sent to the provider is built: a template with identity values in double curly
-   * braces, e.g. `{{identity.entity.name}}@example.com`. Blank (the default) uses the entity's name as is.
-   */
-  usernameFormat?: pulumi.Input<string>;
-  /** Secret key of the provider account. Secret: kept secret in state. */
-  secretKey: pulumi.Input<string>;
-  /** Integration key of the provider account. Secret: kept secret in state. */
-  integrationKey: pulumi.Input<string>;
-  /** API host name of the provider account, without scheme or path (e.g. `api-1234abcd.example.com`). */
-  apiHostname: pulumi.Input<string>;
-  /** Extra information shown in the push request (the service writes it as `push_info`, reads it as `pushinfo`). */
-  pushInfo?: pulumi.Input<string>;
-  /** Remind the user to use a passcode. Default false. */
-  usePasscode?: pulumi.Input<boolean>;
-}
+export type DualFactorMethodArgs = ArgsOf<typeof dualFactorMethodFields> & ConnectionArgs<"secrets">;
 
 /**
  * A dual-factor MFA method (server-assigned UUID). Deleting it fails while a login enforcement uses
@@ -221,25 +176,8 @@ export interface DualFactorMethodArgs extends ConnectionArgs<"secrets"> {
  * export const methodId = duo.id;
  * ```
  */
+export interface DualFactorMethod extends OutputsOf<typeof dualFactorMethodFields> {}
 export class DualFactorMethod extends SvcResource {
-  /** Always `dualfactor`. */
-  declare readonly type: pulumi.Output<string>;
-  /**
-   * How the username sent to the provider is built: a template with identity values in double curly
-   * braces, e.g. `{{identity.entity.name}}@example.com`. Blank (the default) uses the entity's name as is.
-   */
-  declare readonly usernameFormat: pulumi.Output<string | undefined>;
-  /** Secret key of the provider account. Secret: kept secret in state. */
-  declare readonly secretKey: pulumi.Output<string>;
-  /** Integration key of the provider account. Secret: kept secret in state. */
-  declare readonly integrationKey: pulumi.Output<string>;
-  /** API host name of the provider account, without scheme or path (e.g. `api-1234abcd.example.com`). */
-  declare readonly apiHostname: pulumi.Output<string>;
-  /** Extra information shown in the push request (the service writes it as `push_info`, reads it as `pushinfo`). */
-  declare readonly pushInfo: pulumi.Output<string | undefined>;
-  /** Remind the user to use a passcode. Default false. */
-  declare readonly usePasscode: pulumi.Output<boolean>;
-
   constructor(name: string, args: DualFactorMethodArgs, opts?: pulumi.CustomResourceOptions) {
     super(dualFactorMethodDefinition, name, args, opts);
   }
@@ -247,24 +185,22 @@ export class DualFactorMethod extends SvcResource {
 
 // ---- functions ----
 
-let getSchema: z.ZodType | undefined;
-let listSchema: z.ZodType | undefined;
-
-const getFn: FunctionDefinition<{ id: string }, DualFactorMethodInfo> = {
+const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorMethodInfo> = {
   name: "getDualFactorMethod",
-  schema: () => (getSchema ??= z.object({ id: segment() })),
+  schema: fieldSet(methodRefFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: MFA_ROUTES.read, params: { id: args.id } });
     const info = methodInfo(args.id, (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {});
-    for (const s of [info.secretKey, info.integrationKey]) if (s) registerSecret(s);
+    // The result holds the keys the service returned: the record says which fields are secret.
+    registerSecrets(dualFactorMethodFields, info);
     return info;
   },
 };
 
 const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   name: "listDualFactorMethods",
-  schema: () => (listSchema ??= z.object({})),
+  schema: fieldSet({}).schema,
   sideEffects: false, service: "secrets",
   run: async (ctx) => ({ keys: await listNames(ctx, MFA_ROUTES.list, {}) }),
 };
@@ -273,18 +209,12 @@ const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
  * Reads a dual-factor method by id. The result holds the secret and integration keys (the service
  * returns them); prefer the Output form, which is secret.
  */
-export function getDualFactorMethod(args: {
-  /** Method id (a UUID the service assigns). */
-  id: string;
-}, opts?: SvcInvokeOptions<"secrets">): Promise<DualFactorMethodInfo> {
+export function getDualFactorMethod(args: PlainArgsOf<typeof methodRefFields>, opts?: SvcInvokeOptions<"secrets">): Promise<DualFactorMethodInfo> {
   return invoke(getFn, args, opts);
 }
 
 /** Output form of {@link getDualFactorMethod}; the whole result is secret, since it holds the keys. */
-export function getDualFactorMethodOutput(args: {
-  /** Method id (a UUID the service assigns). */
-  id: pulumi.Input<string>;
-}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DualFactorMethodInfo> {
+export function getDualFactorMethodOutput(args: ArgsOf<typeof methodRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DualFactorMethodInfo> {
   return pulumi.secret(invokeOutput(getFn, args, opts));
 }
 

@@ -1,0 +1,6 @@
+// Every test must assert something: a test that checks nothing passes whatever the code does.
+import { beforeEach, expect } from "vitest";
+
+beforeEach(() => {
+  expect.hasAssertions();
+});
