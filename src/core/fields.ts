@@ -104,13 +104,21 @@ export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<
   };
 }
 
-/** @internal An output-only field, set by the server: `output<number>({ wire: "latest_version" })`. */
-export function output<T>(opts: {
+interface OutputOptions<T> {
   wire?: string;
   secret?: true;
   /** Wire → state, when they differ. */
   decode?(wire: unknown, prior: T | undefined): T | undefined;
-} = {}): Field<T, "output"> {
+}
+
+/**
+ * @internal An output-only field, set by the server: `output<number>({ wire: "latest_version" })`.
+ * With `optional: true` it may be absent (a function's result leaves it out, a class's output is
+ * `T | undefined`); an overload, because a flags parameter cannot be inferred beside a written-out T.
+ */
+export function output<T>(opts: OutputOptions<T> & { optional: true }): Field<T, "output" | "optional">;
+export function output<T>(opts?: OutputOptions<T>): Field<T, "output">;
+export function output<T>(opts: OutputOptions<T> & { optional?: true } = {}): Field<T, "output" | "optional"> {
   const { wire, decode, ...rest } = opts;
   return { flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}) } as Field<T, "output">;
 }
@@ -158,6 +166,14 @@ export type PlainArgsOf<R extends Fields> =
 export type InfoOf<R extends Fields> = {
   [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : K]: ValueOf<R[K]> | Maybe<R[K]>;
 };
+
+/**
+ * What a function answers, as a record of output fields: like InfoOf, but an optional field may be
+ * left out of the object (a result built without it still type-checks).
+ */
+export type ResultOf<R extends Fields> =
+  { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? never : K]: ValueOf<R[K]> }
+  & { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? K : never]?: ValueOf<R[K]> };
 
 /**
  * What a read reports of an object whose service gives every field, an unset one as its blank

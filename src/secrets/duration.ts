@@ -38,3 +38,9 @@ export function keepForm(input: unknown, server: unknown): Duration | undefined 
   if (input !== undefined && seconds(input) === held) return input as Duration;
   return held;
 }
+
+/**
+ * A duration field's decoding for a field record (src/core/fields.ts): the server's value in the
+ * form the program wrote while they mean the same seconds.
+ */
+export const sameForm = (wire: unknown, prior: Duration | undefined): Duration | undefined => keepForm(prior, wire);

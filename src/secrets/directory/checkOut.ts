@@ -7,41 +7,56 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { PartialFailure, type Context, type ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
+import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isSvcError } from "../../http";
-import { duration, type Duration } from "../duration";
-import { mount, name } from "../fields";
+import { duration } from "../duration";
+import { name } from "../fields";
+import { mountField } from "./fields";
 import {
-  borrowerNow, borrowSafely, checkInSafely, describeLost, oneAtATime, settleLost, stillLost,
+  borrowerNow, borrowSafely, checkInSafely, describeLost, loanFields, oneAtATime, settleLost, stillLost,
   type CheckOutResult, type LostCheckOut, type SetRef,
 } from "./lending";
-import { setRef, type SetRefArgs } from "./librarySet";
-import { DEFAULT_DIRECTORY_MOUNT, warn } from "./routes";
+import { setRefFields } from "./librarySet";
+import { warn } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
 export { NONE_AVAILABLE, type CheckOutResult, type LostCheckOut } from "./lending";
 
-export interface CheckOutState {
-  setName: string;
-  mount: string;
-  ttl?: Duration;
-  /** Any change replaces the check-out: the account is checked in and another borrowed. */
-  triggers?: unknown[];
-  soleBorrower?: boolean;
-  serviceAccountName?: string;
-  password?: string;
-  leaseId?: string;
-  leaseDuration?: number;
-  /** When the lease began (ISO), so refresh can tell that it ended. */
-  checkedOutAt?: string;
-  /** Digest of the borrower the service showed for this loan, so a later loan of the account to another token is never taken for it. */
-  borrowerDigest?: string;
-  lostCheckOuts?: LostCheckOut[];
-  [key: string]: unknown;
-}
+export const checkOutFields = {
+  /** Library set to borrow from. On a resource, changing it returns the account and borrows from the new set. */
+  setName: field(name, { identity: true }),
+  ...mountField,
+  /**
+   * Lease length: seconds or duration text; capped at the set's ttl. Default the set's ttl. On a
+   * resource, changing it returns the account and borrows again.
+   */
+  ttl: field(duration, { optional: true, immutable: true }),
+  /** Any change returns the account and borrows again (which gives a fresh password). */
+  triggers: field(() => z.array(z.unknown()), { optional: true, immutable: true }),
+  /**
+   * Declares that nothing else (another stack, other check-outs of this program: `CheckOut`
+   * resources, `checkOut` calls) borrows from this set with the same token or identity entity. The
+   * service's status shows who borrowed an account, not which request did, so only then can an
+   * account that went out while a check-out's response was lost be told to be this check-out's: it
+   * is checked in at once (its password reached nobody). Default false: such an account is never
+   * checked in (it could be another borrower's loan); it is reported in `lostCheckOuts` (by the
+   * function, in its error when no loan answered), and the service returns it when its lease ends.
+   * On a resource, changing this updates in place: set later, it checks the recorded accounts in.
+   */
+  soleBorrower: field(() => z.boolean({ error: "must be a boolean" }), { optional: true }),
+  ...loanFields,
+  /** When the account was checked out (ISO 8601), so refresh can tell that the lease ended. */
+  checkedOutAt: output<string>(),
+  /**
+   * SHA-256 of the borrower fields the service showed for this loan (never the token), so a later
+   * loan of the account to another token is never taken for this one.
+   */
+  borrowerDigest: output<string>({ optional: true }),
+};
 
-let schema: z.ZodType | undefined;
+export type CheckOutState = StateOf<typeof checkOutFields>;
 
 const leaseEnded = (p: CheckOutState) =>
   !!p.leaseDuration && !!p.checkedOutAt && Date.now() >= Date.parse(p.checkedOutAt) + p.leaseDuration * 1000;
@@ -59,7 +74,7 @@ async function stillHeld(ctx: Context, p: CheckOutState): Promise<boolean> {
 const ref = (p: CheckOutState): SetRef => ({ setName: p.setName, mount: p.mount });
 
 /** The loan's fields for state, without what a function's result carries for its caller only. */
-function loanFields(out: CheckOutResult & { borrowerDigest?: string }): Partial<CheckOutState> {
+function loanOf(out: CheckOutResult & { borrowerDigest?: string }): Partial<CheckOutState> {
   const { lostCheckOuts: _, ...loan } = out;
   return loan;
 }
@@ -78,21 +93,14 @@ const pendingId = (p: CheckOutState) => `${p.mount}/library/${p.setName}/check-o
 
 export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState> = {
   kind: "secrets:DirectoryCheckOut",
-  schema: () => (schema ??= z.object({
-    setName: name(), mount: mount(), ttl: duration().optional(), triggers: z.array(z.unknown()).optional(),
-    soleBorrower: z.boolean({ error: "must be a boolean" }).optional(),
-  })),
-  defaults: { mount: DEFAULT_DIRECTORY_MOUNT },
-  immutable: ["setName", "mount", "ttl", "triggers"],
-  // Checking the old account in first frees it for the new check-out (a set of one account).
-  identity: ["setName", "mount"],
-  secrets: ["password"],
-  outputs: ["serviceAccountName", "password", "leaseId", "leaseDuration", "checkedOutAt", "borrowerDigest", "lostCheckOuts"],
+  // The identity (setName, mount) has a replacement that keeps the set check the old account in
+  // first, which frees it for the new check-out (a set of one account).
+  ...fieldSet(checkOutFields),
   async create(ctx, inputs) {
     const checkedOutAt = new Date().toISOString();
     const r = await borrowSafely(ctx, inputs);
     if (r.out) {
-      const outs: CheckOutState = { ...inputs, ...loanFields(r.out), checkedOutAt };
+      const outs: CheckOutState = { ...inputs, ...loanOf(r.out), checkedOutAt };
       if (r.lost.length > 0) throw keptWithLost(r.out.leaseId, { ...outs, lostCheckOuts: r.lost }, r.error, r.lost, true);
       return { id: r.out.leaseId, outs };
     }
@@ -125,7 +133,7 @@ export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState
         if (lost.length > 0) throw keptWithLost(id, { ...news, lostCheckOuts: lost }, r.error, lost, false);
         throw r.error;
       }
-      outs = { ...news, ...loanFields(r.out), checkedOutAt };
+      outs = { ...news, ...loanOf(r.out), checkedOutAt };
     }
     if (lost.length > 0) warn(`check-out from ${news.setName}: ${describeLost(ref(news), lost)}`);
     return lost.length > 0 ? { ...outs, lostCheckOuts: lost } : outs;
@@ -148,26 +156,7 @@ export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState
   },
 };
 
-export interface CheckOutArgs extends ConnectionArgs<"secrets"> {
-  /** Library set to borrow from; changing it returns this account and borrows from the other set. */
-  setName: pulumi.Input<string>;
-  /** Mount path of the directory engine. Default `directory`. */
-  mount?: pulumi.Input<string>;
-  /** Lease length: seconds or duration text; capped at the set's ttl. Default the set's ttl. */
-  ttl?: pulumi.Input<number | string>;
-  /** Any change returns the account and borrows again (which gives a fresh password). */
-  triggers?: pulumi.Input<unknown[]>;
-  /**
-   * Declares that nothing else (another stack, this program's own `checkOut` calls) borrows from
-   * this set with the same token or identity entity. The service's status shows who borrowed an
-   * account, not which request did, so only then can an account that went out while a check-out's
-   * response was lost be told to be this one's: it is checked in at once (its password reached
-   * nobody). Default false: such an account is never checked in (it could be another borrower's
-   * loan); it is recorded in `lostCheckOuts`, and the service returns it when its lease ends.
-   * Changing this updates in place: set later, it checks the recorded accounts in.
-   */
-  soleBorrower?: pulumi.Input<boolean>;
-}
+export type CheckOutArgs = ArgsOf<typeof checkOutFields> & ConnectionArgs<"secrets">;
 
 /**
  * A service account borrowed from a library set for the life of the resource.
@@ -179,38 +168,8 @@ export interface CheckOutArgs extends ConnectionArgs<"secrets"> {
  * export const password = borrowed.password; // secret
  * ```
  */
+export interface CheckOut extends OutputsOf<typeof checkOutFields> {}
 export class CheckOut extends SvcResource {
-  /** The library set. */
-  declare readonly setName: pulumi.Output<string>;
-  /** Mount path. */
-  declare readonly mount: pulumi.Output<string>;
-  /** Requested lease length, when set. */
-  declare readonly ttl: pulumi.Output<number | string | undefined>;
-  /** Your triggers. */
-  declare readonly triggers: pulumi.Output<unknown[] | undefined>;
-  /** The borrowed account. */
-  declare readonly serviceAccountName: pulumi.Output<string>;
-  /** Secret: the account's password for this loan; it is rotated when the account is checked in. */
-  declare readonly password: pulumi.Output<string>;
-  /** The lease id. */
-  declare readonly leaseId: pulumi.Output<string>;
-  /** Lease length in seconds (0 = no end). */
-  declare readonly leaseDuration: pulumi.Output<number>;
-  /** When the account was checked out. */
-  declare readonly checkedOutAt: pulumi.Output<string>;
-  /** Whether you declared this program the set's only borrower with its token. */
-  declare readonly soleBorrower: pulumi.Output<boolean | undefined>;
-  /**
-   * SHA-256 of the borrower fields the service showed for this loan (never the token), so a later
-   * loan of the account to another token is never taken for this one.
-   */
-  declare readonly borrowerDigest: pulumi.Output<string | undefined>;
-  /**
-   * Accounts that went out while a check-out's response was lost and could not be proven this
-   * resource's (see `soleBorrower`), still out on that loan when last read; absent when none.
-   */
-  declare readonly lostCheckOuts: pulumi.Output<LostCheckOut[] | undefined>;
-
   constructor(name: string, args: CheckOutArgs, opts?: pulumi.CustomResourceOptions) {
     super(checkOutDefinition, name, args, opts);
   }
@@ -218,26 +177,18 @@ export class CheckOut extends SvcResource {
 
 // ---- functions ----
 
-export interface CheckOutFnArgs extends SetRefArgs {
-  /** Lease length: seconds or duration text; capped at the set's ttl. */
-  ttl?: number | string;
-  /**
-   * Declares that nothing else (another stack, this program's `CheckOut` resources, other calls at
-   * the same time) borrows from this set with the same token or identity entity. Only then can an
-   * account that went out while a check-out's response was lost be told to be this call's: it is
-   * checked in at once (its password reached nobody). Default false: such an account is never
-   * checked in (it could be another borrower's loan); it is named in the error, or in the result's
-   * `lostCheckOuts` beside a loan, and the service returns it when its lease ends.
-   */
-  soleBorrower?: boolean;
-}
+const checkOutFnFields = pick(checkOutFields, "setName", "mount", "ttl", "soleBorrower");
 
-let outSchema: z.ZodType | undefined;
+/** What to borrow: the set, and optionally the lease length and the sole-borrower declaration. */
+export type CheckOutFnArgs = PlainArgsOf<typeof checkOutFnFields>;
+
+/** What to borrow, as Inputs. */
+export type CheckOutFnInputs = ArgsOf<typeof checkOutFnFields>;
+
 const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = {
   name: "checkOut",
-  schema: () => (outSchema ??= z.object({
-    setName: name(), mount: mount().optional(), ttl: duration().optional(), soleBorrower: z.boolean({ error: "must be a boolean" }).optional(),
-  })),
+  schema: fieldSet(checkOutFnFields).schema,
+  fields: checkOutFnFields,
   sideEffects: true,
   async run(ctx, args) {
     const r = await borrowSafely(ctx, args);
@@ -266,7 +217,7 @@ export function checkOut(args: CheckOutFnArgs, opts?: SvcInvokeOptions<"secrets"
 }
 
 /** Output form of {@link checkOut}: secret, unknown during preview. */
-export function checkOutOutput(args: InputsOf<CheckOutFnArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<CheckOutResult> {
+export function checkOutOutput(args: CheckOutFnInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<CheckOutResult> {
   return pulumi.secret(invokeOutput(checkOutFn, args, opts));
 }
 
@@ -276,18 +227,25 @@ export interface CheckInResult {
   checkIns: string[];
 }
 
-export interface CheckInArgs extends SetRefArgs {
+const checkInFields = {
+  ...setRefFields,
   /** Accounts to check in; may be left out when the caller has exactly one checked out. */
-  serviceAccountNames?: string[];
-}
+  serviceAccountNames: field(() => z.array(z.string().min(1, "must not be empty")), { optional: true }),
+};
 
-let inSchema: z.ZodType | undefined;
-const inArgs = () => (inSchema ??= (setRef() as z.ZodObject).extend({ serviceAccountNames: z.array(z.string().min(1, "must not be empty")).optional() }));
+/** Which accounts to check in, and where. */
+export type CheckInArgs = PlainArgsOf<typeof checkInFields>;
+
+/** Which accounts to check in, and where, as Inputs. */
+type CheckInInputs = ArgsOf<typeof checkInFields>;
+
+const inArgs = fieldSet(checkInFields).schema;
 
 function checkInFn(name: string, manage: boolean): FunctionDefinition<CheckInArgs, CheckInResult> {
   return {
     name,
     schema: inArgs,
+    fields: checkInFields,
     sideEffects: true,
     // A lost response is read back, never blindly repeated: the account may have been lent again since.
     run: async (ctx, args) => ({
@@ -298,7 +256,6 @@ function checkInFn(name: string, manage: boolean): FunctionDefinition<CheckInArg
 
 const checkInDef = checkInFn("checkIn", false);
 const manageDef = checkInFn("manageCheckIn", true);
-type CheckInInputs = InputsOf<CheckInArgs>;
 
 /** Checks accounts in (each gets a new password); only the token that checked them out may, unless the set disables enforcement. */
 export function checkIn(args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckInResult> {

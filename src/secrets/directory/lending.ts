@@ -9,7 +9,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Context } from "../../core/definition";
-import { backoffDelay, ConflictError, isAmbiguous, isSvcError, registerSecret, type HttpClient } from "../../http";
+import { output, registerSecrets, type ResultOf } from "../../core/fields";
+import { backoffDelay, ConflictError, isAmbiguous, isSvcError, type HttpClient } from "../../http";
 import { seconds, type Duration } from "../duration";
 import { dataOf } from "../envelope";
 import { fetchData } from "../pathObject";
@@ -18,23 +19,27 @@ import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 
 export const NONE_AVAILABLE = "No service accounts available for check-out.";
 
-/** One check-out as the service answered it. */
-export interface CheckOutResult {
+/** The fields of one check-out, as the `checkOut` function answers it and a `CheckOut` resource records it. */
+export const loanFields = {
   /** The account borrowed. */
-  serviceAccountName: string;
-  /** Its password for the length of the lease (secret). */
-  password: string;
+  serviceAccountName: output<string>(),
+  /** Secret: the account's password for this loan; it is rotated when the account is checked in. */
+  password: output<string>({ secret: true }),
   /** The lease to name when checking the account in or renewing. */
-  leaseId: string;
-  /** Seconds; 0 = no end. */
-  leaseDuration: number;
+  leaseId: output<string>(),
+  /** Lease length in seconds; 0 = no end. */
+  leaseDuration: output<number>(),
   /**
-   * Check-outs of this call whose response was lost and whose account could not be proven this
-   * program's (see `soleBorrower`): those accounts were left out, and the service returns each by
-   * itself when its lease ends. Absent when there were none.
+   * Accounts that went out while a check-out's response was lost and could not be proven this
+   * check-out's (see `soleBorrower`): they were left out, not checked in, and the service returns
+   * each by itself when its lease ends. On a resource, those still out on that loan when last read.
+   * Absent when there were none.
    */
-  lostCheckOuts?: LostCheckOut[];
-}
+  lostCheckOuts: output<LostCheckOut[]>({ optional: true }),
+};
+
+/** One check-out as the service answered it. */
+export type CheckOutResult = ResultOf<typeof loanFields>;
 
 /** An account that went out while a check-out's response was lost: perhaps this program's, perhaps another borrower's. */
 export interface LostCheckOut {
@@ -133,7 +138,8 @@ async function borrow(ctx: Context, args: SetRef & { ttl?: Duration }): Promise<
     leaseId: String(b.lease_id ?? ""),
     leaseDuration: Number(b.lease_duration ?? 0),
   };
-  registerSecret(out.password);
+  // Registered as soon as it arrives: the status reads and check-ins that follow must not echo it.
+  registerSecrets(loanFields, out);
   return out;
 }
 

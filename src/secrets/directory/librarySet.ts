@@ -5,53 +5,19 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CROSS_FIELD, crossField } from "../../core/crossField";
 import type { ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
+import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
-import { duration, keepForm, seconds, type Duration } from "../duration";
-import { registerSecret } from "../../http";
+import { duration, sameForm, seconds } from "../duration";
 import { dataOf } from "../envelope";
-import { adopt, mount, name } from "../fields";
+import { adopt, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
-import { mountOnly, type MountArgs } from "./config";
+import { mountField, mountOnly, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 import type { NameList } from "./role";
-
-export interface LibrarySetState {
-  name: string;
-  mount: string;
-  serviceAccountNames: string[];
-  ttl: Duration;
-  maxTtl: Duration;
-  disableCheckInEnforcement: boolean;
-  adopt?: boolean;
-  [key: string]: unknown;
-}
-
-let schema: z.ZodType | undefined;
-function buildSchema(): z.ZodType {
-  return z.object({
-    name: name(),
-    mount: mount(),
-    serviceAccountNames: z.array(z.string({ error: "must be a string" }).min(1, "must not be empty"), { error: "must be a list of account names" })
-      .min(1, "must name at least one service account")
-      .refine((v) => v.some(isUnknown) || new Set(v).size === v.length, "must not name an account twice"),
-    ttl: duration(),
-    maxTtl: duration(),
-    disableCheckInEnforcement: z.boolean({ error: "must be a boolean" }),
-    adopt: adopt(),
-  }).superRefine(crossField((v, ctx) => {
-    const ttl = isUnknown(v.ttl) ? undefined : seconds(v.ttl);
-    const max = isUnknown(v.maxTtl) ? undefined : seconds(v.maxTtl);
-    if (ttl !== undefined && max !== undefined && ttl > 0 && max > 0 && max < ttl) {
-      ctx.addIssue({ code: "custom", path: ["maxTtl"], message: `must not be less than ttl (${ttl}s); 0 means unlimited` });
-    }
-  // Runs even when a field failed, so every problem is reported at once.
-  }), CROSS_FIELD);
-}
 
 /**
  * The server's accounts, in the program's order when they are the same accounts: the order is the
@@ -65,58 +31,58 @@ function sameMembers(input: unknown, server: unknown): string[] {
   return same ? given : held;
 }
 
-export const params = (p: { mount?: string; name: string }) => ({ mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT, name: p.name });
-
-export const librarySetDefinition: ResourceDefinition<LibrarySetState, LibrarySetState> = pathObject<LibrarySetState, LibrarySetState>({
-  kind: "secrets:DirectoryLibrarySet",
-  schema: () => (schema ??= buildSchema()),
-  defaults: { mount: DEFAULT_DIRECTORY_MOUNT, ttl: "24h", maxTtl: "24h", disableCheckInEnforcement: false },
-  // Not serviceAccountNames: a set is changed in place.
-  immutable: ["name", "mount"],
-  identity: ["name", "mount"],
-  // The service lets one role or set manage an account: a rename that keeps one deletes first.
-  exclusive: { keys: ["serviceAccountNames"], scope: ["mount"] },
-  local: ["adopt"],
-  outputs: [],
-  routes: { write: R.setWrite, read: R.setRead, delete: R.setDelete, list: R.setList },
-  params,
-  body: (p) => ({
-    name: p.name,
-    service_account_names: p.serviceAccountNames,
-    ttl: p.ttl,
-    max_ttl: p.maxTtl,
-    disable_check_in_enforcement: p.disableCheckInEnforcement,
-  }),
-  fromData: (d, p) => ({
-    name: p.name,
-    mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT,
-    serviceAccountNames: sameMembers(p.serviceAccountNames, d.service_account_names),
-    ttl: keepForm(p.ttl, d.ttl) ?? 0,
-    maxTtl: keepForm(p.maxTtl, d.max_ttl) ?? 0,
-    disableCheckInEnforcement: d.disable_check_in_enforcement === true,
-  }),
-});
-
-export interface LibrarySetArgs extends ConnectionArgs<"secrets"> {
-  /** Set name; part of its path, so changing it replaces the set. */
-  name: pulumi.Input<string>;
-  /** Mount path of the directory engine. Default `directory`. */
-  mount?: pulumi.Input<string>;
+export const librarySetFields = {
+  /** Name of the set: the last segment of its path `/{mount}/library/{name}`. */
+  name: field(name, { identity: true }),
+  ...mountField,
   /**
    * Service accounts of the set, in check-out order (the first available one is lent). Each must exist in the
    * directory and belong to no other set or role. Changed in place; an account that is checked out
    * cannot be removed.
    */
-  serviceAccountNames: pulumi.Input<pulumi.Input<string>[]>;
-  /** Longest check-out: seconds or duration text; default "24h"; 0 unlimited. */
-  ttl?: pulumi.Input<number | string>;
-  /** Longest check-out including renewals: seconds or duration text; default "24h"; 0 unlimited; not below ttl. */
-  maxTtl?: pulumi.Input<number | string>;
+  serviceAccountNames: field(() => z.array(z.string({ error: "must be a string" }).min(1, "must not be empty"), { error: "must be a list of account names" })
+    .min(1, "must name at least one service account")
+    .refine((v) => v.some(isUnknown) || new Set(v).size === v.length, "must not name an account twice"), {
+    decode: (wire: unknown, prior: string[] | undefined) => sameMembers(prior, wire),
+  }),
+  /** Longest check-out: seconds or duration text, kept in your form while the service holds the same seconds; default "24h"; 0 unlimited. */
+  ttl: field(duration, { default: "24h", decode: sameForm }),
+  /** Longest check-out including renewals: seconds or duration text, kept in your form like `ttl`; default "24h"; 0 unlimited; not below ttl. */
+  maxTtl: field(duration, { default: "24h", decode: sameForm }),
   /** Let any caller check an account in, not only the one that checked it out. Default false. */
-  disableCheckInEnforcement?: pulumi.Input<boolean>;
+  disableCheckInEnforcement: field(() => z.boolean({ error: "must be a boolean" }), { default: false }),
   /** Take over a set that already exists at the path instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+  adopt: field(adopt, { local: true }),
+};
+
+const librarySetSet = fieldSet(librarySetFields, {
+  // Runs even when a field failed, so every problem is reported at once.
+  refine(v, ctx) {
+    const ttl = isUnknown(v.ttl) ? undefined : seconds(v.ttl);
+    const max = isUnknown(v.maxTtl) ? undefined : seconds(v.maxTtl);
+    if (ttl !== undefined && max !== undefined && ttl > 0 && max > 0 && max < ttl) {
+      ctx.addIssue({ code: "custom", path: ["maxTtl"], message: `must not be less than ttl (${ttl}s); 0 means unlimited` });
+    }
+  },
+});
+
+export type LibrarySetState = StateOf<typeof librarySetFields>;
+
+export const params = (p: { mount?: string; name: string }) => ({ mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT, name: p.name });
+
+export const librarySetDefinition: ResourceDefinition<LibrarySetState, LibrarySetState> = pathObject<LibrarySetState, LibrarySetState>({
+  kind: "secrets:DirectoryLibrarySet",
+  // Not serviceAccountNames among the immutable fields: a set is changed in place.
+  fields: librarySetSet,
+  // The service lets one role or set manage an account: a rename that keeps one deletes first.
+  exclusive: { keys: ["serviceAccountNames"], scope: ["mount"] },
+  routes: { write: R.setWrite, read: R.setRead, delete: R.setDelete, list: R.setList },
+  params,
+  // The seed's write takes the set's name in the body as well as in the path.
+  body: (p) => librarySetSet.body(p, ["mount"]),
+});
+
+export type LibrarySetArgs = ArgsOf<typeof librarySetFields> & ConnectionArgs<"secrets">;
 
 /**
  * A library set of the directory engine: `/{mount}/library/{name}`.
@@ -128,20 +94,8 @@ export interface LibrarySetArgs extends ConnectionArgs<"secrets"> {
  * }, { dependsOn: [cfg] });
  * ```
  */
+export interface LibrarySet extends OutputsOf<typeof librarySetFields> {}
 export class LibrarySet extends SvcResource {
-  /** Set name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Mount path. */
-  declare readonly mount: pulumi.Output<string>;
-  /** Accounts of the set, in check-out order. */
-  declare readonly serviceAccountNames: pulumi.Output<string[]>;
-  /** Longest check-out, in your form when unchanged. */
-  declare readonly ttl: pulumi.Output<number | string>;
-  /** Longest check-out including renewals. */
-  declare readonly maxTtl: pulumi.Output<number | string>;
-  /** Whether any caller may check in. */
-  declare readonly disableCheckInEnforcement: pulumi.Output<boolean>;
-
   constructor(name: string, args: LibrarySetArgs, opts?: pulumi.CustomResourceOptions) {
     super(librarySetDefinition, name, args, opts);
   }
@@ -150,46 +104,48 @@ export class LibrarySet extends SvcResource {
 // ---- functions ----
 
 
-export interface SetRefArgs {
-  /** Library set name. */
-  setName: string;
-  /** Mount path of the directory engine. Default `directory`. */
-  mount?: string;
-}
+/** Which library set; the functions of library sets and check-outs take these. */
+export const setRefFields = {
+  /** Name of the library set. */
+  setName: field(name),
+  ...mountField,
+};
 
-/** Per account: available, or who borrowed it. */
-export interface AccountStatus {
+/** Which library set: its name and mount. */
+export type SetRefArgs = PlainArgsOf<typeof setRefFields>;
+
+/** Which library set, as Inputs. */
+export type SetRefInputs = ArgsOf<typeof setRefFields>;
+
+const accountStatusFields = {
   /** Whether the account can be checked out now. */
-  available: boolean;
+  available: output<boolean>(),
   /**
    * The client token that checked the account out (a service may answer the token itself): a
    * secret, redacted from messages; the Output form of {@link getLibraryStatus} is secret for it.
    */
-  borrowerClientToken?: string;
+  borrowerClientToken: output<string>({ optional: true, secret: true }),
   /** The entity that checked the account out, empty when the borrower has none. */
-  borrowerEntityId?: string;
-}
+  borrowerEntityId: output<string>({ optional: true }),
+};
 
-let refSchema: z.ZodType | undefined;
-/** @internal zod types stay out of the public declarations. */
-export const setRef = () => (refSchema ??= z.object({ setName: name(), mount: mount().optional() }));
+/** Per account: available, or who borrowed it. */
+export type AccountStatus = ResultOf<typeof accountStatusFields>;
 
 const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = {
   name: "getLibraryStatus",
-  schema: setRef,
+  schema: fieldSet(setRefFields).schema,
+  fields: setRefFields,
   sideEffects: false,
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: R.status, params: params({ ...args, name: args.setName }) });
     const out: Record<string, AccountStatus> = {};
     for (const [account, raw] of Object.entries(dataOf(res.body))) {
       const s = (raw ?? {}) as Record<string, unknown>;
-      if (s.available === true) {
-        out[account] = { available: true };
-        continue;
-      }
-      const borrowerClientToken = String(s.borrower_client_token ?? "");
-      registerSecret(borrowerClientToken);
-      out[account] = { available: false, borrowerClientToken, borrowerEntityId: String(s.borrower_entity_id ?? "") };
+      out[account] = s.available === true
+        ? { available: true }
+        : { available: false, borrowerClientToken: String(s.borrower_client_token ?? ""), borrowerEntityId: String(s.borrower_entity_id ?? "") };
+      registerSecrets(accountStatusFields, out[account]);
     }
     return out;
   },
@@ -204,13 +160,14 @@ export function getLibraryStatus(args: SetRefArgs, opts?: SvcInvokeOptions<"secr
 }
 
 /** Output form of {@link getLibraryStatus}: secret, because a borrower's client token is. */
-export function getLibraryStatusOutput(args: InputsOf<SetRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<Record<string, AccountStatus>> {
+export function getLibraryStatusOutput(args: SetRefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<Record<string, AccountStatus>> {
   return pulumi.secret(invokeOutput(statusFn, args, opts));
 }
 
 const listFn: FunctionDefinition<MountArgs, NameList> = {
   name: "listLibrarySets",
   schema: mountOnly,
+  fields: mountField,
   sideEffects: false,
   run: async (ctx, args) => ({ keys: await listNames(ctx, R.setList, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
 };
@@ -221,6 +178,6 @@ export function listLibrarySets(args: MountArgs = {}, opts?: SvcInvokeOptions<"s
 }
 
 /** Output form of {@link listLibrarySets}. */
-export function listLibrarySetsOutput(args: InputsOf<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
+export function listLibrarySetsOutput(args: MountInputs = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
   return invokeOutput(listFn, args, opts);
 }

@@ -5,76 +5,58 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
+import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { SvcResource } from "../../core/resource";
-import { registerSecret } from "../../http";
 import { duration, keepForm, type Duration } from "../duration";
 import { dataOf } from "../envelope";
-import { adopt, mount, name } from "../fields";
+import { adopt, name } from "../fields";
 import { listNames, pathObject } from "../pathObject";
-import { mountOnly, type MountArgs } from "./config";
+import { mountField, mountOnly, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
-export interface DirectoryRoleState {
-  name: string;
-  mount: string;
-  serviceAccountName: string;
-  ttl?: Duration;
-  adopt?: boolean;
-  lastServiceRotation?: string;
-  passwordLastSet?: string;
-  [key: string]: unknown;
-}
+export const directoryRoleFields = {
+  /** Name of the role: the last segment of its path `/{mount}/roles/{name}`. */
+  name: field(name, { identity: true }),
+  ...mountField,
+  /** The service account (must exist in the directory; a name or a DN). The service rotates its password at once. */
+  serviceAccountName: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: the account must exist in the directory")),
+  /**
+   * Password lifetime: seconds or duration text, kept in your form while the service holds the same
+   * seconds. Default: the config's ttl. At most the config's maxTtl.
+   */
+  ttl: field(duration, {
+    optional: true,
+    // Without a ttl of its own the role follows the config's; that value is not the role's to diff.
+    decode: (wire: unknown, prior: Duration | undefined) => (prior === undefined ? undefined : keepForm(prior, wire)),
+  }),
+  /** Take over a role that already exists at the path instead of failing. */
+  adopt: field(adopt, { local: true }),
+  /** When the service last rotated the password; empty until it has. */
+  lastServiceRotation: output<string>({ decode: String }),
+  /** When the directory last saw the password set; empty until it has. */
+  passwordLastSet: output<string>({ decode: String }),
+};
 
-let schema: z.ZodType | undefined;
+const roleSet = fieldSet(directoryRoleFields);
+
+export type DirectoryRoleState = StateOf<typeof directoryRoleFields>;
+
 const params = (p: { mount?: string; name: string }) => ({ mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT, name: p.name });
 
 export const directoryRoleDefinition: ResourceDefinition<DirectoryRoleState, DirectoryRoleState> = pathObject<DirectoryRoleState, DirectoryRoleState>({
   kind: "secrets:DirectoryRole",
-  schema: () => (schema ??= z.object({
-    name: name(),
-    mount: mount(),
-    serviceAccountName: z.string({ error: "must be a string" }).min(1, "must not be empty: the account must exist in the directory"),
-    ttl: duration().optional(),
-    adopt: adopt(),
-  })),
-  defaults: { mount: DEFAULT_DIRECTORY_MOUNT },
-  immutable: ["name", "mount"],
-  identity: ["name", "mount"],
+  fields: roleSet,
   // The service lets one role or set manage an account: a rename that keeps one deletes first.
   exclusive: { keys: ["serviceAccountName"], scope: ["mount"] },
-  local: ["adopt"],
-  outputs: ["lastServiceRotation", "passwordLastSet"],
   routes: { write: R.roleWrite, read: R.roleRead, delete: R.roleDelete, list: R.roleList },
   params,
-  body: (p) => ({ service_account_name: p.serviceAccountName, ...(p.ttl !== undefined ? { ttl: p.ttl } : {}) }),
-  fromData: (d, p) => {
-    const out: DirectoryRoleState = {
-      name: p.name,
-      mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT,
-      serviceAccountName: String(d.service_account_name ?? ""),
-      lastServiceRotation: String(d.last_service_rotation ?? ""),
-      passwordLastSet: String(d.password_last_set ?? ""),
-    };
-    // Without a ttl of its own the role follows the config's; that value is not the role's to diff.
-    if (p.ttl !== undefined) out.ttl = keepForm(p.ttl, d.ttl);
-    return out;
-  },
+  // A role the service has not rotated yet reads null for both times: "" in state, never absent.
+  fromData: (d, p) => roleSet.decode(d, { lastServiceRotation: "", passwordLastSet: "", ...p }) as DirectoryRoleState,
 });
 
-export interface DirectoryRoleArgs extends ConnectionArgs<"secrets"> {
-  /** Role name; part of its path, so changing it replaces the role. */
-  name: pulumi.Input<string>;
-  /** Mount path of the directory engine. Default `directory`. */
-  mount?: pulumi.Input<string>;
-  /** The service account (must exist in the directory; a name or a DN). The service rotates its password at once. */
-  serviceAccountName: pulumi.Input<string>;
-  /** Password lifetime: seconds or duration text. Default: the config's ttl. At most the config's maxTtl. */
-  ttl?: pulumi.Input<number | string>;
-  /** Take over a role that already exists at the path instead of failing. */
-  adopt?: pulumi.Input<boolean>;
-}
+export type DirectoryRoleArgs = ArgsOf<typeof directoryRoleFields> & ConnectionArgs<"secrets">;
 
 /**
  * A role of the directory engine: `/{mount}/roles/{name}`.
@@ -85,20 +67,8 @@ export interface DirectoryRoleArgs extends ConnectionArgs<"secrets"> {
  * export const appPassword = svc.secrets.directory.getCredentialsOutput({ role: app.name }).currentPassword;
  * ```
  */
+export interface Role extends OutputsOf<typeof directoryRoleFields> {}
 export class Role extends SvcResource {
-  /** Role name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Mount path. */
-  declare readonly mount: pulumi.Output<string>;
-  /** The managed service account. */
-  declare readonly serviceAccountName: pulumi.Output<string>;
-  /** Password lifetime, when set. */
-  declare readonly ttl: pulumi.Output<number | string | undefined>;
-  /** When the service last rotated the password. */
-  declare readonly lastServiceRotation: pulumi.Output<string>;
-  /** When the directory last saw the password set. */
-  declare readonly passwordLastSet: pulumi.Output<string>;
-
   constructor(name: string, args: DirectoryRoleArgs, opts?: pulumi.CustomResourceOptions) {
     super(directoryRoleDefinition, name, args, opts);
   }
@@ -112,38 +82,40 @@ export interface NameList {
   keys: string[];
 }
 
-export interface RoleRefArgs {
-  /** Role name. */
-  role: string;
-  /** Mount path of the directory engine. Default `directory`. */
-  mount?: string;
-}
+const roleRefFields = {
+  /** Name of the role. */
+  role: field(name),
+  ...mountField,
+};
+
+/** Which role: its name and mount. */
+export type RoleRefArgs = PlainArgsOf<typeof roleRefFields>;
 /** Output-form arguments of the role functions. */
-export type RoleRefInputs = InputsOf<RoleRefArgs>;
+export type RoleRefInputs = ArgsOf<typeof roleRefFields>;
+
+const credentialFields = {
+  /** The service account name. */
+  username: output<string>(),
+  /** The account's current password (secret). */
+  currentPassword: output<string>({ secret: true }),
+  /** The password before the last rotation, empty when there was none (secret). */
+  lastPassword: output<string>({ secret: true }),
+};
 
 /** A role's credentials. */
-export interface DirectoryCredentials {
-  /** The service account name. */
-  username: string;
-  /** The account's current password (secret). */
-  currentPassword: string;
-  /** The password before the last rotation, empty when there was none (secret). */
-  lastPassword: string;
-}
-
-let refSchema: z.ZodType | undefined;
-const roleRef = () => (refSchema ??= z.object({ role: name(), mount: mount().optional() }));
+export type DirectoryCredentials = ResultOf<typeof credentialFields>;
 
 const credsFn: FunctionDefinition<RoleRefArgs, DirectoryCredentials> = {
   name: "getCredentials",
-  schema: roleRef,
+  schema: fieldSet(roleRefFields).schema,
+  fields: roleRefFields,
   sideEffects: false,
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: R.creds, params: params({ ...args, name: args.role }) });
     const d = dataOf(res.body);
     const creds = { username: String(d.username ?? ""), currentPassword: String(d.current_password ?? ""), lastPassword: String(d.last_password ?? "") };
-    registerSecret(creds.currentPassword);
-    registerSecret(creds.lastPassword);
+    // Registered as soon as they arrive, before anything could echo them.
+    registerSecrets(credentialFields, creds);
     return creds;
   },
 };
@@ -164,6 +136,7 @@ export function getCredentialsOutput(args: RoleRefInputs, opts?: SvcInvokeOutput
 const listFn: FunctionDefinition<MountArgs, NameList> = {
   name: "listRoles",
   schema: mountOnly,
+  fields: mountField,
   sideEffects: false,
   run: async (ctx, args) => ({ keys: await listNames(ctx, R.roleList, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
 };
@@ -174,6 +147,6 @@ export function listRoles(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets
 }
 
 /** Output form of {@link listRoles}. */
-export function listRolesOutput(args: InputsOf<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
+export function listRolesOutput(args: MountInputs = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
   return invokeOutput(listFn, args, opts);
 }

@@ -1,11 +1,11 @@
 /** Rotations of the directory engine: the bind password (rotate-root) and a role's password. */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions, type InputsOf } from "../../core/fn";
+import { fieldSet, pick, type ArgsOf, type PlainArgsOf } from "../../core/fields";
+import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { isAmbiguous } from "../../http";
-import { mount, name } from "../fields";
 import { fetchData } from "../pathObject";
-import { mountOnly, type MountArgs } from "./config";
+import { mountField, mountOnly, type MountArgs, type MountInputs } from "./fields";
+import { directoryRoleFields } from "./role";
 import { pause } from "./lending";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R, warn, warningsOf } from "./routes";
 
@@ -27,6 +27,7 @@ function result(status: number, body: unknown, what: string): RotationResult {
 const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
   name: "rotateRoot",
   schema: mountOnly,
+  fields: mountField,
   sideEffects: true,
   async run(ctx, args) {
     // Nothing shows whether a root rotation whose response was lost happened, and sending it again
@@ -46,21 +47,22 @@ export function rotateRoot(args: MountArgs = {}, opts?: SvcInvokeOptions<"secret
 }
 
 /** Output form of {@link rotateRoot}; unknown during preview. */
-export function rotateRootOutput(args: InputsOf<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RotationResult> {
+export function rotateRootOutput(args: MountInputs = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RotationResult> {
   return invokeOutput(rootFn, args, opts);
 }
 
-export interface RotateRoleArgs {
-  /** Role name. */
-  name: string;
-  /** Mount path of the directory engine. Default `directory`. */
-  mount?: string;
-}
+const rotateRoleFields = pick(directoryRoleFields, "name", "mount");
 
-let roleSchema: z.ZodType | undefined;
+/** Which role: its name and mount. */
+export type RotateRoleArgs = PlainArgsOf<typeof rotateRoleFields>;
+
+/** Which role, as Inputs. */
+export type RotateRoleInputs = ArgsOf<typeof rotateRoleFields>;
+
 const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = {
   name: "rotateRole",
-  schema: () => (roleSchema ??= z.object({ name: name(), mount: mount().optional() })),
+  schema: fieldSet(rotateRoleFields).schema,
+  fields: rotateRoleFields,
   sideEffects: true,
   async run(ctx, args) {
     const p = { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT, name: args.name };
@@ -91,6 +93,6 @@ export function rotateRole(args: RotateRoleArgs, opts?: SvcInvokeOptions<"secret
 }
 
 /** Output form of {@link rotateRole}; unknown during preview. */
-export function rotateRoleOutput(args: InputsOf<RotateRoleArgs>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RotationResult> {
+export function rotateRoleOutput(args: RotateRoleInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RotationResult> {
   return invokeOutput(roleFn, args, opts);
 }
