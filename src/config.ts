@@ -123,9 +123,37 @@ export function normaliseBaseUrl(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
-/** Why a base URL is unusable, or undefined when it is an http(s) URL. */
+/**
+ * Why a base URL is unusable, or undefined when it is a plain http(s) base URL. Requests are made by
+ * appending a route to it, so anything that makes URL parsing send them elsewhere, or that would be
+ * recorded in a resource's state (`serverUrl` is not secret), is refused. The value is never quoted.
+ */
 export function baseUrlProblem(url: string): string | undefined {
-  return /^https?:\/\/[^/\s]/.test(url) ? undefined : `must be an http(s) URL, got ${urlShape(url)}`;
+  if (!/^https?:\/\/[^/\s]/.test(url)) return `must be an http(s) URL, got ${urlShape(url)}`;
+  const authority = /^https?:\/\/([^/?#\\]*)/.exec(url)![1];
+  if (authority.includes("@")) {
+    return "must not contain a user name or password (user:password@host): it would be recorded in each resource's state as serverUrl, which is not secret; give a credential as the token (connection.token, or the svc:*Token setting)";
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(url)) return "must not contain whitespace or control characters (URL parsing drops some of them silently)";
+  if (url.includes("\\")) return "must not contain a backslash (URL parsing reads it as /)";
+  if (url.includes("?")) return "must not contain a query (?...): it is a base URL, routes are appended to it";
+  if (url.includes("#")) return "must not contain a fragment (#...): it is a base URL, routes are appended to it";
+  const path = url.slice(url.indexOf("//") + 2 + authority.length);
+  if (path.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) {
+    return 'must not contain "." or ".." path segments (also written %2e): URL parsing resolves them, so requests would go to another path';
+  }
+  try {
+    new URL(url);
+  } catch {
+    return "must be a valid URL (its host or port does not parse)";
+  }
+  return undefined;
+}
+
+/** A URL without its user name and password, for states recorded before such URLs were refused. */
+export function withoutCredentials(url: string): string {
+  return url.replace(/^(https?:\/\/)[^/?#\\]*@/i, "$1");
 }
 
 /**

@@ -4,7 +4,7 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, serviceSettings, SETTINGS, type ConfigSource } from "../config";
+import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, serviceSettings, SETTINGS, withoutCredentials, type ConfigSource } from "../config";
 import { registerSecret, type Service } from "../http";
 import { makeContext } from "./context";
 import { registerSecrets } from "./fields";
@@ -70,7 +70,8 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
 /** The Context for an object: its recorded server (or the connection's, or the config's) and token. */
 function contextFor(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): Context {
   const c = connectionOf(props);
-  const recorded = text(props[SERVER_KEY]);
+  // A state written before credentials in URLs were refused may hold some; requests never used them.
+  const recorded = recordedUrl(props[SERVER_KEY]);
   return makeContext(connectionSource(source, serviceOfKind(def.kind), { ...c, url: recorded ?? c?.url }));
 }
 
@@ -93,21 +94,27 @@ function checkConnection(def: ResourceDefinition, source: ConfigSource | undefin
   const names = serviceSettings(service);
   const fromConnection = text(c.url);
   const url = fromConnection ?? lookup(layered, names.url);
-  if (url !== undefined) {
-    const problem = baseUrlProblem(url);
-    if (problem) fail(".url", fromConnection ? problem : `${SETTINGS[names.url].key} / ${SETTINGS[names.url].env} ${problem}`);
-  }
+  const problem = url === undefined ? undefined : baseUrlProblem(url);
+  if (problem) fail(".url", fromConnection ? problem : `${SETTINGS[names.url].key} / ${SETTINGS[names.url].env} ${problem}`);
   if (!isUnknown(c.token)) {
     if (url === undefined) fail(".url", `${missingMessage(names.url)}, or give the resource a connection`);
     if (lookup(layered, names.token) === undefined) fail(".token", `${missingMessage(names.token)}, or give the resource a connection`);
   }
-  return { serverUrl: url === undefined ? "" : normaliseBaseUrl(url), failures };
+  // A refused URL is not recorded, not even in the inputs of a failed check: it may hold a password.
+  return { serverUrl: url === undefined || problem ? "" : normaliseBaseUrl(url), failures };
+}
+
+/** The recorded server as requests use it: a string, without credentials, or undefined. */
+function recordedUrl(v: unknown): string | undefined {
+  const url = text(v);
+  return url === undefined ? undefined : withoutCredentials(url);
 }
 
 /** Adds the connection keys to `result`, which the caller owns (a fresh copy made by the machinery). */
 function withConnection(from: Props, result: Props, serverUrl: unknown): Props {
   if (from[CONNECTION_KEY] !== undefined) result[CONNECTION_KEY] = from[CONNECTION_KEY];
-  if (typeof serverUrl === "string" && serverUrl !== "") result[SERVER_KEY] = serverUrl;
+  // serverUrl is an output that is not secret: it never carries a user name or password.
+  if (typeof serverUrl === "string" && serverUrl !== "") result[SERVER_KEY] = isUnknown(serverUrl) ? serverUrl : withoutCredentials(serverUrl);
   return result;
 }
 
@@ -170,8 +177,9 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
       const d = m.diff(def, stripped(olds), stripped(news));
       const was = olds[SERVER_KEY];
       const now = news[SERVER_KEY];
-      // States written before serverUrl existed have none: no spurious replacement for them.
-      const moved = typeof was === "string" && now !== undefined && (isUnknown(now) || normaliseBaseUrl(String(now)) !== was);
+      // States written before serverUrl existed have none: no spurious replacement for them. One
+      // recorded with credentials (before they were refused) is the same server without them.
+      const moved = typeof was === "string" && now !== undefined && (isUnknown(now) || normaliseBaseUrl(String(now)) !== withoutCredentials(was));
       if (!moved) return d;
       return { ...d, changes: true, replaces: [...d.replaces, SERVER_KEY] };
     }

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { missingSettings } from "../config";
+import { baseUrlProblem, missingSettings } from "../config";
 import { InvalidInputError, type Service } from "../http";
 import { connectionSource } from "./connected";
 import type { Connection, ServiceName } from "./connection";
@@ -78,7 +78,15 @@ export function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
 
 /** A Context for program-side forms that are neither Promise nor Output (async iterators). */
 export function programContext(connection?: { url?: unknown; token?: unknown; service?: unknown }, service?: Service, tokenless = false): Context {
+  checkConnectionUrl(connection);
   return makeContext(connectionSource(programConfig, service, connection), tokenless);
+}
+
+/** A connection's URL is refused as `connection.url`, not under the config key it stands in for. */
+function checkConnectionUrl(connection: { url?: unknown } | undefined): void {
+  const url = connection?.url;
+  const problem = typeof url === "string" && url !== "" ? baseUrlProblem(url) : undefined;
+  if (problem) throw new InvalidInputError([{ path: "connection.url", message: problem }]);
 }
 
 /** Every error of a function names it, whatever layer it comes from. */
@@ -96,6 +104,7 @@ export function named(def: FunctionDefinition<unknown, unknown>, e: unknown): un
  */
 function checkInPreview(def: FunctionDefinition<unknown, unknown>, args: unknown, connection: unknown): void {
   validated(def, args);
+  checkConnectionUrl(connection as { url?: unknown } | undefined);
   // The connection applies as it would when the function runs (see run below).
   const source = connectionSource(programConfig, def.service, connection as { url?: unknown } | undefined);
   const missing = missingSettings(serviceOf(def), source).filter((m) => !def.tokenless || !m.includes("token"));

@@ -28,9 +28,18 @@ function plain(v: unknown): unknown {
     if (!hasOwn.call(v, k)) continue;
     const x = (v as Record<string, unknown>)[k];
     if (x === undefined || typeof x === "function" || typeof x === "symbol") continue;
-    out[k] = plain(x);
+    set(out, k, plain(x));
   }
   return out;
+}
+
+/**
+ * `out[key] = value`, except that a key "__proto__" (check refuses it, but still copies the
+ * inputs it reports on) becomes data instead of replacing the copy's prototype.
+ */
+function set(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /**
@@ -39,7 +48,7 @@ function plain(v: unknown): unknown {
  */
 export function omit<T extends Record<string, unknown>>(value: T, keys: readonly string[]): T {
   const out: Record<string, unknown> = {};
-  for (const k in value) if (hasOwn.call(value, k) && !keys.includes(k)) out[k] = value[k];
+  for (const k in value) if (hasOwn.call(value, k) && !keys.includes(k)) set(out, k, value[k]);
   return out as T;
 }
 

@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "./definition";
 import { CONNECTION_KEY, SERVER_KEY } from "./connected";
 import { providerFor } from "./trampoline";
+import { describeFailures, valueProblems } from "./validate";
 
 /** Where the build writes a kind's provider module, relative to the compiled src/ folder. */
 export function providerModulePath(kind: string): string {
@@ -37,6 +38,10 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
   constructor(def: Pick<ResourceDefinition, "kind" | "outputs" | "secrets">, name: string, args: object,
     opts?: pulumi.CustomResourceOptions) {
     const [module, type] = def.kind.split(":");
+    // The SDK serializes inputs by assigning keys, so a "__proto__" key in a plain value would be
+    // dropped before check could refuse it: refuse it here (values inside Outputs are checked there).
+    const lost = valueProblems(args).filter((f) => f.property.endsWith("__proto__"));
+    if (lost.length > 0) throw new Error(`${def.kind} "${name}": ${describeFailures(lost)}`);
     const props: Record<string, unknown> = {};
     // Output-only keys must be present (as undefined) for the SDK to create their Output properties.
     for (const k of def.outputs) props[k] = undefined;

@@ -48,23 +48,91 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): { unknown: bo
  */
 export function validate(schema: Schema, value: unknown): CheckFailure[] {
   const result = schema.safeParse(value);
-  if (result.success) return [];
   const failures: CheckFailure[] = [];
-  for (const issue of result.error.issues) {
-    if (valueAt(value, issue.path).unknown) continue;
-    if (issue.code === "unrecognized_keys" && issue.keys) {
-      const known = keysAt(schema, issue.path);
-      for (const key of issue.keys) {
-        const near = nearest(key, known);
-        failures.push({ property: propertyPath([...issue.path, key]), reason: `unknown property${near ? `; did you mean ${near}?` : ""}` });
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (valueAt(value, issue.path).unknown) continue;
+      if (issue.code === "unrecognized_keys" && issue.keys) {
+        const known = keysAt(schema, issue.path);
+        for (const key of issue.keys) {
+          const near = nearest(key, known);
+          failures.push({ property: propertyPath([...issue.path, key]), reason: `unknown property${near ? `; did you mean ${near}?` : ""}` });
+        }
+        continue;
       }
-      continue;
+      // Zod reports a bad member of a union at the union's path; look one level down too.
+      const property = propertyPath(issue.path) || "(inputs)";
+      failures.push({ property, reason: issue.message });
     }
-    // Zod reports a bad member of a union at the union's path; look one level down too.
-    const property = propertyPath(issue.path) || "(inputs)";
-    failures.push({ property, reason: issue.message });
   }
-  return failures;
+  // Rules for every input of every kind and function, whatever its schema says. A value too long
+  // to send is refused for that alone: the schema's rules about it say nothing more useful (and
+  // some quote the value, such as a pattern that does not compile).
+  const problems = valueProblems(value);
+  if (problems.length === 0) return failures.map(shortened);
+  const replaced = new Set(problems.map((f) => f.property));
+  return [...failures.filter((f) => !replaced.has(f.property)), ...problems].map(shortened);
+}
+
+const MAX_REASON = 1000;
+
+/** A reason that quotes a long value (a regular expression's own error does) is cut, not printed whole. */
+function shortened(f: CheckFailure): CheckFailure {
+  return f.reason.length <= MAX_REASON ? f : { property: f.property, reason: `${f.reason.slice(0, MAX_REASON)}… (${f.reason.length} characters)` };
+}
+
+/**
+ * Longest string an input may hold, in UTF-8 bytes: the secrets service's default limit on a whole
+ * request body (`max_request_size`, 32 MiB), which answers a bigger one with 413. The run service
+ * publishes no limit of its own; the same one applies. A value over it could never be sent.
+ */
+export const MAX_VALUE_BYTES = 32 * 1024 * 1024;
+
+const PROTO_KEY = "__proto__";
+
+/**
+ * Strings too long for any request, and `__proto__` as a key of a map-typed input (metadata,
+ * credentials, triggers, ...), at any depth. zod's records skip such a key silently, and both the
+ * Pulumi SDK and the provider host carry inputs by assigning keys to plain objects, which turns
+ * this one into the object's prototype: it can never arrive as data, so it is refused by name.
+ * Other keys (`constructor`, `toString`) are data like any other.
+ */
+export function valueProblems(root: unknown): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  const seen = new Set<object>();
+  // One path, pushed and popped: a batch of thousands of items allocates no path per item.
+  const path: PropertyKey[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") {
+      if (v.length * 3 <= MAX_VALUE_BYTES) return;
+      const bytes = Buffer.byteLength(v, "utf8");
+      if (bytes > MAX_VALUE_BYTES) out.push({ property: propertyPath(path) || "(inputs)", reason: `must be at most ${MAX_VALUE_BYTES} bytes (32 MiB, a request body); got ${bytes}` });
+      return;
+    }
+    if (v === null || typeof v !== "object" || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        walk(v[i]);
+        path.pop();
+      }
+      return;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return; // an iterable, a Buffer, an Output: not JSON input
+    for (const key of Object.keys(v)) {
+      path.push(key);
+      if (key === PROTO_KEY) {
+        out.push({ property: propertyPath(path), reason: `"${PROTO_KEY}" cannot be a key: JavaScript takes it as the object's prototype, so the value would be lost on the way to the server` });
+      } else {
+        walk((v as Record<string, unknown>)[key]);
+      }
+      path.pop();
+    }
+  };
+  walk(root);
+  return out;
 }
 
 /** Formats failures as one error line, for the function forms that have no engine to show them. */

@@ -16,5 +16,5 @@ export {
   isSvcError,
 } from "./errors";
 export type { Problem, Service, SvcErrorCode, SvcErrorInit, TransportInit } from "./errors";
-export { redact, registerSecret } from "./redact";
+export { redact, registerSecret, registerSecretField } from "./redact";
 export { backoffDelay, isRetryableStatus, isRetryableTransport, isSafeRequest, parseRetryAfter } from "./retry";

@@ -10,7 +10,9 @@ const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 const PLUGIN = "secrets:PluginCatalogEntry";
 const SHA = "0123456789abcdef".repeat(4);
 const SHA2 = "fedcba9876543210".repeat(4);
-const DB_PASSWORD = "plugin-env-password-5c6d7e";
+// Random-looking: redaction masks any run of 6 characters of a secret, so a secret spelling
+// "plugin" would mask the word in every path of this file.
+const DB_PASSWORD = "Kd9-eNv-Qz4w-5c6d7e";
 
 const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
 

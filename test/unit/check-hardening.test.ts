@@ -13,6 +13,11 @@ import { call } from "../../src/core/runtime";
 import type { Context } from "../../src/core/definition";
 import { HttpClient, InvalidInputError, NotFoundError, type HttpResponse, type RequestSpec } from "../../src/http";
 import { createServer, type Server } from "http";
+import { MAX_SEGMENT_BYTES, segmentProblem } from "../../src/core/segment";
+import { MAX_VALUE_BYTES } from "../../src/core/validate";
+import * as transform from "../../src/secrets/transform";
+import * as fs from "fs";
+import * as path from "path";
 import type { AddressInfo } from "net";
 
 // Kinds load on first use (src/kinds.ts); these tests use the definitions directly.
@@ -48,6 +53,27 @@ describe("names that become path segments are refused at check, naming the prope
   it("the request layer turns a lone surrogate into a typed invalid-input error, not a URIError", async () => {
     const client = new HttpClient({ service: "secrets", baseUrl: "http://127.0.0.1:9/v1", token: "t0ken-for-unit-test" });
     await expect(client.request({ route: "GET /keymgmt/key/{name}", params: { name: "\ud800" } })).rejects.toBeInstanceOf(InvalidInputError);
+  });
+});
+
+describe("path segments are at most 255 bytes of UTF-8", () => {
+  it("255 bytes pass, 256 do not, counted in bytes rather than characters", () => {
+    expect(segmentProblem("x".repeat(MAX_SEGMENT_BYTES))).toBeUndefined();
+    expect(segmentProblem("x".repeat(MAX_SEGMENT_BYTES + 1))).toBe("must be at most 255 bytes (a path segment); got 256");
+    expect(segmentProblem("é".repeat(127) + "x")).toBeUndefined();
+    expect(segmentProblem("é".repeat(128))).toBe("must be at most 255 bytes (a path segment); got 256");
+    expect(segmentProblem("x".repeat(100_000))).toBe("must be at most 255 bytes (a path segment); got 100000");
+  });
+
+  it("a mount is at most 1024 bytes, each of its segments at most 255, and a message never quotes a long segment whole", () => {
+    const mountFailures = (mount: string) => failuresOf("secrets:KeymgmtKey", { name: "k", mount, type: "rsa-2048" }).filter((f) => f.property === "mount");
+    const nested = (n: number) => Array.from({ length: n }, () => "m".repeat(200)).join("/");
+    expect(mountFailures(nested(5))).toEqual([]);
+    expect(mountFailures(nested(6))).toEqual([{ property: "mount", reason: "must be at most 1024 bytes (a mount path); got 1205" }]);
+    const [long] = mountFailures(`keymgmt/${"z".repeat(300)}`);
+    expect(long.reason).toBe(`segment "${"z".repeat(32)}…" must be at most 255 bytes (a path segment); got 300`);
+    expect(mountFailures(`a/${"z".repeat(255)}`)).toEqual([]);
+    expect(mountFailures("x".repeat(100_000))[0].reason).toBe("must be at most 1024 bytes (a mount path); got 100000");
   });
 });
 
@@ -194,6 +220,27 @@ describe("check fuzz: every field of every kind against hostile values", () => {
       ]) expect(found.fields.map(([k, f]) => [k, f]), kind).toContainEqual([kind, field]);
     });
 
+    it("each refuses a value longer than a path segment may be, naming itself and the limit, without a request", async () => {
+      // 100,000 characters (the issue's 431), and 256 bytes in 128 characters (the limit is in bytes).
+      const accepted: string[] = [];
+      for (const [kind, field] of found.fields) {
+        // A field with a closed set of values (a plugin's type) refuses by naming the set.
+        const closed = closedValues(shapeOf(kind)[field]).length > 0;
+        for (const value of ["x".repeat(100_000), "é".repeat(128)]) {
+          const { failures } = await runtimeCheck(kind, { [field]: value });
+          const failure = failures.find((f) => f.property === field);
+          if (!failure || (!closed && !/must be at most (255|1024) bytes \((a path segment|a mount path)\); got \d+/.test(failure.reason))) {
+            accepted.push(`${kind}.${field} = ${value.length} characters: ${failure?.reason ?? "accepted"}`);
+          }
+          // The message names the limit, not the value.
+          if (failure && failure.reason.length > 200) accepted.push(`${kind}.${field}: a message of ${failure.reason.length} characters`);
+        }
+      }
+      expect(accepted).toEqual([]);
+      expect(found.fields.length).toBeGreaterThanOrEqual(27);
+      expect(requests(), "requests sent by check").toBe(0);
+    });
+
     it("each refuses . .. / ? # NUL and lone surrogates, naming itself, without a request", async () => {
       const accepted: string[] = [];
       for (const [kind, field, param] of found.fields) {
@@ -205,6 +252,101 @@ describe("check fuzz: every field of every kind against hostile values", () => {
       }
       expect(accepted).toEqual([]);
       expect(requests(), "requests sent by check").toBe(0);
+    });
+  });
+
+  describe("map keys are data: __proto__ is refused by name, constructor is kept as an own key", () => {
+    // Built with JSON.parse: an object literal's __proto__ sets the prototype instead of a key.
+    const withKey = (key: string, value: unknown) => JSON.parse(JSON.stringify({ [key === "__proto__" ? "PROTO" : key]: value }).replace('"PROTO"', '"__proto__"'));
+    let maps: [string, string][];
+    beforeAll(async () => {
+      maps = [];
+      for (const kind of KIND_NAMES) {
+        for (const field of fieldsOf(kind)) {
+          const { failures } = await runtimeCheck(kind, { [field]: { mapkeyx: "v" } });
+          // A map takes an object: its failures, if any, are about one of its keys.
+          if (!failures.some((f) => f.property === field)) maps.push([kind, field]);
+        }
+      }
+    });
+
+    it("the map-typed inputs are found (metadata, credentials, triggers)", () => {
+      for (const pair of [["secrets:IdentityEntityAlias", "customMetadata"], ["secrets:KeymgmtKmsProvider", "credentials"], ["runs:Run", "triggers"],
+        ["secrets:TransformStoreSchema", "triggers"]]) expect(maps).toContainEqual(pair);
+    });
+
+    it("__proto__ (with a string or an object value) is refused at the key, and no prototype is touched", async () => {
+      const missed: string[] = [];
+      for (const [kind, field] of maps) {
+        for (const value of ["v", { polluted: "yes" }]) {
+          const r = await runtimeCheck(kind, { [field]: withKey("__proto__", value) }) as { inputs: Record<string, unknown>; failures: { property: string; reason: string }[] };
+          const failure = r.failures.find((f) => f.property === `${field}.__proto__`);
+          if (!failure || !failure.reason.includes('"__proto__" cannot be a key')) missed.push(`${kind}.${field}: ${JSON.stringify(r.failures)}`);
+          const copy = r.inputs[field] as object;
+          if (Object.getPrototypeOf(copy) !== Object.prototype) missed.push(`${kind}.${field}: the checked copy's prototype was replaced`);
+        }
+      }
+      expect(missed).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(requests(), "requests sent by check").toBe(0);
+    });
+
+    it("constructor is an ordinary key: kept as an own key of the checked inputs, or refused naming it", async () => {
+      const wrong: string[] = [];
+      for (const [kind, field] of maps) {
+        const r = await runtimeCheck(kind, { [field]: withKey("constructor", "c") }) as { inputs: Record<string, unknown>; failures: { property: string; reason: string }[] };
+        const atField = r.failures.filter((f) => f.property === field || f.property.startsWith(`${field}.`));
+        const copy = r.inputs[field] as Record<string, unknown>;
+        const kept = Object.getOwnPropertyDescriptor(copy, "constructor")?.value === "c" && Object.getPrototypeOf(copy) === Object.prototype;
+        if (atField.length === 0 ? !kept : !atField.every((f) => f.property === `${field}.constructor`)) wrong.push(`${kind}.${field}: ${JSON.stringify(atField)} kept=${kept}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+
+    it("the function with map-typed arguments (encode's metadata, alone and per batch item) refuses __proto__ before any request", async () => {
+      const before = requests();
+      for (const args of [
+        { role: "r", value: "v", metadata: withKey("__proto__", "x") },
+        { role: "r", batchInput: [{ value: "v", metadata: withKey("__proto__", "x") }] },
+      ]) {
+        const e = await transform.encode(args as never).then(() => undefined, (x: unknown) => x);
+        expect(e).toBeInstanceOf(InvalidInputError);
+        expect((e as InvalidInputError).problems.map((p) => p.path)).toContainEqual(expect.stringMatching(/^(batchInput\[0\]\.)?metadata\.__proto__$/));
+      }
+      expect(requests() - before).toBe(0);
+    });
+
+    it("a resource given __proto__ in a plain map fails at once, naming the key: the SDK would drop the key before check", async () => {
+      const { EntityAlias } = await import("../../src/secrets/identity");
+      expect(() => new EntityAlias("a", { name: "n", canonicalId: "c", mountAccessor: "auth_x", customMetadata: withKey("__proto__", "x") }))
+        .toThrow(/^secrets:IdentityEntityAlias "a": customMetadata\.__proto__: "__proto__" cannot be a key/);
+    });
+
+    it("z.record appears only in the inputs covered above (a new map-typed input needs its case here)", () => {
+      const files: string[] = [];
+      const walk = (dir: string) => {
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) { if (e.name !== "emulator") walk(p); } else if (p.endsWith(".ts") && fs.readFileSync(p, "utf8").includes("z.record(")) files.push(path.relative("src", p));
+        }
+      };
+      walk("src");
+      expect(files.sort()).toEqual(["runs/run.ts", "secrets/identity/entityAlias.ts", "secrets/keymgmt/kmsProvider.ts", "secrets/transform/functions/values.ts"]);
+    });
+  });
+
+  describe("string values are at most 32 MiB (a request body), naming the property", () => {
+    const huge = "y".repeat(MAX_VALUE_BYTES + 1);
+    it("in a resource's input", async () => {
+      const { failures } = await runtimeCheck("secrets:TransformTemplate", { name: "t", pattern: huge, alphabet: "builtin/numeric" });
+      // Only this failure at the property: the pattern's own rule would quote 32 MiB.
+      expect(failures.filter((f) => f.property === "pattern")).toEqual([
+        { property: "pattern", reason: `must be at most ${MAX_VALUE_BYTES} bytes (32 MiB, a request body); got ${MAX_VALUE_BYTES + 1}` },
+      ]);
+    });
+    it("in a function's argument, nested in a list", async () => {
+      const e = await transform.decode({ role: "r", batchInput: [{ value: "ok" }, { value: huge }] }).then(() => undefined, (x: unknown) => x);
+      expect((e as InvalidInputError).problems).toContainEqual({ path: "batchInput[1].value", message: expect.stringMatching(/^must be at most 33554432 bytes/) });
     });
   });
 
