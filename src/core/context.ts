@@ -2,7 +2,6 @@ import { resolveServiceConfig, settingValues, type ConfigSource } from "../confi
 import { HttpClient, type Service } from "../http";
 import type { Context } from "./definition";
 // Every operation and function builds its context here: the secret fields are known to redaction first.
-import "./secretFields";
 
 interface Pooled {
   service: Service;

@@ -19,7 +19,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { registerSecret } from "../http/redact";
+import { registerSecret, registerSecretField } from "../http/redact";
 import { CROSS_FIELD, crossField } from "./crossField";
 import { isUnknown } from "./unknown";
 import type { Props } from "./props";
@@ -88,6 +88,8 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   redact?(value: unknown): unknown;
   /** The fields of each element (a list of records) or of the value (a record); see Field.of. */
   of?: Fields;
+  /** Of a secret map, the wire names of its members (a credentials map's `secret_key`), masked wherever a server echoes them. */
+  members?: readonly string[];
 };
 
 type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
@@ -95,12 +97,12 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, redact, of, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, of, members, ...rest } = (flags ?? {}) as Options<T>;
   return {
     type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}),
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
-    ...(redact ? { redact } : {}),
+    ...(redact ? { redact } : {}), ...(members ? { members } : {}),
   };
 }
 
@@ -301,7 +303,10 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
     if (flags.set) set.sets.push(k);
     if (flags.identity) set.identity.push(k);
     if (flags.identity || flags.immutable) set.immutable.push(k);
-    if (flags.secret) set.secrets.push(k);
+    if (flags.secret) {
+      set.secrets.push(k);
+      registerSecretNames(k, f);
+    }
     if (flags.writeOnly) set.writeOnly.push(k);
     if (flags.local) set.local.push(k);
     else set.wire[k] = f.wire ?? wireOf(k);
@@ -325,14 +330,22 @@ const zod = lazy(() => require("zod").z as typeof z);
  * what it returns, so a server that echoes one back cannot put it in an error or a log.
  */
 export function registerSecrets(fields: Fields, values: Props | undefined): void {
-  if (!values) return;
   for (const k in fields) {
-    const f = fields[k] as Field & { redact?(value: unknown): unknown };
-    const v = values[k];
+    const f = fields[k] as Field & { redact?(value: unknown): unknown; members?: readonly string[] };
+    if (f.flags.secret) registerSecretNames(k, f);
+    const v = values?.[k];
     if (v === undefined || v === null) continue;
     if (f.flags.secret) registerAll(f.redact ? f.redact(v) : v);
     else if (f.of) for (const x of Array.isArray(v) ? v : [v]) if (x !== null && typeof x === "object") registerSecrets(f.of, x as Props);
   }
+}
+
+/**
+ * A secret field's wire name (both spellings: the record's case is not known here) and the names of
+ * its secret members, so redact() masks whatever follows them in an echoed body, however short.
+ */
+function registerSecretNames(key: string, f: Field & { members?: readonly string[] }): void {
+  for (const name of [f.wire ?? snake(key), kebab(key), ...(f.members ?? [])]) registerSecretField(name);
 }
 
 function registerAll(v: unknown): void {

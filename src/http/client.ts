@@ -13,7 +13,10 @@ import {
   errorForStatus,
   extractMessages,
 } from "./errors";
-import { registerSecret } from "./redact";
+import { registerSecret, registerSecretField } from "./redact";
+
+// The header every secrets-service request carries its token in: masked wherever a server echoes it.
+registerSecretField("x-svc-token");
 import { backoffDelay, isRetryableStatus, isRetryableTransport, isSafeRequest, parseRetryAfter, sleep } from "./retry";
 
 export interface RetryInfo {

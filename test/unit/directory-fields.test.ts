@@ -135,7 +135,7 @@ describe("the records give the lists the definitions had by hand", () => {
 
 describe("secrets are registered for redaction by their fields", () => {
   it("the bind password, from the inputs of any operation", async () => {
-    const bindpass = "bind-pw-3a2b1c0d";
+    const bindpass = "Kx8Tq2Zm5Wr9Lv4N";
     expect(redact(`bound with ${bindpass}`)).toContain(bindpass);
     await check("secrets:DirectoryConfig", { ...binding, bindpass });
     expect(redact(`bound with ${bindpass}`)).not.toContain(bindpass);

@@ -101,7 +101,7 @@ describe("secrets declared in the records are redacted from then on", () => {
   });
 
   it("updatePrimary's token, before any request (even when the arguments are refused)", async () => {
-    const token = "update-primary-token-3";
+    const token = "Up7Rq2Zt9Wm4Kx8L";
     await expect(updatePrimary({ token, updatePrimaryAddrs: ["https://east:8201"] })).rejects.toThrow(/updatePrimaryAddrs/);
     redacted(token);
   });

@@ -1,9 +1,11 @@
 // Issue 17, item 9: redaction of what is left of a secret when a server cuts its echo short, and of
 // the value of a secret field whatever its length.
 import { describe, expect, it } from "vitest";
+import { KIND_NAMES, kindDefinition } from "../../src/kinds";
+// The transform functions declare the value fields (value, values) of encode, decode and restore.
+import "../../src/secrets/transform";
 import { MIN_RUN_LENGTH, indexSize, redact, registerSecret, registerSecretField } from "../../src/http/redact";
 import { InvalidInputError, errorForStatus, extractMessages } from "../../src/http";
-import "../../src/core/secretFields";
 
 const MASK = "[REDACTED]";
 
@@ -123,7 +125,8 @@ describe("secret fields: the value after the field's name, whatever its length",
     ]) expect(redact(text)).toBe(text);
   });
 
-  it("lists and objects as values of a secret field are masked whole", () => {
+  it("lists and objects as values of a secret field are masked whole", async () => {
+    for (const kind of KIND_NAMES) await kindDefinition(kind);
     expect(redact('{"env":["A=1","B=two"],"command":"p"}')).toBe(`{"env":${MASK},"command":"p"}`);
     expect(redact('{"credentials":{"secret_key":"s","region":"eu"},"provider":"awskms"}')).toBe(`{"credentials":${MASK},"provider":"awskms"}`);
     expect(redact('{"values":["a","b"')).toBe(`{"values":${MASK}`);
@@ -134,8 +137,9 @@ describe("secret fields: the value after the field's name, whatever its length",
       expect(redact(text)).toBe(text);
   });
 
-  it("the secret fields of today are registered (token, password, secret_key, ...)", () => {
-    for (const field of ["token", "password", "secret_key", "integration_key", "client_key", "value", "current_password"])
+  it("every kind's secret fields are registered by its declarations (token, password, secret_key, ...)", async () => {
+    for (const kind of KIND_NAMES) await kindDefinition(kind);
+    for (const field of ["token", "password", "secret_key", "integration_key", "client_key", "value", "bindpass"])
       expect(redact(`{"${field}":"v"}`), field).toBe(`{"${field}":"${MASK}"}`);
   });
 

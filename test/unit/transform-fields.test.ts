@@ -15,7 +15,7 @@ import { rejectionOf } from "../support/errors";
 
 const STORE = {
   name: "tokens", driver: "postgres", connectionString: "postgresql://{{username}}:{{password}}@db:5432/tokens",
-  username: "tokenizer", password: "store-password-never-shown",
+  username: "tokenizer", password: "Hq3Zr8Vt2Lm6Pw9K",
 };
 
 /** Valid inputs of each kind, and a misspelling with the property it should suggest. */
@@ -28,7 +28,7 @@ const KINDS: [kind: string, valid: Record<string, unknown>, typo: string, meant:
   ["secrets:TransformTokenizationTransformation", { name: "t" }, "maxTTL", "maxTtl"],
   ["secrets:TransformTransformation", { name: "g", type: "fpe", template: "builtin/creditcardnumber" }, "allowedRole", "allowedRoles"],
   ["secrets:TransformStore", STORE, "pasword", "password"],
-  ["secrets:TransformStoreSchema", { store: "tokens", username: "admin", password: "admin-password" }, "transformationTyp", "transformationType"],
+  ["secrets:TransformStoreSchema", { store: "tokens", username: "admin", password: "Ad7Qz2Wx9Lp4Ty" }, "transformationTyp", "transformationType"],
   ["secrets:TransformTokenizationKeyConfig", { transformation: "tok" }, "minDecryptVersion", "minDecryptionVersion"],
 ];
 
@@ -92,13 +92,14 @@ describe("declared secrets never appear in a server's echo of the request", () =
   const OPS = ["encode", "decode", "validate", "tokenized", "metadata"] as const;
 
   it.each(OPS)("%s: the single value", async (op) => {
-    const value = `single-${op}-plaintext-0001`;
+    // Random-looking values: redaction masks any 6-character run of a secret, so a wordy one would mask words.
+    const value = `Zq${OPS.indexOf(op)}vLp2Wm9Rk4Tz`;
     const err = await rejectionOf(transform[op]({ role: "pay", transformation: "card-numbers", value }));
     expectMasked(err.message, [value], ["card-numbers"]);
   });
 
   it.each(OPS)("%s: every batch item's value, while its other fields stay readable", async (op) => {
-    const values = [`batch-${op}-plaintext-0001`, `batch-${op}-plaintext-0002`];
+    const values = [`Bx${OPS.indexOf(op)}Qm7Zk2Vt9Lp`, `Cy${OPS.indexOf(op)}Wn4Hr8Jd1Fs`];
     const err = await rejectionOf(transform[op]({ role: "pay", batchInput: values.map((value) => ({ value, transformation: "card-numbers" })) }));
     expectMasked(err.message, values, ["card-numbers", "batch_input"]);
   });
@@ -124,7 +125,7 @@ describe("declared secrets never appear in a server's echo of the request", () =
   });
 
   it("StoreSchema: the password", async () => {
-    const password = "schema-admin-password-never-shown";
+    const password = "Sm4Tq8Zr1Xw7Vk3P";
     const err = await created("secrets:TransformStoreSchema", { store: "tokens", username: "dbadmin", password });
     expectMasked(err.message, [password], ["dbadmin", "stores/tokens/schema"]);
   });

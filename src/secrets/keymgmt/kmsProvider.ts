@@ -68,7 +68,7 @@ export const kmsProviderFields = {
     z.string().min(1, "credential names must not be empty").regex(/^[^=]+$/, "credential names must not contain ="),
     z.string({ error: "must be a string" }),
     { error: "must be a map of string to string" },
-  ), { optional: true, secret: true, writeOnly: true }),
+  ), { optional: true, secret: true, writeOnly: true, members: ["access_key", "secret_key", "session_token", "client_secret", "service_account_file"] }),
   /** Take over a KMS provider that already exists at the path (same provider and collection) instead of failing. */
   adopt: field(adopt, { local: true }),
 };

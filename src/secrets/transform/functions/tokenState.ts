@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
 import { invoke, named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
-import { field, fieldSet, registerSecrets, type PlainArgsOf } from "../../../core/fields";
+import { field, fieldSet, output, registerSecrets, type PlainArgsOf, type ResultOf } from "../../../core/fields";
 import { forms, mountArg, mountOf, objectName, post, type Inputs } from "./common";
 
 export const TOKEN_STATE_ROUTES = {
@@ -45,16 +45,19 @@ const restoreFields = {
 /** What to restore, and where. */
 export type RestoreArgs = PlainArgsOf<typeof restoreFields>;
 
-export interface DecodedToken {
+const decodedFields = {
   /** The plaintext as UTF-8 text. */
-  plaintext: string;
+  plaintext: output<string>({ secret: true }),
   /** The plaintext as the service gives it: base64. */
-  plaintextBase64: string;
+  plaintextBase64: output<string>({ secret: true, wire: "plaintext" }),
   /** The token that stands for the plaintext. */
-  token: string;
+  token: output<string>({ secret: true }),
   /** When the token expires; absent when it never does. */
-  expirationTime?: string;
-}
+  expirationTime: output<string>({ optional: true }),
+};
+
+/** One token of an exportable store, with its plaintext. */
+export type DecodedToken = ResultOf<typeof decodedFields>;
 
 const paged = fieldSet(pagedFields).schema;
 const restoreSet = fieldSet(restoreFields);
@@ -71,12 +74,15 @@ async function* pages(ctx: Context, route: string, a: PagedArgs): AsyncGenerator
 const decoded = (v: unknown): DecodedToken => {
   const o = v as Record<string, unknown>;
   const b64 = String(o.plaintext ?? "");
-  return {
+  const token: DecodedToken = {
     plaintext: Buffer.from(b64, "base64").toString("utf8"),
     plaintextBase64: b64,
     token: String(o.token ?? ""),
     ...(o.expiration_time ? { expirationTime: String(o.expiration_time) } : {}),
   };
+  // Plaintexts and tokens come from the service only: registered as they arrive.
+  registerSecrets(decodedFields, token);
+  return token;
 };
 
 async function* snapshotValues(ctx: Context, a: PagedArgs): AsyncGenerator<string, void, undefined> {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { CROSS_FIELD, crossField } from "../../../core/crossField";
 import type { Context } from "../../../core/definition";
 import type { FunctionDefinition, SvcInvokeOutputOptions } from "../../../core/fn";
-import { field, fieldSet, lazy, type PlainArgsOf } from "../../../core/fields";
+import { field, fieldSet, lazy, output, registerSecrets, type PlainArgsOf } from "../../../core/fields";
 import type { Schema } from "../../../core/validate";
 import { duration } from "../fields";
 import { isAmbiguous, isSvcError } from "../../../http";
@@ -168,7 +168,23 @@ function buildSchema(op: Op): Schema {
   }), CROSS_FIELD) as unknown as Schema;
 }
 
+/** The secret members of a value call's results: encoded values and tokens, plaintexts, tweaks. */
+const resultFields = {
+  /** An encoded value or token. */
+  encodedValue: output<string>({ secret: true }),
+  /** A plaintext. */
+  decodedValue: output<string>({ secret: true }),
+  /** A generated tweak. */
+  tweak: output<string>({ secret: true }),
+};
+
 const camel = (r: Record<string, unknown>, op: Op): Record<string, unknown> => {
+  const out = camelOf(r, op);
+  registerSecrets(resultFields, out);
+  return out;
+};
+
+const camelOf = (r: Record<string, unknown>, op: Op): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   // Decode batch items carry the plaintext under encoded_value (as the seed shows) or decoded_value.
   if (op === "decode" && (r.decoded_value !== undefined || r.encoded_value !== undefined)) out.decodedValue = r.decoded_value ?? r.encoded_value;
