@@ -1,5 +1,5 @@
 import { resolveServiceConfig, settingValues, type ConfigSource } from "../config";
-import { HttpClient, type Service } from "../http";
+import { HttpClient, redact, type Service } from "../http";
 import type { Context } from "./definition";
 // Every operation and function builds its context here: the secret fields are known to redaction first.
 
@@ -29,11 +29,13 @@ export function clientFor(service: Service, source?: ConfigSource, tokenOptional
 }
 
 function logLine(message: string): void {
+  // Progress lines quote errors and names; redacted again here, as every line leaving the provider is.
+  const line = `pulumi-svc: ${redact(message)}`;
   try {
     const pulumi: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
-    pulumi.log.info(`pulumi-svc: ${message}`);
+    pulumi.log.info(line);
   } catch {
-    process.stderr.write(`pulumi-svc: ${message}\n`);
+    process.stderr.write(`${line}\n`);
   }
 }
 
