@@ -350,6 +350,24 @@ describe("check fuzz: every field of every kind against hostile values", () => {
     });
   });
 
+  it.each(KIND_NAMES)("%s: an unknown property and a misspelt one are refused by name, with no request", async (kind) => {
+    const fields = fieldsOf(kind);
+    const typo = `${fields[0]!.slice(0, -1)}x`;
+    const { failures } = await runtimeCheck(kind, { zzNotAProperty: 1, [typo]: "v" });
+    expect(failures).toContainEqual({ property: "zzNotAProperty", reason: "unknown property" });
+    expect(failures.find((f) => f.property === typo)?.reason ?? "", `${kind}.${typo}`).toMatch(/^unknown property/);
+    expect(requests(), "requests sent by check").toBe(0);
+  });
+
+  it.each(KIND_NAMES)("%s: a connection URL with credentials, dot segments, a query or a fragment is refused at connection.url, with no request", async (kind) => {
+    for (const url of ["http://user:pw-7Zq2@127.0.0.1:9/v1", "http://127.0.0.1:9/v1/../x", "http://127.0.0.1:9/v1?x=1", "http://127.0.0.1:9/v1#f"]) {
+      const { failures } = await runtimeCheck(kind, { connection: { url, token: "t0ken-fuzz-0001" } });
+      expect(failures.map((f) => f.property), `${kind} ${url}`).toContain("connection.url");
+      for (const f of failures) expect(f.reason).not.toContain("pw-7Zq2");
+    }
+    expect(requests(), "requests sent by check").toBe(0);
+  });
+
   it("the request counter counts what the runtime sends (so 0 above means none was sent)", async () => {
     const r = (await call("secrets:TransformTemplate", "read", ["transform/template/x", { name: "x", mount: "transform" }])) as { id: string };
     expect(r.id).toBe("");
