@@ -19,8 +19,7 @@ export type RunWaitFor = (typeof WAIT_FOR)[number];
 
 const positive = () => z.number().positive("must be more than 0");
 
-export const runFields = {
-  ...runCreateFields,
+const runFieldsOwn = {
   /**
    * Arbitrary strings; any change queues a new run (the old one is discarded or canceled first if it
    * is still active). Use it to re-run on purpose, e.g. `{ release: version }`. Never sent.
@@ -56,6 +55,9 @@ export const runFields = {
   /** When the service queued the run (ISO 8601, `created-at`). */
   createdAt: output<string>(),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const runFields: typeof runCreateFields & typeof runFieldsOwn = { ...runCreateFields, ...runFieldsOwn };
 
 const runSet = fieldSet(runFields, {
   case: "kebab",

@@ -51,11 +51,13 @@ export function createRunOutput(args: ArgsOf<typeof runCreateFields>, opts?: Svc
 // getRun
 // ---------------------------------------------------------------------------------------------
 
-const getRunFields = {
-  ...runRef,
+const getRunFieldsOwn = {
   /** Related resources to return in `included`: plan, apply, created_by, cost_estimate, configuration_version, configuration_version.ingress_attributes. */
   include: field(() => z.array(z.enum(RUN_INCLUDES, { error: `must be one of ${RUN_INCLUDES.join(", ")}` })), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const getRunFields: typeof runRef & typeof getRunFieldsOwn = { ...runRef, ...getRunFieldsOwn };
 
 /** Arguments of {@link getRun}. */
 export type GetRunArgs = PlainArgsOf<typeof getRunFields>;
@@ -89,11 +91,13 @@ export function getRunOutput(args: ArgsOf<typeof getRunFields>, opts?: SvcInvoke
 // listRuns
 // ---------------------------------------------------------------------------------------------
 
-const listRunsFields = {
-  ...runListFields,
+const listRunsFieldsOwn = {
   /** Stop after this many runs. */
   limit: field(() => z.number().int("must be an integer").min(1, "must be at least 1"), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const listRunsFields: typeof runListFields & typeof listRunsFieldsOwn = { ...runListFields, ...listRunsFieldsOwn };
 
 /** Arguments of {@link listRuns}: the workspace, filters and search. */
 export type ListRunsArgs = PlainArgsOf<typeof listRunsFields>;
@@ -140,11 +144,13 @@ export async function* listRunsIterator(args: ListRunsArgs, opts: SvcInvokeOptio
 // Actions
 // ---------------------------------------------------------------------------------------------
 
-const runActionFields = {
-  ...runRef,
+const runActionFieldsOwn = {
   /** Comment recorded with the action. */
   comment: field(() => z.string(), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const runActionFields: typeof runRef & typeof runActionFieldsOwn = { ...runRef, ...runActionFieldsOwn };
 
 /** Arguments of the run actions that take a comment. */
 export type RunActionArgs = PlainArgsOf<typeof runActionFields>;
@@ -234,8 +240,7 @@ export function forceExecuteRunOutput(args: ArgsOf<typeof forceExecuteFields>, o
 // waitForRun
 // ---------------------------------------------------------------------------------------------
 
-const waitForRunFields = {
-  ...runRef,
+const waitForRunFieldsOwn = {
   /** Stop at any of these statuses. A terminal status always stops the wait. */
   statuses: field(() => z.array(z.enum(RUN_STATUSES, { error: "must be a run status" })), { optional: true }),
   /**
@@ -249,6 +254,9 @@ const waitForRunFields = {
   /** First interval between polls; it grows by half up to 15 s while nothing changes. Default 1. */
   pollIntervalSeconds: field(() => z.number().positive("must be more than 0"), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const waitForRunFields: typeof runRef & typeof waitForRunFieldsOwn = { ...runRef, ...waitForRunFieldsOwn };
 
 /** Arguments of {@link waitForRun}. */
 export type WaitForRunArgs = PlainArgsOf<typeof waitForRunFields>;

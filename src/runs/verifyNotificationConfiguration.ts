@@ -12,7 +12,8 @@ const verifyFields = {
 
 export type VerifyNotificationConfigurationArgs = PlainArgsOf<typeof verifyFields>;
 
-const resultFields = pick(notificationConfigurationFields, "enabled", "deliveryResponses");
+// Typed by its source: a picked record from another file loses its fields' docs in the declaration emit.
+const resultFields: Pick<typeof notificationConfigurationFields, "enabled" | "deliveryResponses"> = pick(notificationConfigurationFields, "enabled", "deliveryResponses");
 
 export type VerifyNotificationConfigurationResult = {
   /** Notification configuration id (`nc-...`). */

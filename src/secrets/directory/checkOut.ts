@@ -24,10 +24,9 @@ import type { ConnectionArgs } from "../../core/connection";
 
 export { NONE_AVAILABLE, type CheckOutResult, type LostCheckOut } from "./lending";
 
-export const checkOutFields = {
+const checkOutFieldsOwn = {
   /** Library set to borrow from. On a resource, changing it returns the account and borrows from the new set. */
   setName: field(name, { identity: true }),
-  ...mountField,
   /**
    * Lease length: seconds or duration text; capped at the set's ttl. Default the set's ttl. On a
    * resource, changing it returns the account and borrows again.
@@ -46,7 +45,6 @@ export const checkOutFields = {
    * On a resource, changing this updates in place: set later, it checks the recorded accounts in.
    */
   soleBorrower: field(() => z.boolean({ error: "must be a boolean" }), { optional: true }),
-  ...loanFields,
   /** When the account was checked out (ISO 8601), so refresh can tell that the lease ended. */
   checkedOutAt: output<string>(),
   /**
@@ -55,6 +53,9 @@ export const checkOutFields = {
    */
   borrowerDigest: output<string>({ optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const checkOutFields: typeof mountField & typeof loanFields & typeof checkOutFieldsOwn = { ...mountField, ...loanFields, ...checkOutFieldsOwn };
 
 export type CheckOutState = StateOf<typeof checkOutFields>;
 
@@ -177,7 +178,8 @@ export class CheckOut extends SvcResource {
 
 // ---- functions ----
 
-const checkOutFnFields = pick(checkOutFields, "setName", "mount", "ttl", "soleBorrower");
+// Typed by its source: a picked record from another file loses its fields' docs in the declaration emit.
+const checkOutFnFields: Pick<typeof checkOutFields, "setName" | "mount" | "ttl" | "soleBorrower"> = pick(checkOutFields, "setName", "mount", "ttl", "soleBorrower");
 
 /** What to borrow: the set, and optionally the lease length and the sole-borrower declaration. */
 export type CheckOutFnArgs = PlainArgsOf<typeof checkOutFnFields>;
@@ -227,11 +229,13 @@ export interface CheckInResult {
   checkIns: string[];
 }
 
-const checkInFields = {
-  ...setRefFields,
+const checkInFieldsOwn = {
   /** Accounts to check in; may be left out when the caller has exactly one checked out. */
   serviceAccountNames: field(() => z.array(z.string().min(1, "must not be empty")), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const checkInFields: typeof setRefFields & typeof checkInFieldsOwn = { ...setRefFields, ...checkInFieldsOwn };
 
 /** Which accounts to check in, and where. */
 export type CheckInArgs = PlainArgsOf<typeof checkInFields>;

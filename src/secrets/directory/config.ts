@@ -26,8 +26,7 @@ const text = () => z.string({ error: "must be a string" });
 // Typed as a string, as the Args always were: a program may pass any string it computed.
 const tlsVersion = (): z.ZodType<string> => z.enum(TLS_VERSIONS, { error: `must be one of ${TLS_VERSIONS.join(", ")}` });
 
-export const directoryConfigFields = {
-  ...mountField,
+const directoryConfigFieldsOwn = {
   /** Distinguished name the service binds with (use a fully qualified DN, so root rotation finds one entry). */
   binddn: field(() => text().min(1, "must not be empty: the distinguished name the service binds with")),
   /**
@@ -84,6 +83,9 @@ export const directoryConfigFields = {
   /** Take over a config that already exists on the mount instead of failing. */
   adopt: field(adopt, { local: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const directoryConfigFields: typeof mountField & typeof directoryConfigFieldsOwn = { ...mountField, ...directoryConfigFieldsOwn };
 
 const known = (v: unknown) => v !== undefined && !isUnknown(v);
 

@@ -31,10 +31,9 @@ function sameMembers(input: unknown, server: unknown): string[] {
   return same ? given : held;
 }
 
-export const librarySetFields = {
+const librarySetFieldsOwn = {
   /** Name of the set: the last segment of its path `/{mount}/library/{name}`. */
   name: field(name, { identity: true }),
-  ...mountField,
   /**
    * Service accounts of the set, in check-out order (the first available one is lent). Each must exist in the
    * directory and belong to no other set or role. Changed in place; an account that is checked out
@@ -54,6 +53,9 @@ export const librarySetFields = {
   /** Take over a set that already exists at the path instead of failing. */
   adopt: field(adopt, { local: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const librarySetFields: typeof mountField & typeof librarySetFieldsOwn = { ...mountField, ...librarySetFieldsOwn };
 
 const librarySetSet = fieldSet(librarySetFields, {
   // Runs even when a field failed, so every problem is reported at once.
@@ -105,11 +107,13 @@ export class LibrarySet extends SvcResource {
 
 
 /** Which library set; the functions of library sets and check-outs take these. */
-export const setRefFields = {
+const setRefFieldsOwn = {
   /** Name of the library set. */
   setName: field(name),
-  ...mountField,
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const setRefFields: typeof mountField & typeof setRefFieldsOwn = { ...mountField, ...setRefFieldsOwn };
 
 /** Which library set: its name and mount. */
 export type SetRefArgs = PlainArgsOf<typeof setRefFields>;

@@ -16,10 +16,9 @@ import { mountField, mountOnly, type MountArgs, type MountInputs } from "./field
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
-export const directoryRoleFields = {
+const directoryRoleFieldsOwn = {
   /** Name of the role: the last segment of its path `/{mount}/roles/{name}`. */
   name: field(name, { identity: true }),
-  ...mountField,
   /** The service account (must exist in the directory; a name or a DN). The service rotates its password at once. */
   serviceAccountName: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: the account must exist in the directory")),
   /**
@@ -38,6 +37,9 @@ export const directoryRoleFields = {
   /** When the directory last saw the password set; empty until it has. */
   passwordLastSet: output<string>({ decode: String }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const directoryRoleFields: typeof mountField & typeof directoryRoleFieldsOwn = { ...mountField, ...directoryRoleFieldsOwn };
 
 const roleSet = fieldSet(directoryRoleFields);
 
@@ -82,11 +84,13 @@ export interface NameList {
   keys: string[];
 }
 
-const roleRefFields = {
+const roleRefFieldsOwn = {
   /** Name of the role. */
   role: field(name),
-  ...mountField,
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const roleRefFields: typeof mountField & typeof roleRefFieldsOwn = { ...mountField, ...roleRefFieldsOwn };
 
 /** Which role: its name and mount. */
 export type RoleRefArgs = PlainArgsOf<typeof roleRefFields>;

@@ -51,7 +51,8 @@ export function rotateRootOutput(args: MountInputs = {}, opts?: SvcInvokeOutputO
   return invokeOutput(rootFn, args, opts);
 }
 
-const rotateRoleFields = pick(directoryRoleFields, "name", "mount");
+// Typed by its source: a picked record from another file loses its fields' docs in the declaration emit.
+const rotateRoleFields: Pick<typeof directoryRoleFields, "name" | "mount"> = pick(directoryRoleFields, "name", "mount");
 
 /** Which role: its name and mount. */
 export type RotateRoleArgs = PlainArgsOf<typeof rotateRoleFields>;

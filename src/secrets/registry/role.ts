@@ -175,11 +175,13 @@ export interface NameList {
   keys: string[];
 }
 
-const roleRefFields = {
+const roleRefFieldsOwn = {
   /** Name of the role. */
   role: field(name),
-  ...pick(registryRoleFields, "mount"),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const roleRefFields: Pick<typeof registryRoleFields, "mount"> & typeof roleRefFieldsOwn = { ...pick(registryRoleFields, "mount"), ...roleRefFieldsOwn };
 const mountFields = pick(registryRoleFields, "mount");
 
 /** Which role: its name and mount. */

@@ -206,13 +206,15 @@ const promoteFields = {
 /** Arguments of {@link promoteSecondary}. */
 export type PromoteSecondaryArgs = PlainArgsOf<typeof promoteFields>;
 
-const updatePrimaryFields = {
+const updatePrimaryFieldsOwn = {
   /** A new activation token (secret); `""` clears the knowledge of any past primary. */
   token: field(text, { optional: true, secret: true }),
-  ...pick(performanceSecondaryFields, "primaryApiAddr", "caFile", "caPath"),
   /** Cluster addresses tried in order; the first that answers as primary becomes the primary. */
   updatePrimaryAddrs: field(() => z.array(text().min(1, "must not be empty"), { error: "must be a list of cluster addresses" }), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const updatePrimaryFields: Pick<typeof performanceSecondaryFields, "primaryApiAddr" | "caFile" | "caPath"> & typeof updatePrimaryFieldsOwn = { ...pick(performanceSecondaryFields, "primaryApiAddr", "caFile", "caPath"), ...updatePrimaryFieldsOwn };
 
 /** Arguments of {@link updatePrimary}: `token` or `updatePrimaryAddrs`, not both. */
 export type UpdatePrimaryArgs = PlainArgsOf<typeof updatePrimaryFields>;

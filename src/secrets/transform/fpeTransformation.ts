@@ -8,8 +8,7 @@ import type { ConnectionArgs } from "../../core/connection";
 
 export type TweakSource = (typeof TWEAK_SOURCES)[number];
 
-export const fpeTransformationFields = {
-  ...transformationKeys,
+const fpeTransformationFieldsOwn = {
   /**
    * Template whose capture groups are encrypted (the rest of the value is kept); it must name an
    * alphabet. A built-in such as `builtin/creditcardnumber` or a Template's name.
@@ -30,6 +29,9 @@ export const fpeTransformationFields = {
    */
   allowedRoles: field(names, { set: true, default: [] as string[] }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const fpeTransformationFields: typeof transformationKeys & typeof fpeTransformationFieldsOwn = { ...transformationKeys, ...fpeTransformationFieldsOwn };
 
 const fpeSet = fieldSet(fpeTransformationFields);
 

@@ -8,8 +8,7 @@ import type { ConnectionArgs } from "../../core/connection";
 
 const first = (s: string) => [...s][0] ?? "";
 
-export const maskingTransformationFields = {
-  ...transformationKeys,
+const maskingTransformationFieldsOwn = {
   /** Template whose capture-group characters are masked; everything else is kept. */
   template: field(reference),
   /**
@@ -23,6 +22,9 @@ export const maskingTransformationFields = {
   /** Roles allowed to encode with it (a set, kept sorted; default none). */
   allowedRoles: field(names, { set: true, default: [] as string[] }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const maskingTransformationFields: typeof transformationKeys & typeof maskingTransformationFieldsOwn = { ...transformationKeys, ...maskingTransformationFieldsOwn };
 
 const maskingSet = fieldSet(maskingTransformationFields);
 

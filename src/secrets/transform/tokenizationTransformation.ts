@@ -9,8 +9,7 @@ import type { ConnectionArgs } from "../../core/connection";
 
 export type MappingMode = (typeof MAPPING_MODES)[number];
 
-export const tokenizationTransformationFields = {
-  ...transformationKeys,
+const tokenizationTransformationFieldsOwn = {
   /**
    * `default` (recommended) or `exportable`, which permits decoding every plaintext through
    * export-decoded in an emergency. Cannot change in place: changing it replaces the transformation
@@ -36,6 +35,9 @@ export const tokenizationTransformationFields = {
     decode: (v: unknown) => (Array.isArray(v) && v.length > 0 ? v.map(String) : ["builtin/internal"]),
   }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const tokenizationTransformationFields: typeof transformationKeys & typeof tokenizationTransformationFieldsOwn = { ...transformationKeys, ...tokenizationTransformationFieldsOwn };
 
 /** A tokenization transformation as the provider sees it (property names of the resource). */
 export type TokenizationTransformationState = StateOf<typeof tokenizationTransformationFields>;

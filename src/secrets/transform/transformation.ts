@@ -9,8 +9,7 @@ import type { ConnectionArgs } from "../../core/connection";
 
 export type TransformationType = (typeof TRANSFORMATION_TYPES)[number];
 
-export const transformationFields = {
-  ...transformationKeys,
+const transformationFieldsOwn = {
   /** `fpe`, `masking` or `tokenization`. Required and immutable: changing it replaces the transformation. */
   type: field(() => z.enum(TRANSFORMATION_TYPES, { error: `is required: one of ${TRANSFORMATION_TYPES.join(", ")}` }), { immutable: true }),
   /** Template name; required by the generic endpoint, ignored for tokenization. */
@@ -24,6 +23,9 @@ export const transformationFields = {
   /** Roles allowed to encode and decode with it (a set, kept sorted; default none). */
   allowedRoles: field(names, { set: true, default: [] as string[] }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+export const transformationFields: typeof transformationKeys & typeof transformationFieldsOwn = { ...transformationKeys, ...transformationFieldsOwn };
 
 const transformationSet = fieldSet(transformationFields);
 

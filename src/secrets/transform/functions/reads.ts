@@ -12,11 +12,13 @@ import { TRANSFORMATION_ROUTES } from "../transformations";
 import { field, fieldSet, output, pick, type InfoOf, type PlainArgsOf } from "../../../core/fields";
 import { forms, mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
 
-const refFields = {
+const refFieldsOwn = {
   /** Name of the object (built-ins such as `builtin/internal` too, where the service has them). */
   name: field(readableName),
-  ...mountArg,
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const refFields: typeof mountArg & typeof refFieldsOwn = { ...mountArg, ...refFieldsOwn };
 
 /** Which object to read. */
 export type RefArgs = PlainArgsOf<typeof refFields>;
@@ -24,30 +26,36 @@ export type RefArgs = PlainArgsOf<typeof refFields>;
 /** Which mount to list. */
 export type MountArgs = PlainArgsOf<typeof mountArg>;
 
-const listRolesFields = {
-  ...mountArg,
+const listRolesFieldsOwn = {
   /** Glob on role names (`*` any run, `?` one character). Default `*`. */
   filter: field(() => z.string().min(1), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const listRolesFields: typeof mountArg & typeof listRolesFieldsOwn = { ...mountArg, ...listRolesFieldsOwn };
 
 /** Which mount to list the roles of, and which names. */
 export type ListRolesArgs = PlainArgsOf<typeof listRolesFields>;
 
 // Key actions take only the engine's own transformations, never a built-in name.
-const keyRefFields = {
+const keyRefFieldsOwn = {
   /** Name of the tokenization transformation. */
   name: field(objectName),
-  ...mountArg,
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const keyRefFields: typeof mountArg & typeof keyRefFieldsOwn = { ...mountArg, ...keyRefFieldsOwn };
 
 /** Which tokenization transformation's keys. */
 export type KeyRefArgs = PlainArgsOf<typeof keyRefFields>;
 
-const trimFields = {
-  ...keyRefFields,
+const trimFieldsOwn = {
   /** Oldest key version to keep; older ones are deleted for good. At most minDecryptionVersion. */
   minAvailableVersion: field(() => z.number().int().min(1, "must be 1 or more")),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const trimFields: typeof keyRefFields & typeof trimFieldsOwn = { ...keyRefFields, ...trimFieldsOwn };
 
 /** Which keys to trim, and the oldest version to keep. */
 export type TrimArgs = PlainArgsOf<typeof trimFields>;
@@ -102,11 +110,13 @@ export interface StoreInfo {
   schema?: string;
 }
 
-const keyInfoFields = {
+const keyInfoFieldsOwn = {
   /** Name of the tokenization transformation. */
   name: output<string>(),
-  ...pick(tokenizationKeyConfigFields, "latestVersion", "minAvailableVersion", "minDecryptionVersion"),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const keyInfoFields: Pick<typeof tokenizationKeyConfigFields, "latestVersion" | "minAvailableVersion" | "minDecryptionVersion"> & typeof keyInfoFieldsOwn = { ...pick(tokenizationKeyConfigFields, "latestVersion", "minAvailableVersion", "minDecryptionVersion"), ...keyInfoFieldsOwn };
 const keyInfoSet = fieldSet(keyInfoFields);
 
 /** Key versions of a tokenization transformation. */
@@ -224,7 +234,7 @@ export const listAlphabets = (args: MountArgs = {}, opts?: SvcInvokeOptions<"sec
 /** Output form of {@link listAlphabets}. */
 export const listAlphabetsOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listAlphabets).output(args, opts);
 /** Key versions of a tokenization transformation. */
-export const getTokenizationKey = f(defs.getTokenizationKey).promise;
+export const getTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = f(defs.getTokenizationKey).promise;
 /** Output form of {@link getTokenizationKey}. */
 export const getTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
 /** Names of the tokenization transformations (which have keys). */
@@ -235,10 +245,10 @@ export const listTokenizationKeysOutput = (args: Inputs<MountArgs> = {}, opts?: 
  * Rotates a tokenization key (new tokens use the new version). Every call rotates: none during
  * preview. Prefer TokenizationKeyConfig's `rotationTrigger` for rotation as part of a deployment.
  */
-export const rotateTokenizationKey = f(defs.rotateTokenizationKey).promise;
+export const rotateTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).promise;
 /** Output form of {@link rotateTokenizationKey}: unknown during preview. */
 export const rotateTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
 /** Deletes key versions below `minAvailableVersion` for good (tokens made with them stop decoding). None during preview. */
-export const trimTokenizationKey = f(defs.trimTokenizationKey).promise;
+export const trimTokenizationKey: (args: TrimArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = f(defs.trimTokenizationKey).promise;
 /** Output form of {@link trimTokenizationKey}: unknown during preview. */
 export const trimTokenizationKeyOutput: (args: Inputs<TrimArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.trimTokenizationKey).output;

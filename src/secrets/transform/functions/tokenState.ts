@@ -17,21 +17,22 @@ export const TOKEN_STATE_ROUTES = {
   exportDecoded: "POST /{mount}/transformations/tokenization/export-decoded/{name}",
 } as const;
 
-const pagedFields = {
+const pagedFieldsOwn = {
   /** Name of the tokenization transformation. */
   transformation: field(objectName),
-  ...mountArg,
   /** Values per request (the service's default is 1000). */
   limit: field(() => z.number().int("must be a whole number").min(1, "must be 1 or more"), { optional: true }),
 };
 
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const pagedFields: typeof mountArg & typeof pagedFieldsOwn = { ...mountArg, ...pagedFieldsOwn };
+
 /** Which transformation to page through, and how many values per request. */
 export type PagedArgs = PlainArgsOf<typeof pagedFields>;
 
-const restoreFields = {
+const restoreFieldsOwn = {
   /** Name of the tokenization transformation the snapshot was taken from (its keys sealed the values). */
   transformation: field(objectName),
-  ...mountArg,
   /**
    * Snapshot values, in any order, duplicates allowed: an array in the Output form, any iterable
    * (sync or async) in the Promise form. Secret: each is registered for redaction before it is sent.
@@ -41,6 +42,9 @@ const restoreFields = {
   /** Values per request. Default 1000. */
   chunkSize: field(() => z.number().int().min(1).max(100_000), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const restoreFields: typeof mountArg & typeof restoreFieldsOwn = { ...mountArg, ...restoreFieldsOwn };
 
 /** What to restore, and where. */
 export type RestoreArgs = PlainArgsOf<typeof restoreFields>;

@@ -57,10 +57,9 @@ export type ValueItem = PlainArgsOf<typeof valueItemFields>;
 
 const itemSet = fieldSet(valueItemFields);
 
-const callFields = {
+const callFieldsOwn = {
   /** The role the call goes through. */
   role: field(objectName),
-  ...mountArg,
   /** Many values in one call (single-value arguments are then ignored); results keep the input order. */
   batchInput: field(() => z.array(itemSet.schema() as unknown as z.ZodType<ValueItem>).min(1, "must hold at least one item"), {
     optional: true, of: valueItemFields,
@@ -68,6 +67,9 @@ const callFields = {
   /** Items per request for `batchInput`. Default 1000. */
   batchSize: field(() => z.number().int().min(1).max(10_000), { optional: true }),
 };
+
+// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
+const callFields: typeof mountArg & typeof callFieldsOwn = { ...mountArg, ...callFieldsOwn };
 
 /** The arguments of encode, decode, validate, tokenized and metadata: one value, or `batchInput`. */
 export type ValueArgs = PlainArgsOf<typeof callFields> & Partial<ValueItem>;
