@@ -1,4 +1,4 @@
-import type { Engine } from "../engines";
+import type { Engine } from "../context";
 import { configRoutes } from "./config";
 import { libraryRoutes } from "./library";
 import { roleRoutes } from "./roles";

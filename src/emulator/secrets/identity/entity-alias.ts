@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import { now } from "../../util";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, guarded, notFound, requiredStr, str, strMap } from "../fields";
 import type { EntityAlias } from "./state";

@@ -1,4 +1,4 @@
-import type { Engine } from "../engines";
+import type { Engine } from "../context";
 import { distributionRoutes } from "./distribution";
 import { keyRoutes } from "./key";
 import { kmsRoutes } from "./kms";

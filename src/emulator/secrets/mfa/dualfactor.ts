@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, bool, guarded, notFound, requiredStr, str } from "../fields";
 import type { DualFactorMethod } from "./state";

@@ -1,6 +1,6 @@
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, guarded, notFound, requiredStr, strList } from "../fields";
 import { PLUGIN_TYPES, type Plugin, type PluginType } from "./state";

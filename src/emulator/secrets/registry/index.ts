@@ -1,4 +1,4 @@
-import type { Engine } from "../engines";
+import type { Engine } from "../context";
 import { accessRoutes } from "./access";
 import { registryRoleRoutes } from "./roles";
 

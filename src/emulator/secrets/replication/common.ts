@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { bad, str, type Body } from "../fields";
 import { digestMounts, stateOf, type ClusterHandle, type ReplicationNetwork } from "./network";
 import type { PrimaryState, ReplicationState, SecondaryState } from "./state";

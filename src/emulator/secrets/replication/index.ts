@@ -1,5 +1,5 @@
 import type { Route } from "../../router";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { primaryRoutes } from "./primary";
 import { secondaryRoutes } from "./secondary";
 import { statusRoutes } from "./status";

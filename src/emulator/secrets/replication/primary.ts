@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { emptyReply, jsonReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import { hasOwn } from "../../util";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
 import { bad, body, guarded, requiredStr, str, strList } from "../fields";
 import { parseDuration } from "../duration";

@@ -1,7 +1,7 @@
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import { dict, hasOwn } from "../../util";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
 import { bad, body, bool, guarded, requiredStr, str, strList } from "../fields";
 import { seededIdentity } from "../identity/state";

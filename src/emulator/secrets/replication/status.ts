@@ -1,6 +1,6 @@
 import type { Reply } from "../../http";
 import type { Route } from "../../router";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { dataReply } from "../envelope";
 import { here } from "./common";
 import { digestMounts } from "./network";

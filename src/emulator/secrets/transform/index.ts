@@ -1,4 +1,4 @@
-import type { Engine } from "../engines";
+import type { Engine } from "../context";
 import { alphabetRoutes } from "./alphabet";
 import { keyRoutes } from "./keys";
 import { roleRoutes } from "./role";
