@@ -101,7 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const server = await listen(rt, abort, host, index === 0 ? options.port ?? 0 : 0);
       const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
       started.push({ rt, server, url });
-      network.add({ index, apiAddr: url, rt });
+      network.add({ index, apiAddr: url, store });
     }
   } catch (err) {
     await Promise.all(started.map((s) => s.server.close()));

@@ -9,7 +9,7 @@ import type { PrimaryState, ReplicationState, SecondaryState } from "./state";
 /** The cluster a request reached, its replication state and the network of all clusters. */
 export function here(ctx: SystemContext): { net: ReplicationNetwork; me: ClusterHandle; st: ReplicationState } {
   const net = ctx.rt.cluster.network;
-  const me = net.handleOf(ctx.rt);
+  const me = net.handleOf(ctx.rt.store);
   return { net, me, st: stateOf(me) };
 }
 
@@ -57,7 +57,7 @@ export function freshPrimary(me: ClusterHandle, clusterAddr: string, lastWal = 0
   return {
     clusterAddr: clusterAddr || me.apiAddr,
     lastWal,
-    digest: digestMounts(me.rt.store.data.secrets.mounts),
+    digest: digestMounts(me.store.data.secrets.mounts),
     pending: Object.create(null),
     secondaries: Object.create(null),
     filters: Object.create(null),

@@ -1,19 +1,20 @@
 import { createHash } from "node:crypto";
-import type { Runtime } from "../../runtime";
 import type { Mount } from "../../state";
+import type { Store } from "../../store";
 import { hasOwn, nullProto } from "../../util";
 import { admits } from "./filter";
 import type { Registration, ReplicationState } from "./state";
 
-/** One cluster of the emulator: its runtime and the address it answers on (`http://host:port`). */
+/** One cluster of the emulator: its storage and the address it answers on (`http://host:port`). */
 export interface ClusterHandle {
   index: number;
   apiAddr: string;
-  rt: Runtime;
+  store: Store;
 }
 
-export const stateOf = (c: ClusterHandle | Runtime): ReplicationState => ("rt" in c ? c.rt : c).store.data.secrets.replication;
-const mountsOf = (c: ClusterHandle): Record<string, Mount> => c.rt.store.data.secrets.mounts;
+/** The replication state of a cluster (a handle, or a runtime: both hold the cluster's store). */
+export const stateOf = (c: { store: Store }): ReplicationState => c.store.data.secrets.replication;
+const mountsOf = (c: ClusterHandle): Record<string, Mount> => c.store.data.secrets.mounts;
 
 const NOTHING = Symbol("empty map");
 
@@ -52,9 +53,9 @@ export class ReplicationNetwork {
     this.clusters.push(handle);
   }
 
-  handleOf(rt: Runtime): ClusterHandle {
-    const found = this.clusters.find((c) => c.rt === rt);
-    if (!found) throw new Error("runtime is not a cluster of this emulator");
+  handleOf(store: Store): ClusterHandle {
+    const found = this.clusters.find((c) => c.store === store);
+    if (!found) throw new Error("store is not a cluster of this emulator");
     return found;
   }
 
@@ -103,7 +104,7 @@ export class ReplicationNetwork {
       if (digest === p.digest) continue;
       p.digest = digest;
       p.lastWal += 1;
-      c.rt.store.save();
+      c.store.save();
     }
     for (const c of this.clusters) {
       const l = this.link(c);
@@ -129,8 +130,8 @@ export class ReplicationNetwork {
       sec.lastRemoteWal = p.lastWal;
       sec.lastHeartbeat = now();
       l.reg.lastHeartbeat = now();
-      c.rt.store.save();
-      l.primary.rt.store.save();
+      c.store.save();
+      l.primary.store.save();
     }
   }
 }

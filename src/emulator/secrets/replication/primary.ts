@@ -35,7 +35,7 @@ function demote(ctx: SystemContext): Reply {
   const { me, st } = here(ctx);
   const p = requirePrimary(st);
   st.mode = "secondary";
-  st.secondary = idleSecondary(Object.keys(me.rt.store.data.secrets.mounts).sort(), p.lastWal);
+  st.secondary = idleSecondary(Object.keys(me.store.data.secrets.mounts).sort(), p.lastWal);
   return emptyReply(204);
 }
 
@@ -138,7 +138,7 @@ function dynamicFilter(ctx: SystemContext, req: Incoming): Reply {
   const p = requirePrimary(st);
   if (!registered(p, req.params.id)) return secretsError(404);
   const filter = hasOwn(p.filters, req.params.id) ? p.filters[req.params.id] : undefined;
-  const withheld = Object.keys(me.rt.store.data.secrets.mounts).filter((m) => !admits(filter, m)).map((m) => `${m}/`).sort();
+  const withheld = Object.keys(me.store.data.secrets.mounts).filter((m) => !admits(filter, m)).map((m) => `${m}/`).sort();
   return dataReply({ dynamic_filtered_mounts: withheld, dynamic_filtered_namespaces: [] });
 }
 

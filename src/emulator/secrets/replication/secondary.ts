@@ -82,12 +82,12 @@ function join(me: ClusterHandle, st: ReplicationState, r: Redeemed, apiAddr: str
   };
   st.setId = stateOf(r.primary).setId;
   delete st.primary;
-  r.primary.rt.store.save();
+  r.primary.store.save();
 }
 
 /** Clears all data of the cluster: every mount and every object, before any replicated data arrives. */
 function wipe(me: ClusterHandle): void {
-  const secrets = me.rt.store.data.secrets;
+  const secrets = me.store.data.secrets;
   secrets.mounts = dict();
   secrets.identity = seededIdentity();
   secrets.mfa = emptyMfa();

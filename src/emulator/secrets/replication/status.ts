@@ -49,7 +49,7 @@ function status(ctx: SystemContext): Reply {
       cluster_id: st.clusterId,
       known_primary_cluster_addrs: [...s.knownPrimaryClusterAddrs],
       last_remote_wal: s.lastRemoteWal,
-      merkle_root: digestMounts(me.rt.store.data.secrets.mounts, s.replicatedMounts.filter((m) => m in me.rt.store.data.secrets.mounts)),
+      merkle_root: digestMounts(me.store.data.secrets.mounts, s.replicatedMounts.filter((m) => m in me.store.data.secrets.mounts)),
       primaries: known
         ? [{ api_address: s.primaryApiAddr, cluster_address: s.primaryClusterAddr, connection_status: up ? "connected" : "disconnected", last_heartbeat: up ? now : s.lastHeartbeat }]
         : [],
