@@ -3,37 +3,10 @@ import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import { randomHex } from "../../util";
 import type { SecretsContext } from "../context";
-import { dataReply, listReply } from "../envelope";
+import { dataReply } from "../envelope";
 import { bad, body, guarded, notFound, str, strList } from "../fields";
-import { bag } from "../objects";
-import type { Key } from "./key";
-import type { KmsProvider } from "./kms";
-import { familyOf } from "./material";
-import { ALL_PURPOSES, PROTECTIONS, PROVIDERS, PURPOSES } from "./supported";
-
-/** A key's copy in a KMS provider. Stored by key name, so "one provider per key" holds by shape. */
-export interface Distribution {
-  kms: string;
-  /** Provider-side name, `<key>-<unix seconds>` at distribution time. */
-  name: string;
-  protection: string;
-  purpose: string[];
-  /** Seeds the opaque version identifiers, so rotated versions get theirs without a write on read. */
-  salt: string;
-}
-
-const distributions = (ctx: SecretsContext) => bag<Distribution>(ctx, "distribution");
-
-export function holderOf(ctx: SecretsContext, keyName: string): string | undefined {
-  return distributions(ctx)[keyName]?.kms;
-}
-
-export function keysHeldBy(ctx: SecretsContext, kms: string): string[] {
-  return Object.entries(distributions(ctx))
-    .filter(([, d]) => d.kms === kms)
-    .map(([key]) => key)
-    .sort();
-}
+import { ALL_PURPOSES, familyOf, PROTECTIONS, PROVIDERS, PURPOSES } from "./material";
+import { distributions, keys, providers, type Distribution, type Key } from "./state";
 
 function versionIds(d: Distribution, key: Key): Record<string, string> {
   const out: Record<string, string> = {};
@@ -52,9 +25,9 @@ function distribute(ctx: SecretsContext, req: Incoming): Reply {
   const protection = str(b, "protection") ?? "hsm";
   if (!PROTECTIONS.includes(protection)) bad(`protection must be one of ${PROTECTIONS.join(", ")}`);
 
-  const kms = bag<KmsProvider>(ctx, "kms")[kmsName];
+  const kms = providers(ctx)[kmsName];
   if (!kms) bad(`KMS provider "${kmsName}" does not exist`);
-  const key = bag<Key>(ctx, "key")[keyName];
+  const key = keys(ctx)[keyName];
   if (!key) bad(`key "${keyName}" does not exist`);
 
   const current = distributions(ctx)[keyName];
@@ -81,19 +54,18 @@ function inProvider(ctx: SecretsContext, params: Record<string, string>): Distri
   return d && d.kms === params.name ? d : undefined;
 }
 
-export const distributionRoutes: Route<SecretsContext>[] = [
+export const keyDistributionRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "kms/:name/key/:key_name", handler: guarded(distribute) },
   {
     method: "GET",
     path: "kms/:name/key/:key_name",
     handler: (ctx, req) => {
       const d = inProvider(ctx, req.params);
-      const key = bag<Key>(ctx, "key")[req.params.key_name];
+      const key = keys(ctx)[req.params.key_name];
       if (!d || !key) return notFound();
       return dataReply({ name: d.name, protection: d.protection, purpose: d.purpose.join(","), versions: versionIds(d, key) });
     },
   },
-  { method: "LIST", path: "kms/:name/key", handler: (ctx, req) => listReply(keysHeldBy(ctx, req.params.name)) },
   {
     method: "DELETE",
     path: "kms/:name/key/:key_name",
@@ -101,14 +73,6 @@ export const distributionRoutes: Route<SecretsContext>[] = [
       // The key itself stays in the engine and may be distributed again.
       if (inProvider(ctx, req.params)) delete distributions(ctx)[req.params.key_name];
       return emptyReply(204);
-    },
-  },
-  {
-    method: "LIST",
-    path: "key/:name/kms",
-    handler: (ctx, req) => {
-      const holder = holderOf(ctx, req.params.name);
-      return listReply(holder === undefined ? [] : [holder]);
     },
   },
 ];

@@ -4,18 +4,8 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, guarded, notFound, str, strMap } from "../fields";
-import { bag } from "../objects";
-import { keysHeldBy } from "./distribution";
-import { PROVIDERS } from "./supported";
-
-export interface KmsProvider {
-  provider: string;
-  key_collection: string;
-  /** Write-only: stored, never returned. */
-  credentials: Record<string, string>;
-}
-
-export const providers = (ctx: SecretsContext) => bag<KmsProvider>(ctx, "kms");
+import { PROVIDERS } from "./material";
+import { keysHeldBy, providers } from "./state";
 
 /** Creates the provider, or updates it when it exists; left-out fields keep their values. */
 function write(ctx: SecretsContext, req: Incoming): Reply {
@@ -50,7 +40,7 @@ function write(ctx: SecretsContext, req: Incoming): Reply {
   return emptyReply(204);
 }
 
-export const kmsRoutes: Route<SecretsContext>[] = [
+export const kmsProviderRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "kms/:name", handler: guarded(write) },
   {
     method: "GET",
@@ -75,4 +65,5 @@ export const kmsRoutes: Route<SecretsContext>[] = [
       return emptyReply(204);
     },
   },
+  { method: "LIST", path: "kms/:name/key", handler: (ctx, req) => listReply(keysHeldBy(ctx, req.params.name)) },
 ];
