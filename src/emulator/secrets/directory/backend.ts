@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import type { SecretsContext } from "../context";
 import { builtinDirectory } from "./builtin";
 import { ldapDirectory } from "./ldap";
-import type { DirectoryConfig } from "./types";
+import type { DirectoryConfig } from "./state";
 
 /** What the engine needs from a directory; one implementation per backend. */
 export interface Directory {

@@ -7,7 +7,7 @@ import { chooseBackend, splitUrls } from "./backend";
 import { parseDuration } from "../duration";
 import { DEFAULT_LENGTH, fixedLength, MIN_LENGTH, PLACEHOLDER } from "./password";
 import { bagOf } from "./store";
-import { configOf, type DirectoryConfig } from "./types";
+import { configOf, type DirectoryConfig } from "./state";
 
 const TLS = ["tls10", "tls11", "tls12", "tls13"];
 

@@ -8,7 +8,7 @@ import { splitUrls } from "./backend";
 import { accounts, hashPassword, passwordMatches } from "./builtin";
 import { randomText } from "./password";
 import { own } from "./store";
-import type { DirectoryConfig } from "./types";
+import type { DirectoryConfig } from "./state";
 
 /**
  * `/_emulator/directory`: the built-in directory's accounts (the seed has no API for them, as a

@@ -1,7 +1,7 @@
 import type { Engine } from "../context";
 import { configRoutes } from "./config";
-import { libraryRoutes } from "./library";
-import { roleRoutes } from "./roles";
+import { libraryRoutes } from "./librarySet";
+import { roleRoutes } from "./role";
 import { rootRoutes } from "./root";
 
 /**

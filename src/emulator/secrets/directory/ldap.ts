@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from "node:tls";
 import { Attribute, Change, Client, escapeFilter } from "ldapts";
 import { DirectoryError, splitUrls, type Directory } from "./backend";
-import type { DirectoryConfig } from "./types";
+import type { DirectoryConfig } from "./state";
 
 const TLS_VERSIONS: Record<string, ConnectionOptions["minVersion"]> = { tls10: "TLSv1", tls11: "TLSv1.1", tls12: "TLSv1.2", tls13: "TLSv1.3" };
 

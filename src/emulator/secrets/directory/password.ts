@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { DirectoryConfig } from "./types";
+import type { DirectoryConfig } from "./state";
 
 const BASE62 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /** Without a formatter, generated passwords start with this so they meet common complexity rules. */

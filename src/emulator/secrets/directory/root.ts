@@ -5,7 +5,7 @@ import { dataReply } from "../envelope";
 import { bad } from "../fields";
 import { directoryFor } from "./backend";
 import { generatePassword } from "./password";
-import { exclusive, handled, requireConfig, serialized } from "./rotation";
+import { exclusive, handled, requireConfig, serialized } from "./rotate";
 
 export const ROOT_ROTATION_WARNING = "Root password rotation is already in progress.";
 

@@ -6,7 +6,7 @@ import type { SecretsContext } from "../context";
 import { directoryFor } from "./backend";
 import { generatePassword } from "./password";
 import { own } from "./store";
-import { configOf, managed, type DirectoryConfig } from "./types";
+import { configOf, managed, type DirectoryConfig } from "./state";
 
 // Rotations of one account run one after another, so the password the engine stores is the one
 // the directory holds. Keyed by the mount object, so each emulator (and each reset) has its own.

@@ -5,9 +5,9 @@ import { dataReply, listReply } from "../envelope";
 import { bad, body, notFound, str } from "../fields";
 import { directoryFor } from "./backend";
 import { parseDuration } from "../duration";
-import { exclusive, handled, requireConfig, rotateAccount } from "./rotation";
+import { exclusive, handled, requireConfig, rotateAccount } from "./rotate";
 import { own } from "./store";
-import { managed, roleOf, roles, setOf, type DirectoryConfig, type Role } from "./types";
+import { managed, roleOf, roles, setOf, type DirectoryConfig, type Role } from "./state";
 
 export const ROLE_ROTATION_WARNING = "Role password rotation is already in progress.";
 

@@ -4,11 +4,11 @@ import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, bool, notFound, strList, type Body } from "../fields";
 import { directoryFor } from "./backend";
-import { loanRoutes, sweep } from "./checkout";
+import { loanRoutes, sweep } from "./checkOut";
 import { parseDuration } from "../duration";
-import { handled, requireConfig, rotateAccount } from "./rotation";
+import { handled, requireConfig, rotateAccount } from "./rotate";
 import { own } from "./store";
-import { loans, managed, roleOf, sets, setOf, type LibrarySet } from "./types";
+import { loans, managed, roleOf, sets, setOf, type LibrarySet } from "./state";
 
 const DAY = 86400;
 

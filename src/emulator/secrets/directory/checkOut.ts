@@ -6,9 +6,9 @@ import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, str, strList } from "../fields";
 import { parseDuration } from "../duration";
-import { handled, requireConfig, rotateAccount, serialized } from "./rotation";
+import { handled, requireConfig, rotateAccount, serialized } from "./rotate";
 import { own } from "./store";
-import { configOf, loans, managed, sets, type DirectoryConfig, type LibrarySet } from "./types";
+import { configOf, loans, managed, sets, type DirectoryConfig, type LibrarySet } from "./state";
 
 export const NONE_AVAILABLE = "No service accounts available for check-out.";
 
