@@ -6,8 +6,8 @@ import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, str, strList } from "../fields";
 import { parseDuration } from "../duration";
+import { own } from "../objects";
 import { handled, requireConfig, rotateAccount, serialized } from "./rotate";
-import { own } from "./store";
 import { configOf, loans, managed, sets, type DirectoryConfig, type LibrarySet } from "./state";
 
 export const NONE_AVAILABLE = "No service accounts available for check-out.";
@@ -130,7 +130,7 @@ function checkIn(manage: boolean) {
   };
 }
 
-export const loanRoutes: Route<SecretsContext>[] = [
+export const checkOutRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "library/:name/check-out", handler: handled(checkOut) },
   { method: "POST", path: "library/:name/check-in", handler: handled(checkIn(false)) },
   { method: "POST", path: "library/manage/:name/check-in", handler: handled(checkIn(true)), sudo: true },

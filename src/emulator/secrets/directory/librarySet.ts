@@ -3,11 +3,10 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, bool, notFound, strList, type Body } from "../fields";
-import { directoryFor } from "./backend";
-import { loanRoutes, sweep } from "./checkOut";
 import { parseDuration } from "../duration";
-import { handled, requireConfig, rotateAccount } from "./rotate";
-import { own } from "./store";
+import { own } from "../objects";
+import { sweep } from "./checkOut";
+import { directoryFor, handled, requireConfig, rotateAccount } from "./rotate";
 import { loans, managed, roleOf, sets, setOf, type LibrarySet } from "./state";
 
 const DAY = 86400;
@@ -101,7 +100,7 @@ async function status(ctx: SecretsContext, req: Incoming): Promise<Reply> {
   return dataReply(out);
 }
 
-export const libraryRoutes: Route<SecretsContext>[] = [
+export const librarySetRoutes: Route<SecretsContext>[] = [
   { method: "LIST", path: "library", handler: (ctx) => listReply(Object.keys(sets(ctx))) },
   { method: "POST", path: "library/:name", handler: handled(write) },
   {
@@ -114,5 +113,4 @@ export const libraryRoutes: Route<SecretsContext>[] = [
   },
   { method: "DELETE", path: "library/:name", handler: handled(remove) },
   { method: "GET", path: "library/:name/status", handler: handled(status) },
-  ...loanRoutes,
 ];

@@ -3,24 +3,16 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, notFound, str } from "../fields";
-import { directoryFor } from "./backend";
 import { parseDuration } from "../duration";
-import { exclusive, handled, requireConfig, rotateAccount } from "./rotate";
-import { own } from "./store";
+import { own } from "../objects";
+import { configured, directoryFor, handled, requireConfig, rotateAccount } from "./rotate";
 import { managed, roleOf, roles, setOf, type DirectoryConfig, type Role } from "./state";
-
-export const ROLE_ROTATION_WARNING = "Role password rotation is already in progress.";
-
-function config(ctx: SecretsContext): DirectoryConfig {
-  const cfg = requireConfig(ctx);
-  return typeof cfg === "string" ? bad(cfg) : cfg;
-}
 
 const effectiveTtl = (role: Role, cfg: DirectoryConfig) => role.ttl || cfg.ttl;
 
 /** Creates or updates a role. A new role (or a new account) has its password rotated at once, so the service knows it. */
 async function write(ctx: SecretsContext, req: Incoming): Promise<Reply> {
-  const cfg = config(ctx);
+  const cfg = configured(ctx);
   const b = body(req);
   const name = req.params.name;
   const old = own(roles(ctx), name);
@@ -67,7 +59,7 @@ async function read(ctx: SecretsContext, req: Incoming): Promise<Reply> {
  * changed it.
  */
 async function creds(ctx: SecretsContext, req: Incoming): Promise<Reply> {
-  const cfg = config(ctx);
+  const cfg = configured(ctx);
   const role = own(roles(ctx), req.params.name);
   if (!role) bad(`role "${req.params.name}" does not exist`);
   const account = role.service_account_name;
@@ -80,14 +72,6 @@ async function creds(ctx: SecretsContext, req: Incoming): Promise<Reply> {
   if (!record || expired || changedElsewhere) await rotateAccount(ctx, cfg, account);
   const now = own(managed(ctx), account)!;
   return dataReply({ username: account, current_password: now.password, last_password: now.last_password });
-}
-
-async function rotateRole(ctx: SecretsContext, req: Incoming): Promise<Reply> {
-  const cfg = config(ctx);
-  const role = own(roles(ctx), req.params.name);
-  if (!role) bad(`role "${req.params.name}" does not exist`);
-  const done = await exclusive(ctx, `role:${role.service_account_name}`, () => rotateAccount(ctx, cfg, role.service_account_name));
-  return done ? emptyReply(204) : dataReply(null, [ROLE_ROTATION_WARNING]);
 }
 
 export const roleRoutes: Route<SecretsContext>[] = [
@@ -108,5 +92,4 @@ export const roleRoutes: Route<SecretsContext>[] = [
     },
   },
   { method: "GET", path: "creds/:name", handler: handled(creds) },
-  { method: "POST", path: "rotate-role/:name", handler: handled(rotateRole) },
 ];

@@ -1,12 +1,57 @@
-import type { Handler } from "../../router";
+import { randomBytes } from "node:crypto";
+import { emptyReply, type Incoming, type Reply } from "../../http";
+import type { Handler, Route } from "../../router";
 import type { Mount } from "../../state";
-import { secretsError } from "../envelope";
-import { guarded } from "../fields";
 import type { SecretsContext } from "../context";
-import { directoryFor } from "./backend";
-import { generatePassword } from "./password";
-import { own } from "./store";
-import { configOf, managed, type DirectoryConfig } from "./state";
+import { dataReply, secretsError } from "../envelope";
+import { bad, guarded } from "../fields";
+import { own } from "../objects";
+import { builtinDirectory, type Directory } from "./backend";
+import { ldapDirectory } from "./ldap";
+import { configOf, managed, roles, type DirectoryConfig } from "./state";
+
+/**
+ * Rotations of the directory engine: rotate-root (the bind password) and rotate-role, and what
+ * every object uses to change a password: generating one, the directory to set it in, one
+ * rotation at a time per account, and directory failures reported as 500.
+ */
+
+export const ROOT_ROTATION_WARNING = "Root password rotation is already in progress.";
+export const ROLE_ROTATION_WARNING = "Role password rotation is already in progress.";
+
+const BASE62 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+/** Without a formatter, generated passwords start with this so they meet common complexity rules. */
+export const PREFIX = "?@09AZ";
+export const PLACEHOLDER = "{{PASSWORD}}";
+export const DEFAULT_LENGTH = 64;
+export const MIN_LENGTH = 14;
+/** Length used for a named password policy: the emulator keeps no policies (README, Assumptions). */
+export const POLICY_LENGTH = 20;
+
+export function randomText(length: number, alphabet = BASE62): string {
+  let out = "";
+  // Rejecting bytes at or above the largest multiple of the alphabet size keeps every character equally likely.
+  const limit = 256 - (256 % alphabet.length);
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) if (byte < limit && out.length < length) out += alphabet[byte % alphabet.length];
+  }
+  return out;
+}
+
+/** Characters of the formatter that are not the placeholder. */
+export const fixedLength = (formatter: string) => formatter.length - PLACEHOLDER.length;
+
+/** A new password per the config: policy, or length with the prefix, or length through the formatter. */
+export function generatePassword(cfg: Pick<DirectoryConfig, "password_policy" | "length" | "formatter">): string {
+  if (cfg.password_policy) return randomText(POLICY_LENGTH);
+  const length = cfg.length || DEFAULT_LENGTH;
+  if (cfg.formatter) return cfg.formatter.replace(PLACEHOLDER, randomText(length - fixedLength(cfg.formatter)));
+  return PREFIX + randomText(length - PREFIX.length);
+}
+
+export function directoryFor(ctx: SecretsContext, cfg: DirectoryConfig): Directory {
+  return cfg.backend === "ldap" ? ldapDirectory(cfg) : builtinDirectory(ctx);
+}
 
 // Rotations of one account run one after another, so the password the engine stores is the one
 // the directory holds. Keyed by the mount object, so each emulator (and each reset) has its own.
@@ -43,6 +88,12 @@ export function requireConfig(ctx: SecretsContext): DirectoryConfig | string {
   return configOf(ctx) ?? "the directory engine is not configured: POST config with binddn and bindpass first";
 }
 
+/** The config, or a 400 (thrown) saying the engine is not configured. */
+export function configured(ctx: SecretsContext): DirectoryConfig {
+  const cfg = requireConfig(ctx);
+  return typeof cfg === "string" ? bad(cfg) : cfg;
+}
+
 /**
  * Sets a new generated password on `account` in the directory, then records it. When the directory
  * refuses, nothing is recorded and the previous password stays valid.
@@ -73,3 +124,35 @@ export function handled(handler: Handler<SecretsContext>): Handler<SecretsContex
     }
   };
 }
+
+/**
+ * Gives the bind account a new generated password, known only to the service from then on. The
+ * directory is changed first (bound with the old password), then the config.
+ */
+async function rotateRoot(ctx: SecretsContext): Promise<Reply> {
+  const cfg = requireConfig(ctx);
+  if (typeof cfg === "string") bad(cfg);
+  const done = await exclusive(ctx, "root", () =>
+    serialized(ctx, "root", async () => {
+      const password = generatePassword(cfg);
+      await directoryFor(ctx, cfg).setBindPassword(password);
+      cfg.bindpass = password;
+      ctx.rt.store.save();
+    }),
+  );
+  return done ? emptyReply(204) : dataReply(null, [ROOT_ROTATION_WARNING]);
+}
+
+async function rotateRole(ctx: SecretsContext, req: Incoming): Promise<Reply> {
+  const cfg = configured(ctx);
+  const role = own(roles(ctx), req.params.name);
+  if (!role) bad(`role "${req.params.name}" does not exist`);
+  const done = await exclusive(ctx, `role:${role.service_account_name}`, () => rotateAccount(ctx, cfg, role.service_account_name));
+  return done ? emptyReply(204) : dataReply(null, [ROLE_ROTATION_WARNING]);
+}
+
+export const rotateRoutes: Route<SecretsContext>[] = [
+  { method: "POST", path: "rotate-root", handler: handled(rotateRoot) },
+  { method: "GET", path: "rotate-root", handler: handled(rotateRoot) },
+  { method: "POST", path: "rotate-role/:name", handler: handled(rotateRole) },
+];

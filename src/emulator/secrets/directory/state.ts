@@ -1,5 +1,11 @@
 import type { SecretsContext } from "../context";
-import { bagOf, own } from "./store";
+import { own, store } from "../objects";
+
+/**
+ * What the directory engine keeps on its mount: the config, the passwords it manages, roles,
+ * library sets and their loans, and the accounts of the built-in directory. Every bag is
+ * prototype-free (objects.ts), so user-chosen names such as `__proto__` are ordinary names.
+ */
 
 /** POST config after defaults; `bindpass` is never returned. */
 export interface DirectoryConfig {
@@ -59,11 +65,24 @@ export interface Loan {
   expires: number;
 }
 
+/**
+ * An account of the built-in directory, seeded through `/_emulator/directory`. Like a real
+ * directory it keeps a salted hash, never the password.
+ */
+export interface Account {
+  /** `scrypt:<salt hex>:<hash hex>`. */
+  password_hash: string;
+  password_last_set: string;
+}
+
+export const bagOf = <T>(ctx: Pick<SecretsContext, "mount">, kind: string) => store<T>(ctx.mount, kind);
+
 export const configOf = (ctx: SecretsContext): DirectoryConfig | undefined => own(bagOf<DirectoryConfig>(ctx, "config"), "config");
 export const managed = (ctx: SecretsContext) => bagOf<Managed>(ctx, "managed");
 export const roles = (ctx: SecretsContext) => bagOf<Role>(ctx, "role");
 export const sets = (ctx: SecretsContext) => bagOf<LibrarySet>(ctx, "library");
 export const loans = (ctx: SecretsContext) => bagOf<Loan>(ctx, "loan");
+export const accounts = (ctx: Pick<SecretsContext, "mount">) => bagOf<Account>(ctx, "account");
 
 /** The set that holds `account`, if any. */
 export function setOf(ctx: SecretsContext, account: string): string | undefined {

@@ -4,7 +4,7 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, guarded, notFound, requiredStr, str } from "../fields";
-import { own, store } from "../directory/store";
+import { own, store } from "../objects";
 import { digest, lookup } from "./tokens";
 
 export interface AccessConfig {

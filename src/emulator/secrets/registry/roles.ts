@@ -4,7 +4,7 @@ import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, bool, guarded, notFound, str, strList, type Body } from "../fields";
 import { formatDuration, parseDuration } from "../duration";
-import { own, store } from "../directory/store";
+import { own, store } from "../objects";
 import { accessOf } from "./access";
 import { mint } from "./tokens";
 

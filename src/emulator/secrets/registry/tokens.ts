@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Mount } from "../../state";
-import { store } from "../directory/store";
+import { store } from "../objects";
 
 /**
  * The built-in registry's ACL tokens. Only a digest of each token is kept, so neither the state
