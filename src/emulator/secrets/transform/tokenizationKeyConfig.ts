@@ -7,9 +7,8 @@ import { bad, body, count, guarded, notFound, type Body } from "../fields";
 import { isRecord } from "../../util";
 import { backendFor } from "./backend";
 import { StoreUnavailable } from "./sql";
-import { has } from "./tables";
+import { has, transformations } from "./state";
 import { rotate, type KeyRing, type TokenBackend } from "./tokens";
-import { transformations } from "./transformation";
 
 type Action = (ring: KeyRing, b: Body, name: string) => Reply | undefined;
 
@@ -52,7 +51,7 @@ const presentRing = (ring: KeyRing, name: string) => ({
   name,
 });
 
-export const keyRoutes: Route<SecretsContext>[] = [
+export const tokenizationKeyConfigRoutes: Route<SecretsContext>[] = [
   {
     method: "LIST",
     path: "tokenization/keys",

@@ -2,37 +2,15 @@ import { randomBytes } from "node:crypto";
 import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { bad, str, strList, type Body } from "../fields";
-import type { Role } from "./role";
-import { storeOf } from "./store";
-import { durationSeconds, namedRoutes, table, type NamedKind } from "./tables";
-import { templateOf } from "./template";
 import { backendFor, dropTokens } from "./backend";
-import { newRing, type KeyRing } from "./tokens";
+import { durationSeconds, namedRoutes, roles, type NamedKind, type Transformation, type TransformationType } from "./state";
+import { storeOf } from "./store";
+import { templateOf } from "./template";
+import { newRing } from "./tokens";
 
-export type TransformationType = "fpe" | "masking" | "tokenization";
 export const TYPES: TransformationType[] = ["fpe", "masking", "tokenization"];
 const TWEAK_SOURCES = ["supplied", "generated", "internal"];
 const MAPPING_MODES = ["default", "exportable"];
-
-export interface Transformation {
-  type: TransformationType;
-  /** "" for tokenization. */
-  template: string;
-  tweak_source: string;
-  masking_character: string;
-  allowed_roles: string[];
-  mapping_mode: string;
-  /** Seconds; 0: tokens may never expire. */
-  max_ttl: number;
-  stores: string[];
-  /** FPE key (base64, 32 bytes) and the tweak of `internal` tweak source. */
-  fpe_key?: string;
-  internal_tweak?: string;
-  /** Tokenization keys when the tokens live in the engine's own storage. */
-  ring?: KeyRing;
-}
-
-export const transformations = (ctx: SecretsContext) => table<Transformation>(ctx, "transformation");
 
 function oneOf(b: Body, key: string, allowed: string[], fallback: string): string {
   const value = str(b, key) ?? fallback;
@@ -135,8 +113,8 @@ function kind(type: TransformationType | undefined): NamedKind<Transformation> {
     },
     present,
     inUse(ctx, name) {
-      const roles = Object.entries(table<Role>(ctx, "role")).filter(([, r]) => r.transformations.includes(name)).map(([n]) => n);
-      return roles.map((r) => `transformation "${name}" is used by role "${r}"; remove it from the role's transformations or delete the role first`);
+      const users = Object.entries(roles(ctx)).filter(([, r]) => r.transformations.includes(name)).map(([n]) => n);
+      return users.map((r) => `transformation "${name}" is used by role "${r}"; remove it from the role's transformations or delete the role first`);
     },
     removed: (ctx, name) => dropTokens(ctx, name),
   };

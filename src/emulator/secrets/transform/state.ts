@@ -4,9 +4,63 @@ import { dataReply, listReply, secretsError } from "../envelope";
 import { parseDuration } from "../duration";
 import type { SecretsContext } from "../context";
 import { bad, body as readBody, guarded, notFound } from "../fields";
+import type { KeyRing } from "./tokens";
 
 /**
- * The transform engine's stores, one per kind, keyed by user-chosen names. They have no prototype,
+ * What the transform engine keeps on its mount: one table per object kind (alphabets, templates,
+ * roles, transformations, stores), the shapes stored in them, and the rows every named kind shares
+ * (write, read, list, delete, and built-ins readable at `<kind>/builtin/:name`).
+ */
+
+export interface Alphabet {
+  alphabet: string;
+}
+
+export interface Template {
+  type: "regex";
+  pattern: string;
+  /** "" when the template names no alphabet. */
+  alphabet: string;
+}
+
+export interface Role {
+  transformations: string[];
+}
+
+export type TransformationType = "fpe" | "masking" | "tokenization";
+
+export interface Transformation {
+  type: TransformationType;
+  /** "" for tokenization. */
+  template: string;
+  tweak_source: string;
+  masking_character: string;
+  allowed_roles: string[];
+  mapping_mode: string;
+  /** Seconds; 0: tokens may never expire. */
+  max_ttl: number;
+  stores: string[];
+  /** FPE key (base64, 32 bytes) and the tweak of `internal` tweak source. */
+  fpe_key?: string;
+  internal_tweak?: string;
+  /** Tokenization keys when the tokens live in the engine's own storage. */
+  ring?: KeyRing;
+}
+
+export interface Store {
+  type: string;
+  driver: "postgres" | "mysql" | "internal";
+  supported_transformations: string[];
+  connection_string: string;
+  schema: string;
+  max_open_connections: number;
+  max_idle_connections: number;
+  /** Seconds; 0: no limit. */
+  max_connection_lifetime: number;
+}
+
+/**
+ * The engine's tables, one per kind, keyed by user-chosen names. They have no prototype,
  * so names such as `__proto__` or `constructor` are ordinary names. A table read back from a state
  * file is a plain object; it is rebuilt without prototype on first use.
  */
@@ -22,6 +76,9 @@ export function table<T>(ctx: SecretsContext, kind: string, create = false): Rec
 }
 
 export const has = (t: Record<string, unknown>, name: string) => Object.prototype.hasOwnProperty.call(t, name);
+
+export const roles = (ctx: SecretsContext) => table<Role>(ctx, "role");
+export const transformations = (ctx: SecretsContext) => table<Transformation>(ctx, "transformation");
 
 /** `*` any run of characters, `?` one character; everything else literal. */
 export function globMatch(pattern: string, name: string): boolean {
