@@ -6,7 +6,7 @@ import { mountableTypes, reservedPrefix } from "./secrets";
 import { directoryControlRoutes } from "./secrets/directory/control";
 import { identityControlRoutes } from "./secrets/identity/control";
 import { registryControlRoutes } from "./secrets/registry/control";
-import { loginEnforcementRoutes } from "./secrets/mfa/login-enforcement";
+import { mfaControlRoutes } from "./secrets/mfa/control";
 import { runControlRoutes } from "./runs/control-routes";
 import { seed } from "./seed";
 import { dict, isRecord } from "./util";
@@ -100,7 +100,7 @@ const routes: Route<Runtime>[] = [
   ...identityControlRoutes,
   ...directoryControlRoutes,
   ...registryControlRoutes,
-  ...loginEnforcementRoutes,
+  ...mfaControlRoutes,
   {
     method: "GET",
     path: "/mounts",

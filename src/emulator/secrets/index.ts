@@ -6,10 +6,10 @@ import type { Mount } from "../state";
 import type { Engine, SecretsContext, SystemContext } from "./context";
 import { directoryEngine } from "./directory";
 import { noHandler, permissionDenied, secretsError, unsupportedOperation } from "./envelope";
-import { entityAliasRoutes } from "./identity/entity-alias";
+import { entityAliasRoutes } from "./identity/entityAlias";
 import { keymgmtEngine } from "./keymgmt";
-import { dualFactorRoutes } from "./mfa/dualfactor";
-import { catalogRoutes } from "./plugins/catalog";
+import { dualFactorMethodRoutes } from "./mfa/dualFactorMethod";
+import { catalogEntryRoutes } from "./plugins/catalogEntry";
 import { registryEngine } from "./registry";
 import { guardReplicated, replicationRoutes } from "./replication";
 import { transformEngine } from "./transform";
@@ -27,8 +27,8 @@ export const ENGINES: Record<string, Engine> = {
  * These prefixes are reserved; nothing can be mounted at or under them.
  */
 export const SYSTEM_PATHS: Record<string, Route<SystemContext>[]> = {
-  identity: [...entityAliasRoutes, ...dualFactorRoutes],
-  sys: [...catalogRoutes, ...replicationRoutes],
+  identity: [...entityAliasRoutes, ...dualFactorMethodRoutes],
+  sys: [...catalogEntryRoutes, ...replicationRoutes],
 };
 
 const routers = new Map(Object.values(ENGINES).map((engine) => [engine.type, new Router(engine.routes)]));

@@ -4,23 +4,9 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, guarded, notFound, requiredStr, str } from "../fields";
-import { own, store } from "../objects";
-import { digest, lookup } from "./tokens";
-
-export interface AccessConfig {
-  address: string;
-  scheme: string;
-  /** Digest of the management token, never the token. */
-  token_digest: string;
-  ca_cert: string;
-  client_cert: string;
-  /** Digest of the client key: the emulator never uses it, so it keeps no copy. */
-  client_key_digest: string;
-}
+import { accessBag as bag, accessOf, digest, lookup } from "./state";
 
 const ADDRESS = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
-const bag = (ctx: SecretsContext) => store<AccessConfig>(ctx.mount, "access");
-export const accessOf = (ctx: SecretsContext) => own(bag(ctx), "access");
 
 function pemProblem(key: string, value: string, parse: (pem: string) => unknown, what = "x509 PEM"): string | undefined {
   if (value === "") return undefined;
@@ -58,7 +44,7 @@ function write(ctx: SecretsContext, req: Incoming): Reply {
   return emptyReply(204);
 }
 
-export const accessRoutes: Route<SecretsContext>[] = [
+export const accessConfigRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "config/access", handler: guarded(write) },
   {
     method: "GET",

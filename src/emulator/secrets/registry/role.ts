@@ -4,25 +4,12 @@ import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, bool, guarded, notFound, str, strList, type Body } from "../fields";
 import { formatDuration, parseDuration } from "../duration";
-import { own, store } from "../objects";
-import { accessOf } from "./access";
-import { mint } from "./tokens";
-
-export interface RegistryRole {
-  token_type: "client" | "management";
-  /** Base64 ACL policy, as given. */
-  policy: string;
-  policies: string[];
-  local: boolean;
-  /** Seconds; 0 = the engine's default (given as `ttl`, or `lease` by older registries). */
-  ttl: number;
-  max_ttl: number;
-}
+import { own } from "../objects";
+import { accessOf, mint, roles, type RegistryRole } from "./state";
 
 export const CLIENT_NEEDS_POLICY = "Use either a policy document, a list of policies or roles, or set token_type to management";
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-const roles = (ctx: SecretsContext) => store<RegistryRole>(ctx.mount, "role");
 
 function duration(b: Body, key: string): number | undefined {
   if (b[key] === undefined || b[key] === null || b[key] === "") return undefined;
@@ -76,7 +63,7 @@ function creds(ctx: SecretsContext, req: Incoming): Reply {
   });
 }
 
-export const registryRoleRoutes: Route<SecretsContext>[] = [
+export const roleRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "roles/:name", handler: guarded(write) },
   {
     method: "GET",

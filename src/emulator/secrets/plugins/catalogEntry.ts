@@ -67,7 +67,7 @@ function remove(ctx: SystemContext, req: Incoming): Reply {
   return emptyReply(204);
 }
 
-export const catalogRoutes: Route<SystemContext>[] = [
+export const catalogEntryRoutes: Route<SystemContext>[] = [
   {
     method: "GET",
     path: "plugins/catalog",

@@ -26,7 +26,7 @@ function put(rt: Runtime, req: Incoming): Reply {
   return emptyReply(204);
 }
 
-export const loginEnforcementRoutes: Route<Runtime>[] = [
+export const mfaControlRoutes: Route<Runtime>[] = [
   { method: "POST", path: "/login-enforcements", handler: put },
   { method: "GET", path: "/login-enforcements", handler: (rt) => jsonReply(200, { loginEnforcements: Object.values(rt.store.data.secrets.mfa.loginEnforcements) }) },
   {

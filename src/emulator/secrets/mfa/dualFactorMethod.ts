@@ -73,7 +73,7 @@ function present(m: DualFactorMethod): Record<string, unknown> {
   };
 }
 
-export const dualFactorRoutes: Route<SystemContext>[] = [
+export const dualFactorMethodRoutes: Route<SystemContext>[] = [
   { method: "POST", path: "mfa/method/dualfactor", handler: guarded(writeCollection) },
   { method: "LIST", path: "mfa/method/dualfactor", handler: (ctx) => listReply(Object.keys(mfa(ctx).dualfactor)) },
   { method: "POST", path: "mfa/method/dualfactor/:id", handler: guarded(writeById) },

@@ -1,6 +1,39 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Mount } from "../../state";
-import { store } from "../objects";
+import type { SecretsContext } from "../context";
+import { own, store } from "../objects";
+
+/**
+ * What the registry engine keeps on its mount: the access config, the roles, and the tokens of
+ * the built-in registry.
+ */
+
+export interface AccessConfig {
+  address: string;
+  scheme: string;
+  /** Digest of the management token, never the token. */
+  token_digest: string;
+  ca_cert: string;
+  client_cert: string;
+  /** Digest of the client key: the emulator never uses it, so it keeps no copy. */
+  client_key_digest: string;
+}
+
+export interface RegistryRole {
+  token_type: "client" | "management";
+  /** Base64 ACL policy, as given. */
+  policy: string;
+  policies: string[];
+  local: boolean;
+  /** Seconds; 0 = the engine's default (given as `ttl`, or `lease` by older registries). */
+  ttl: number;
+  max_ttl: number;
+}
+
+/** The bag holding the access config, under the key `access`. */
+export const accessBag = (ctx: SecretsContext) => store<AccessConfig>(ctx.mount, "access");
+export const accessOf = (ctx: SecretsContext) => own(accessBag(ctx), "access");
+export const roles = (ctx: SecretsContext) => store<RegistryRole>(ctx.mount, "role");
 
 /**
  * The built-in registry's ACL tokens. Only a digest of each token is kept, so neither the state
