@@ -1,7 +1,7 @@
 import type { Route } from "../../router";
 import type { SystemContext } from "../context";
-import { primaryRoutes } from "./primary";
-import { secondaryRoutes } from "./secondary";
+import { primaryRoutes } from "./performancePrimary";
+import { secondaryRoutes } from "./performanceSecondary";
 import { statusRoutes } from "./status";
 
 /** Performance replication, at `sys/replication/performance/`: status, primary and secondary. */

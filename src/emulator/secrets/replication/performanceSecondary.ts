@@ -7,7 +7,7 @@ import { bad, body, bool, guarded, requiredStr, str, strList } from "../fields";
 import { seededIdentity } from "../identity/state";
 import { emptyMfa } from "../mfa/state";
 import { emptyPlugins } from "../plugins/state";
-import { decryptWith, digestOf, isEncrypted, newKeyPair, readClaims } from "./activation";
+import { decryptWith, digestOf, isEncrypted, newKeyPair, readClaims } from "./secondaryToken";
 import { caOf, clusterAddrOf, freshPrimary, here, idleSecondary, newClusterId, requireSecondary, secondPrimary } from "./common";
 import { normaliseAddr, stateOf, type ClusterHandle, type ReplicationNetwork } from "./network";
 import type { ReplicationState } from "./state";

@@ -6,7 +6,7 @@ import type { SystemContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
 import { bad, body, guarded, requiredStr, str, strList } from "../fields";
 import { parseDuration } from "../duration";
-import { digestOf, encryptTo, publicKeyOf, wrappingToken } from "./activation";
+import { digestOf, encryptTo, publicKeyOf, wrappingToken } from "./secondaryToken";
 import { admits, filterPath } from "./filter";
 import { clusterAddrOf, freshPrimary, here, idleSecondary, newClusterId, requirePrimary, secondPrimary } from "./common";
 import type { PrimaryState, Registration } from "./state";
