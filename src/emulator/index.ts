@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
 import { startAutoAdvance } from "./runs/run-progress";
 import { RunService } from "./runs/run-service";
-import { ReplicationNetwork } from "./secrets/replication";
+import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";
 import { KeyedSerial } from "./serial";
 import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";

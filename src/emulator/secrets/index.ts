@@ -11,7 +11,8 @@ import { keymgmtEngine } from "./keymgmt";
 import { dualFactorMethodRoutes } from "./mfa/dualFactorMethod";
 import { catalogEntryRoutes } from "./plugins/catalogEntry";
 import { registryEngine } from "./registry";
-import { guardReplicated, replicationRoutes } from "./replication";
+import { replicationRoutes } from "./replication";
+import { guardReplicated } from "./replication/performanceSecondary";
 import { transformEngine } from "./transform";
 
 /** Engine types that can be mounted; adding an engine is one line here. */

@@ -10,7 +10,6 @@ import { accessOf, mint, roles, type RegistryRole } from "./state";
 export const CLIENT_NEEDS_POLICY = "Use either a policy document, a list of policies or roles, or set token_type to management";
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-
 function duration(b: Body, key: string): number | undefined {
   if (b[key] === undefined || b[key] === null || b[key] === "") return undefined;
   const seconds = parseDuration(b[key]);

@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import type { Mount } from "../../state";
 import type { Store } from "../../store";
 import { hasOwn, nullProto } from "../../util";
-import { admits } from "./filter";
-import type { Registration, ReplicationState } from "./state";
+import { admits, type PrimaryState, type Registration, type ReplicationState } from "./state";
 
 /** One cluster of the emulator: its storage and the address it answers on (`http://host:port`). */
 export interface ClusterHandle {
@@ -15,6 +14,19 @@ export interface ClusterHandle {
 /** The replication state of a cluster (a handle, or a runtime: both hold the cluster's store). */
 export const stateOf = (c: { store: Store }): ReplicationState => c.store.data.secrets.replication;
 const mountsOf = (c: ClusterHandle): Record<string, Mount> => c.store.data.secrets.mounts;
+
+/** The cluster a request reached (a handler's context: its runtime holds the network), its replication state and the network of all clusters. */
+export function here(ctx: { rt: { store: Store; cluster: { network: ReplicationNetwork } } }): { net: ReplicationNetwork; me: ClusterHandle; st: ReplicationState } {
+  const net = ctx.rt.cluster.network;
+  const me = net.handleOf(ctx.rt.store);
+  return { net, me, st: stateOf(me) };
+}
+
+/** The error for a second active primary: the seed names the rule, not its text. */
+export function secondPrimary(other: ClusterHandle): string {
+  return `only one performance primary may be active in a replication set: cluster ${stateOf(other).clusterId} at ${other.apiAddr} ` +
+    "is already primary; demote or disable it first";
+}
 
 const NOTHING = Symbol("empty map");
 
@@ -35,6 +47,17 @@ function canonical(value: unknown): unknown {
 export function digestMounts(mounts: Record<string, Mount>, paths = Object.keys(mounts)): string {
   const picked = [...paths].sort().map((p) => [p, canonical(mounts[p])]);
   return createHash("sha256").update(JSON.stringify(picked)).digest("hex");
+}
+
+export function freshPrimary(me: ClusterHandle, clusterAddr: string, lastWal = 0): PrimaryState {
+  return {
+    clusterAddr: clusterAddr || me.apiAddr,
+    lastWal,
+    digest: digestMounts(me.store.data.secrets.mounts),
+    pending: Object.create(null),
+    secondaries: Object.create(null),
+    filters: Object.create(null),
+  };
 }
 
 /** Mount paths `a` and `b` would collide (equal, or one nested in the other). */

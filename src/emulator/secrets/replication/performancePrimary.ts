@@ -1,19 +1,25 @@
-import { randomUUID } from "node:crypto";
-import { emptyReply, jsonReply, type Incoming, type Reply } from "../../http";
+import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
-import { hasOwn } from "../../util";
 import type { SystemContext } from "../context";
-import { dataReply, secretsError } from "../envelope";
-import { bad, body, guarded, requiredStr, str, strList } from "../fields";
-import { parseDuration } from "../duration";
-import { digestOf, encryptTo, publicKeyOf, wrappingToken } from "./secondaryToken";
-import { admits, filterPath } from "./filter";
-import { clusterAddrOf, freshPrimary, here, idleSecondary, newClusterId, requirePrimary, secondPrimary } from "./common";
-import type { PrimaryState, Registration } from "./state";
+import { bad, body, guarded, str, type Body } from "../fields";
+import { freshPrimary, here, secondPrimary } from "./network";
+import { idleSecondary, newClusterId, type PrimaryState, type ReplicationState } from "./state";
 
 // Routes relative to `sys/`.
-const P = "replication/performance/primary";
-export const DEFAULT_TOKEN_TTL = 30 * 60;
+export const PRIMARY_PATH = "replication/performance/primary";
+const P = PRIMARY_PATH;
+
+export function requirePrimary(st: ReplicationState): PrimaryState {
+  if (st.mode !== "primary" || !st.primary) bad(`performance replication is not enabled as primary on this cluster (mode: ${st.mode})`);
+  return st.primary;
+}
+
+/** `primary_cluster_addr`, checked to be an http(s) address; "" when absent. */
+export function clusterAddrOf(b: Body): string {
+  const addr = (str(b, "primary_cluster_addr") ?? "").trim();
+  if (addr !== "" && !/^https?:\/\/[^/\s]+\/?$/.test(addr)) bad(`primary_cluster_addr must be an address such as https://10.0.0.1:8201, got "${addr}"`);
+  return addr.replace(/\/+$/, "");
+}
 
 function enable(ctx: SystemContext, req: Incoming): Reply {
   const { net, me, st } = here(ctx);
@@ -51,105 +57,8 @@ function disable(ctx: SystemContext): Reply {
   return emptyReply(204);
 }
 
-function secondaryToken(ctx: SystemContext, req: Incoming): Reply {
-  const { me, st } = here(ctx);
-  const p = requirePrimary(st);
-  const b = body(req);
-  const problems: string[] = [];
-  const id = str(b, "id") ?? "";
-  if (id === "") problems.push("missing id");
-  const rawTtl = b.ttl;
-  const ttl = rawTtl === undefined || rawTtl === null || rawTtl === "" ? DEFAULT_TOKEN_TTL : parseDuration(rawTtl);
-  if (ttl === undefined || ttl <= 0) problems.push(`ttl must be a positive duration such as "30m" or seconds, got ${JSON.stringify(rawTtl)}`);
-  const publicKeyText = str(b, "secondary_public_key") ?? "";
-  const publicKey = publicKeyText === "" ? undefined : publicKeyOf(publicKeyText);
-  if (publicKeyText !== "" && !publicKey) problems.push("secondary_public_key must be the base64 X25519 public key returned by secondary/generate-public-key");
-  if (id !== "" && hasOwn(p.secondaries, id)) {
-    problems.push(`secondary id "${id}" is already in use (cluster ${p.secondaries[id].clusterId}): revoke it with revoke-secondary first, or choose another id`);
-  }
-  if (problems.length > 0) bad(...problems);
-  // A new token for an id replaces the one not used yet.
-  for (const [d, pending] of Object.entries(p.pending)) if (pending.id === id) delete p.pending[d];
-  const created = new Date();
-  const accessor = randomUUID();
-  const seconds = ttl as number;
-  const token = wrappingToken({ addr: me.apiAddr, cluster_addr: p.clusterAddr, accessor, exp: Math.floor(created.getTime() / 1000) + seconds });
-  p.pending[digestOf(token)] = { id, accessor, created: created.toISOString(), expires: created.getTime() + seconds * 1000 };
-  const envelope = { request_id: randomUUID(), lease_id: "", lease_duration: 0, renewable: false, warnings: null, auth: null };
-  if (publicKey) {
-    const sealed = encryptTo(publicKey, JSON.stringify({ token, primary_api_addr: me.apiAddr, primary_cluster_addr: p.clusterAddr }));
-    return jsonReply(200, { ...envelope, data: { token: sealed }, wrap_info: null });
-  }
-  return jsonReply(200, {
-    ...envelope,
-    data: null,
-    wrap_info: { token, ttl: seconds, creation_time: created.toISOString(), creation_path: `sys/${P}/secondary-token`, wrapped_accessor: accessor },
-  });
-}
-
-/** Disconnects at once; the secondary stays disconnected until it is given a new token. */
-function revoke(ctx: SystemContext, req: Incoming): Reply {
-  const { st } = here(ctx);
-  const p = requirePrimary(st);
-  const id = requiredStr(body(req), "id");
-  if (hasOwn(p.secondaries, id)) {
-    delete p.filters[p.secondaries[id].clusterId];
-    delete p.secondaries[id];
-  }
-  for (const [d, pending] of Object.entries(p.pending)) if (pending.id === id) delete p.pending[d];
-  return emptyReply(204);
-}
-
-function registered(p: PrimaryState, clusterId: string): Registration | undefined {
-  return Object.values(p.secondaries).find((r) => r.clusterId === clusterId);
-}
-
-function writeFilter(ctx: SystemContext, req: Incoming): Reply {
-  const { st } = here(ctx);
-  const p = requirePrimary(st);
-  const b = body(req);
-  const id = req.params.id;
-  const problems: string[] = [];
-  if (!registered(p, id)) problems.push(`no secondary with cluster id "${id}" is registered on this primary (the id is the cluster_id in the secondary's status)`);
-  const mode = str(b, "mode") || "allow";
-  if (mode !== "allow" && mode !== "deny") problems.push(`mode must be allow or deny, got "${mode}"`);
-  const paths = strList(b, "paths", true) ?? [];
-  paths.forEach((path, i) => filterPath(path) === "/" && problems.push(`paths[${i}] must name a mount or namespace, such as "transform/"`));
-  if (problems.length > 0) bad(...problems);
-  p.filters[id] = { mode: mode as "allow" | "deny", paths: [...new Set(paths.map(filterPath))].sort() };
-  return emptyReply(204);
-}
-
-function readFilter(ctx: SystemContext, req: Incoming): Reply {
-  const p = requirePrimary(here(ctx).st);
-  const f = hasOwn(p.filters, req.params.id) ? p.filters[req.params.id] : undefined;
-  return f ? dataReply({ mode: f.mode, paths: [...f.paths] }) : secretsError(404);
-}
-
-function deleteFilter(ctx: SystemContext, req: Incoming): Reply {
-  const p = requirePrimary(here(ctx).st);
-  delete p.filters[req.params.id];
-  return emptyReply(204);
-}
-
-/** The mounts the secondary's paths filter withholds from it right now. */
-function dynamicFilter(ctx: SystemContext, req: Incoming): Reply {
-  const { me, st } = here(ctx);
-  const p = requirePrimary(st);
-  if (!registered(p, req.params.id)) return secretsError(404);
-  const filter = hasOwn(p.filters, req.params.id) ? p.filters[req.params.id] : undefined;
-  const withheld = Object.keys(me.store.data.secrets.mounts).filter((m) => !admits(filter, m)).map((m) => `${m}/`).sort();
-  return dataReply({ dynamic_filtered_mounts: withheld, dynamic_filtered_namespaces: [] });
-}
-
-export const primaryRoutes: Route<SystemContext>[] = [
+export const performancePrimaryRoutes: Route<SystemContext>[] = [
   { method: "POST", path: `${P}/enable`, handler: guarded(enable) },
   { method: "POST", path: `${P}/demote`, handler: guarded(demote) },
   { method: "POST", path: `${P}/disable`, handler: guarded(disable) },
-  { method: "POST", path: `${P}/secondary-token`, handler: guarded(secondaryToken), sudo: true },
-  { method: "POST", path: `${P}/revoke-secondary`, handler: guarded(revoke) },
-  { method: "POST", path: `${P}/paths-filter/:id`, handler: guarded(writeFilter) },
-  { method: "GET", path: `${P}/paths-filter/:id`, handler: guarded(readFilter) },
-  { method: "DELETE", path: `${P}/paths-filter/:id`, handler: guarded(deleteFilter) },
-  { method: "GET", path: `${P}/dynamic-filter/:id`, handler: guarded(dynamicFilter) },
 ];

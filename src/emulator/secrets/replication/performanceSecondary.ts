@@ -1,19 +1,46 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { X509Certificate } from "node:crypto";
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
-import { dict, hasOwn } from "../../util";
+import type { Mount } from "../../state";
+import type { Store } from "../../store";
+import { dict, hasOwn, nullProto } from "../../util";
 import type { SystemContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
-import { bad, body, bool, guarded, requiredStr, str, strList } from "../fields";
+import { bad, body, bool, guarded, requiredStr, str, strList, type Body } from "../fields";
 import { seededIdentity } from "../identity/state";
 import { emptyMfa } from "../mfa/state";
 import { emptyPlugins } from "../plugins/state";
+import { digestMounts, freshPrimary, here, normaliseAddr, secondPrimary, stateOf, type ClusterHandle, type ReplicationNetwork } from "./network";
+import { clusterAddrOf } from "./performancePrimary";
 import { decryptWith, digestOf, isEncrypted, newKeyPair, readClaims } from "./secondaryToken";
-import { caOf, clusterAddrOf, freshPrimary, here, idleSecondary, newClusterId, requireSecondary, secondPrimary } from "./common";
-import { normaliseAddr, stateOf, type ClusterHandle, type ReplicationNetwork } from "./network";
-import type { ReplicationState } from "./state";
+import { idleSecondary, newClusterId, type ReplicationState, type SecondaryState } from "./state";
 
 // Routes relative to `sys/`.
-const S = "replication/performance/secondary";
+export const SECONDARY_PATH = "replication/performance/secondary";
+const S = SECONDARY_PATH;
+
+export function requireSecondary(st: ReplicationState): SecondaryState {
+  if (st.mode !== "secondary" || !st.secondary) bad(`this cluster is not a performance secondary (mode: ${st.mode})`);
+  return st.secondary;
+}
+
+/** `ca_file` and `ca_path` are read on the secondary as the real service does: they must exist. */
+function caOf(b: Body): { caFile: string; caPath: string } {
+  const caFile = str(b, "ca_file") ?? "";
+  const caPath = str(b, "ca_path") ?? "";
+  const problems: string[] = [];
+  if (caFile !== "") {
+    try {
+      new X509Certificate(readFileSync(caFile));
+    } catch {
+      problems.push(`ca_file must be a readable PEM CA certificate file: ${caFile}`);
+    }
+  }
+  if (caPath !== "" && !(existsSync(caPath) && statSync(caPath).isDirectory())) problems.push(`ca_path must be a directory of PEM files: ${caPath}`);
+  if (problems.length > 0) bad(...problems);
+  return { caFile, caPath };
+}
 
 function generatePublicKey(ctx: SystemContext): Reply {
   const { st } = here(ctx);
@@ -196,19 +223,28 @@ function updatePrimary(ctx: SystemContext, req: Incoming): Reply {
   return emptyReply(204);
 }
 
-/** The mounts the paths filter withheld at the last sync, read on the secondary (`:id` is its cluster id). */
-function dynamicFilter(ctx: SystemContext, req: Incoming): Reply {
-  const { st } = here(ctx);
-  const sec = requireSecondary(st);
-  if (req.params.id !== st.clusterId) return secretsError(404);
-  return dataReply({ dynamic_filtered_mounts: [...sec.filteredMounts], dynamic_filtered_namespaces: [] });
-}
-
-export const secondaryRoutes: Route<SystemContext>[] = [
+export const performanceSecondaryRoutes: Route<SystemContext>[] = [
   { method: "POST", path: `${S}/generate-public-key`, handler: guarded(generatePublicKey) },
   { method: "POST", path: `${S}/enable`, handler: guarded(enable) },
   { method: "POST", path: `${S}/promote`, handler: guarded(promote) },
   { method: "POST", path: `${S}/disable`, handler: guarded(disable) },
   { method: "POST", path: `${S}/update-primary`, handler: guarded(updatePrimary) },
-  { method: "GET", path: `${S}/dynamic-filter/:id`, handler: guarded(dynamicFilter) },
 ];
+
+/**
+ * A performance secondary serves reads of replicated mounts but takes no writes to them: a request
+ * that would change a replicated mount's storage (whatever its method: a GET can mint credentials)
+ * is undone and refused, so the secondary never diverges from its primary. Requests that change
+ * nothing (reads, FPE encode) pass.
+ */
+export async function guardReplicated(rt: { store: Store }, mountPath: string, mount: Mount, run: () => Promise<Reply>): Promise<Reply> {
+  const st = stateOf(rt);
+  if (st.mode !== "secondary" || !st.secondary?.replicatedMounts.includes(mountPath)) return run();
+  const before = JSON.stringify(mount.objects);
+  const digest = digestMounts({ [mountPath]: mount });
+  const reply = await run();
+  if (digestMounts({ [mountPath]: mount }) === digest) return reply;
+  mount.objects = nullProto(JSON.parse(before) as Mount["objects"]);
+  const from = st.secondary.primaryClusterId === "" ? "its primary" : `primary cluster ${st.secondary.primaryClusterId}`;
+  return secretsError(400, `cannot write to "${mountPath}/" on a performance secondary: the mount is replicated from ${from}; send writes to the primary`);
+}

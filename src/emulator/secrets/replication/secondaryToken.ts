@@ -1,4 +1,14 @@
-import { createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, randomUUID, type KeyObject } from "node:crypto";
+import { emptyReply, jsonReply, type Incoming, type Reply } from "../../http";
+import type { Route } from "../../router";
+import { hasOwn } from "../../util";
+import type { SystemContext } from "../context";
+import { parseDuration } from "../duration";
+import { bad, body, guarded, requiredStr, str } from "../fields";
+import { here } from "./network";
+import { PRIMARY_PATH as P, requirePrimary } from "./performancePrimary";
+
+export const DEFAULT_TOKEN_TTL = 30 * 60;
 
 /**
  * Activation tokens. A secondary-token is a wrapping token: `<claims>.<secret>`, both base64url,
@@ -105,3 +115,57 @@ export function decryptWith(privateKey: string, token: string): string | undefin
     return undefined;
   }
 }
+
+function secondaryToken(ctx: SystemContext, req: Incoming): Reply {
+  const { me, st } = here(ctx);
+  const p = requirePrimary(st);
+  const b = body(req);
+  const problems: string[] = [];
+  const id = str(b, "id") ?? "";
+  if (id === "") problems.push("missing id");
+  const rawTtl = b.ttl;
+  const ttl = rawTtl === undefined || rawTtl === null || rawTtl === "" ? DEFAULT_TOKEN_TTL : parseDuration(rawTtl);
+  if (ttl === undefined || ttl <= 0) problems.push(`ttl must be a positive duration such as "30m" or seconds, got ${JSON.stringify(rawTtl)}`);
+  const publicKeyText = str(b, "secondary_public_key") ?? "";
+  const publicKey = publicKeyText === "" ? undefined : publicKeyOf(publicKeyText);
+  if (publicKeyText !== "" && !publicKey) problems.push("secondary_public_key must be the base64 X25519 public key returned by secondary/generate-public-key");
+  if (id !== "" && hasOwn(p.secondaries, id)) {
+    problems.push(`secondary id "${id}" is already in use (cluster ${p.secondaries[id].clusterId}): revoke it with revoke-secondary first, or choose another id`);
+  }
+  if (problems.length > 0) bad(...problems);
+  // A new token for an id replaces the one not used yet.
+  for (const [d, pending] of Object.entries(p.pending)) if (pending.id === id) delete p.pending[d];
+  const created = new Date();
+  const accessor = randomUUID();
+  const seconds = ttl as number;
+  const token = wrappingToken({ addr: me.apiAddr, cluster_addr: p.clusterAddr, accessor, exp: Math.floor(created.getTime() / 1000) + seconds });
+  p.pending[digestOf(token)] = { id, accessor, created: created.toISOString(), expires: created.getTime() + seconds * 1000 };
+  const envelope = { request_id: randomUUID(), lease_id: "", lease_duration: 0, renewable: false, warnings: null, auth: null };
+  if (publicKey) {
+    const sealed = encryptTo(publicKey, JSON.stringify({ token, primary_api_addr: me.apiAddr, primary_cluster_addr: p.clusterAddr }));
+    return jsonReply(200, { ...envelope, data: { token: sealed }, wrap_info: null });
+  }
+  return jsonReply(200, {
+    ...envelope,
+    data: null,
+    wrap_info: { token, ttl: seconds, creation_time: created.toISOString(), creation_path: `sys/${P}/secondary-token`, wrapped_accessor: accessor },
+  });
+}
+
+/** Disconnects at once; the secondary stays disconnected until it is given a new token. */
+function revoke(ctx: SystemContext, req: Incoming): Reply {
+  const { st } = here(ctx);
+  const p = requirePrimary(st);
+  const id = requiredStr(body(req), "id");
+  if (hasOwn(p.secondaries, id)) {
+    delete p.filters[p.secondaries[id].clusterId];
+    delete p.secondaries[id];
+  }
+  for (const [d, pending] of Object.entries(p.pending)) if (pending.id === id) delete p.pending[d];
+  return emptyReply(204);
+}
+
+export const secondaryTokenRoutes: Route<SystemContext>[] = [
+  { method: "POST", path: `${P}/secondary-token`, handler: guarded(secondaryToken), sudo: true },
+  { method: "POST", path: `${P}/revoke-secondary`, handler: guarded(revoke) },
+];

@@ -2,8 +2,7 @@ import type { Reply } from "../../http";
 import type { Route } from "../../router";
 import type { SystemContext } from "../context";
 import { dataReply } from "../envelope";
-import { here } from "./common";
-import { digestMounts } from "./network";
+import { digestMounts, here } from "./network";
 
 /** Go's zero time in Unix seconds: what the real service reports when no corruption check has run. */
 const NEVER_CHECKED = "-62135596800";
