@@ -2,7 +2,7 @@
  * Shapes of everything the emulator keeps, and the defaults `reset` restores.
  * Each service has its own branch so new objects (runs, more engines) are new keys, not new files.
  */
-import type { AssessmentResult, ConfigurationVersion, Run, WorkspaceSettings } from "./runs/run-model";
+import type { AssessmentResult, ConfigurationVersion, Run, WorkspaceSettings } from "./runs/state";
 import { nullProto } from "./util";
 import { seededIdentity, type IdentityState } from "./secrets/identity/state";
 import { emptyMfa, type MfaState } from "./secrets/mfa/state";

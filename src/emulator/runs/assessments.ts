@@ -2,7 +2,7 @@ import { jsonReply, type Incoming, type Reply } from "../http";
 import type { Runtime } from "../runtime";
 import { hasOwn, now, randomId } from "../util";
 import { API_PREFIX } from "./jsonapi";
-import type { AssessmentResult } from "./run-model";
+import type { AssessmentResult } from "./state";
 import { emitAssessment } from "./notify";
 import { fail, objectBody } from "./control-body";
 

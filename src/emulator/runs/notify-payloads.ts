@@ -1,6 +1,6 @@
 import type { NotificationConfiguration, Workspace } from "../state";
 import { API_PREFIX } from "./jsonapi";
-import type { AssessmentResult, Run } from "./run-model";
+import type { AssessmentResult, Run } from "./state";
 
 /**
  * Bodies of run and assessment notifications. The generic payloads follow the seed's tables

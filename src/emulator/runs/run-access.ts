@@ -3,7 +3,7 @@ import type { Reply } from "../http";
 import type { Workspace } from "../state";
 import type { RunContext } from "./context";
 import { simpleError } from "./jsonapi";
-import type { Run } from "./run-model";
+import type { Run } from "./state";
 
 /**
  * Who may do what with runs. A missing permission answers 404 (the seed folds "unauthorized"

@@ -6,7 +6,7 @@ import { ADMIN_USER_ID } from "../state";
 import { fail, objectBody } from "./control-body";
 import { documentReply } from "./jsonapi";
 import { holdsLock, lockHolder } from "./run-lock";
-import { POLICY_MODES, RUN_STATUSES, type Run, type RunStatus } from "./run-model";
+import { POLICY_MODES, RUN_STATUSES, type Run, type RunStatus } from "./state";
 import { runResource } from "./run-document";
 import { nextStep, pathAhead } from "./run-path";
 import { advanceTo, step } from "./run-progress";

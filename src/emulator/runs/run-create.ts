@@ -1,6 +1,6 @@
 import { workspaceAccess } from "../auth";
 import type { Incoming, Reply } from "../http";
-import type { ConfigurationVersion } from "./run-model";
+import type { ConfigurationVersion } from "./state";
 import { readDocument, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, invalid, simpleError, withLocation } from "./jsonapi";
 import { accessibleWorkspace, organizationRefused, principalName, principalUserId } from "./run-access";

@@ -1,7 +1,7 @@
 import { workspaceAccess, type RunPrincipal } from "../auth";
 import type { RunState } from "../state";
 import { API_PREFIX } from "./jsonapi";
-import type { Run } from "./run-model";
+import type { Run } from "./state";
 import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./run-path";
 
 /**

@@ -3,7 +3,7 @@ import type { RunState, Workspace } from "../state";
 import { now, randomId } from "../util";
 import { insertRun, nextSeq } from "./run-index";
 import { assignLock } from "./run-lock";
-import type { Run } from "./run-model";
+import type { Run } from "./state";
 import { timestampKey } from "./run-path";
 import { emitRunEvent } from "./notify";
 

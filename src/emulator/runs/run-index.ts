@@ -1,5 +1,5 @@
 import type { RunState } from "../state";
-import type { Run } from "./run-model";
+import type { Run } from "./state";
 
 /**
  * Runs of each workspace in creation order, so listing 5,000 runs of one workspace never scans

@@ -1,6 +1,6 @@
 import { hasOwn, isRecord } from "../util";
 import { invalid, type ApiError } from "./jsonapi";
-import type { RunVariable } from "./run-model";
+import type { RunVariable } from "./state";
 
 /** A create-run body after shape checks; absent members take their defaults in run-create.ts. */
 export interface RunInput {

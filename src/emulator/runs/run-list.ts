@@ -5,7 +5,7 @@ import { accessibleWorkspace } from "./run-access";
 import { runResource } from "./run-document";
 import { includedFor, parseInclude } from "./run-include";
 import { runsOf } from "./run-index";
-import { OPERATIONS, RUN_STATUSES, SOURCES, operationOf, type Run } from "./run-model";
+import { OPERATIONS, RUN_STATUSES, SOURCES, operationOf, type Run } from "./state";
 
 /**
  * GET /workspaces/:workspace_id/runs, newest first, always paginated (20 by default, at most 100).

@@ -1,4 +1,4 @@
-import { COMPLETED_STATUSES, type Run, type RunStatus } from "./run-model";
+import { COMPLETED_STATUSES, type Run, type RunStatus } from "./state";
 
 /**
  * The run path as pure functions of a run: what one step does, and which actions its status

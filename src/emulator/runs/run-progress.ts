@@ -1,7 +1,7 @@
 import type { Runtime } from "../runtime";
 import { now, randomId } from "../util";
 import { holdsLock, releaseLock } from "./run-lock";
-import { COMPLETED_STATUSES, type Run, type RunStatus } from "./run-model";
+import { COMPLETED_STATUSES, type Run, type RunStatus } from "./state";
 import { awaitsConfirmation, enterEffects, nextStep, pathAhead, timestampKey, type Step } from "./run-path";
 import { emitRunEvent } from "./notify";
 
