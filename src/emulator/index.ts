@@ -7,7 +7,8 @@ import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";
 import { KeyedSerial } from "./serial";
 import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";
-import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, type EmulatorTokens } from "./state";
+import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID } from "./runs/state";
+import type { EmulatorTokens } from "./state";
 import { Store } from "./store";
 import { randomHex } from "./util";
 

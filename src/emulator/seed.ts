@@ -1,8 +1,6 @@
-import type { RunState } from "./state";
-import { DEFAULT_ORGANIZATION } from "./state";
+import { DEFAULT_ORGANIZATION, type RunState, type WorkspaceSettings } from "./runs/state";
 import { isRecord, now, randomId } from "./util";
 import { addConfigurationVersions, checkConfigurationVersions, readWorkspaceSettings, type SeededCv } from "./runs/run-seed";
-import type { WorkspaceSettings } from "./runs/state";
 
 export interface SeedResult {
   organizations: { name: string }[];

@@ -1,8 +1,7 @@
-import type { RunPrincipal } from "../auth";
-import { workspaceAccess } from "../auth";
+import { workspaceAccess, type RunPrincipal } from "../auth";
 import { parseJson, type Incoming } from "../http";
 import type { Runtime } from "../runtime";
-import type { Workspace } from "../state";
+import type { Workspace } from "./state";
 import { invalid, type ApiError } from "./jsonapi";
 
 export interface RunContext {

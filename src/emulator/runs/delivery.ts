@@ -1,6 +1,6 @@
 import type { DeliveryEntry } from "../logs";
 import type { Runtime } from "../runtime";
-import type { DeliveryResponse, NotificationConfiguration } from "../state";
+import type { DeliveryResponse, NotificationConfiguration } from "./state";
 import { now } from "../util";
 import { postJson } from "./outbound";
 import { SIGNATURE_HEADER, sign } from "./verification";

@@ -1,5 +1,5 @@
 import { hasOwn, isRecord } from "../util";
-import type { DestinationType, NcFields, User } from "../state";
+import type { DestinationType, NcFields, User } from "./state";
 
 export type { NcFields };
 import { invalid, type ApiError } from "./jsonapi";

@@ -1,7 +1,6 @@
-import type { Incoming, Reply } from "../http";
-import { emptyReply } from "../http";
+import { emptyReply, type Incoming, type Reply } from "../http";
 import type { Route } from "../router";
-import type { NotificationConfiguration } from "../state";
+import type { NotificationConfiguration } from "./state";
 import { now, randomId } from "../util";
 import { adminWorkspace, readDocument, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, idConflict, invalid, notFound, paginate, simpleError, withLocation } from "./jsonapi";

@@ -1,6 +1,5 @@
-import type { NotificationConfiguration, Workspace } from "../state";
+import type { AssessmentResult, NotificationConfiguration, Run, Workspace } from "./state";
 import { API_PREFIX } from "./jsonapi";
-import type { AssessmentResult, Run } from "./state";
 
 /**
  * Bodies of run and assessment notifications. The generic payloads follow the seed's tables

@@ -1,7 +1,6 @@
 import type { Runtime } from "../runtime";
-import type { NotificationConfiguration, Workspace } from "../state";
+import type { AssessmentResult, NotificationConfiguration, Run, Workspace } from "./state";
 import { deliver } from "./delivery";
-import type { AssessmentResult, Run } from "./state";
 import { assessmentPayload, assessmentSummary, chatA, chatB, email, runPayload, runSummary, type Summary } from "./notify-payloads";
 
 /**

@@ -1,9 +1,8 @@
 import { workspaceAccess, type RunPrincipal, type WorkspaceAccess } from "../auth";
 import type { Reply } from "../http";
-import type { Workspace } from "../state";
+import type { Run, Workspace } from "./state";
 import type { RunContext } from "./context";
 import { simpleError } from "./jsonapi";
-import type { Run } from "./state";
 
 /**
  * Who may do what with runs. A missing permission answers 404 (the seed folds "unauthorized"

@@ -5,10 +5,9 @@ import { readDocument, type RunContext } from "./context";
 import { errorReply, invalid, simpleError } from "./jsonapi";
 import { accessibleRun, organizationRefused, principalName, type Need } from "./run-access";
 import { lockHolder, takeLock } from "./run-lock";
-import { COMPLETED_STATUSES, type Run } from "./state";
+import { COMPLETED_STATUSES, runsOf, type Run } from "./state";
 import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./run-path";
 import { moveTo } from "./run-progress";
-import { runsOf } from "./run-index";
 
 /**
  * POST /runs/:id/actions/{apply,discard,cancel,force-cancel,force-execute}: 202 with no body.

@@ -3,8 +3,7 @@ import type { Runtime } from "../runtime";
 import { now } from "../util";
 import { DEFAULT_RUN_MESSAGE } from "./run-create";
 import { buildRun, queueRun, type RunFields } from "./run-factory";
-import { insertRun } from "./run-index";
-import { COMPLETED_STATUSES, OPERATIONS, SOURCES, type Run, type RunOperation, type RunSource, type RunStatus } from "./state";
+import { COMPLETED_STATUSES, OPERATIONS, SOURCES, insertRun, type Run, type RunOperation, type RunSource, type RunStatus } from "./state";
 import { timestampKey } from "./run-path";
 import { fail, objectBody } from "./control-body";
 

@@ -1,7 +1,6 @@
 import { workspaceAccess, type RunPrincipal } from "../auth";
-import type { RunState } from "../state";
+import type { Run, RunState } from "./state";
 import { API_PREFIX } from "./jsonapi";
-import type { Run } from "./state";
 import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./run-path";
 
 /**

@@ -1,9 +1,7 @@
 import type { Runtime } from "../runtime";
-import type { RunState, Workspace } from "../state";
+import { insertRun, nextSeq, type Run, type RunState, type Workspace } from "./state";
 import { now, randomId } from "../util";
-import { insertRun, nextSeq } from "./run-index";
 import { assignLock } from "./run-lock";
-import type { Run } from "./state";
 import { timestampKey } from "./run-path";
 import { emitRunEvent } from "./notify";
 

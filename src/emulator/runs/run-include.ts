@@ -1,6 +1,5 @@
-import type { RunState } from "../state";
+import { COMPLETED_STATUSES, type Run, type RunState, type RunStatus } from "./state";
 import { API_PREFIX, type ApiError } from "./jsonapi";
-import { COMPLETED_STATUSES, type Run, type RunStatus } from "./state";
 
 /**
  * `include` on the GET endpoints for runs. The seed shows only the identifiers of related

@@ -4,8 +4,7 @@ import { API_PREFIX, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, documentReply, errorReply
 import { accessibleWorkspace } from "./run-access";
 import { runResource } from "./run-document";
 import { includedFor, parseInclude } from "./run-include";
-import { runsOf } from "./run-index";
-import { OPERATIONS, RUN_STATUSES, SOURCES, operationOf, type Run } from "./state";
+import { OPERATIONS, RUN_STATUSES, SOURCES, operationOf, runsOf, type Run } from "./state";
 
 /**
  * GET /workspaces/:workspace_id/runs, newest first, always paginated (20 by default, at most 100).

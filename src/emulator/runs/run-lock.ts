@@ -1,6 +1,4 @@
-import type { RunState } from "../state";
-import { runsOf } from "./run-index";
-import type { Run } from "./state";
+import { runsOf, type Run, type RunState } from "./state";
 
 /**
  * One run per workspace holds the lock. The oldest pending run takes a free lock at once (on

@@ -1,6 +1,5 @@
-import type { RunState } from "../state";
+import { POLICY_MODES, type PolicyMode, type RunState, type WorkspaceSettings } from "./state";
 import { isRecord, now, randomId } from "../util";
-import { POLICY_MODES, type PolicyMode, type WorkspaceSettings } from "./state";
 
 /**
  * The run-service parts of POST /_emulator/seed: workspace settings and configuration versions.

@@ -1,7 +1,9 @@
 /**
- * Shapes of runs, configuration versions and assessment results as the emulator keeps them,
- * and the value lists of the seed (statuses, operations, sources). Plain JSON only: all of it
- * is persisted by the store.
+ * The run service's stored model: organizations, workspaces, users and teams, notification
+ * configurations, runs, configuration versions and assessment results, with the value lists of
+ * the seed (statuses, operations, sources) and the seeded defaults `reset` restores. Plain JSON
+ * only: all of it is persisted by the store. Also the per-workspace index of runs (derived,
+ * never persisted).
  */
 
 export const RUN_STATUSES = [
@@ -164,4 +166,169 @@ export function operationOf(run: Run): RunOperation {
   if (run.isDestroy) return "destroy";
   if (run.allowEmptyApply && !run.hasChanges) return "empty_apply";
   return "plan_and_apply";
+}
+
+export interface Organization {
+  name: string;
+  createdAt: string;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  organization: string;
+  createdAt: string;
+  /** Run-service behaviour (auto-apply, cost estimation, policy, assessments); absent = all off. */
+  settings?: WorkspaceSettings;
+}
+
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  organization: string;
+}
+
+export interface DeliveryResponse {
+  url: string;
+  body: string;
+  code: string;
+  headers: Record<string, string[]>;
+  "sent-at": string;
+  successful: boolean;
+}
+
+export type DestinationType = "generic" | "email" | "chat-a" | "chat-b";
+
+/** The writable fields of a configuration after defaults and previous values are applied. */
+export interface NcFields {
+  name: string;
+  destinationType: DestinationType;
+  url: string | null;
+  enabled: boolean;
+  token: string | null;
+  triggers: string[];
+  userIds: string[];
+}
+
+export interface NotificationConfiguration extends NcFields {
+  id: string;
+  workspaceId: string;
+  deliveryResponses: DeliveryResponse[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RunState {
+  organizations: Record<string, Organization>;
+  workspaces: Record<string, Workspace>;
+  users: Record<string, User>;
+  teams: Record<string, Team>;
+  notificationConfigurations: Record<string, NotificationConfiguration>;
+  runs: Record<string, Run>;
+  configurationVersions: Record<string, ConfigurationVersion>;
+  /** Workspace id → its most recently created or used configuration version id. */
+  latestConfigurationVersions: Record<string, string>;
+  /** Workspace id → id of the run holding its lock (absent when unlocked). */
+  workspaceLocks: Record<string, string>;
+  /** Workspace id → its assessment results, oldest first. */
+  assessmentResults: Record<string, AssessmentResult[]>;
+}
+
+export const DEFAULT_ORGANIZATION = "example-org";
+export const DEFAULT_WORKSPACE_ID = "ws-example00000001";
+export const ADMIN_USER_ID = "usr-admin000000001";
+export const MEMBER_USER_ID = "usr-member00000001";
+export const DEPLOYERS_TEAM_ID = "team-deployers00001";
+export const DEFAULT_CONFIGURATION_VERSION_ID = "cv-example00000001";
+export const AUTOAPPLY_WORKSPACE_ID = "ws-autoapply000001";
+export const AUTOAPPLY_CONFIGURATION_VERSION_ID = "cv-autoapply000001";
+
+/** The run service's defaults (the store makes every map prototype-free, see nullProto). */
+export function seededRunState(at: string): RunState {
+  return {
+    organizations: { [DEFAULT_ORGANIZATION]: { name: DEFAULT_ORGANIZATION, createdAt: at } },
+    workspaces: {
+      [DEFAULT_WORKSPACE_ID]: { id: DEFAULT_WORKSPACE_ID, name: "example", organization: DEFAULT_ORGANIZATION, createdAt: at },
+      [AUTOAPPLY_WORKSPACE_ID]: {
+        id: AUTOAPPLY_WORKSPACE_ID,
+        name: "autoapply",
+        organization: DEFAULT_ORGANIZATION,
+        createdAt: at,
+        settings: { autoApply: true },
+      },
+    },
+    users: {
+      [ADMIN_USER_ID]: { id: ADMIN_USER_ID, username: "admin", email: "admin@example.com" },
+      [MEMBER_USER_ID]: { id: MEMBER_USER_ID, username: "member", email: "member@example.com" },
+    },
+    teams: {
+      [DEPLOYERS_TEAM_ID]: { id: DEPLOYERS_TEAM_ID, name: "deployers", organization: DEFAULT_ORGANIZATION },
+    },
+    notificationConfigurations: {},
+    runs: {},
+    configurationVersions: {
+      [DEFAULT_CONFIGURATION_VERSION_ID]: seededCv(DEFAULT_CONFIGURATION_VERSION_ID, DEFAULT_WORKSPACE_ID, at),
+      [AUTOAPPLY_CONFIGURATION_VERSION_ID]: seededCv(AUTOAPPLY_CONFIGURATION_VERSION_ID, AUTOAPPLY_WORKSPACE_ID, at),
+    },
+    latestConfigurationVersions: {
+      [DEFAULT_WORKSPACE_ID]: DEFAULT_CONFIGURATION_VERSION_ID,
+      [AUTOAPPLY_WORKSPACE_ID]: AUTOAPPLY_CONFIGURATION_VERSION_ID,
+    },
+    workspaceLocks: {},
+    assessmentResults: {},
+  };
+}
+
+function seededCv(id: string, workspaceId: string, at: string): ConfigurationVersion {
+  return { id, workspaceId, speculative: false, createdAt: at, commitSha: null, branch: null, senderUsername: null };
+}
+
+/**
+ * Runs of each workspace in creation order, so listing 5,000 runs of one workspace never scans
+ * or sorts every run of the emulator. The index is derived, never persisted: it is keyed by the
+ * runs record itself, so a reset or a state file loaded at start (a new record) rebuilds it.
+ */
+interface Index {
+  byWorkspace: Map<string, Run[]>;
+  maxSeq: number;
+}
+
+const indexes = new WeakMap<Record<string, Run>, Index>();
+
+function indexOf(state: RunState): Index {
+  let index = indexes.get(state.runs);
+  if (!index) {
+    index = { byWorkspace: new Map(), maxSeq: 0 };
+    for (const run of Object.values(state.runs).sort((a, b) => a.seq - b.seq)) add(index, run);
+    indexes.set(state.runs, index);
+  }
+  return index;
+}
+
+function add(index: Index, run: Run): void {
+  let list = index.byWorkspace.get(run.workspaceId);
+  if (!list) index.byWorkspace.set(run.workspaceId, (list = []));
+  list.push(run);
+  index.maxSeq = Math.max(index.maxSeq, run.seq);
+}
+
+export function nextSeq(state: RunState): number {
+  return indexOf(state).maxSeq + 1;
+}
+
+/** Stores a new run; every run enters the state through here so the index stays whole. */
+export function insertRun(state: RunState, run: Run): void {
+  state.runs[run.id] = run;
+  add(indexOf(state), run);
+}
+
+/** Oldest first. The array is the index's own: callers must not change it. */
+export function runsOf(state: RunState, workspaceId: string): readonly Run[] {
+  return indexOf(state).byWorkspace.get(workspaceId) ?? [];
 }

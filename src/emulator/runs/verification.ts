@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { Runtime } from "../runtime";
-import type { DeliveryResponse, NotificationConfiguration } from "../state";
+import type { DeliveryResponse, NotificationConfiguration } from "./state";
 import { now } from "../util";
 import { postJson } from "./outbound";
 

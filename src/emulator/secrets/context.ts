@@ -1,7 +1,7 @@
 import type { SecretsPrincipal } from "../auth";
 import type { Route } from "../router";
 import type { Runtime } from "../runtime";
-import type { Mount } from "../state";
+import type { Mount } from "./state";
 
 /** What a handler of a mounted engine gets: the runtime, the caller, and the mount it was reached at. */
 export interface SecretsContext {

@@ -2,7 +2,7 @@ import { secretsPrincipal } from "../auth";
 import type { Incoming, Reply } from "../http";
 import { Router, type Route } from "../router";
 import type { Runtime } from "../runtime";
-import type { Mount } from "../state";
+import type { Mount } from "./state";
 import type { Engine, SecretsContext, SystemContext } from "./context";
 import { directoryEngine } from "./directory";
 import { noHandler, permissionDenied, secretsError, unsupportedOperation } from "./envelope";

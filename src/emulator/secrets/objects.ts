@@ -1,7 +1,7 @@
 import { emptyReply, parseJson, type Incoming, type Reply } from "../http";
 import type { Route } from "../router";
 import { dict, isRecord } from "../util";
-import type { Mount } from "../state";
+import type { Mount } from "./state";
 import type { SecretsContext } from "./context";
 import { dataReply, listReply, secretsError } from "./envelope";
 

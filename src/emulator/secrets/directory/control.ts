@@ -2,7 +2,7 @@ import { Client } from "ldapts";
 import { jsonReply, parseJson, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import type { Runtime } from "../../runtime";
-import type { Mount } from "../../state";
+import type { Mount } from "../state";
 import { isRecord } from "../../util";
 import { own } from "../objects";
 import { hashPassword, passwordMatches } from "./backend";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Handler, Route } from "../../router";
-import type { Mount } from "../../state";
+import type { Mount } from "../state";
 import type { SecretsContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
 import { bad, guarded } from "../fields";

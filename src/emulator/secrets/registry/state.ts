@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Mount } from "../../state";
+import type { Mount } from "../state";
 import type { SecretsContext } from "../context";
 import { own, store } from "../objects";
 

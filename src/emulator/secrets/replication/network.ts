@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Mount } from "../../state";
+import type { Mount } from "../state";
 import type { Store } from "../../store";
 import { hasOwn, nullProto } from "../../util";
 import { admits, type PrimaryState, type Registration, type ReplicationState } from "./state";

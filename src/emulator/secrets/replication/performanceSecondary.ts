@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
 import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
-import type { Mount } from "../../state";
+import type { Mount } from "../state";
 import type { Store } from "../../store";
 import { dict, hasOwn, nullProto } from "../../util";
 import type { SystemContext } from "../context";

@@ -5,7 +5,7 @@
  */
 import { Pool } from "pg";
 import type { SecretsContext } from "../context";
-import type { Mount } from "../../state";
+import type { Mount } from "../state";
 import type { Store } from "./state";
 import type { KeyRing, TokenBackend, TokenRecord } from "./tokens";
 
