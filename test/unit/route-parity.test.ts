@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENGINES, SYSTEM_PATHS } from "../../src/emulator/secrets";
-import { notificationConfigurationRoutes } from "../../src/emulator/runs/notification-configurations";
+import { notificationConfigurationRoutes } from "../../src/emulator/runs/notificationConfiguration";
 import { runRoutes } from "../../src/emulator/runs/runs";
 import { root } from "../support/dist";
 

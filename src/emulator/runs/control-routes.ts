@@ -2,8 +2,8 @@ import type { Route } from "../router";
 import type { Runtime } from "../runtime";
 import { recordAssessment } from "./assessments";
 import { listDeliveries } from "./deliveries-wait";
-import { bulkCreate } from "./run-bulk";
-import { runDriveRoutes } from "./run-control";
+import { bulkCreate } from "./controlSeed";
+import { runDriveRoutes } from "./control";
 
 /** The run service's rows of the /_emulator routes table (see the emulator README). */
 export const runControlRoutes: Route<Runtime>[] = [

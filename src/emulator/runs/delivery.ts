@@ -2,8 +2,8 @@ import type { DeliveryEntry } from "../logs";
 import type { Runtime } from "../runtime";
 import type { DeliveryResponse, NotificationConfiguration } from "./state";
 import { now } from "../util";
-import { postJson } from "./outbound";
-import { SIGNATURE_HEADER, sign } from "./verification";
+import { postJson } from "./notificationDelivery";
+import { SIGNATURE_HEADER, sign } from "./verifyNotificationConfiguration";
 
 /** A run or assessment notification entry of GET /_emulator/deliveries. */
 export type NotificationDelivery = DeliveryEntry & {

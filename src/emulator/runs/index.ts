@@ -4,7 +4,7 @@ import { Router } from "../router";
 import type { Runtime } from "../runtime";
 import type { RunContext } from "./context";
 import { errorReply, negotiate, simpleError } from "./jsonapi";
-import { notificationConfigurationRoutes } from "./notification-configurations";
+import { notificationConfigurationRoutes } from "./notificationConfiguration";
 import { runRoutes } from "./runs";
 
 /** The run service's routes table; each API object contributes its own rows. */

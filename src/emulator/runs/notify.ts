@@ -1,7 +1,7 @@
 import type { Runtime } from "../runtime";
 import type { AssessmentResult, NotificationConfiguration, Run, Workspace } from "./state";
 import { deliver } from "./delivery";
-import { assessmentPayload, assessmentSummary, chatA, chatB, email, runPayload, runSummary, type Summary } from "./notify-payloads";
+import { assessmentPayload, assessmentSummary, chatA, chatB, email, runPayload, runSummary, type Summary } from "./notificationPayload";
 
 /**
  * Fans an event out to every enabled configuration of the workspace whose triggers include it.

@@ -6,7 +6,7 @@ import { API_PREFIX, documentReply, errorReply, invalid, simpleError, withLocati
 import { accessibleWorkspace, organizationRefused, principalName, principalUserId } from "./run-access";
 import { runResource } from "./run-document";
 import { buildRun, queueRun } from "./run-factory";
-import { readRunInput } from "./run-input";
+import { readRunInput } from "./runCreate";
 
 /** The seed's "fixed default text saying the run was queued manually through the API". */
 export const DEFAULT_RUN_MESSAGE = "Queued manually via the API";

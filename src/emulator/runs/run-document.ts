@@ -1,7 +1,7 @@
 import { workspaceAccess, type RunPrincipal } from "../auth";
 import type { Run, RunState } from "./state";
 import { API_PREFIX } from "./jsonapi";
-import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./run-path";
+import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./runPath";
 
 /**
  * The run document of the seed. `actions` follow the status (run-path.ts); `permissions` say what

@@ -2,7 +2,7 @@ import type { Runtime } from "../runtime";
 import { insertRun, nextSeq, type Run, type RunState, type Workspace } from "./state";
 import { now, randomId } from "../util";
 import { assignLock } from "./run-lock";
-import { timestampKey } from "./run-path";
+import { timestampKey } from "./runPath";
 import { emitRunEvent } from "./notify";
 
 /** Everything a new run needs that is not derived; shared by POST /runs and POST /_emulator/runs. */

@@ -2,7 +2,7 @@ import type { Runtime } from "../runtime";
 import { now, randomId } from "../util";
 import { holdsLock, releaseLock } from "./run-lock";
 import { COMPLETED_STATUSES, type Run, type RunStatus } from "./state";
-import { awaitsConfirmation, enterEffects, nextStep, pathAhead, timestampKey, type Step } from "./run-path";
+import { awaitsConfirmation, enterEffects, nextStep, pathAhead, timestampKey, type Step } from "./runPath";
 import { emitRunEvent } from "./notify";
 
 /**

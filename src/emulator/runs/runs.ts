@@ -2,12 +2,12 @@ import type { Incoming, Reply } from "../http";
 import type { Route } from "../router";
 import type { RunContext } from "./context";
 import { documentReply, errorReply, simpleError } from "./jsonapi";
-import { runActionRoutes } from "./run-actions";
+import { runActionRoutes } from "./runActions";
 import { accessibleRun } from "./run-access";
 import { createRun } from "./run-create";
 import { runResource } from "./run-document";
-import { includedFor, parseInclude } from "./run-include";
-import { listRuns } from "./run-list";
+import { includedFor, parseInclude } from "./run";
+import { listRuns } from "./runList";
 
 /** GET /runs/:id: any caller who can read the workspace (user, team, own-organization token). */
 function showRun(ctx: RunContext, req: Incoming): Reply {

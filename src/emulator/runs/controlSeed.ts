@@ -4,7 +4,7 @@ import { now } from "../util";
 import { DEFAULT_RUN_MESSAGE } from "./run-create";
 import { buildRun, queueRun, type RunFields } from "./run-factory";
 import { COMPLETED_STATUSES, OPERATIONS, SOURCES, insertRun, type Run, type RunOperation, type RunSource, type RunStatus } from "./state";
-import { timestampKey } from "./run-path";
+import { timestampKey } from "./runPath";
 import { fail, objectBody } from "./control-body";
 
 /**

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import type { Runtime } from "../runtime";
 import type { DeliveryResponse, NotificationConfiguration } from "./state";
 import { now } from "../util";
-import { postJson } from "./outbound";
+import { postJson } from "./notificationDelivery";
 
 export const SIGNATURE_HEADER = "X-Svc-Notification-Signature";
 const STORED_BODY_LIMIT = 4096;

@@ -3,7 +3,7 @@ import type { RunContext } from "./context";
 import { API_PREFIX, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, documentReply, errorReply, simpleError, type ApiError } from "./jsonapi";
 import { accessibleWorkspace } from "./run-access";
 import { runResource } from "./run-document";
-import { includedFor, parseInclude } from "./run-include";
+import { includedFor, parseInclude } from "./run";
 import { OPERATIONS, RUN_STATUSES, SOURCES, operationOf, runsOf, type Run } from "./state";
 
 /**

@@ -5,7 +5,7 @@ import { now, randomId } from "../util";
 import { adminWorkspace, readDocument, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, idConflict, invalid, notFound, paginate, simpleError, withLocation } from "./jsonapi";
 import { readNcInput } from "./nc-input";
-import { verify } from "./verification";
+import { verify } from "./verifyNotificationConfiguration";
 
 export const MAX_PER_WORKSPACE = 20;
 const TYPE = "notification-configurations";

@@ -7,7 +7,7 @@ import { fail, objectBody } from "./control-body";
 import { documentReply } from "./jsonapi";
 import { holdsLock, lockHolder } from "./run-lock";
 import { runResource } from "./run-document";
-import { nextStep, pathAhead } from "./run-path";
+import { nextStep, pathAhead } from "./runPath";
 import { advanceTo, step } from "./run-progress";
 
 /**

@@ -6,7 +6,7 @@ import { errorReply, invalid, simpleError } from "./jsonapi";
 import { accessibleRun, organizationRefused, principalName, type Need } from "./run-access";
 import { lockHolder, takeLock } from "./run-lock";
 import { COMPLETED_STATUSES, runsOf, type Run } from "./state";
-import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./run-path";
+import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./runPath";
 import { moveTo } from "./run-progress";
 
 /**
