@@ -1,13 +1,12 @@
 import { Faults } from "./faults";
 import { isIP } from "node:net";
 import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
-import { startAutoAdvance } from "./runs/run-progress";
-import { RunService } from "./runs/run-service";
+import { startAutoAdvance } from "./runs/runPath";
 import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";
 import { KeyedSerial } from "./serial";
 import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";
-import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID } from "./runs/state";
+import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, RunService } from "./runs/state";
 import type { EmulatorTokens } from "./state";
 import { Store } from "./store";
 import { randomHex } from "./util";

@@ -1,13 +1,10 @@
 import { emptyReply, type Incoming, type Reply } from "../http";
 import type { Route } from "../router";
 import { isRecord, now, randomId } from "../util";
-import { readDocument, type RunContext } from "./context";
-import { errorReply, invalid, simpleError } from "./jsonapi";
-import { accessibleRun, organizationRefused, principalName, type Need } from "./run-access";
-import { lockHolder, takeLock } from "./run-lock";
+import { accessibleRun, organizationRefused, principalName, type Need, type RunContext } from "./context";
+import { errorReply, invalid, readDocument, simpleError } from "./jsonapi";
+import { isCancelable, isConfirmable, isDiscardable, isForceCancelable, lockHolder, moveTo, takeLock } from "./runPath";
 import { COMPLETED_STATUSES, runsOf, type Run } from "./state";
-import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./runPath";
-import { moveTo } from "./run-progress";
 
 /**
  * POST /runs/:id/actions/{apply,discard,cancel,force-cancel,force-execute}: 202 with no body.

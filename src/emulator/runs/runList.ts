@@ -1,9 +1,8 @@
 import type { Incoming, Reply } from "../http";
-import type { RunContext } from "./context";
+import type { Route } from "../router";
+import { accessibleWorkspace, type RunContext } from "./context";
 import { API_PREFIX, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, documentReply, errorReply, simpleError, type ApiError } from "./jsonapi";
-import { accessibleWorkspace } from "./run-access";
-import { runResource } from "./run-document";
-import { includedFor, parseInclude } from "./run";
+import { includedFor, parseInclude, runResource } from "./run";
 import { OPERATIONS, RUN_STATUSES, SOURCES, operationOf, runsOf, type Run } from "./state";
 
 /**
@@ -109,3 +108,5 @@ function linkBuilder(query: URLSearchParams, path: string, size: number): (n: nu
   const rest = kept.map(([k, v]) => `&${enc(k, v)}`).join("");
   return (n) => `${path}?${enc("page[number]", String(n))}&${enc("page[size]", String(size))}${rest}`;
 }
+
+export const runListRoutes: Route<RunContext>[] = [{ method: "GET", path: "/workspaces/:workspace_id/runs", handler: listRuns }];

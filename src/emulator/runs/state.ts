@@ -2,8 +2,8 @@
  * The run service's stored model: organizations, workspaces, users and teams, notification
  * configurations, runs, configuration versions and assessment results, with the value lists of
  * the seed (statuses, operations, sources) and the seeded defaults `reset` restores. Plain JSON
- * only: all of it is persisted by the store. Also the per-workspace index of runs (derived,
- * never persisted).
+ * only: all of it is persisted by the store. Also what is never persisted: the per-workspace
+ * index of runs (derived from the runs) and the service's live settings (RunService).
  */
 
 export const RUN_STATUSES = [
@@ -331,4 +331,68 @@ export function insertRun(state: RunState, run: Run): void {
 /** Oldest first. The array is the index's own: callers must not change it. */
 export function runsOf(state: RunState, workspaceId: string): readonly Run[] {
   return indexOf(state).byWorkspace.get(workspaceId) ?? [];
+}
+
+/**
+ * Per-emulator run-service machinery that is not data: timing settings, the auto-advance timer,
+ * the emulator's own URL (for links inside notifications) and the delivery counters. Data lives
+ * in the store; this object lives as long as the emulator and is never persisted.
+ */
+export interface RunServiceOptions {
+  /** Delay between a cancel and the moment force-cancel becomes available; default 60000 ms. */
+  forceCancelCooloffMs?: number;
+  /** When > 0 every active run moves one status step per tick of this many ms; default 0 (off). */
+  autoAdvanceMs?: number;
+}
+
+export const DEFAULT_FORCE_CANCEL_COOLOFF_MS = 60_000;
+
+export class RunService {
+  forceCancelCooloffMs: number;
+  autoAdvanceMs: number;
+  /** Absolute base URL of the emulator (`http://127.0.0.1:port`), set once it listens. */
+  baseUrl = "";
+  /** Event order of run and assessment notifications, carried by their delivery log entries. */
+  deliverySequence = 0;
+  /** Bumped by reset so deliveries still in flight from before it are not logged after it. */
+  generation = 0;
+  /** Per notification configuration, the tail of its delivery chain: one receiver sees events in order. */
+  readonly chains = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private tick: (() => void) | undefined;
+
+  constructor(private readonly defaults: RunServiceOptions = {}) {
+    this.forceCancelCooloffMs = defaults.forceCancelCooloffMs ?? DEFAULT_FORCE_CANCEL_COOLOFF_MS;
+    this.autoAdvanceMs = defaults.autoAdvanceMs ?? 0;
+  }
+
+  /** Wires the step function and stops the timer when the emulator closes. */
+  attach(tick: () => void, closing: AbortSignal): void {
+    this.tick = tick;
+    closing.addEventListener("abort", () => this.stopTimer(), { once: true });
+    this.setAutoAdvance(this.autoAdvanceMs);
+  }
+
+  setAutoAdvance(ms: number): void {
+    this.autoAdvanceMs = ms;
+    this.stopTimer();
+    if (ms > 0 && this.tick) {
+      this.timer = setInterval(this.tick, ms);
+      // The timer alone must never keep a process (a test run, the CLI after close) alive.
+      this.timer.unref();
+    }
+  }
+
+  /** Back to the options the emulator was started with; called by /_emulator/reset. */
+  reset(): void {
+    this.generation += 1;
+    this.chains.clear();
+    this.forceCancelCooloffMs = this.defaults.forceCancelCooloffMs ?? DEFAULT_FORCE_CANCEL_COOLOFF_MS;
+    this.setAutoAdvance(this.defaults.autoAdvanceMs ?? 0);
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
 }

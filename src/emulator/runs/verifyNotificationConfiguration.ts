@@ -1,10 +1,8 @@
-import { createHmac } from "node:crypto";
 import type { Runtime } from "../runtime";
-import type { DeliveryResponse, NotificationConfiguration } from "./state";
 import { now } from "../util";
-import { postJson } from "./notificationDelivery";
+import { postJson, sign, SIGNATURE_HEADER } from "./notificationDelivery";
+import type { DeliveryResponse, NotificationConfiguration } from "./state";
 
-export const SIGNATURE_HEADER = "X-Svc-Notification-Signature";
 const STORED_BODY_LIMIT = 4096;
 
 export interface VerificationResult {
@@ -38,10 +36,6 @@ export function verificationPayload(rt: Runtime, nc: NotificationConfiguration):
       },
     ],
   });
-}
-
-export function sign(token: string, body: string): string {
-  return createHmac("sha512", token).update(body, "utf8").digest("hex");
 }
 
 /** Sends the verification request for `nc` (not yet saved) and logs it in the deliveries log. */

@@ -42,7 +42,7 @@ export function randomText(length: number, alphabet = BASE62): string {
 export const fixedLength = (formatter: string) => formatter.length - PLACEHOLDER.length;
 
 /** A new password per the config: policy, or length with the prefix, or length through the formatter. */
-export function generatePassword(cfg: Pick<DirectoryConfig, "password_policy" | "length" | "formatter">): string {
+function generatePassword(cfg: Pick<DirectoryConfig, "password_policy" | "length" | "formatter">): string {
   if (cfg.password_policy) return randomText(POLICY_LENGTH);
   const length = cfg.length || DEFAULT_LENGTH;
   if (cfg.formatter) return cfg.formatter.replace(PLACEHOLDER, randomText(length - fixedLength(cfg.formatter)));

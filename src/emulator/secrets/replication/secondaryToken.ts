@@ -31,7 +31,7 @@ export interface Claims {
 const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url");
 export const digestOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export function wrappingToken(claims: Claims): string {
+function wrappingToken(claims: Claims): string {
   return `${b64url(JSON.stringify(claims))}.${b64url(randomBytes(32))}`;
 }
 
@@ -59,7 +59,7 @@ export function newKeyPair(): { publicKey: string; privateKey: string } {
 }
 
 /** The X25519 key of a `secondary_public_key`, or undefined when it is not one. */
-export function publicKeyOf(text: string): KeyObject | undefined {
+function publicKeyOf(text: string): KeyObject | undefined {
   try {
     const key = createPublicKey({ key: Buffer.from(text, "base64"), format: "der", type: "spki" });
     return key.asymmetricKeyType === "x25519" ? key : undefined;
@@ -72,7 +72,7 @@ function aesKey(shared: Buffer, ephemeral: Buffer): Buffer {
   return Buffer.from(hkdfSync("sha256", shared, ephemeral, INFO, 32));
 }
 
-export function encryptTo(recipient: KeyObject, plaintext: string): string {
+function encryptTo(recipient: KeyObject, plaintext: string): string {
   const eph = generateKeyPairSync("x25519");
   const epk = eph.publicKey.export({ type: "spki", format: "der" });
   const key = aesKey(diffieHellman({ privateKey: eph.privateKey, publicKey: recipient }), epk);
