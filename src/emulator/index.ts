@@ -1,3 +1,9 @@
+/**
+ * The emulator's public entry (`pulumi-svc/emulator`). Layout (README.md, "Layout"): a folder per
+ * service area (`runs/`, `secrets/<area>/`) mirroring the provider, one file per API object named as
+ * the provider's, and per area where needed `index.ts` (its routes table), `state.ts` (its stored
+ * model) and `control.ts` (its `/_emulator` rows). Imports point one way: objects → state → shared.
+ */
 import { Faults } from "./faults";
 import { isIP } from "node:net";
 import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
