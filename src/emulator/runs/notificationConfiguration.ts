@@ -6,6 +6,12 @@ import { API_PREFIX, documentReply, errorReply, idConflict, invalid, notFound, p
 import type { DestinationType, NcFields, NotificationConfiguration, User } from "./state";
 import { verify } from "./verifyNotificationConfiguration";
 
+/**
+ * Notification configurations: the body rules shared by create and update, and the CRUD and verify
+ * routes. Enabling (create, update) and verify send the verification request first
+ * (verifyNotificationConfiguration.ts); a configuration's writes run one at a time.
+ */
+
 export const TRIGGERS = [
   "run:created",
   "run:planning",

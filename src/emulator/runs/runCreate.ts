@@ -10,6 +10,11 @@ import { runResource } from "./run";
 import { assignLock, timestampKey } from "./runPath";
 import { insertRun, nextSeq, type ConfigurationVersion, type Run, type RunState, type RunVariable, type Workspace } from "./state";
 
+/**
+ * POST /runs: the body's shape checks, the rules that need the workspace and configuration
+ * version, and building and queueing the run (shared with POST /_emulator/runs).
+ */
+
 /** The seed's "fixed default text saying the run was queued manually through the API". */
 export const DEFAULT_RUN_MESSAGE = "Queued manually via the API";
 

@@ -4,9 +4,10 @@ import { emitRunEvent } from "./notificationDelivery";
 import { COMPLETED_STATUSES, runsOf, type Run, type RunState, type RunStatus } from "./state";
 
 /**
- * The run path as pure functions of a run: what one step does, and which actions its status
- * allows. Nothing here changes state, so the control endpoint can check a target status
- * before walking, and the document and the actions can never disagree.
+ * The run path: first as pure functions of a run (what one step does, which actions its status
+ * allows), which change nothing, so the control endpoint can check a target status before
+ * walking and the document and the actions can never disagree; then the workspace lock, and
+ * moving runs with every side effect (below).
  *
  * pending → plan_queued → planning → planned → [cost_estimating → cost_estimated] →
  * [policy_checking → policy_checked | policy_override | policy_soft_failed | errored] →
