@@ -1,13 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { header } from "./http";
-import {
-  ADMIN_USER_ID,
-  DEFAULT_ORGANIZATION,
-  DEPLOYERS_TEAM_ID,
-  MEMBER_USER_ID,
-  type EmulatorTokens,
-  type Workspace,
-} from "./state";
+import { ADMIN_USER_ID, DEFAULT_ORGANIZATION, DEPLOYERS_TEAM_ID, MEMBER_USER_ID, type Workspace } from "./runs/state";
+import type { EmulatorTokens } from "./state";
 
 export type RunPrincipal =
   | { kind: "user"; userId: string; role: "admin" | "member" }

@@ -6,9 +6,9 @@ import { mountableTypes, reservedPrefix } from "./secrets";
 import { directoryControlRoutes } from "./secrets/directory/control";
 import { identityControlRoutes } from "./secrets/identity/control";
 import { registryControlRoutes } from "./secrets/registry/control";
-import { loginEnforcementRoutes } from "./secrets/mfa/login-enforcement";
-import { runControlRoutes } from "./runs/control-routes";
-import { seed } from "./seed";
+import { mfaControlRoutes } from "./secrets/mfa/control";
+import { runControlRoutes } from "./runs/control";
+import { runSeedRoutes } from "./runs/controlSeed";
 import { dict, isRecord } from "./util";
 
 /**
@@ -69,16 +69,8 @@ const routes: Route<Runtime>[] = [
       return emptyReply(204);
     },
   },
-  {
-    method: "POST",
-    path: "/seed",
-    handler: (rt, req) => {
-      const b = body(req);
-      if (!b.ok) return b.reply;
-      const result = seed(rt.store.data.run, b.value);
-      return typeof result === "string" ? fail(400, result) : jsonReply(200, result);
-    },
-  },
+  // POST /seed and POST /runs (bulk) are in runSeedRoutes.
+  ...runSeedRoutes,
   { method: "GET", path: "/requests", handler: (rt) => jsonReply(200, { requests: rt.requests.all().map(formatRequest) }) },
   { method: "DELETE", path: "/requests", handler: (rt) => (rt.requests.clear(), emptyReply(204)) },
   // GET /deliveries (with ?wait=N) and the run drivers are in runControlRoutes.
@@ -100,7 +92,7 @@ const routes: Route<Runtime>[] = [
   ...identityControlRoutes,
   ...directoryControlRoutes,
   ...registryControlRoutes,
-  ...loginEnforcementRoutes,
+  ...mfaControlRoutes,
   {
     method: "GET",
     path: "/mounts",

@@ -1,13 +1,19 @@
+/**
+ * The emulator's public entry (`pulumi-svc/emulator`). Layout (README.md, "Layout"): a folder per
+ * service area (`runs/`, `secrets/<area>/`) mirroring the provider, one file per API object named as
+ * the provider's, and per area where needed `index.ts` (its routes table), `state.ts` (its stored
+ * model) and `control.ts` (its `/_emulator` rows). Imports point one way: objects → state → shared.
+ */
 import { Faults } from "./faults";
 import { isIP } from "node:net";
 import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
-import { startAutoAdvance } from "./runs/run-progress";
-import { RunService } from "./runs/run-service";
-import { ReplicationNetwork } from "./secrets/replication";
+import { startAutoAdvance } from "./runs/runPath";
+import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";
 import { KeyedSerial } from "./serial";
 import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";
-import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, type EmulatorTokens } from "./state";
+import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, RunService } from "./runs/state";
+import type { EmulatorTokens } from "./state";
 import { Store } from "./store";
 import { randomHex } from "./util";
 
@@ -101,7 +107,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const server = await listen(rt, abort, host, index === 0 ? options.port ?? 0 : 0);
       const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
       started.push({ rt, server, url });
-      network.add({ index, apiAddr: url, rt });
+      network.add({ index, apiAddr: url, store });
     }
   } catch (err) {
     await Promise.all(started.map((s) => s.server.close()));

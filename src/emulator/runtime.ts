@@ -2,7 +2,7 @@ import type { Faults } from "./faults";
 import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./logs";
 import type { KeyedSerial } from "./serial";
 import type { ReplicationNetwork } from "./secrets/replication/network";
-import type { RunService } from "./runs/run-service";
+import type { RunService } from "./runs/state";
 import type { Store } from "./store";
 
 /** Everything a handler may touch; one per running emulator, never module-level. */
@@ -15,7 +15,7 @@ export interface Runtime {
   deliveryTimeoutMs: number;
   /** Aborted by close() so outbound deliveries and fault delays end with the emulator. */
   closing: AbortSignal;
-  /** Run-service timing, timer and delivery counters (runs/run-service.ts). */
+  /** Run-service timing, timer and delivery counters (runs/state.ts). */
   runService: RunService;
   /** Writes that await the network (a verification) run one at a time per object. */
   serial: KeyedSerial;

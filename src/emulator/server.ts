@@ -6,7 +6,7 @@ import { faultAction, type Fault } from "./faults";
 import { header, jsonReply, type Incoming, type Reply } from "./http";
 import { handleRun } from "./runs";
 import { simpleError } from "./runs/jsonapi";
-import { isOwnOutbound } from "./runs/outbound";
+import { isOwnOutbound } from "./runs/notificationDelivery";
 import type { Runtime } from "./runtime";
 import { handleSecrets, secretsMethod } from "./secrets";
 import { secretsError } from "./secrets/envelope";

@@ -5,9 +5,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ENGINES, SYSTEM_PATHS } from "../../src/emulator/secrets/engines";
-import { notificationConfigurationRoutes } from "../../src/emulator/runs/notification-configurations";
-import { runRoutes } from "../../src/emulator/runs/runs";
+import { ENGINES, SYSTEM_PATHS } from "../../src/emulator/secrets";
+import { ROUTES as RUN_ROUTES } from "../../src/emulator/runs";
 import { root } from "../support/dist";
 
 type Service = "runs" | "secrets";
@@ -42,7 +41,7 @@ function sent(): Sent[] {
 /** Every route the emulator serves; an engine's routes under the `{mount}` it is mounted at. */
 function served(): Served[] {
   const out: Served[] = [];
-  for (const r of [...notificationConfigurationRoutes, ...runRoutes]) {
+  for (const r of RUN_ROUTES) {
     out.push({ service: "runs", method: r.method, segments: segmentsOf(r.path), where: `runs ${r.method} ${r.path}` });
   }
   for (const engine of Object.values(ENGINES)) {

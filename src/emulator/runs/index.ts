@@ -1,14 +1,25 @@
 import { runPrincipal } from "../auth";
 import type { Incoming, Reply } from "../http";
-import { Router } from "../router";
+import { Router, type Route } from "../router";
 import type { Runtime } from "../runtime";
 import type { RunContext } from "./context";
 import { errorReply, negotiate, simpleError } from "./jsonapi";
-import { notificationConfigurationRoutes } from "./notification-configurations";
-import { runRoutes } from "./runs";
+import { notificationConfigurationRoutes } from "./notificationConfiguration";
+import { runRoutes } from "./run";
+import { runActionRoutes } from "./runActions";
+import { runCreateRoutes } from "./runCreate";
+import { runListRoutes } from "./runList";
 
 /** The run service's routes table; each API object contributes its own rows. */
-const router = new Router<RunContext>([...notificationConfigurationRoutes, ...runRoutes]);
+export const ROUTES: Route<RunContext>[] = [
+  ...notificationConfigurationRoutes,
+  ...runCreateRoutes,
+  ...runRoutes,
+  ...runListRoutes,
+  ...runActionRoutes,
+];
+
+const router = new Router<RunContext>(ROUTES);
 
 /** Handles a request whose path is relative to `/api/v2`. */
 export async function handleRun(rt: Runtime, req: Incoming): Promise<Reply> {

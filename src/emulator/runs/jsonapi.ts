@@ -1,4 +1,4 @@
-import { header, jsonReply, type Incoming, type Reply } from "../http";
+import { header, jsonReply, parseJson, type Incoming, type Reply } from "../http";
 import { hasOwn, isRecord } from "../util";
 
 export const JSON_API = "application/vnd.api+json";
@@ -30,6 +30,13 @@ export function notFound(): Reply {
 
 export function invalid(pointer: string, detail: string): ApiError {
   return { status: "422", title: "invalid attribute", detail, source: { pointer } };
+}
+
+/** The request body as JSON (absent = undefined), or the 422 errors of a body that is not JSON. */
+export function readDocument(req: Incoming): { ok: true; value: unknown } | { ok: false; errors: ApiError[] } {
+  const parsed = parseJson(req.body);
+  if (parsed.ok) return parsed;
+  return { ok: false, errors: [{ ...invalid("", `request body is not valid JSON: ${parsed.error}`), title: "malformed request body" }] };
 }
 
 export const MAX_PAGE_SIZE = 100;

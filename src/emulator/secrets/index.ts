@@ -1,12 +1,36 @@
 import { secretsPrincipal } from "../auth";
 import type { Incoming, Reply } from "../http";
-import { Router } from "../router";
+import { Router, type Route } from "../router";
 import type { Runtime } from "../runtime";
-import type { Mount } from "../state";
-import type { SecretsContext } from "./context";
-import { ENGINES, SYSTEM_PATHS, type SystemContext } from "./engines";
+import type { Mount } from "./state";
+import type { Engine, SecretsContext, SystemContext } from "./context";
+import { directoryEngine } from "./directory";
 import { noHandler, permissionDenied, secretsError, unsupportedOperation } from "./envelope";
-import { guardReplicated } from "./replication";
+import { entityAliasRoutes } from "./identity/entityAlias";
+import { keymgmtEngine } from "./keymgmt";
+import { dualFactorMethodRoutes } from "./mfa/dualFactorMethod";
+import { catalogEntryRoutes } from "./plugins/catalogEntry";
+import { registryEngine } from "./registry";
+import { replicationRoutes } from "./replication";
+import { guardReplicated } from "./replication/performanceSecondary";
+import { transformEngine } from "./transform";
+
+/** Engine types that can be mounted; adding an engine is one line here. */
+export const ENGINES: Record<string, Engine> = {
+  [transformEngine.type]: transformEngine,
+  [keymgmtEngine.type]: keymgmtEngine,
+  [directoryEngine.type]: directoryEngine,
+  [registryEngine.type]: registryEngine,
+};
+
+/**
+ * Parts of the service that live at fixed paths instead of mounts: prefix → routes relative to it.
+ * These prefixes are reserved; nothing can be mounted at or under them.
+ */
+export const SYSTEM_PATHS: Record<string, Route<SystemContext>[]> = {
+  identity: [...entityAliasRoutes, ...dualFactorMethodRoutes],
+  sys: [...catalogEntryRoutes, ...replicationRoutes],
+};
 
 const routers = new Map(Object.values(ENGINES).map((engine) => [engine.type, new Router(engine.routes)]));
 const systemRouters = Object.entries(SYSTEM_PATHS).map(([prefix, routes]) => ({ prefix, router: new Router(routes) }));

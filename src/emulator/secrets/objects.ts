@@ -1,6 +1,7 @@
 import { emptyReply, parseJson, type Incoming, type Reply } from "../http";
 import type { Route } from "../router";
 import { dict, isRecord } from "../util";
+import type { Mount } from "./state";
 import type { SecretsContext } from "./context";
 import { dataReply, listReply, secretsError } from "./envelope";
 
@@ -59,4 +60,23 @@ export function crudRoutes<T>(kind: ObjectKind<T>): Route<SecretsContext>[] {
     },
     { method: "LIST", path: kind.path, handler: (ctx) => listReply(Object.keys(bag<T>(ctx, kind.path))) },
   ];
+}
+
+/**
+ * A bag of one object kind on a mount, keyed by user-chosen names. It has no prototype, so a name
+ * such as `__proto__` or `toString` is stored and found like any other; a bag read back from a
+ * state file (a plain object) is moved into a prototype-free one on first use.
+ */
+export function store<T>(mount: Mount, kind: string): Record<string, T> {
+  const current = mount.objects[kind];
+  if (current && Object.getPrototypeOf(current) === null) return current as Record<string, T>;
+  const fresh: Record<string, T> = Object.create(null);
+  if (current) for (const key of Object.keys(current)) fresh[key] = current[key] as T;
+  mount.objects[kind] = fresh;
+  return fresh;
+}
+
+/** The object stored under `name`, never one inherited from a prototype. */
+export function own<T>(bag: Record<string, T>, name: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(bag, name) ? bag[name] : undefined;
 }

@@ -1,10 +1,12 @@
-import { connect } from "node:net";
+import { randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 import type { SecretsContext } from "../context";
-import { builtinDirectory } from "./builtin";
-import { ldapDirectory } from "./ldap";
-import type { DirectoryConfig } from "./types";
+import { own } from "../objects";
+import { accounts } from "./state";
 
-/** What the engine needs from a directory; one implementation per backend. */
+/**
+ * The directory the engine manages accounts in: what the engine needs from one, and the built-in
+ * directory it keeps itself when no LDAP server answers (the LDAP one is ldap.ts; rotate.ts picks).
+ */
 export interface Directory {
   exists(account: string): Promise<boolean>;
   setPassword(account: string, password: string): Promise<void>;
@@ -17,46 +19,33 @@ export interface Directory {
 /** A directory failure the engine reports as 500 with the directory's message. */
 export class DirectoryError extends Error {}
 
-export function directoryFor(ctx: SecretsContext, cfg: DirectoryConfig): Directory {
-  return cfg.backend === "ldap" ? ldapDirectory(cfg) : builtinDirectory(ctx);
+// A low cost: the hash keeps passwords out of the state file; it is not a defence against offline guessing.
+const SCRYPT = { N: 1024 };
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  return `scrypt:${salt.toString("hex")}:${scryptSync(password, salt, 32, SCRYPT).toString("hex")}`;
 }
 
-const DEFAULT_PORT: Record<string, number> = { "ldap:": 389, "ldaps:": 636 };
-
-/** Whether a TCP connection to `url` opens within `timeoutMs`. */
-function reachable(url: string, timeoutMs: number): Promise<boolean> {
-  let host: string;
-  let port: number;
-  try {
-    const u = new URL(url);
-    if (!(u.protocol in DEFAULT_PORT)) return Promise.resolve(false);
-    host = u.hostname.replace(/^\[|\]$/g, "");
-    port = u.port ? Number(u.port) : DEFAULT_PORT[u.protocol];
-  } catch {
-    return Promise.resolve(false);
-  }
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once("connect", () => done(true));
-    socket.once("error", () => done(false));
-  });
+export function passwordMatches(hash: string | undefined, password: string): boolean {
+  const [kind, salt, digest] = (hash ?? "").split(":");
+  if (kind !== "scrypt" || !salt || !digest) return false;
+  const expected = Buffer.from(digest, "hex");
+  return timingSafeEqual(scryptSync(password, Buffer.from(salt, "hex"), expected.length, SCRYPT), expected);
 }
 
-/**
- * The backend for a config: the real directory when one of its URLs accepts a connection (tried
- * in order, as the service tries them), otherwise the built-in directory. Decided when the config
- * is written, so every later request talks to the same directory.
- */
-export async function chooseBackend(urls: string, connectionTimeout: number): Promise<DirectoryConfig["backend"]> {
-  // Bounded so a config write with an unroutable URL does not hang for the full 30 s default.
-  const timeoutMs = Math.min(connectionTimeout, 5) * 1000;
-  for (const url of splitUrls(urls)) if (await reachable(url, timeoutMs)) return "ldap";
-  return "builtin";
+/** The directory the emulator keeps itself when no LDAP server is configured. */
+export function builtinDirectory(ctx: SecretsContext): Directory {
+  return {
+    exists: async (name) => own(accounts(ctx), name) !== undefined,
+    async setPassword(name, password) {
+      const account = own(accounts(ctx), name);
+      if (!account) throw new Error(`service account "${name}" does not exist in the directory`);
+      account.password_hash = hashPassword(password);
+      account.password_last_set = new Date().toISOString();
+    },
+    lastSet: async (name) => own(accounts(ctx), name)?.password_last_set,
+    // The bind account lives in the config; the engine stores the new password there itself.
+    setBindPassword: async () => undefined,
+  };
 }
-
-export const splitUrls = (urls: string) => urls.split(",").map((u) => u.trim()).filter((u) => u !== "");

@@ -3,11 +3,10 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, bool, guarded, notFound, str, type Body } from "../fields";
-import { chooseBackend, splitUrls } from "./backend";
+import { chooseBackend, splitUrls } from "./ldap";
 import { parseDuration } from "../duration";
-import { DEFAULT_LENGTH, fixedLength, MIN_LENGTH, PLACEHOLDER } from "./password";
-import { bagOf } from "./store";
-import { configOf, type DirectoryConfig } from "./types";
+import { DEFAULT_LENGTH, fixedLength, MIN_LENGTH, PLACEHOLDER } from "./rotate";
+import { bagOf, configOf, type DirectoryConfig } from "./state";
 
 const TLS = ["tls10", "tls11", "tls12", "tls13"];
 

@@ -2,13 +2,13 @@ import { Client } from "ldapts";
 import { jsonReply, parseJson, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import type { Runtime } from "../../runtime";
-import type { Mount } from "../../state";
+import type { Mount } from "../state";
 import { isRecord } from "../../util";
-import { splitUrls } from "./backend";
-import { accounts, hashPassword, passwordMatches } from "./builtin";
-import { randomText } from "./password";
-import { own } from "./store";
-import type { DirectoryConfig } from "./types";
+import { own } from "../objects";
+import { hashPassword, passwordMatches } from "./backend";
+import { splitUrls } from "./ldap";
+import { randomText } from "./rotate";
+import { accounts, type DirectoryConfig } from "./state";
 
 /**
  * `/_emulator/directory`: the built-in directory's accounts (the seed has no API for them, as a

@@ -1,15 +1,16 @@
-import type { Engine } from "../engines";
+import type { Engine } from "../context";
+import { checkOutRoutes } from "./checkOut";
 import { configRoutes } from "./config";
-import { libraryRoutes } from "./library";
-import { roleRoutes } from "./roles";
-import { rootRoutes } from "./root";
+import { librarySetRoutes } from "./librarySet";
+import { roleRoutes } from "./role";
+import { rotateRoutes } from "./rotate";
 
 /**
  * The directory engine: config, roles with rotated passwords, library sets lent through
- * check-out and check-in, and root rotation. It works on a real LDAP server when the config's
+ * check-out and check-in, and rotations. It works on a real LDAP server when the config's
  * `url` answers, otherwise on a built-in directory seeded through `/_emulator/directory`.
  */
 export const directoryEngine: Engine = {
   type: "directory",
-  routes: [...configRoutes, ...roleRoutes, ...libraryRoutes, ...rootRoutes],
+  routes: [...configRoutes, ...roleRoutes, ...librarySetRoutes, ...checkOutRoutes, ...rotateRoutes],
 };

@@ -1,7 +1,15 @@
+import { connect } from "node:net";
 import type { ConnectionOptions } from "node:tls";
 import { Attribute, Change, Client, escapeFilter } from "ldapts";
-import { DirectoryError, splitUrls, type Directory } from "./backend";
-import type { DirectoryConfig } from "./types";
+import { DirectoryError, type Directory } from "./backend";
+import type { DirectoryConfig } from "./state";
+
+/**
+ * A real LDAP server as the engine's directory (through ldapts), and the choice made when a config
+ * is written: this backend when one of the config's URLs accepts a connection, else the built-in one.
+ */
+
+export const splitUrls = (urls: string) => urls.split(",").map((u) => u.trim()).filter((u) => u !== "");
 
 const TLS_VERSIONS: Record<string, ConnectionOptions["minVersion"]> = { tls10: "TLSv1", tls11: "TLSv1.1", tls12: "TLSv1.2", tls13: "TLSv1.3" };
 
@@ -99,4 +107,42 @@ export function ldapDirectory(cfg: DirectoryConfig): Directory {
         await c.modify(dn, replacePassword(password));
       }),
   };
+}
+
+const DEFAULT_PORT: Record<string, number> = { "ldap:": 389, "ldaps:": 636 };
+
+/** Whether a TCP connection to `url` opens within `timeoutMs`. */
+function reachable(url: string, timeoutMs: number): Promise<boolean> {
+  let host: string;
+  let port: number;
+  try {
+    const u = new URL(url);
+    if (!(u.protocol in DEFAULT_PORT)) return Promise.resolve(false);
+    host = u.hostname.replace(/^\[|\]$/g, "");
+    port = u.port ? Number(u.port) : DEFAULT_PORT[u.protocol];
+  } catch {
+    return Promise.resolve(false);
+  }
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
+}
+
+/**
+ * The backend for a config: the real directory when one of its URLs accepts a connection (tried
+ * in order, as the service tries them), otherwise the built-in directory. Decided when the config
+ * is written, so every later request talks to the same directory.
+ */
+export async function chooseBackend(urls: string, connectionTimeout: number): Promise<DirectoryConfig["backend"]> {
+  // Bounded so a config write with an unroutable URL does not hang for the full 30 s default.
+  const timeoutMs = Math.min(connectionTimeout, 5) * 1000;
+  for (const url of splitUrls(urls)) if (await reachable(url, timeoutMs)) return "ldap";
+  return "builtin";
 }

@@ -1,10 +1,10 @@
-import type { Engine } from "../engines";
-import { distributionRoutes } from "./distribution";
+import type { Engine } from "../context";
 import { keyRoutes } from "./key";
-import { kmsRoutes } from "./kms";
+import { keyDistributionRoutes } from "./keyDistribution";
+import { kmsProviderRoutes } from "./kmsProvider";
 
 /** The key management engine: keys, KMS providers, and keys distributed to providers. */
 export const keymgmtEngine: Engine = {
   type: "keymgmt",
-  routes: [...keyRoutes, ...kmsRoutes, ...distributionRoutes],
+  routes: [...keyRoutes, ...kmsProviderRoutes, ...keyDistributionRoutes],
 };

@@ -3,22 +3,9 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, bool, count, guarded, notFound, str } from "../fields";
-import { bag } from "../objects";
 import { dict } from "../../util";
-import { holderOf } from "./distribution";
 import { generateVersion, isKeyType, KEY_TYPES, type KeyType, type KeyVersion } from "./material";
-
-export interface Key {
-  name: string;
-  type: KeyType;
-  deletion_allowed: boolean;
-  /** 0: every version is enabled. */
-  min_enabled_version: number;
-  latest_version: number;
-  versions: Record<string, KeyVersion>;
-}
-
-export const keys = (ctx: SecretsContext) => bag<Key>(ctx, "key");
+import { holderOf, keys, type Key } from "./state";
 
 function present(key: Key): Record<string, unknown> {
   const shown: Record<string, { creation_time: string; public_key?: string }> = {};
@@ -114,6 +101,14 @@ export const keyRoutes: Route<SecretsContext>[] = [
       if (problems.length > 0) return secretsError(400, ...problems);
       delete keys(ctx)[name];
       return emptyReply(204);
+    },
+  },
+  {
+    method: "LIST",
+    path: "key/:name/kms",
+    handler: (ctx, req) => {
+      const holder = holderOf(ctx, req.params.name);
+      return listReply(holder === undefined ? [] : [holder]);
     },
   },
 ];

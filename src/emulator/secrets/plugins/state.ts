@@ -1,7 +1,7 @@
 export const PLUGIN_TYPES = ["auth", "database", "secret"] as const;
 export type PluginType = (typeof PLUGIN_TYPES)[number];
 
-/** A registered (external) plugin; builtins are constants in catalog.ts, not state. */
+/** A registered (external) plugin; builtins are constants in catalogEntry.ts, not state. */
 export interface Plugin {
   name: string;
   command: string;

@@ -2,7 +2,7 @@ import { jsonReply, parseJson, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import type { Runtime } from "../../runtime";
 import { isRecord } from "../../util";
-import { mint } from "./tokens";
+import { mint } from "./state";
 
 /**
  * `/_emulator/registry/tokens`: mints an ACL token in the built-in registry, the way an operator

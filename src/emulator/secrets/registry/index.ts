@@ -1,9 +1,9 @@
-import type { Engine } from "../engines";
-import { accessRoutes } from "./access";
-import { registryRoleRoutes } from "./roles";
+import type { Engine } from "../context";
+import { accessConfigRoutes } from "./accessConfig";
+import { roleRoutes } from "./role";
 
 /** The service-registry engine: access config, token roles, and tokens generated from them. */
 export const registryEngine: Engine = {
   type: "registry",
-  routes: [...accessRoutes, ...registryRoleRoutes],
+  routes: [...accessConfigRoutes, ...roleRoutes],
 };

@@ -1,11 +1,16 @@
 import type { Route } from "../../router";
-import type { SystemContext } from "../engines";
-import { primaryRoutes } from "./primary";
-import { secondaryRoutes } from "./secondary";
+import type { SystemContext } from "../context";
+import { pathsFilterRoutes } from "./pathsFilter";
+import { performancePrimaryRoutes } from "./performancePrimary";
+import { performanceSecondaryRoutes } from "./performanceSecondary";
+import { secondaryTokenRoutes } from "./secondaryToken";
 import { statusRoutes } from "./status";
 
-/** Performance replication, at `sys/replication/performance/`: status, primary and secondary. */
-export const replicationRoutes: Route<SystemContext>[] = [...statusRoutes, ...primaryRoutes, ...secondaryRoutes];
-export { ReplicationNetwork, type ClusterHandle } from "./network";
-export { guardReplicated } from "./guard";
-export { emptyReplication, type ReplicationState } from "./state";
+/** Performance replication, at `sys/replication/performance/`: status, primary, secondary tokens, paths filters and secondary. */
+export const replicationRoutes: Route<SystemContext>[] = [
+  ...statusRoutes,
+  ...performancePrimaryRoutes,
+  ...secondaryTokenRoutes,
+  ...pathsFilterRoutes,
+  ...performanceSecondaryRoutes,
+];

@@ -1,19 +1,32 @@
 import { createHash } from "node:crypto";
-import type { Runtime } from "../../runtime";
-import type { Mount } from "../../state";
+import type { Mount } from "../state";
+import type { Store } from "../../store";
 import { hasOwn, nullProto } from "../../util";
-import { admits } from "./filter";
-import type { Registration, ReplicationState } from "./state";
+import { admits, type PrimaryState, type Registration, type ReplicationState } from "./state";
 
-/** One cluster of the emulator: its runtime and the address it answers on (`http://host:port`). */
+/** One cluster of the emulator: its storage and the address it answers on (`http://host:port`). */
 export interface ClusterHandle {
   index: number;
   apiAddr: string;
-  rt: Runtime;
+  store: Store;
 }
 
-export const stateOf = (c: ClusterHandle | Runtime): ReplicationState => ("rt" in c ? c.rt : c).store.data.secrets.replication;
-const mountsOf = (c: ClusterHandle): Record<string, Mount> => c.rt.store.data.secrets.mounts;
+/** The replication state of a cluster (a handle, or a runtime: both hold the cluster's store). */
+export const stateOf = (c: { store: Store }): ReplicationState => c.store.data.secrets.replication;
+const mountsOf = (c: ClusterHandle): Record<string, Mount> => c.store.data.secrets.mounts;
+
+/** The cluster a request reached (a handler's context: its runtime holds the network), its replication state and the network of all clusters. */
+export function here(ctx: { rt: { store: Store; cluster: { network: ReplicationNetwork } } }): { net: ReplicationNetwork; me: ClusterHandle; st: ReplicationState } {
+  const net = ctx.rt.cluster.network;
+  const me = net.handleOf(ctx.rt.store);
+  return { net, me, st: stateOf(me) };
+}
+
+/** The error for a second active primary: the seed names the rule, not its text. */
+export function secondPrimary(other: ClusterHandle): string {
+  return `only one performance primary may be active in a replication set: cluster ${stateOf(other).clusterId} at ${other.apiAddr} ` +
+    "is already primary; demote or disable it first";
+}
 
 const NOTHING = Symbol("empty map");
 
@@ -36,6 +49,17 @@ export function digestMounts(mounts: Record<string, Mount>, paths = Object.keys(
   return createHash("sha256").update(JSON.stringify(picked)).digest("hex");
 }
 
+export function freshPrimary(me: ClusterHandle, clusterAddr: string, lastWal = 0): PrimaryState {
+  return {
+    clusterAddr: clusterAddr || me.apiAddr,
+    lastWal,
+    digest: digestMounts(me.store.data.secrets.mounts),
+    pending: Object.create(null),
+    secondaries: Object.create(null),
+    filters: Object.create(null),
+  };
+}
+
 /** Mount paths `a` and `b` would collide (equal, or one nested in the other). */
 const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 
@@ -52,9 +76,9 @@ export class ReplicationNetwork {
     this.clusters.push(handle);
   }
 
-  handleOf(rt: Runtime): ClusterHandle {
-    const found = this.clusters.find((c) => c.rt === rt);
-    if (!found) throw new Error("runtime is not a cluster of this emulator");
+  handleOf(store: Store): ClusterHandle {
+    const found = this.clusters.find((c) => c.store === store);
+    if (!found) throw new Error("store is not a cluster of this emulator");
     return found;
   }
 
@@ -103,7 +127,7 @@ export class ReplicationNetwork {
       if (digest === p.digest) continue;
       p.digest = digest;
       p.lastWal += 1;
-      c.rt.store.save();
+      c.store.save();
     }
     for (const c of this.clusters) {
       const l = this.link(c);
@@ -129,8 +153,8 @@ export class ReplicationNetwork {
       sec.lastRemoteWal = p.lastWal;
       sec.lastHeartbeat = now();
       l.reg.lastHeartbeat = now();
-      c.rt.store.save();
-      l.primary.rt.store.save();
+      c.store.save();
+      l.primary.store.save();
     }
   }
 }

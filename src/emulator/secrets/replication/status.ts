@@ -1,9 +1,8 @@
 import type { Reply } from "../../http";
 import type { Route } from "../../router";
-import type { SystemContext } from "../engines";
+import type { SystemContext } from "../context";
 import { dataReply } from "../envelope";
-import { here } from "./common";
-import { digestMounts } from "./network";
+import { digestMounts, here } from "./network";
 
 /** Go's zero time in Unix seconds: what the real service reports when no corruption check has run. */
 const NEVER_CHECKED = "-62135596800";
@@ -49,7 +48,7 @@ function status(ctx: SystemContext): Reply {
       cluster_id: st.clusterId,
       known_primary_cluster_addrs: [...s.knownPrimaryClusterAddrs],
       last_remote_wal: s.lastRemoteWal,
-      merkle_root: digestMounts(me.rt.store.data.secrets.mounts, s.replicatedMounts.filter((m) => m in me.rt.store.data.secrets.mounts)),
+      merkle_root: digestMounts(me.store.data.secrets.mounts, s.replicatedMounts.filter((m) => m in me.store.data.secrets.mounts)),
       primaries: known
         ? [{ api_address: s.primaryApiAddr, cluster_address: s.primaryClusterAddr, connection_status: up ? "connected" : "disconnected", last_heartbeat: up ? now : s.lastHeartbeat }]
         : [],

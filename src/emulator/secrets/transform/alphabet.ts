@@ -1,12 +1,7 @@
 import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { bad } from "../fields";
-import { lookup, namedRoutes, table, type NamedKind } from "./tables";
-import type { Template } from "./template";
-
-export interface Alphabet {
-  alphabet: string;
-}
+import { lookup, namedRoutes, table, type Alphabet, type NamedKind, type Template } from "./state";
 
 const DIGITS = "0123456789";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";

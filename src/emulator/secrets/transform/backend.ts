@@ -1,9 +1,8 @@
 import type { SecretsContext } from "../context";
 import { sqlBackend } from "./sql";
+import { table, type Transformation } from "./state";
 import { storeOf } from "./store";
-import { table } from "./tables";
 import { memoryBackend, type MemoryTokens, type TokenBackend } from "./tokens";
-import type { Transformation } from "./transformation";
 
 const tokenTable = (ctx: SecretsContext) => table<MemoryTokens>(ctx, "tokens", true);
 

@@ -1,7 +1,7 @@
 /** FPE and masking over a template: only the characters inside capture groups change. */
 import { BadInput, bad } from "../fields";
 import { FF3_1, TWEAK_BYTES } from "./ff3";
-import type { Template } from "./template";
+import type { Template } from "./state";
 
 /** Spans [start, end) of the outermost capture groups of the first match, in order. */
 function spans(template: Template, value: string): [number, number][] {

@@ -2,19 +2,13 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { listReply } from "../envelope";
 import { bad, strList } from "../fields";
-import { globMatch, has, namedRoutes, table, type NamedKind } from "./tables";
-
-export interface Role {
-  transformations: string[];
-}
-
-export const roles = (ctx: SecretsContext) => table<Role>(ctx, "role");
+import { globMatch, has, namedRoutes, roles, transformations, type NamedKind, type Role } from "./state";
 
 const roleKind: NamedKind<Role> = {
   path: "role",
   write(ctx, b) {
     const list = strList(b, "transformations", true) ?? [];
-    const known = table(ctx, "transformation");
+    const known = transformations(ctx);
     const missing = list.filter((t) => !has(known, t));
     if (missing.length > 0) bad(...missing.map((t) => `transformation "${t}" does not exist`));
     return { transformations: [...new Set(list)] };

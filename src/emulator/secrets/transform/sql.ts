@@ -5,8 +5,8 @@
  */
 import { Pool } from "pg";
 import type { SecretsContext } from "../context";
-import type { Mount } from "../../state";
-import type { Store } from "./store";
+import type { Mount } from "../state";
+import type { Store } from "./state";
 import type { KeyRing, TokenBackend, TokenRecord } from "./tokens";
 
 export interface Credentials {

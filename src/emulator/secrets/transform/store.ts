@@ -1,22 +1,8 @@
-import { emptyReply, type Incoming } from "../../http";
 import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
-import { bad, body, count, guarded, notFound, str, strList, type Body } from "../fields";
-import { credentialsOf, createSchema, forgetStore, probe, rememberCredentials } from "./sql";
-import { durationSeconds, lookup, namedRoutes, table, type NamedKind } from "./tables";
-import type { Transformation } from "./transformation";
-
-export interface Store {
-  type: string;
-  driver: "postgres" | "mysql" | "internal";
-  supported_transformations: string[];
-  connection_string: string;
-  schema: string;
-  max_open_connections: number;
-  max_idle_connections: number;
-  /** Seconds; 0: no limit. */
-  max_connection_lifetime: number;
-}
+import { bad, count, str, strList, type Body } from "../fields";
+import { forgetStore, probe, rememberCredentials } from "./sql";
+import { durationSeconds, lookup, namedRoutes, transformations, type NamedKind, type Store } from "./state";
 
 const INTERNAL: Store = {
   type: "internal", driver: "internal", supported_transformations: ["tokenization"], connection_string: "", schema: "",
@@ -83,7 +69,7 @@ export const storeKind: NamedKind<Store> = {
     max_connection_lifetime: s.max_connection_lifetime,
   }),
   inUse(ctx, name) {
-    const users = Object.entries(table<Transformation>(ctx, "transformation")).filter(([, t]) => t.stores.includes(name)).map(([n]) => n);
+    const users = Object.entries(transformations(ctx)).filter(([, t]) => t.stores.includes(name)).map(([n]) => n);
     return users.map((t) => `store "${name}" is used by tokenization transformation "${t}"; delete the transformation first (its stores cannot change)`);
   },
   removed: (ctx, name) => forgetStore(ctx, name),
@@ -91,27 +77,4 @@ export const storeKind: NamedKind<Store> = {
 
 export const storeOf = (ctx: SecretsContext, name: string): Store | undefined => lookup(ctx, storeKind, name);
 
-async function schemaWrite(ctx: SecretsContext, req: Incoming) {
-  const b = body(req);
-  const name = req.params.name;
-  const store = table<Store>(ctx, "stores")[name];
-  if (!store) return notFound();
-  const problems: string[] = [];
-  const transformationType = str(b, "transformation_type") ?? "tokenization";
-  if (transformationType !== "tokenization") problems.push(`transformation_type must be tokenization, not ${JSON.stringify(transformationType)}`);
-  const creds = { username: str(b, "username") ?? "", password: str(b, "password") ?? "" };
-  if (creds.username === "") problems.push("missing username");
-  if (creds.password === "") problems.push("missing password");
-  if (problems.length > 0) bad(...problems);
-  if (store.driver === "postgres") {
-    // Used for this call only, never kept.
-    const reason = await createSchema(store, creds, credentialsOf(ctx, name)?.username);
-    if (reason) bad(`cannot create the schema of store "${name}": ${reason}`);
-  }
-  return emptyReply(204);
-}
-
-export const storeRoutes: Route<SecretsContext>[] = [
-  { method: "POST", path: "stores/:name/schema", handler: guarded(schemaWrite) },
-  ...namedRoutes(storeKind),
-];
+export const storeRoutes: Route<SecretsContext>[] = namedRoutes(storeKind);

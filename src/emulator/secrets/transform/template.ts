@@ -2,15 +2,7 @@ import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
 import { bad } from "../fields";
 import { alphabetExists } from "./alphabet";
-import { lookup, namedRoutes, table, type NamedKind } from "./tables";
-import type { Transformation } from "./transformation";
-
-export interface Template {
-  type: "regex";
-  pattern: string;
-  /** "" when the template names no alphabet. */
-  alphabet: string;
-}
+import { lookup, namedRoutes, transformations, type NamedKind, type Template } from "./state";
 
 /** Number of capturing groups, found by matching the empty string against `pattern|`. */
 function captureGroups(pattern: string): number {
@@ -45,7 +37,7 @@ export const templateKind: NamedKind<Template> = {
   },
   present: (t) => ({ alphabet: t.alphabet, pattern: t.pattern, type: t.type }),
   inUse(ctx, name) {
-    const users = Object.entries(table<Transformation>(ctx, "transformation")).filter(([, t]) => t.template === name).map(([n]) => n);
+    const users = Object.entries(transformations(ctx)).filter(([, t]) => t.template === name).map(([n]) => n);
     return users.map((t) => `template "${name}" is used by transformation "${t}"; point the transformation at another template or delete it first`);
   },
 };

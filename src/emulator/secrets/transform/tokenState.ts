@@ -7,9 +7,8 @@ import { dataReply } from "../envelope";
 import { bad, body, count, guarded, notFound, str } from "../fields";
 import { backendFor } from "./backend";
 import { StoreUnavailable } from "./sql";
-import { has } from "./tables";
+import { has, transformations, type Transformation } from "./state";
 import { sealedBy, unseal, type KeyRing, type TokenBackend, type TokenRecord } from "./tokens";
-import { transformations, type Transformation } from "./transformation";
 import { secretsError } from "../envelope";
 
 const b64url = (s: string) => Buffer.from(s).toString("base64url");

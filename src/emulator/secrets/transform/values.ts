@@ -9,12 +9,10 @@ import { isRecord } from "../../util";
 import { alphabetOf } from "./alphabet";
 import { backendFor } from "./backend";
 import { decodeTweak, fpe, mask } from "./fpe";
-import { roles } from "./role";
 import { StoreUnavailable } from "./sql";
-import { durationSeconds, globMatch, has } from "./tables";
+import { durationSeconds, globMatch, has, roles, transformations, type Transformation } from "./state";
 import { templateOf } from "./template";
 import { expired, hmac, newToken, seal, unseal, type KeyRing } from "./tokens";
-import { transformations, type Transformation } from "./transformation";
 
 type Op = "encode" | "decode" | "validate" | "tokenized" | "metadata";
 

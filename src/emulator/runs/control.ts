@@ -1,0 +1,203 @@
+import type { RunPrincipal } from "../auth";
+import { jsonReply, parseJson, type Incoming, type Reply } from "../http";
+import type { Route } from "../router";
+import type { Runtime } from "../runtime";
+import { hasOwn, isRecord, now, randomId } from "../util";
+import { API_PREFIX, documentReply } from "./jsonapi";
+import { emitAssessment } from "./notificationDelivery";
+import { runResource } from "./run";
+import { advanceTo, holdsLock, lockHolder, nextStep, pathAhead, step } from "./runPath";
+import { ADMIN_USER_ID, POLICY_MODES, RUN_STATUSES, type AssessmentResult, type Run, type RunStatus } from "./state";
+
+/**
+ * The run service's /_emulator endpoints (see the emulator README): driving runs (advance,
+ * outcome, clock, settings; a run document in an answer shows the run as the seeded admin would
+ * see it, control endpoints having no caller), assessments, and the deliveries log with `wait`.
+ * Seeding and bulk runs are in controlSeed.ts.
+ */
+
+const ADMIN: RunPrincipal = { kind: "user", userId: ADMIN_USER_ID, role: "admin" };
+function runDocument(rt: Runtime, run: Run): Reply {
+  return documentReply(200, { data: runResource(rt.store.data.run, ADMIN, run, { taskStages: true }) });
+}
+
+function waitMessage(rt: Runtime, run: Run): string {
+  const step = nextStep(run, holdsLock(rt.store.data.run, run));
+  if (step.kind === "final") return `run ${run.id} is ${run.status}, a final status`;
+  if (step.kind !== "wait") return "";
+  switch (step.reason) {
+    case "lock":
+      return `run ${run.id} is pending and waits for the workspace lock (held by ${lockHolder(rt.store.data.run, run.workspaceId)?.id ?? "nobody"})`;
+    case "confirmation":
+      return `run ${run.id} is ${run.status} and paused for confirmation: apply or discard it`;
+    case "policy-override":
+      return `run ${run.id} is in policy_override and needs an override (not emulated): discard it`;
+  }
+}
+
+function advance(rt: Runtime, req: Incoming): Reply {
+  const run = rt.store.data.run.runs[req.params.id];
+  if (!run) return fail(404, `no run ${req.params.id}`);
+  const parsed = objectBody(req);
+  if (!parsed.ok) return parsed.reply;
+  const body = parsed.value;
+  if (body.to === undefined) {
+    const moved = step(rt, run);
+    return moved.kind === "move" ? runDocument(rt, run) : fail(409, waitMessage(rt, run));
+  }
+  if (typeof body.to !== "string" || !(RUN_STATUSES as readonly string[]).includes(body.to)) return fail(400, `to must be a run status`);
+  // Already there: nothing to walk, so asking twice is harmless.
+  if (run.status === body.to) return runDocument(rt, run);
+  if (!advanceTo(rt, run, body.to as RunStatus)) {
+    const ahead = pathAhead(run, holdsLock(rt.store.data.run, run));
+    const why = ahead.length === 0 ? `; ${waitMessage(rt, run)}` : `; statuses ahead: ${ahead.join(", ")}`;
+    return fail(409, `status ${body.to} is not on the path of run ${run.id} from ${run.status}${why}`);
+  }
+  return runDocument(rt, run);
+}
+
+function outcome(rt: Runtime, req: Incoming): Reply {
+  const run = rt.store.data.run.runs[req.params.id];
+  if (!run) return fail(404, `no run ${req.params.id}`);
+  const parsed = objectBody(req);
+  if (!parsed.ok) return parsed.reply;
+  const body = parsed.value;
+  const { hasChanges, policy, error, costEstimation } = body;
+  if (hasChanges !== undefined && typeof hasChanges !== "boolean") return fail(400, "hasChanges must be a boolean");
+  if (costEstimation !== undefined && typeof costEstimation !== "boolean") return fail(400, "costEstimation must be a boolean");
+  if (policy !== undefined && !(POLICY_MODES as readonly unknown[]).includes(policy)) return fail(400, `policy must be one of ${POLICY_MODES.join(", ")}`);
+  if (error !== undefined && error !== null && error !== "plan" && error !== "apply") return fail(400, 'error must be "plan", "apply" or null');
+  const o = run.outcome;
+  if (hasChanges !== undefined) o.hasChanges = hasChanges as boolean;
+  if (costEstimation !== undefined) o.costEstimation = costEstimation as boolean;
+  if (o.costEstimation) run.costEstimateId ??= `ce-${run.id.slice(4)}`;
+  if (policy !== undefined) o.policy = policy as Run["outcome"]["policy"];
+  if (error !== undefined) o.error = error as Run["outcome"]["error"];
+  return runDocument(rt, run);
+}
+
+function nonNegativeInt(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+function settingsOf(rt: Runtime) {
+  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs };
+}
+
+function putClock(rt: Runtime, req: Incoming): Reply {
+  const parsed = objectBody(req);
+  if (!parsed.ok) return parsed.reply;
+  const body = parsed.value;
+  if (!nonNegativeInt(body.autoAdvanceMs)) return fail(400, "autoAdvanceMs must be a non-negative integer (0 turns the timer off)");
+  rt.runService.setAutoAdvance(body.autoAdvanceMs);
+  return jsonReply(200, settingsOf(rt));
+}
+
+function putSettings(rt: Runtime, req: Incoming): Reply {
+  const parsed = objectBody(req);
+  if (!parsed.ok) return parsed.reply;
+  const body = parsed.value;
+  if (body.forceCancelCooloffMs !== undefined) {
+    if (!nonNegativeInt(body.forceCancelCooloffMs)) return fail(400, "forceCancelCooloffMs must be a non-negative integer");
+    rt.runService.forceCancelCooloffMs = body.forceCancelCooloffMs;
+  }
+  return jsonReply(200, settingsOf(rt));
+}
+
+/** Control endpoints answer errors as `{"error": message}`, like the rest of /_emulator. */
+export const fail = (status: number, error: string): Reply => jsonReply(status, { error });
+
+export type Body = { ok: true; value: Record<string, unknown> } | { ok: false; reply: Reply };
+
+/** A JSON object body (empty means `{}`), or the 400 to answer. */
+export function objectBody(req: Incoming): Body {
+  const parsed = parseJson(req.body);
+  if (!parsed.ok) return { ok: false, reply: fail(400, `invalid JSON: ${parsed.error}`) };
+  const value = parsed.value ?? {};
+  return isRecord(value) ? { ok: true, value } : { ok: false, reply: fail(400, "body must be a JSON object") };
+}
+
+/**
+ * GET /_emulator/deliveries[?wait=N[&timeoutMs=T]]: the deliveries log; with `wait`, answers once
+ * at least N entries exist or T ms (default 5000, at most 60000) have passed, with `timedOut`
+ * saying which. Notifications are sent after the API answers, so this is how tests wait for them.
+ */
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+const MAX_TIMEOUT_MS = 60_000;
+const POLL_MS = 5;
+
+function count(raw: string | null, fallback: number): number | undefined {
+  if (raw === null) return fallback;
+  return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined;
+}
+
+async function listDeliveries(rt: Runtime, req: Incoming): Promise<Reply> {
+  const wait = count(req.query.get("wait"), 0);
+  const timeoutMs = count(req.query.get("timeoutMs"), DEFAULT_TIMEOUT_MS);
+  if (wait === undefined) return fail(400, "wait must be a non-negative integer");
+  if (timeoutMs === undefined || timeoutMs > MAX_TIMEOUT_MS) return fail(400, `timeoutMs must be an integer from 0 to ${MAX_TIMEOUT_MS}`);
+  const deadline = Date.now() + timeoutMs;
+  let deliveries = rt.deliveries.all();
+  while (deliveries.length < wait && Date.now() < deadline && !rt.closing.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    deliveries = rt.deliveries.all();
+  }
+  return jsonReply(200, { deliveries, ...(wait > 0 ? { timedOut: deliveries.length < wait } : {}) });
+}
+
+/**
+ * POST /_emulator/assessments {workspaceId, trigger}: records a workspace assessment result and
+ * sends payload-version-2 notifications. The seed sends drift and check events only when drift
+ * detection is on, and failures only when health assessments are on; otherwise 409.
+ */
+
+const TRIGGERS = {
+  "assessment:drifted": "driftDetection",
+  "assessment:check_failure": "driftDetection",
+  "assessment:failed": "healthAssessments",
+} as const;
+type AssessmentTrigger = keyof typeof TRIGGERS;
+
+/** The counts are illustrative: a drift of one resource, one failed check, or a failed run. */
+function resultFor(trigger: AssessmentTrigger, workspaceId: string, baseUrl: string): AssessmentResult {
+  const id = randomId("asmntres");
+  const base = { id, workspaceId, url: `${baseUrl}${API_PREFIX}/assessment-results/${id}`, created_at: now(), checks_errored: 0, checks_unknown: 0 };
+  switch (trigger) {
+    case "assessment:drifted":
+      return { ...base, succeeded: true, all_checks_succeeded: true, checks_passed: 1, checks_failed: 0, drifted: true, resources_drifted: 1, resources_undrifted: 2 };
+    case "assessment:check_failure":
+      return { ...base, succeeded: true, all_checks_succeeded: false, checks_passed: 1, checks_failed: 1, drifted: false, resources_drifted: 0, resources_undrifted: 3 };
+    case "assessment:failed":
+      return { ...base, succeeded: false, all_checks_succeeded: false, checks_passed: 0, checks_failed: 0, drifted: false, resources_drifted: 0, resources_undrifted: 0 };
+  }
+}
+
+function recordAssessment(rt: Runtime, req: Incoming): Reply {
+  const parsed = objectBody(req);
+  if (!parsed.ok) return parsed.reply;
+  const { workspaceId, trigger } = parsed.value;
+  const state = rt.store.data.run;
+  const ws = typeof workspaceId === "string" ? state.workspaces[workspaceId] : undefined;
+  if (!ws) return fail(404, `no workspace ${String(workspaceId)}`);
+  if (typeof trigger !== "string" || !hasOwn(TRIGGERS, trigger)) return fail(400, `trigger must be one of ${Object.keys(TRIGGERS).join(", ")}`);
+  const setting = TRIGGERS[trigger as AssessmentTrigger];
+  if (ws.settings?.[setting] !== true) return fail(409, `workspace ${ws.id} does not have ${setting} enabled, so ${trigger} is never sent`);
+  const history = (state.assessmentResults[ws.id] ??= []);
+  const prior = history.at(-1) ?? null;
+  const result = resultFor(trigger as AssessmentTrigger, ws.id, rt.runService.baseUrl);
+  history.push(result);
+  const notified = emitAssessment(rt, ws, trigger, result, prior);
+  return jsonReply(201, { result, prior, notified });
+}
+
+export const runControlRoutes: Route<Runtime>[] = [
+  { method: "POST", path: "/runs/:id/advance", handler: advance },
+  { method: "POST", path: "/runs/:id/outcome", handler: outcome },
+  { method: "PUT", path: "/clock", handler: putClock },
+  { method: "GET", path: "/clock", handler: (rt) => jsonReply(200, settingsOf(rt)) },
+  { method: "PUT", path: "/settings", handler: putSettings },
+  { method: "GET", path: "/settings", handler: (rt) => jsonReply(200, settingsOf(rt)) },
+  { method: "POST", path: "/assessments", handler: recordAssessment },
+  { method: "GET", path: "/deliveries", handler: listDeliveries },
+];
