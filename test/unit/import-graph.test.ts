@@ -1,0 +1,24 @@
+// The provider and the emulator read as layers: no import circle anywhere in src/, type-only imports
+// included (madge follows them). `npm run cycles` prints the same reading for a developer.
+import * as path from "node:path";
+import madge from "madge";
+import { describe, expect, it } from "vitest";
+import { root } from "../support/dist";
+
+describe("the import graph of src/", () => {
+  it("has no circle, type-only imports included", async () => {
+    const graph = await madge(path.join(root, "src"), {
+      fileExtensions: ["ts"],
+      tsConfig: path.join(root, "tsconfig.json"),
+      detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } },
+    });
+    expect(Object.keys(graph.obj()).length).toBeGreaterThan(150);
+    expect(graph.circular()).toEqual([]);
+  }, 120_000);
+
+  it("the emulator imports nothing from the provider side", async () => {
+    const graph = await madge(path.join(root, "src/emulator"), { fileExtensions: ["ts"], tsConfig: path.join(root, "tsconfig.json") });
+    const outside = Object.entries(graph.obj()).flatMap(([file, deps]) => deps.filter((d) => d.startsWith("..")).map((d) => `${file} → ${d}`));
+    expect(outside).toEqual([]);
+  }, 120_000);
+});
