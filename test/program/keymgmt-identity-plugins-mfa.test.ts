@@ -28,7 +28,7 @@ const alias = new svc.secrets.identity.EntityAlias("alice", { name: "alice", can
 module.exports = { methodId: duo.id, aliasMountType: alias.mountType, pluginBuiltin: plugin.builtin, keyVersion: key.latestVersion };
 `;
 
-const { emu, run: runStack, ops, get, requests, clearRequests, stateText } = useProgram({
+const { emu, run, ops, get, requests, clearRequests, stateText } = useProgram({
   program: (p) => path.join(p.dir, "index.js"), project: "pulumi-svc-part-a",
   // The plugin catalog needs a sudo token.
   secretsToken: "secretsRoot",
@@ -36,7 +36,6 @@ const { emu, run: runStack, ops, get, requests, clearRequests, stateText } = use
   setup: (p) => fs.writeFileSync(path.join(p.dir, "index.js"), PROGRAM(root)),
 });
 
-const run = (operation: "preview" | "up" | "destroy", config: Record<string, string> = {}) => runStack(operation, 1, { config });
 const status = async (p: string): Promise<number> => (await get(p)).status;
 
 describe("plugin, MFA, alias and an undeletable key through the engine double", () => {
@@ -73,10 +72,10 @@ describe("plugin, MFA, alias and an undeletable key through the engine double", 
   });
 
   it("after deploying deletionAllowed: true (an update), destroy removes the key", async () => {
-    const up = await run("up", { "t:allowDelete": "true" });
+    const up = await run("up", 1, { config: { "t:allowDelete": "true" } });
     expect(up.error).toBeUndefined();
     expect(ops(up).kept).toBe("update");
-    const r = await run("destroy", { "t:allowDelete": "true" });
+    const r = await run("destroy", 1, { config: { "t:allowDelete": "true" } });
     expect(r.error).toBeUndefined();
     expect(await status("/keymgmt/key/kept")).toBe(404);
   });
