@@ -40,7 +40,8 @@ export function late<T extends object>(name: string, get: () => T | undefined): 
 
 /**
  * `count` emulators (each with `clusters` secrets clusters) for the enclosing file or describe
- * block: started in beforeAll, closed in afterAll. The first is `emu`.
+ * block: started in beforeAll, closed in afterAll. The first is `emu`; `emus` holds one late()
+ * handle for each, so `const [a, b] = emus` works where the block is declared.
  */
 export function useEmulators(options: { count?: number; clusters?: number } = {}): { emu: Emulator; emus: readonly Emulator[] } {
   const started: Emulator[] = [];
@@ -50,7 +51,8 @@ export function useEmulators(options: { count?: number; clusters?: number } = {}
   afterAll(async () => {
     for (const e of started.splice(0)) await e.close();
   });
-  return { emu: late("the emulator", () => started[0]), emus: started };
+  const emus = Array.from({ length: options.count ?? 1 }, (_, i) => late(`emulator ${i}`, () => started[i]));
+  return { emu: emus[0], emus };
 }
 
 type Service = "run" | "secrets";
@@ -94,7 +96,7 @@ export interface RunOverrides {
 export interface ProgramHarness {
   /** The first (usually the only) emulator. */
   emu: Emulator;
-  /** Every emulator (`emulators: n`), the first is `emu`. */
+  /** Every emulator (`emulators: n`), the first is `emu`: `const [a, b] = emus` works where the block is declared. */
   emus: readonly Emulator[];
   /** The temp folder, made before `setup` and removed after the block. */
   dir: string;
