@@ -1,71 +1,37 @@
 // Connections: one program addressing two secrets servers and two run servers through the engine
 // double; moving a resource to another server is a replacement; no token in state or provider text.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request } from "undici";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { runProgram, UNKNOWN } from "../../src/engine/program";
-import type { Result } from "../../src/engine/types";
-import { root, withoutSvcEnv } from "../support/dist";
+import { describe, expect, it } from "vitest";
+import type { Emulator } from "../../src/emulator";
+import { UNKNOWN } from "../../src/engine/program";
+import { root } from "../support/dist";
+import { runApi, secretsApi } from "../support/emulator";
+import { useProgram } from "../support/program";
 
-const program = path.join(root, "test/program/fixtures/connections.js");
-let a: Emulator;
-let b: Emulator;
-let dir: string;
-let state: string;
-
-function run(operation: "preview" | "up" | "refresh" | "destroy", extra: { move?: boolean; secretsAtB?: boolean } = {}): Promise<Result> {
-  const secretsA = extra.secretsAtB ? b : a;
-  return runProgram({
-    operation, program, state, cwd: root, stack: "dev", project: "pulumi-svc-connections",
-    config: {
-      "svc:runUrl": a.runUrl, "svc:secretsUrl": secretsA.secretsUrl,
-      "conn:secretsUrlB": b.secretsUrl, "conn:runUrlB": b.runUrl,
-      "conn:workspaceA": a.workspaceId, "conn:workspaceB": b.workspaceId,
-      ...(extra.move ? { "conn:move": "true" } : {}),
-    },
-    secretConfig: {
-      "svc:runToken": a.tokens.runAdmin, "svc:secretsToken": secretsA.tokens.secretsRoot,
-      "conn:secretsTokenB": b.tokens.secretsRoot, "conn:runTokenB": b.tokens.runAdmin,
-    },
-    env: withoutSvcEnv() as Record<string, string>,
-    timeoutMs: 120_000,
-  });
-}
-
-const ops = (r: Result) => Object.fromEntries(r.steps.map((s) => [s.name, s.op]));
-
-async function alphabet(emu: Emulator, name: string): Promise<number> {
-  const res = await request(`${emu.secretsUrl}/transform/alphabet/${name}`, { headers: { "x-svc-token": emu.tokens.secretsRoot } });
-  await res.body.text();
-  return res.statusCode;
-}
-
-async function runsOn(emu: Emulator): Promise<string[]> {
-  const res = await request(`${emu.runUrl}/workspaces/${emu.workspaceId}/runs`, { headers: { authorization: `Bearer ${emu.tokens.runAdmin}` } });
-  return ((await res.body.json()) as { data: { attributes: { message: string } }[] }).data.map((r) => r.attributes.message);
-}
-
-function tokens(): string[] {
-  return [...Object.values(a.tokens), ...Object.values(b.tokens)];
-}
-
-beforeAll(async () => {
-  a = await startEmulator();
-  b = await startEmulator();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "connections-"));
-  state = path.join(dir, "stack.json");
-});
-
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const alphabet = async (emu: Emulator, name: string): Promise<number> => (await secretsApi(emu, "GET", `/transform/alphabet/${name}`)).status;
+const runsOn = async (emu: Emulator): Promise<string[]> =>
+  ((await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/runs`)).body as { data: { attributes: { message: string } }[] }).data.map((r) => r.attributes.message);
 
 describe("a program with two secrets servers and two run servers", () => {
+  const { emus, run: runStack, ops, state } = useProgram({
+    program: path.join(root, "test/program/fixtures/connections.js"), project: "pulumi-svc-connections",
+    emulators: 2, secretsToken: "secretsRoot",
+    config: ({ emus: [a, b] }) => ({
+      "conn:secretsUrlB": b.secretsUrl, "conn:runUrlB": b.runUrl, "conn:workspaceA": a.workspaceId, "conn:workspaceB": b.workspaceId,
+    }),
+    secretConfig: ({ emus: [, b] }) => ({ "conn:secretsTokenB": b.tokens.secretsRoot, "conn:runTokenB": b.tokens.runAdmin }),
+  });
+  const [a, b] = emus;
+
+  /** move: "on-a" gets server B's connection; secretsAtB: svc:secretsUrl (and token) name server B. */
+  const run = (operation: "preview" | "up" | "refresh" | "destroy", extra: { move?: boolean; secretsAtB?: boolean } = {}) =>
+    runStack(operation, 1, {
+      config: { ...(extra.secretsAtB ? { "svc:secretsUrl": b.secretsUrl } : {}), ...(extra.move ? { "conn:move": "true" } : {}) },
+      secretConfig: extra.secretsAtB ? { "svc:secretsToken": b.tokens.secretsRoot } : {},
+    });
+  const tokens = (): string[] => [...Object.values(a.tokens), ...Object.values(b.tokens)];
+
   it("previews creates on both, with lookups unknown until their inputs exist", async () => {
     const r = await run("preview");
     expect(r.error).toBeUndefined();
@@ -100,12 +66,7 @@ describe("a program with two secrets servers and two run servers", () => {
   });
 
   it("names the changed property when an update follows drift found by refresh", async () => {
-    const res = await request(`${b.secretsUrl}/transform/alphabet/digits`, {
-      method: "POST", headers: { "x-svc-token": b.tokens.secretsRoot, "content-type": "application/json" },
-      body: JSON.stringify({ alphabet: "0123456789ab" }),
-    });
-    expect(res.statusCode).toBeLessThan(300);
-    await res.body.text();
+    expect((await secretsApi(b, "POST", "/transform/alphabet/digits", { alphabet: "0123456789ab" })).status).toBeLessThan(300);
     expect((await run("refresh")).error).toBeUndefined();
     const preview = await run("preview");
     const step = preview.steps.find((s) => s.name === "on-b")!;
@@ -147,18 +108,13 @@ describe("a program with two secrets servers and two run servers", () => {
 });
 
 describe("a state written before serverUrl existed", () => {
-  const legacy = path.join(root, "test/program/fixtures/legacy-state.js");
-  let file: string;
+  const { emu: a, run, ops, state: file, secretsApi: api } = useProgram({
+    program: path.join(root, "test/program/fixtures/legacy-state.js"), project: "pulumi-svc-legacy", secretsToken: "secretsRoot",
+    config: ({ emu }) => ({ "legacy:workspace": emu.workspaceId }),
+  });
 
-  function runLegacy(operation: "preview" | "up" | "refresh" | "destroy", alphabetValue = "abcdef"): Promise<Result> {
-    return runProgram({
-      operation, program: legacy, state: file, cwd: root, stack: "dev", project: "pulumi-svc-legacy",
-      config: { "svc:runUrl": a.runUrl, "svc:secretsUrl": a.secretsUrl, "legacy:workspace": a.workspaceId, "legacy:alphabet": alphabetValue },
-      secretConfig: { "svc:runToken": a.tokens.runAdmin, "svc:secretsToken": a.tokens.secretsRoot },
-      env: withoutSvcEnv() as Record<string, string>,
-      timeoutMs: 120_000,
-    });
-  }
+  const runLegacy = (operation: "preview" | "up" | "refresh" | "destroy", alphabetValue = "abcdef") =>
+    run(operation, 1, { config: { "legacy:alphabet": alphabetValue } });
 
   /** Rewrites the state as an older version wrote it: no serverUrl in any resource's inputs or outputs. */
   function stripServerUrl(): void {
@@ -174,10 +130,6 @@ describe("a state written before serverUrl existed", () => {
 
   const recorded = () => (JSON.parse(fs.readFileSync(file, "utf8")) as { resources: { name: string; outputs: Record<string, unknown> }[] }).resources
     .filter((r) => r.name.startsWith("legacy-")).map((r) => [r.name, r.outputs.serverUrl]);
-
-  beforeAll(() => {
-    file = path.join(dir, "legacy.json");
-  });
 
   it("previews without a diff, refreshes, updates and destroys on the configured server", async () => {
     expect((await runLegacy("up")).error).toBeUndefined();
@@ -201,8 +153,7 @@ describe("a state written before serverUrl existed", () => {
     const updated = await runLegacy("up", "abcdefgh");
     expect(updated.error).toBeUndefined();
     expect(ops(updated)).toEqual({ "legacy-alphabet": "update", "legacy-run": "same" });
-    const res = await request(`${a.secretsUrl}/transform/alphabet/legacy`, { headers: { "x-svc-token": a.tokens.secretsRoot } });
-    expect(((await res.body.json()) as { data: { alphabet: string } }).data.alphabet).toBe("abcdefgh");
+    expect((await api("GET", "/transform/alphabet/legacy")).body.data.alphabet).toBe("abcdefgh");
     expect(recorded()[0]).toEqual(["legacy-alphabet", a.secretsUrl]);
 
     // Destroy deletes from the configured server.

@@ -1,53 +1,21 @@
 // The identity example (plugin catalog entry, dual-factor MFA method, entity alias) through the
 // engine double: no request in preview, secrets only encrypted in state, no perpetual diff, step2's
 // replacement and updates, refresh after out-of-band edits, destroy.
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { runProgram } from "../../src/engine/program";
-import type { Result } from "../../src/engine/types";
-import { control, secretsApi } from "../support/emulator";
-import { root, withoutSvcEnv } from "../support/dist";
+import { describe, expect, it } from "vitest";
+import { secretsApi } from "../support/emulator";
+import { useProgram } from "../support/program";
 
 const PLUGIN_PASSWORD = "identity-example-plugin-pw-61f0";
 const DUO_SECRET = "identity-example-duo-secret-2a9c";
 const DUO_IKEY = "DIEXAMPLEIDENTITY0001";
-const step1 = path.join(root, "dist/examples/identity/index.js");
-const step2 = path.join(root, "dist/examples/identity/step2/index.js");
 
-let emu: Emulator;
-let dir: string;
-
-function run(operation: "preview" | "up" | "refresh" | "destroy", program = step1): Promise<Result> {
-  return runProgram({
-    operation, program, state: path.join(dir, "identity.json"), cwd: root, stack: "dev", project: "pulumi-svc-identity",
-    config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl },
-    // An ordinary token for the stack; the sudo token only for the plugin catalog.
-    secretConfig: {
-      "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, "identity:sudoToken": emu.tokens.secretsRoot,
-      "identity:pluginPassword": PLUGIN_PASSWORD, "identity:duoSecretKey": DUO_SECRET, "identity:duoIntegrationKey": DUO_IKEY,
-    },
-    env: withoutSvcEnv() as Record<string, string>,
-    timeoutMs: 120_000,
-  });
-}
-
-const ops = (r: Result) => Object.fromEntries(r.steps.map((s) => [s.name, s.op]));
-const writes = async () => (await control<{ requests: { method: string; path: string }[] }>(emu, "GET", "/requests")).requests
-  .filter((q) => !["GET", "LIST"].includes(q.method)).map((q) => `${q.method} ${q.path}`);
-const stateText = () => fs.readFileSync(path.join(dir, "identity.json"), "utf8");
-
-beforeAll(async () => {
-  if (!fs.existsSync(step1)) throw new Error("dist/ is missing: run npm run build (npm test does)");
-  emu = await startEmulator();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "identity-"));
-});
-
-afterAll(async () => {
-  await emu?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+const { emu, run, ops, clearRequests, writes, stateText } = useProgram({
+  example: "identity", project: "pulumi-svc-identity",
+  // An ordinary token for the stack; the sudo token only for the plugin catalog.
+  secretConfig: ({ emu }) => ({
+    "identity:sudoToken": emu.tokens.secretsRoot,
+    "identity:pluginPassword": PLUGIN_PASSWORD, "identity:duoSecretKey": DUO_SECRET, "identity:duoIntegrationKey": DUO_IKEY,
+  }),
 });
 
 describe("the identity example through the engine double", () => {
@@ -55,7 +23,7 @@ describe("the identity example through the engine double", () => {
   let methodId = "";
 
   it("previews three creates without a request", async () => {
-    await control(emu, "DELETE", "/requests");
+    await clearRequests();
     const r = await run("preview");
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ plugin: "create", duo: "create", alice: "create" });
@@ -80,7 +48,7 @@ describe("the identity example through the engine double", () => {
   });
 
   it("a second up changes nothing and writes nothing", async () => {
-    await control(emu, "DELETE", "/requests");
+    await clearRequests();
     const r = await run("up");
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ plugin: "same", duo: "same", alice: "same" });
@@ -88,8 +56,8 @@ describe("the identity example through the engine double", () => {
   });
 
   it("step2 registers the renamed plugin before removing the old one and edits the method and the alias in place", async () => {
-    await control(emu, "DELETE", "/requests");
-    const r = await run("up", step2);
+    await clearRequests();
+    const r = await run("up", 2);
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ plugin: "replace", duo: "update", alice: "update" });
     expect(r.steps.find((s) => s.name === "plugin")?.deleteBeforeReplace).toBe(false);
@@ -106,18 +74,18 @@ describe("the identity example through the engine double", () => {
       name: "alice", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd", custom_metadata: { team: "elsewhere" },
     })).status).toBeLessThan(300);
     expect((await secretsApi(emu, "DELETE", "/sys/plugins/catalog/database/acme-db-2")).status).toBeLessThan(300);
-    const refreshed = await run("refresh", step2);
+    const refreshed = await run("refresh", 2);
     expect(refreshed.error).toBeUndefined();
     expect(refreshed.steps.find((s) => s.name === "alice")?.changedKeys).toContain("customMetadata");
     expect(refreshed.steps.find((s) => s.name === "plugin")?.op).toBe("read-gone");
-    const r = await run("up", step2);
+    const r = await run("up", 2);
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ plugin: "create", duo: "same", alice: "update" });
     expect((await secretsApi(emu, "GET", `/identity/entity-alias/id/${aliasId}`)).body.data.custom_metadata).toEqual({ team: "payments" });
   });
 
   it("destroy removes all three", async () => {
-    const r = await run("destroy", step2);
+    const r = await run("destroy", 2);
     expect(r.error).toBeUndefined();
     expect((await secretsApi(emu, "GET", "/sys/plugins/catalog/database/acme-db-2")).status).toBe(404);
     expect((await secretsApi(emu, "GET", `/identity/mfa/method/dualfactor/${methodId}`)).status).toBe(404);

@@ -1,16 +1,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { describe, expect, it } from "vitest";
 import { installedProject } from "../../src/engine/installed";
-import { runProgram } from "../../src/engine/program";
-import { withoutSvcEnv } from "../support/dist";
+import { useProgram } from "../support/program";
 
 // A user's project: pulumi-svc installed under node_modules (a copy of what `npm pack` ships), the
 // SDK and our dependencies beside it, and a program that knows nothing of this repository.
-let emu: Emulator;
-let project: string;
 let installed: ReturnType<typeof installedProject> | undefined;
+const project = () => installed!.dir;
 
 const PROGRAM = `
 const svc = require("pulumi-svc");
@@ -19,25 +16,13 @@ new svc.secrets.transform.Template("ssn", { name: "ssn", pattern: "(\\\\d{3})-(\
 exports.alphabet = digits.alphabet;
 `;
 
-
-function run(operation: "up" | "destroy") {
-  return runProgram({
-    operation, program: path.join(project, "index.js"), state: path.join(project, "stack.json"), cwd: project,
-    stack: "dev", project: "installed", config: { "svc:secretsUrl": emu.secretsUrl },
-    secretConfig: { "svc:secretsToken": emu.tokens.secretsUser }, env: withoutSvcEnv() as Record<string, string>, timeoutMs: 120_000,
-  });
-}
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  installed = installedProject();
-  project = installed.dir;
-  fs.writeFileSync(path.join(project, "index.js"), PROGRAM);
-});
-
-afterAll(async () => {
-  await emu?.close();
-  installed?.remove();
+const { run, stateText } = useProgram({
+  program: () => path.join(project(), "index.js"), cwd: project, project: "installed", services: ["secrets"],
+  setup: () => {
+    installed = installedProject();
+    fs.writeFileSync(path.join(project(), "index.js"), PROGRAM);
+  },
+  teardown: () => installed?.remove(),
 });
 
 describe("pulumi-svc installed under node_modules", () => {
@@ -45,13 +30,13 @@ describe("pulumi-svc installed under node_modules", () => {
     const r = await run("up");
     expect(r.error).toBeUndefined();
     expect(r.steps.map((s) => `${s.op} ${s.name}`)).toEqual(["create digits", "create ssn"]);
-    const state = JSON.parse(fs.readFileSync(path.join(project, "stack.json"), "utf8"));
+    const state = JSON.parse(stateText());
     const providers: string[] = state.resources.map((res: { inputs: { __provider: string } }) => res.inputs.__provider);
     expect(providers).toHaveLength(2);
     expect(providers[0]).toContain('require("pulumi-svc/dist/src/providers/secrets/TransformAlphabet.js")');
     expect(providers[1]).toContain('require("pulumi-svc/dist/src/providers/secrets/TransformTemplate.js")');
     for (const p of providers) expect(Buffer.byteLength(p)).toBeLessThan(400);
-    expect(providers.join("")).not.toContain(project); // no machine-specific path in state
+    expect(providers.join("")).not.toContain(project()); // no machine-specific path in state
   });
 
   it("destroys through the same providers", async () => {

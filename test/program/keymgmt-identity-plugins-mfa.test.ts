@@ -2,24 +2,14 @@
 // that is not deletable, run as a program through the engine double: secrets in state, no
 // perpetual diff through the real host, and the documented way out of a refused key deletion.
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request } from "undici";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { runProgram } from "../../src/engine/program";
-import type { Result } from "../../src/engine/types";
-import { control } from "../support/emulator";
-import { root, withoutSvcEnv } from "../support/dist";
+import { describe, expect, it } from "vitest";
+import { root } from "../support/dist";
+import { useProgram } from "../support/program";
 
 const DUO_SECRET = "duo-secret-program-3e4f5a6b";
 const DUO_IKEY = "DIPROGRAMINTEGRATION1";
 const PLUGIN_ENV = "plugin-env-program-secret-8c9d";
-
-let emu: Emulator;
-let dir: string;
-let state: string;
-let program: string;
 
 const PROGRAM = (rootDir: string) => `
 const pulumi = require(${JSON.stringify(path.join(rootDir, "node_modules/@pulumi/pulumi"))});
@@ -38,41 +28,15 @@ const alias = new svc.secrets.identity.EntityAlias("alice", { name: "alice", can
 module.exports = { methodId: duo.id, aliasMountType: alias.mountType, pluginBuiltin: plugin.builtin, keyVersion: key.latestVersion };
 `;
 
-function run(operation: "preview" | "up" | "destroy", config: Record<string, string> = {}): Promise<Result> {
-  return runProgram({
-    operation, program, state, cwd: root, stack: "dev", project: "pulumi-svc-part-a",
-    config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...config },
-    // The plugin catalog needs a sudo token.
-    secretConfig: {
-      "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot,
-      "t:duoSecret": DUO_SECRET, "t:duoIkey": DUO_IKEY, "t:pluginEnv": `ACME_PASSWORD=${PLUGIN_ENV}`,
-    },
-    env: withoutSvcEnv() as Record<string, string>,
-    timeoutMs: 120_000,
-  });
-}
-
-const ops = (r: Result) => Object.fromEntries(r.steps.map((s) => [s.name, s.op]));
-
-async function status(p: string): Promise<number> {
-  const res = await request(`${emu.secretsUrl}${p}`, { headers: { "x-svc-token": emu.tokens.secretsRoot } });
-  await res.body.dump();
-  return res.statusCode;
-}
-
-beforeAll(async () => {
-  if (!fs.existsSync(path.join(root, "dist/src/index.js"))) throw new Error("dist/ is missing: run npm run build (npm test does)");
-  emu = await startEmulator();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "part-a-"));
-  state = path.join(dir, "stack.json");
-  program = path.join(dir, "index.js");
-  fs.writeFileSync(program, PROGRAM(root));
+const { emu, run, ops, get, requests, clearRequests, stateText } = useProgram({
+  program: (p) => path.join(p.dir, "index.js"), project: "pulumi-svc-part-a",
+  // The plugin catalog needs a sudo token.
+  secretsToken: "secretsRoot",
+  secretConfig: () => ({ "t:duoSecret": DUO_SECRET, "t:duoIkey": DUO_IKEY, "t:pluginEnv": `ACME_PASSWORD=${PLUGIN_ENV}` }),
+  setup: (p) => fs.writeFileSync(path.join(p.dir, "index.js"), PROGRAM(root)),
 });
 
-afterAll(async () => {
-  await emu?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const status = async (p: string): Promise<number> => (await get(p)).status;
 
 describe("plugin, MFA, alias and an undeletable key through the engine double", () => {
   it("creates everything and keeps every secret out of plaintext state", async () => {
@@ -80,7 +44,7 @@ describe("plugin, MFA, alias and an undeletable key through the engine double", 
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ kept: "create", plugin: "create", duo: "create", alice: "create" });
     expect(r.outputs).toMatchObject({ aliasMountType: "userpass", pluginBuiltin: false, keyVersion: 1 });
-    const text = fs.readFileSync(state, "utf8");
+    const text = stateText();
     for (const secret of [DUO_SECRET, DUO_IKEY, PLUGIN_ENV, ...Object.values(emu.tokens)]) expect(text).not.toContain(secret);
     const disk = JSON.parse(text) as { resources: { name: string; outputs: Record<string, unknown> }[] };
     const outputs = (name: string) => disk.resources.find((x) => x.name === name)!.outputs;
@@ -90,11 +54,11 @@ describe("plugin, MFA, alias and an undeletable key through the engine double", 
   });
 
   it("has no perpetual diff through the real host (pushinfo read back, blank username format, env write-only)", async () => {
-    await control(emu, "DELETE", "/requests");
+    await clearRequests();
     const r = await run("up");
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ kept: "same", plugin: "same", duo: "same", alice: "same" });
-    const writes = (await control<{ requests: { method: string }[] }>(emu, "GET", "/requests")).requests.filter((q) => !["GET", "LIST"].includes(q.method));
+    const writes = (await requests()).filter((q) => !["GET", "LIST"].includes(q.method));
     expect(writes).toEqual([]);
   });
 
@@ -108,10 +72,10 @@ describe("plugin, MFA, alias and an undeletable key through the engine double", 
   });
 
   it("after deploying deletionAllowed: true (an update), destroy removes the key", async () => {
-    const up = await run("up", { "t:allowDelete": "true" });
+    const up = await run("up", 1, { config: { "t:allowDelete": "true" } });
     expect(up.error).toBeUndefined();
     expect(ops(up).kept).toBe("update");
-    const r = await run("destroy", { "t:allowDelete": "true" });
+    const r = await run("destroy", 1, { config: { "t:allowDelete": "true" } });
     expect(r.error).toBeUndefined();
     expect(await status("/keymgmt/key/kept")).toBe(404);
   });

@@ -1,61 +1,17 @@
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { request } from "undici";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { runProgram } from "../../src/engine/program";
-import type { Result } from "../../src/engine/types";
-import { control } from "../support/emulator";
-import { root, withoutSvcEnv } from "../support/dist";
+import { describe, expect, it } from "vitest";
+import { useProgram } from "../support/program";
 
 const ACCESS_KEY = "AKIAKEYMGMTEXAMPLE01";
 const SECRET_KEY = "keymgmt-example-aws-secret-7d6c5b";
-const step1 = path.join(root, "dist/examples/keymgmt/index.js");
-const step2 = path.join(root, "dist/examples/keymgmt/step2/index.js");
 
-let emu: Emulator;
-let dir: string;
-let state: string;
-
-function run(operation: "preview" | "up" | "refresh" | "destroy", program = step1): Promise<Result> {
-  return runProgram({
-    operation, program, state, cwd: root, stack: "dev", project: "pulumi-svc-keymgmt",
-    config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl },
-    secretConfig: {
-      "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser,
-      "keymgmt:awsAccessKey": ACCESS_KEY, "keymgmt:awsSecretKey": SECRET_KEY,
-    },
-    env: withoutSvcEnv() as Record<string, string>,
-    timeoutMs: 120_000,
-  });
-}
-
-const ops = (r: Result) => Object.fromEntries(r.steps.map((s) => [s.name, s.op]));
-
-async function get(p: string): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu.secretsUrl}${p}`, { headers: { "x-svc-token": emu.tokens.secretsRoot } });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
-
-const logged = async () => (await control<{ requests: { method: string; path: string }[] }>(emu, "GET", "/requests")).requests;
-
-beforeAll(async () => {
-  if (!fs.existsSync(step1)) throw new Error("dist/ is missing: run npm run build (npm test does)");
-  emu = await startEmulator();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "keymgmt-"));
-  state = path.join(dir, "stack.json");
-});
-
-afterAll(async () => {
-  await emu?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+const { emu, run, ops, get, secretsApi, requests: logged, clearRequests, stateText } = useProgram({
+  example: "keymgmt", project: "pulumi-svc-keymgmt",
+  secretConfig: () => ({ "keymgmt:awsAccessKey": ACCESS_KEY, "keymgmt:awsSecretKey": SECRET_KEY }),
 });
 
 describe("the keymgmt example through the engine double", () => {
   it("previews three creates without a single request", async () => {
-    await control(emu, "DELETE", "/requests");
+    await clearRequests();
     const r = await run("preview");
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ aws: "create", signing: "create", "signing-in-aws": "create" });
@@ -80,14 +36,14 @@ describe("the keymgmt example through the engine double", () => {
   });
 
   it("stores no credential or token in plaintext in state", async () => {
-    const text = fs.readFileSync(state, "utf8");
+    const text = stateText();
     for (const secret of [ACCESS_KEY, SECRET_KEY, ...Object.values(emu.tokens)]) expect(text).not.toContain(secret);
     const disk = JSON.parse(text) as { resources: { name: string; outputs: Record<string, unknown> }[] };
     expect(disk.resources.find((r) => r.name === "aws")!.outputs.credentials).toEqual({ secure: expect.any(String) });
   });
 
   it("has no perpetual diff: a second up changes nothing and writes nothing", async () => {
-    await control(emu, "DELETE", "/requests");
+    await clearRequests();
     const r = await run("up");
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ aws: "same", signing: "same", "signing-in-aws": "same" });
@@ -95,8 +51,8 @@ describe("the keymgmt example through the engine double", () => {
   });
 
   it("step2 rotates the key in place (rotationTrigger) and leaves the rest alone", async () => {
-    await control(emu, "DELETE", "/requests");
-    const r = await run("up", step2);
+    await clearRequests();
+    const r = await run("up", 2);
     expect(r.error).toBeUndefined();
     expect(ops(r)).toEqual({ aws: "same", signing: "update", "signing-in-aws": "same" });
     expect(r.steps.find((s) => s.name === "signing")!.changedKeys!.sort()).toEqual(["minEnabledVersion", "rotationTrigger"]);
@@ -105,24 +61,23 @@ describe("the keymgmt example through the engine double", () => {
     const writes = (await logged()).filter((q) => q.method === "POST").map((q) => q.path);
     expect(writes).toEqual(["/v1/keymgmt/key/release-signing/rotate", "/v1/keymgmt/key/release-signing"]);
 
-    const again = await run("up", step2);
+    const again = await run("up", 2);
     expect(ops(again)).toEqual({ aws: "same", signing: "same", "signing-in-aws": "same" });
     expect((await get("/keymgmt/key/release-signing")).body.data.latest_version).toBe(2);
   });
 
   it("refresh drops a distribution removed out of band, and the next up distributes again", async () => {
-    const res = await request(`${emu.secretsUrl}/keymgmt/kms/aws-eu/key/release-signing`, { method: "DELETE", headers: { "x-svc-token": emu.tokens.secretsRoot } });
-    await res.body.dump();
-    const refreshed = await run("refresh", step2);
+    await secretsApi("DELETE", "/keymgmt/kms/aws-eu/key/release-signing");
+    const refreshed = await run("refresh", 2);
     expect(refreshed.error).toBeUndefined();
     expect(refreshed.steps.find((s) => s.name === "signing-in-aws")?.op).toBe("read-gone");
-    const r = await run("up", step2);
+    const r = await run("up", 2);
     expect(ops(r)["signing-in-aws"]).toBe("create");
     expect((await get("/keymgmt/kms/aws-eu/key/release-signing")).status).toBe(200);
   });
 
   it("destroy removes the distribution before the key and the provider", async () => {
-    const r = await run("destroy", step2);
+    const r = await run("destroy", 2);
     expect(r.error).toBeUndefined();
     const order = r.steps.map((s) => `${s.op} ${s.name}`);
     expect(order[0]).toBe("delete signing-in-aws");

@@ -12,6 +12,26 @@ function startEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * Runs a shell command to its end without blocking this process. The test holds an idle keep-alive
+ * connection to the kept emulator (undici's pool) across the step2 command; the emulator closes such
+ * a connection after its keep-alive timeout (5 s, about 6 in practice). undici retires it 2 s earlier
+ * on its own timer, and notices a close that has already arrived, but only while the event loop runs:
+ * under spawnSync its timer stands still, and a step2 that took about 6 s (a loaded machine) had the
+ * next request written just as the emulator closed the connection: "other side closed".
+ */
+function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", command], { cwd: root, env, timeout: 120_000 });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 describe("npm start", () => {
   it("starts the emulator and deploys the quickstart through the engine double when no CLI is on PATH", () => {
     const r = spawnSync(process.execPath, [path.join(root, "dist/src/scripts/start.js")], { cwd: root, env: startEnv(), encoding: "utf8", timeout: 120_000 });
@@ -69,9 +89,8 @@ describe("npm start", () => {
 
       // The printed step2 command, run as printed in another shell, updates that very stack.
       const command = stdout.slice(stdout.indexOf("Continue with step2")).split("\n").slice(1).join("\n");
-      const step2 = spawnSync("sh", ["-c", command], {
-        cwd: root, encoding: "utf8", timeout: 120_000, env: { ...startEnv(), PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter) },
-      });
+      // Not spawnSync: see shell() for why this process's event loop must keep running meanwhile.
+      const step2 = await shell(command, { ...startEnv(), PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter) });
       expect(step2.status, `${step2.stdout}\n${step2.stderr}`).toBe(0);
       expect(step2.stdout).toMatch(/~ update {2}pulumi-nodejs:dynamic\/runs:NotificationConfiguration {2}ci-hook {2}\[changed: token, triggers\]/);
       expect(step2.stdout).toMatch(/\+- replace {2}pulumi-nodejs:dynamic\/secrets:TransformTemplate {2}ssn/);

@@ -1,28 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { PartialFailureError, type ProviderHost } from "../../src/engine/host";
+import { PartialFailureError } from "../../src/engine/host";
 import { control, runApi } from "../support/emulator";
-import { configuredHost, serializedProvider, urn } from "../support/protocol";
+import { serializedProvider, urn, useHosts } from "../support/protocol";
 import { startReceiver } from "../support/receiver";
 
-let emu: Emulator;
-let host: ProviderHost;
-let hook: Awaited<ReturnType<typeof startReceiver>>;
 const HOOK_TOKEN = "hook-token-protocol-7f3a";
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  hook = await startReceiver();
-  host = await configuredHost({
+const { emu, host } = useHosts({
+  host: (emu) => ({
     "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin,
     "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser,
-  });
+  }),
+});
+let hook: Awaited<ReturnType<typeof startReceiver>>;
+
+beforeAll(async () => {
+  hook = await startReceiver();
 });
 
 afterAll(async () => {
-  await host?.close();
   await hook?.close();
-  await emu?.close();
 });
 
 describe("the compiled provider through the real dynamic-provider host", () => {

@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { PartialFailureError, type ProviderHost } from "../../src/engine/host";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { PartialFailureError } from "../../src/engine/host";
 import { control, runApi } from "../support/emulator";
-import { configuredHost, serializedProvider, urn } from "../support/protocol";
+import { serializedProvider, urn, useHosts } from "../support/protocol";
 
 const KIND = "runs:Run";
-let emu: Emulator;
-let host: ProviderHost;
+const { emu, host } = useHosts({ host: (emu) => ({ "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin }) });
 let text: string;
 const u = (name: string) => urn(KIND, name);
 
 const runStatus = async (id: string): Promise<Record<string, any>> => (await runApi(emu, "GET", `/runs/${id}`)).body.data.attributes;
 
 beforeAll(async () => {
-  emu = await startEmulator();
   text = await serializedProvider(KIND);
-  host = await configuredHost({ "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin });
-});
-
-afterAll(async () => {
-  await host?.close();
-  await emu?.close();
 });
 
 beforeEach(async () => {

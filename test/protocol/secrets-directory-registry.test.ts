@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import type { ProviderHost } from "../../src/engine/host";
+import { beforeAll, describe, expect, it } from "vitest";
 import { control, secretsApi } from "../support/emulator";
-import { configuredHost, hostChecked, serializedProvider, urn } from "../support/protocol";
+import { hostChecked, serializedProvider, urn, useHosts } from "../support/protocol";
 
 const CONFIG = "secrets:DirectoryConfig";
 const ROLE = "secrets:DirectoryRole";
@@ -12,18 +10,10 @@ const ACCESS = "secrets:RegistryAccessConfig";
 const RROLE = "secrets:RegistryRole";
 const BINDPASS = "protocol-bind-password-55aa";
 
-let emu: Emulator;
-let host: ProviderHost;
+const { emu, host } = useHosts({ host: (emu) => ({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser }) });
 
 beforeAll(async () => {
-  emu = await startEmulator();
-  host = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
   await control(emu, "POST", "/directory/accounts", { accounts: ["svc-app", "pool-1", "pool-2"] });
-});
-
-afterAll(async () => {
-  await host?.close();
-  await emu?.close();
 });
 
 const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu, "POST", "/directory/bind", { name, password })).ok;

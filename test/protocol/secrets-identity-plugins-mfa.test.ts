@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import type { ProviderHost } from "../../src/engine/host";
+import { describe, expect, it } from "vitest";
 import { control, secretsApi } from "../support/emulator";
-import { configuredHost, hostChecked, serializedProvider, urn } from "../support/protocol";
+import { hostChecked, serializedProvider, urn, useHosts } from "../support/protocol";
 
 const ALIAS = "secrets:IdentityEntityAlias";
 const PLUGIN = "secrets:PluginCatalogEntry";
@@ -10,23 +8,14 @@ const MFA = "secrets:MfaDualFactorMethod";
 const DUO_SECRET = "protocol-duo-secret-5a4b3c";
 const PLUGIN_ENV = "protocol-plugin-env-9e8d7c";
 
-let emu: Emulator;
-let root_: ProviderHost; // configured with the sudo token
-let user: ProviderHost; // configured with the non-sudo token
+const { emu, root: root_, user } = useHosts({
+  // configured with the sudo token
+  root: (emu) => ({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsRoot }),
+  // configured with the non-sudo token
+  user: (emu) => ({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser }),
+});
 
 const get = (path: string) => secretsApi(emu, "GET", path);
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  root_ = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsRoot });
-  user = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
-});
-
-afterAll(async () => {
-  await root_?.close();
-  await user?.close();
-  await emu?.close();
-});
 
 describe("identity, plugins and MFA through the real dynamic-provider host", () => {
   it("serializes each kind to a small text without tokens", async () => {

@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { PartialFailureError, type ProviderHost } from "../../src/engine/host";
+import { describe, expect, it } from "vitest";
+import { PartialFailureError } from "../../src/engine/host";
 import { control, secretsApi } from "../support/emulator";
-import { configuredHost, hostChecked, serializedProvider, urn } from "../support/protocol";
+import { hostChecked, serializedProvider, urn, useHosts } from "../support/protocol";
 
 const KEY = "secrets:KeymgmtKey";
 const KMS = "secrets:KeymgmtKmsProvider";
 const DIST = "secrets:KeymgmtKeyDistribution";
 const AWS_SECRET = "protocol-aws-secret-1f2e3d4c";
 
-let emu: Emulator;
-let host: ProviderHost;
+const { emu, host } = useHosts({ host: (emu) => ({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser }) });
 
 const get = (path: string) => secretsApi(emu, "GET", path);
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  host = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
-});
-
-afterAll(async () => {
-  await host?.close();
-  await emu?.close();
-});
 
 describe("key management through the real dynamic-provider host", () => {
   it("serializes each kind to a small text without tokens", async () => {

@@ -2,29 +2,16 @@
 // resource's connection: primary, token, secondary, filter, and back; no token in the provider text
 // or the host's output.
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import type { ProviderHost } from "../../src/engine/host";
-import { configuredHost, hostChecked, serializedProvider, urn } from "../support/protocol";
+import { describe, expect, it } from "vitest";
+import { hostChecked, serializedProvider, urn, useHosts } from "../support/protocol";
 
 const PRIMARY = "secrets:ReplicationPerformancePrimary";
 const TOKEN = "secrets:ReplicationSecondaryToken";
 const SECONDARY = "secrets:ReplicationPerformanceSecondary";
 const FILTER = "secrets:ReplicationPathsFilter";
 
-let emu: Emulator;
-let host: ProviderHost;
-
-beforeAll(async () => {
-  emu = await startEmulator({ clusters: 2 });
-  // The stack config names no secrets server: every resource carries its connection.
-  host = await configuredHost({ "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin });
-});
-
-afterAll(async () => {
-  await host?.close();
-  await emu?.close();
-});
+// The stack config names no secrets server: every resource carries its connection.
+const { emu, host } = useHosts({ host: (emu) => ({ "svc:runUrl": emu.runUrl, "svc:runToken": emu.tokens.runAdmin }) }, { clusters: 2 });
 
 const conn = (i: number) => ({ url: emu.clusters[i]!.secretsUrl, token: emu.clusters[i]!.secretsToken });
 const status = async (i: number) => {

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import type { ProviderHost } from "../../src/engine/host";
+import { describe, expect, it } from "vitest";
 import { control, secretsApi } from "../support/emulator";
-import { configuredHost, hostChecked, serializedProvider, urn } from "../support/protocol";
+import { hostChecked, serializedProvider, urn, useHosts } from "../support/protocol";
 
 const ROLE = "secrets:TransformRole";
 const FPE = "secrets:TransformFpeTransformation";
@@ -12,18 +10,7 @@ const SCHEMA = "secrets:TransformStoreSchema";
 const KEYS = "secrets:TransformTokenizationKeyConfig";
 const STORE_PASSWORD = "protocol-store-password-9a8b7c";
 
-let emu: Emulator;
-let host: ProviderHost;
-
-beforeAll(async () => {
-  emu = await startEmulator();
-  host = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser });
-});
-
-afterAll(async () => {
-  await host?.close();
-  await emu?.close();
-});
+const { emu, host } = useHosts({ host: (emu) => ({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser }) });
 
 describe("transform engine through the real dynamic-provider host", () => {
   it("serializes each new kind to a small text without tokens", async () => {

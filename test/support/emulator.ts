@@ -25,7 +25,7 @@ export function useEmulator(opts: { secretsToken?: "secretsRoot" | "secretsUser"
   return { emu: () => emu! };
 }
 
-export async function control<T = unknown>(emu: Emulator, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T> {
+export async function control<T = unknown>(emu: Pick<Emulator, "controlUrl">, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T> {
   const res = await request(`${emu.controlUrl}${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
@@ -38,7 +38,7 @@ export async function control<T = unknown>(emu: Emulator, method: "GET" | "POST"
 
 export interface LoggedRequest { method: string; path: string; status: number }
 
-export async function requests(emu: Emulator): Promise<LoggedRequest[]> {
+export async function requests(emu: Pick<Emulator, "controlUrl">): Promise<LoggedRequest[]> {
   return (await control<{ requests: LoggedRequest[] }>(emu, "GET", "/requests")).requests;
 }
 
@@ -52,8 +52,11 @@ export async function runApi(emu: Emulator, method: "GET" | "POST" | "DELETE", p
   return parsed(res);
 }
 
-/** A raw request to the secrets service with the root token, to see what it stores without provider code. */
-export async function secretsApi(emu: Emulator, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+/**
+ * A raw request to the secrets service with the root token, to see what it stores without provider
+ * code; `emu` may be one cluster of a multi-cluster emulator.
+ */
+export async function secretsApi(emu: Pick<Emulator, "secretsUrl"> & { tokens: Pick<Emulator["tokens"], "secretsRoot"> }, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await request(`${emu.secretsUrl}${path}`, {
     method: method as "GET", // the secrets service also answers LIST
     headers: { "x-svc-token": emu.tokens.secretsRoot, ...(body === undefined ? {} : { "content-type": "application/json" }) },
