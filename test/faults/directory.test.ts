@@ -22,7 +22,7 @@ beforeAll(() => {
 
 const OUT = "secrets:DirectoryCheckOut";
 const BINDDN = "cn=admin,dc=example,dc=org";
-const BINDPASS = "faults-bind-password-31b7";
+const BINDPASS = "Fb3Lq1Zb7Wm5Tx9K";
 const ACCOUNTS = ["a", "b", "c"];
 const LIBRARY = "/v1/directory/library";
 

@@ -159,8 +159,8 @@ const CASES: Case[] = [
   },
   {
     kind: "secrets:DirectoryConfig",
-    create: () => ({ binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1" }),
-    update: () => ({ binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1", ttl: "1h" }),
+    create: () => ({ binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" }),
+    update: () => ({ binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1", ttl: "1h" }),
     count: async () => ((await secretsApi(emu(), "GET", "/directory/config")).status === 200 ? 1 : 0),
     prefix: () => "/v1/directory/*",
   },
@@ -168,7 +168,7 @@ const CASES: Case[] = [
     kind: "secrets:DirectoryLibrarySet",
     setup: async () => {
       await control(emu(), "POST", "/directory/accounts", { accounts: ["a", "b"] });
-      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1" });
+      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
     },
     create: () => ({ name: "pool", serviceAccountNames: ["a"], ttl: "1h" }),
     update: () => ({ name: "pool", serviceAccountNames: ["a", "b"], ttl: "1h" }),
@@ -179,7 +179,7 @@ const CASES: Case[] = [
     kind: "secrets:DirectoryRole",
     setup: async () => {
       await control(emu(), "POST", "/directory/accounts", { accounts: ["svc-app"] });
-      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1" });
+      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
     },
     create: () => ({ name: "app", serviceAccountName: "svc-app", ttl: "12h" }),
     update: () => ({ name: "app", serviceAccountName: "svc-app", ttl: "6h" }),
@@ -207,7 +207,7 @@ const CASES: Case[] = [
     kind: "secrets:DirectoryCheckOut",
     setup: async () => {
       await control(emu(), "POST", "/directory/accounts", { accounts: ["a", "b"] });
-      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "matrix-bind-password-1", url: "ldap://127.0.0.1:1" });
+      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
       await secretsApi(emu(), "POST", "/directory/library/pool", { service_account_names: ["a", "b"], ttl: "1h" });
     },
     // This process is the set's only borrower: a lost check-out can be told to be its own and returned

@@ -13,7 +13,7 @@ const ROLE = "secrets:DirectoryRole";
 const SET = "secrets:DirectoryLibrarySet";
 const OUT = "secrets:DirectoryCheckOut";
 const BINDDN = "cn=admin,dc=example,dc=org";
-const BINDPASS = "integration-bind-password-7c1d";
+const BINDPASS = "Ib7Cq1Zd4Wm8Tx3K";
 
 const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
 const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu(), "POST", "/directory/bind", { name, password })).ok;

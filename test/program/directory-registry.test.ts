@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useProgram } from "../support/program";
 
-const BINDPASS = "directory-example-bind-password-31d";
+const BINDPASS = "De3Lq1Zd9Wm7Tx5K";
 
 describe("the directory example through the engine double", () => {
   const { run, ops, get, secretsApi, requests: logged, control, clearRequests, stateText } = useProgram({

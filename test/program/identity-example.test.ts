@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { secretsApi } from "../support/emulator";
 import { useProgram } from "../support/program";
 
-const PLUGIN_PASSWORD = "identity-example-plugin-pw-61f0";
+const PLUGIN_PASSWORD = "Ie6Fq1Z0Wm8Tx3Kp";
 const DUO_SECRET = "identity-example-duo-secret-2a9c";
 const DUO_IKEY = "DIEXAMPLEIDENTITY0001";
 

@@ -9,7 +9,7 @@ import { useProgram } from "../support/program";
 
 const DUO_SECRET = "duo-secret-program-3e4f5a6b";
 const DUO_IKEY = "DIPROGRAMINTEGRATION1";
-const PLUGIN_ENV = "plugin-env-program-secret-8c9d";
+const PLUGIN_ENV = "Pe8Cq9Zd2Wm6Tx4K";
 
 const PROGRAM = (rootDir: string) => `
 const pulumi = require(${JSON.stringify(path.join(rootDir, "node_modules/@pulumi/pulumi"))});

@@ -8,7 +8,7 @@ const SET = "secrets:DirectoryLibrarySet";
 const OUT = "secrets:DirectoryCheckOut";
 const ACCESS = "secrets:RegistryAccessConfig";
 const RROLE = "secrets:RegistryRole";
-const BINDPASS = "protocol-bind-password-55aa";
+const BINDPASS = "Pb5Wq2Zt8Lm4Kx7R";
 
 const { emu, host } = useHosts({ host: (emu) => ({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser }) });
 

@@ -6,7 +6,7 @@ const ALIAS = "secrets:IdentityEntityAlias";
 const PLUGIN = "secrets:PluginCatalogEntry";
 const MFA = "secrets:MfaDualFactorMethod";
 const DUO_SECRET = "protocol-duo-secret-5a4b3c";
-const PLUGIN_ENV = "protocol-plugin-env-9e8d7c";
+const PLUGIN_ENV = "Pq9Zx4Wm7Tk2Lr8V";
 
 const { emu, root: root_, user } = useHosts({
   // configured with the sudo token

@@ -8,7 +8,7 @@ const TOK = "secrets:TransformTokenizationTransformation";
 const STORE = "secrets:TransformStore";
 const SCHEMA = "secrets:TransformStoreSchema";
 const KEYS = "secrets:TransformTokenizationKeyConfig";
-const STORE_PASSWORD = "protocol-store-password-9a8b7c";
+const STORE_PASSWORD = "Ps8Tq3Zw6Xm1Kr9L";
 
 const { emu, host } = useHosts({ host: (emu) => ({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser }) });
 
