@@ -34,6 +34,7 @@ export type ServiceConfig = Pick<ClientOptions, "service" | "baseUrl" | "token" 
 
 /** A setting that is missing or unusable. Its message is redacted like every error's. */
 export class ConfigError extends Error {
+  /** Always `config`. */
   readonly code = "config";
   constructor(message: string) {
     super(redact(message));

@@ -31,13 +31,31 @@ export interface FunctionDefinition<A, R> {
  * Options of every Promise form, shaped like `pulumi.InvokeOptions`. The functions call the service
  * directly from the program, so `parent`, `provider`, `version` and `pluginDownloadURL` are accepted
  * for compatibility and have no effect.
+ *
+ * @remarks
+ * Each function has a Promise form and an Output form (`fooOutput(args)`, which accepts Inputs).
+ * Arguments are validated before any request, with the property named in the error; every error of
+ * a function starts with its name (`getKey: GET /keymgmt/key/app: 404 ...`). Functions with side
+ * effects make no request during preview: the Output form is unknown and the Promise form resolves
+ * to `undefined`; they still validate their arguments and fail the preview, naming the config key
+ * and the variable, when their service's URL or token is not configured (neither by stack config,
+ * environment nor the call's `connection`); test/unit/invoke-options.test.ts finds every one of them
+ * through the public surface. Read-only functions also run during preview. A listing the service
+ * answers with 404 (its way of saying "no entries") is an empty list.
  */
 export interface SvcInvokeOptions<S extends ServiceName = ServiceName> extends pulumi.InvokeOptions {
   /** The server to call (default: the stack config, then the environment). */
   connection?: Connection<S>;
 }
 
-/** Options of every Output form, shaped like `pulumi.InvokeOutputOptions`. */
+/**
+ * Options of every Output form, shaped like `pulumi.InvokeOutputOptions`.
+ *
+ * @remarks
+ * `dependsOn` makes the Output form wait for resources; so do the resources whose outputs feed its
+ * arguments. While one of them is not created yet (a first preview), the result is unknown and no
+ * request is made, so `getKeyOutput({ name: key.name })` previews cleanly before the key exists.
+ */
 export interface SvcInvokeOutputOptions<S extends ServiceName = ServiceName> extends SvcInvokeOptions<S> {
   /**
    * Resources to wait for. While one of them (or one whose output feeds the arguments) is not

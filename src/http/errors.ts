@@ -43,7 +43,13 @@ function compose(method: string, path: string, head: string, messages: string[])
   return oneLine(`${where}${head}${tail}`);
 }
 
+/**
+ * Every error from a service call or a local check: a stable `code` to branch on, the request it
+ * came from and the server's messages. Messages are redacted: no token or secret value reaches them.
+ * Branch on `code` rather than `instanceof`, which fails when two copies of the package are loaded.
+ */
 export class SvcError extends Error {
+  /** Stable code of the kind of failure; branch on it, never on the message. */
   readonly code: SvcErrorCode;
   /** Undefined only for local validation errors raised before any request. */
   readonly service?: Service;
@@ -51,9 +57,11 @@ export class SvcError extends Error {
   readonly method: string;
   /** Path as sent, with its query string ("" when no request was made). */
   readonly path: string;
+  /** HTTP status of the answer; undefined when there was none (a local check, a transport failure). */
   readonly status?: number;
   /** The server's own error messages (redacted). */
   readonly messages: string[];
+  /** What the server's `Retry-After` header asked for, in milliseconds, when it sent one. */
   readonly retryAfterMs?: number;
 
   constructor(code: SvcErrorCode, init: SvcErrorInit, head?: string) {
@@ -75,6 +83,7 @@ export class SvcError extends Error {
   }
 }
 
+/** The object does not exist (404). Reads of a resource treat it as "gone"; the run service also answers it for "not authorized". */
 export class NotFoundError extends SvcError {
   constructor(init: SvcErrorInit) {
     super("not_found", init);
@@ -82,6 +91,11 @@ export class NotFoundError extends SvcError {
   }
 }
 
+/**
+ * The request conflicts with the object's state (409), or a check the provider makes first refused
+ * it: an object already at the path (without `adopt`), a delete of something still in use, a run
+ * action the run does not allow now.
+ */
 export class ConflictError extends SvcError {
   constructor(init: SvcErrorInit) {
     super("conflict", init);
@@ -89,6 +103,7 @@ export class ConflictError extends SvcError {
   }
 }
 
+/** The token is missing, invalid or lacks a capability (401, 403). */
 export class ForbiddenError extends SvcError {
   constructor(init: SvcErrorInit) {
     super("forbidden", init);
@@ -96,6 +111,7 @@ export class ForbiddenError extends SvcError {
   }
 }
 
+/** Too many requests (429), after the client's retries honouring `Retry-After` ran out. */
 export class RateLimitedError extends SvcError {
   constructor(init: SvcErrorInit) {
     super("rate_limited", init);
@@ -103,6 +119,7 @@ export class RateLimitedError extends SvcError {
   }
 }
 
+/** The server failed (5xx, or any other unexpected status), after the client's retries of safe requests ran out. */
 export class ServerError extends SvcError {
   constructor(init: SvcErrorInit) {
     super("server", init);
@@ -115,6 +132,7 @@ export class ServerError extends SvcError {
  * message: "must be http or https" }])` needs no request; `problems` names each property.
  */
 export class InvalidInputError extends SvcError {
+  /** Each local problem as `{ path, message }` (the property and what is wrong); empty for a server's 400. */
   readonly problems: Problem[];
 
   constructor(input: SvcErrorInit | Problem[], context: SvcErrorInit = {}) {
@@ -137,6 +155,7 @@ export interface TransportInit extends SvcErrorInit {
 
 /** The request got no HTTP response: refused, reset, timed out, TLS failure. */
 export class TransportError extends SvcError {
+  /** The underlying error's code, e.g. `ECONNREFUSED` or `UND_ERR_HEADERS_TIMEOUT`. */
   readonly causeCode: string;
 
   constructor(init: TransportInit) {

@@ -235,7 +235,14 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
 export type NotificationConfigurationArgs = ArgsOf<typeof notificationConfigurationFields> & ConnectionArgs<"runs">;
 
 /**
- * A notification configuration of a workspace in the run service (`nc-...`).
+ * A notification configuration of a workspace in the run service (`nc-...`):
+ * `/notification-configurations/{id}`, created under `/workspaces/{workspace_id}/notification-configurations`.
+ *
+ * @remarks
+ * A create whose response is lost (connection dropped, timeout, 5xx) is not blindly repeated: the
+ * provider lists the workspace's configurations and uses the one the lost request created (same
+ * name, destination type and url, created since the attempt began); only if there is none does it
+ * try again.
  *
  * @example
  * ```ts

@@ -33,7 +33,8 @@ const runFieldsOwn = {
   waitFor: field(() => z.enum(WAIT_FOR, { error: `must be one of ${WAIT_FOR.join(", ")}` }), { local: true, default: "none" }),
   /**
    * Apply the run as soon as the service says it can be confirmed (`actions.is-confirmable`), never
-   * guessed from its status. Implies waiting until then. Default false. Changing it alone changes nothing.
+   * guessed from its status, then go on waiting as `waitFor` says. Implies waiting until then.
+   * Default false; not allowed with `planOnly`. Changing it alone changes nothing.
    */
   applyWhenConfirmable: field(() => z.boolean(), { local: true, default: false }),
   /**
@@ -187,17 +188,43 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
 export type RunArgs = ArgsOf<typeof runFields> & ConnectionArgs<"runs">;
 
 /**
- * A run (`run-...`) queued in a workspace of the run service. Creating it queues the run (and
- * optionally waits for it and applies it); every create attribute is fixed, so changing one (or
- * `triggers`) queues a new run. Deleting it discards or cancels the run if it is still active.
+ * A run (`run-...`, `/runs/{run_id}`) queued in a workspace of the run service. Creating it queues
+ * the run (`POST /runs`) and optionally waits for it and applies it; every create attribute is
+ * fixed once the run is queued, so changing one of them (or `triggers`) queues a **new** run (a
+ * replacement). Use `triggers` to re-run on purpose.
+ *
+ * @remarks
+ * Progress (each status change, the apply, a timeout) goes to the Pulumi log.
+ *
+ * - **Timeouts.** When `timeoutSeconds` runs out, the run this create started is discarded or
+ *   canceled (whichever its `actions` allow) and the create fails with
+ *   `run run-… did not reach completed within 600 s (it is planning); it was canceled`. The run
+ *   exists, so the failure is a partial failure: the run stays in state.
+ * - **Failed runs.** A run that was awaited and ended `errored`, `discarded`, `canceled`,
+ *   `force_canceled` or `policy_soft_failed` fails the create the same way (`run run-… ended errored`),
+ *   keeping the run in state. Change `triggers` to queue a new one.
+ * - **Replacement** in the same workspace deletes first: an old run that is still active is
+ *   discarded or canceled before the new one is queued, because a workspace executes one run at a
+ *   time and the new run would otherwise wait behind the old one's lock.
+ * - **Delete** (destroy, or the old side of a replacement) discards or cancels the run if it is still
+ *   active, deciding from its `actions`; a run that already ended is left alone, and an unknown run
+ *   counts as deleted. Runs themselves cannot be deleted from the service.
+ * - **Refresh** reads the run's status; a run the service no longer knows is dropped.
+ * - A create whose response is lost is not blindly repeated (see the README's Assumptions): the
+ *   workspace's recent runs are searched for the one it queued first.
  *
  * @example
  * ```ts
  * const deploy = new svc.runs.Run("deploy", {
- *   workspaceId: "ws-example00000001", message: "Deploy from Pulumi",
- *   waitFor: "completed", applyWhenConfirmable: true, triggers: { release: "1" },
+ *   workspaceId: "ws-example00000001",
+ *   message: "Deploy release 42",
+ *   variables: [{ key: "environment", value: "\"staging\"" }],   // literals in the tool's syntax
+ *   waitFor: "completed",
+ *   applyWhenConfirmable: true,
+ *   timeoutSeconds: 1800,
+ *   triggers: { release: "42" },
  * });
- * export const status = deploy.status;
+ * export const runStatus = deploy.status;     // "applied"
  * ```
  */
 // The waiting settings are local, yet the class has always offered them as outputs (they are in state).

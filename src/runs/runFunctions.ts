@@ -183,6 +183,31 @@ const forceExecuteDef = actionDef<ForceExecuteRunArgs>("forceExecuteRun", "force
  * Applies a run paused for confirmation and returns the run as it is right after (the apply is
  * queued and may not start at once). A run that is not confirmable fails with a ConflictError that
  * names its status and the actions allowed now. No request during preview.
+ *
+ * @remarks
+ * **Refused actions explain themselves** (this one and the other run actions). A 409 comes back as
+ * a `ConflictError` whose message names the run's current status, what the action needs and what
+ * is allowed now, read from the run after the refusal:
+ *
+ * ```
+ * POST /runs/run-C2pF…/actions/apply: 409 Conflict: <the service's message>; run run-C2pF… is planning;
+ * apply needs a run paused for confirmation (actions.is-confirmable); allowed now: cancel
+ * ```
+ *
+ * The error also carries `runStatus` and `allowedActions`. Force-cancel before the cool-off names
+ * the time it becomes available; force-execute names the run holding the workspace lock and whether
+ * it can be discarded (403 refusals of force-execute are explained the same way, as a
+ * `ForbiddenError`). Decide whether a run can be applied from `actions.isConfirmable`, never from a
+ * list of statuses. Every action function returns the run as it is right after the action (the
+ * service may take a moment to act on it).
+ *
+ * @example
+ * ```ts
+ * // Apply a run queued elsewhere once it is confirmable, during `pulumi up` only.
+ * const planned = svc.runs.waitForRunOutput({ runId, until: "planned", timeoutSeconds: 900 });
+ * export const applied = planned.apply((r) =>
+ *   r.actions.isConfirmable ? svc.runs.applyRun({ runId: r.id, comment: "approved by pipeline" }) : r);
+ * ```
  */
 export function applyRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
   return invoke(applyDef, args, opts);
@@ -192,7 +217,10 @@ export function applyRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcI
   return invokeOutput(applyDef, args, opts);
 }
 
-/** Discards a run that is pending, paused for confirmation or awaiting a policy override. ConflictError otherwise. No request during preview. */
+/**
+ * Discards a run that is pending, paused for confirmation or awaiting a policy override.
+ * ConflictError otherwise (explained as for {@link applyRun}). No request during preview.
+ */
 export function discardRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
   return invoke(discardDef, args, opts);
 }
@@ -201,7 +229,11 @@ export function discardRunOutput(args: ArgsOf<typeof runActionFields>, opts?: Sv
   return invokeOutput(discardDef, args, opts);
 }
 
-/** Cancels a planning or applying run (it wraps up safely; not immediate). ConflictError otherwise. No request during preview. */
+/**
+ * Cancels a planning or applying run (it wraps up safely; not immediate) and sets its
+ * `forceCancelAvailableAt`. ConflictError otherwise (explained as for {@link applyRun}). No request
+ * during preview.
+ */
 export function cancelRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
   return invoke(cancelDef, args, opts);
 }

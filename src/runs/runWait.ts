@@ -49,8 +49,19 @@ export async function pollRun(ctx: Context, runId: string, o: PollOptions): Prom
 
 /** Thrown when a run does not reach what was awaited in time. */
 export class RunWaitTimeoutError extends Error {
+  /** Always `run_timeout`. */
   readonly code = "run_timeout";
-  constructor(readonly runId: string, readonly status: string, readonly goal: string, readonly timeoutSeconds: number, what = "") {
+  constructor(
+    /** The run waited for. */
+    readonly runId: string,
+    /** Its status when the time ran out. */
+    readonly status: string,
+    /** What was awaited (`completed`, `planned`, or `status a or b`). */
+    readonly goal: string,
+    /** The limit that ran out, in seconds. */
+    readonly timeoutSeconds: number,
+    what = "",
+  ) {
     super(`run ${runId} did not reach ${goal} within ${timeoutSeconds} s (it is ${status})${what}`);
     this.name = "RunWaitTimeoutError";
   }
@@ -58,8 +69,14 @@ export class RunWaitTimeoutError extends Error {
 
 /** Thrown when a run that was awaited ended in a status that is not success (errored, discarded, ...). */
 export class RunFailedError extends Error {
+  /** Always `run_failed`. */
   readonly code = "run_failed";
-  constructor(readonly runId: string, readonly status: string) {
+  constructor(
+    /** The run waited for. */
+    readonly runId: string,
+    /** The status it ended in. */
+    readonly status: string,
+  ) {
     super(`run ${runId} ended ${status}`);
     this.name = "RunFailedError";
   }

@@ -160,7 +160,37 @@ export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState
 export type CheckOutArgs = ArgsOf<typeof checkOutFields> & ConnectionArgs<"secrets">;
 
 /**
- * A service account borrowed from a library set for the life of the resource.
+ * A service account borrowed from a library set for the life of the resource
+ * (`POST /{mount}/library/{name}/check-out`; the resource id is the lease id).
+ *
+ * @remarks
+ * Create checks out the first available account of the set; a set with none fails with the
+ * service's 400 `No service accounts available for check-out.` and what to do. Delete checks the
+ * account in (the service rotates its password). Refresh drops the resource once the lease has ended
+ * or the account was checked in elsewhere (available, or out to another borrower than
+ * `borrowerDigest`), so the next `pulumi up` borrows again; delete then leaves the account alone (it
+ * may be someone else's by now).
+ *
+ * A check-out is an action and is never blindly repeated. If its response is lost (timeout, dropped
+ * connection, 5xx, 429), the provider reads the set's status back: when no account went out
+ * meanwhile, nothing was taken and it tries again (three attempts in all, honouring `Retry-After`).
+ * An account that did go out may be this attempt's loan, whose password nobody received, or another
+ * borrower's: the status shows the borrower's token and entity, not which request borrowed, so two
+ * borrowers with one token look the same (the README's Assumption 77). Therefore:
+ * - with `soleBorrower: true`, an account that went out to this token is this program's: it is
+ *   checked in through the normal check-in path (which the service refuses for another token's loan)
+ *   before the next attempt, and after the last one, so no lease is left that nobody holds;
+ * - without it, nothing is checked in: the check-out stops, and the create fails as a **partial
+ *   failure** that keeps the resource in state (id `<mount>/library/<set>/check-out` when it holds no
+ *   account yet) with `lostCheckOuts: [{ serviceAccountName, borrowerDigest, sentAt, returnsBy }]`.
+ *   The next `pulumi up` (an update) reads them back, drops those that came back or went to another
+ *   borrower, borrows if it holds no account, and keeps the rest recorded with a warning; setting
+ *   `soleBorrower: true` then checks them in. Destroy checks in what it can prove its own and names
+ *   the rest. The service returns each by itself at `returnsBy` (its lease's end).
+ *
+ * A check-in (delete, `checkIn`, `manageCheckIn`) whose response was lost is read back too: an
+ * account available again, or out to another borrower than before, was returned and is never sent
+ * again (that would return someone's new loan); only one still out to the same borrower is.
  *
  * @example
  * ```ts
@@ -212,7 +242,14 @@ const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = {
 
 /**
  * Checks out the first available account of a set. A lost response is read back before anything is
- * repeated (see `soleBorrower`). No request during preview. Prefer {@link checkOutOutput} (secret).
+ * repeated (see `soleBorrower`). No request during preview. Prefer {@link checkOutOutput} (secret),
+ * and prefer the `CheckOut` resource, which also checks in.
+ *
+ * @remarks
+ * A lost response is recovered as for the `CheckOut` resource; having no state, the function
+ * reports what it cannot resolve: in its error when no loan answered
+ * (`the outcome is unknown: <account> (the service returns it by <time>) went out …`), or in
+ * `lostCheckOuts` beside the loan, with a warning.
  */
 export function checkOut(args: CheckOutFnArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckOutResult> {
   return invoke(checkOutFn, args, opts);

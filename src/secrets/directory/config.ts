@@ -176,7 +176,15 @@ export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState,
 export type DirectoryConfigArgs = ArgsOf<typeof directoryConfigFields> & ConnectionArgs<"secrets">;
 
 /**
- * The directory engine's connection to the directory: `/{mount}/config`.
+ * The directory engine's connection to the directory: `/{mount}/config`, one per mount (default
+ * mount `directory`).
+ *
+ * @remarks
+ * Reads never return the bind password. The seed's `GET config` lists neither the timeouts,
+ * `lastRotationTolerance`, `passwordPolicy` nor `formatter`: a field the service leaves out of its
+ * read keeps the value recorded in state (so a refresh cannot see a change made to it elsewhere, and
+ * an unchanged program shows no diff); `getConfig` reports such a field as its default. Delete
+ * removes the config (roles and sets stay).
  *
  * @example
  * ```ts
@@ -209,7 +217,7 @@ const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = {
   },
 };
 
-/** Reads the directory engine's config (the bind password is never returned). */
+/** Reads the directory engine's config, durations in seconds (the bind password is never returned). */
 export function getConfig(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<DirectoryConfigInfo> {
   return invoke(getConfigFn, args, opts);
 }

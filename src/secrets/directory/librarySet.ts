@@ -35,9 +35,12 @@ const librarySetFieldsOwn = {
   /** Name of the set: the last segment of its path `/{mount}/library/{name}`. */
   name: field(name, { identity: true }),
   /**
-   * Service accounts of the set, in check-out order (the first available one is lent). Each must exist in the
-   * directory and belong to no other set or role. Changed in place; an account that is checked out
-   * cannot be removed.
+   * Service accounts of the set, in check-out order (the first available one is lent), no
+   * duplicates. Each must exist in the directory and belong to no other set or role. Updated in
+   * place, because the service refuses to delete a set while an account is checked out (a
+   * replacement could not work): a reorder is an update, a server listing them in another order is
+   * no diff. An account that joins is checked in (its password rotated); an account that is checked
+   * out cannot leave.
    */
   serviceAccountNames: field(() => z.array(z.string({ error: "must be a string" }).min(1, "must not be empty"), { error: "must be a list of account names" })
     .min(1, "must name at least one service account")
@@ -87,7 +90,8 @@ export const librarySetDefinition: ResourceDefinition<LibrarySetState, LibrarySe
 export type LibrarySetArgs = ArgsOf<typeof librarySetFields> & ConnectionArgs<"secrets">;
 
 /**
- * A library set of the directory engine: `/{mount}/library/{name}`.
+ * A library set of the directory engine: `/{mount}/library/{name}`, accounts lent out through
+ * check-out (the `CheckOut` resource, the `checkOut` function).
  *
  * @example
  * ```ts

@@ -19,7 +19,11 @@ import type { ConnectionArgs } from "../../core/connection";
 const directoryRoleFieldsOwn = {
   /** Name of the role: the last segment of its path `/{mount}/roles/{name}`. */
   name: field(name, { identity: true }),
-  /** The service account (must exist in the directory; a name or a DN). The service rotates its password at once. */
+  /**
+   * The service account: it must exist in the directory, as a name (found by `uid`, `cn` or
+   * `userPrincipalName` under the config's `userdn`) or a DN. The service rotates its password when
+   * the role is created. Changed in place.
+   */
   serviceAccountName: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: the account must exist in the directory")),
   /**
    * Password lifetime: seconds or duration text, kept in your form while the service holds the same
@@ -61,7 +65,11 @@ export const directoryRoleDefinition: ResourceDefinition<DirectoryRoleState, Dir
 export type DirectoryRoleArgs = ArgsOf<typeof directoryRoleFields> & ConnectionArgs<"secrets">;
 
 /**
- * A role of the directory engine: `/{mount}/roles/{name}`.
+ * A role of the directory engine: `/{mount}/roles/{name}`, a service account whose password the
+ * service rotates.
+ *
+ * @remarks
+ * Credentials come from `getCredentials` (secret in its Output form).
  *
  * @example
  * ```ts

@@ -40,7 +40,8 @@ const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
 /**
  * Gives the bind account a new password known only to the service. Afterwards the program's
  * `bindpass` is stale on purpose: the Config resource does not send it again unless you change it.
- * No request during preview.
+ * A rotation already in progress (the service answers 200 with a warning) is a warning in the
+ * Pulumi log, not an error. No request during preview.
  */
 export function rotateRoot(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<RotationResult> {
   return invoke(rootFn, args, opts);

@@ -3,7 +3,7 @@
  * role id) to an identity entity. The service assigns its id. `/identity/entity-alias/id/{id}`.
  *
  * Security: whoever may modify an alias can bind it to a more privileged entity, and every client
- * that authenticates as the alias gains the entity's privileges. See the README.
+ * that authenticates as the alias gains the entity's privileges. See the class's remarks.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -44,7 +44,8 @@ export const entityAliasFields = {
   name: field(required("the client identifier in the authentication source (a username or a role id)")),
   /**
    * Id of the identity entity the alias belongs to. Whoever may change this can bind the alias to a
-   * more privileged entity: restrict write access to identity endpoints (see the README).
+   * more privileged entity: restrict write access to identity endpoints (see the security note on
+   * EntityAlias).
    */
   canonicalId: field(required("the id of the entity the alias belongs to")),
   /** Accessor of the authentication mount the name comes from (e.g. `auth_userpass_1234abcd`). */
@@ -158,8 +159,22 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
 export type EntityAliasArgs = ArgsOf<typeof entityAliasFields> & ConnectionArgs<"secrets">;
 
 /**
- * An identity entity alias (server-assigned id). A unique alias per entity is recommended: every
- * client that authenticates as the alias gains the privileges of its entity.
+ * An identity entity alias: `/identity/entity-alias/id/{id}`, the id assigned by the service. A
+ * unique alias per entity is recommended: every client that authenticates as the alias gains the
+ * privileges of its entity.
+ *
+ * @remarks
+ * Every argument updates in place (same id). A create whose response is lost is not blindly
+ * repeated: the provider lists the aliases and uses a new one (not there before the attempt) with
+ * the same name and mount accessor.
+ *
+ * > **Security: aliases can escalate privileges.** Whoever may modify an entity can grant it
+ * > privileges through policies; whoever may modify an alias can bind it to a more privileged
+ * > entity; and every client that authenticates as an alias gains all the privileges of its entity.
+ * > Give each entity its own alias (do not bind several entities' logins to one alias), treat a
+ * > change of `canonicalId` in a preview as a privilege change that needs review, and restrict the
+ * > token this stack uses: any non-read-only access to identity endpoints allows privilege
+ * > escalation.
  *
  * @example
  * ```ts
@@ -194,7 +209,7 @@ const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   run: async (ctx) => ({ keys: await listNames(ctx, ALIAS_ROUTES.list, {}) }),
 };
 
-/** Reads an entity alias by id. */
+/** Reads an entity alias by id: the whole alias (`customMetadata` is `{}` when there is none). */
 export function getEntityAlias(args: PlainArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOptions<"secrets">): Promise<EntityAliasInfo> {
   return invoke(getFn, args, opts);
 }

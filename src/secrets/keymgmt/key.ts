@@ -52,7 +52,7 @@ export const keyFields = {
    * Key type: `aes256-gcm96` (AES-GCM, 256-bit key, 96-bit nonce, symmetric), `rsa-2048` (default),
    * `rsa-3072`, `rsa-4096`, `ecdsa-p256`, `ecdsa-p384`, `ecdsa-p521`. Immutable: changing it replaces
    * the key at the same path, so the old key is deleted first; that needs `deletionAllowed: true`
-   * already deployed and no distribution of the key (see the README).
+   * already deployed and no distribution of the key (see "Deleting and replacing keys" on the Key).
    */
   type: field(() => z.enum(KEY_TYPES, { error: `must be one of ${KEY_TYPES.join(", ")}` }), { immutable: true, default: "rsa-2048" }),
   /**
@@ -216,6 +216,41 @@ export type KeyArgs = ArgsOf<typeof keyFields> & ConnectionArgs<"secrets">;
 
 /**
  * A key of the key management engine: `/{mount}/key/{name}` of the secrets service.
+ *
+ * @remarks
+ * A rotation and a new `minEnabledVersion` can be deployed together: the key is rotated first, so
+ * `minEnabledVersion: 2` is valid in the same update that creates version 2. If the rest of an
+ * update fails after the rotation, the error is a partial failure that records the new
+ * `rotationTrigger`, so the next `pulumi up` does not rotate again.
+ *
+ * #### Deleting and replacing keys
+ *
+ * The service refuses to delete a key whose `deletion_allowed` is false or that is still
+ * distributed to a KMS provider. Before it sends the DELETE, the provider reads the key and lists
+ * its providers, and fails with a conflict naming each reason and its fix:
+ *
+ * ```
+ * DELETE /keymgmt/key/signing: conflict: key signing has deletion_allowed false: set deletionAllowed: true on the Key
+ * and run pulumi up (an update in place) before deleting or replacing it; key signing is still distributed to KMS
+ * provider aws-eu: remove its KeyDistribution first (the distribution must be deleted before the key)
+ * ```
+ *
+ * So:
+ *
+ * - **To destroy a key**, declare `deletionAllowed: true` (and deploy it) before `pulumi destroy`.
+ *   The key management example (`examples/keymgmt/index.ts`) does this from the start.
+ * - **To change a key's `type`** (a replacement at the same path, so the old key is deleted first):
+ *   1. deploy `deletionAllowed: true` on the existing key (an update in place);
+ *   2. remove (or change) its `KeyDistribution`, since a distributed key cannot be deleted. When the
+ *      distribution takes `keyName: key.name`, the Pulumi engine replaces it along with the key and
+ *      deletes it first;
+ *   3. change `type` and run `pulumi up`: the old key is deleted, the new one created (version 1:
+ *      the old key material is gone).
+ *
+ *   The provider never turns `deletion_allowed` on by itself: deleting key material must be a
+ *   decision written in the program.
+ * - Renaming a key (`name` or `mount`) creates the new key first and deletes the old one afterwards,
+ *   which also needs `deletionAllowed: true` on the old key.
  *
  * @example
  * ```ts

@@ -150,7 +150,14 @@ export type KeyDistributionArgs = ArgsOf<typeof keyDistributionFields> & Connect
 
 /**
  * The distribution of a key to a KMS provider: `/{mount}/kms/{kmsName}/key/{keyName}`. Deleting it
- * removes the key from the provider only. A key can be distributed to one provider at a time.
+ * removes the key from the provider only; the key stays in the engine. A key can be distributed to
+ * one provider at a time.
+ *
+ * @remarks
+ * Before the POST the provider lists the key's providers and fails with `key k is already
+ * distributed to KMS provider aws-eu; a key can be distributed to one KMS provider at a time: remove
+ * that distribution first`. Moving a key to another provider (changing `kmsName`) deletes the old
+ * distribution before creating the new one.
  *
  * @example
  * ```ts

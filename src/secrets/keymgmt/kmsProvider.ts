@@ -59,7 +59,9 @@ export const kmsProviderFields = {
   keyCollection: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: it is the location of keys in the provider"),
     { immutable: true }),
   /**
-   * Credentials for the provider (names depend on the provider, e.g. `access_key`, `secret_key`).
+   * Credentials for the provider; the names depend on the provider: azurekeyvault `client_id`,
+   * `client_secret`, `tenant_id`, `environment`; awskms `access_key`, `secret_key`,
+   * `session_token`, `endpoint`, `region`; gcpckms `service_account_file`.
    * Optional: the service may take them from its environment. Write-only: the service never returns
    * them; they are kept secret in state and compared only with your previous value. Removing them
    * leaves the stored credentials on the service unchanged.
@@ -144,7 +146,13 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
 export type KmsProviderArgs = ArgsOf<typeof kmsProviderFields> & ConnectionArgs<"secrets">;
 
 /**
- * A KMS provider of the key management engine: `/{mount}/kms/{name}` of the secrets service.
+ * A KMS provider of the key management engine: `/{mount}/kms/{name}` of the secrets service, an
+ * external KMS that keys are distributed to.
+ *
+ * @remarks
+ * Deleting (or replacing) a provider that still holds keys fails before the DELETE with the keys
+ * listed: `DELETE /keymgmt/kms/aws-eu: conflict: KMS provider aws-eu still holds keys a, b: remove
+ * their KeyDistribution resources ...`.
  *
  * @example
  * ```ts

@@ -42,10 +42,13 @@ export const dualFactorMethodFields = {
   secretKey: field(providerSetting("secret key"), { secret: true }),
   /** Integration key of the provider account. Secret: kept secret in state. */
   integrationKey: field(providerSetting("integration key"), { secret: true }),
-  /** API host name of the provider account, without scheme or path (e.g. `api-1234abcd.example.com`). */
+  /** API host name of the provider account, optionally with `:port`, without scheme or path (e.g. `api-1234abcd.example.com`). */
   apiHostname: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty")
     .regex(/^[A-Za-z0-9.-]+(:\d+)?$/, "must be a host name such as api-1234abcd.example.com (no scheme or path)")),
-  /** Extra information shown in the push request (the service writes it as `push_info`, reads it as `pushinfo`). */
+  /**
+   * Extra information shown in the push request. The service writes it as `push_info` and reads it
+   * as `pushinfo`: both are `pushInfo` here, so there is no perpetual diff.
+   */
   pushInfo: field(() => z.string({ error: "must be a string" }), { optional: true, absent: "", decode: blankUnlessGiven }),
   /** Remind the user to use a passcode. Default false. */
   usePasscode: field(() => z.boolean({ error: "must be a boolean" }), { default: false, decode: (v: unknown) => v === true }),
@@ -164,8 +167,16 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
 export type DualFactorMethodArgs = ArgsOf<typeof dualFactorMethodFields> & ConnectionArgs<"secrets">;
 
 /**
- * A dual-factor MFA method (server-assigned UUID). Deleting it fails while a login enforcement uses
- * it.
+ * A dual-factor MFA method: `/identity/mfa/method/dualfactor/{id}`, a UUID assigned by the service.
+ * Deleting it fails while a login enforcement uses it.
+ *
+ * @remarks
+ * Every argument updates in place. The service returns both keys on read; they are kept secret in
+ * state. Deleting a method that a login enforcement uses fails with the service's message and
+ * `dual-factor method <id> cannot be deleted while a login enforcement uses it: remove the method
+ * from the enforcement (or delete the enforcement) first`. A lost create response is resolved by
+ * listing: only a method that did not exist before the attempt (same host, integration key and
+ * username format) is taken.
  *
  * @example
  * ```ts

@@ -57,12 +57,15 @@ export const catalogEntryFields = {
    * registers a new entry (the old one is removed after).
    */
   name: field(name, { identity: true }),
-  /** SHA-256 of the plugin binary (64 hexadecimal characters); the service checks it before the plugin runs. */
+  /**
+   * SHA-256 of the plugin binary (64 hexadecimal characters); the service checks it before the
+   * plugin runs. Letter case is not a difference.
+   */
   sha256: field(() => z.string({ error: "must be a string" }).regex(/^[0-9a-fA-F]{64}$/, "must be the SHA-256 of the plugin binary: 64 hexadecimal characters"), {
     // A checksum the service reports in another letter case is the same checksum: state keeps the one known.
     decode: (v: unknown, prior: string | undefined) => (typeof prior === "string" && prior.toLowerCase() === String(v).toLowerCase() ? prior : String(v)),
   }),
-  /** The command that runs the plugin, relative to the service's plugin directory. */
+  /** The command that runs the plugin, relative to the service's plugin directory (no leading `/`, no `..`). */
   command: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty")
     .refine((c) => !c.startsWith("/"), "must be relative to the plugin directory (no leading /)")
     .refine((c) => !c.split(/[\\/]/).includes(".."), "must stay inside the plugin directory (no .. segment)")),
@@ -170,6 +173,16 @@ export type CatalogEntryArgs = ArgsOf<typeof catalogEntryFields> & ConnectionArg
  * A plugin catalog entry: `/sys/plugins/catalog/{type}/{name}` of the secrets service. The
  * configured token must have the sudo capability.
  *
+ * @remarks
+ * Registering a name the service has built in (for example `secret/kv`) needs no `adopt`: the
+ * registration takes precedence, and removing it brings the builtin back (a refresh then drops the
+ * entry from state).
+ *
+ * @throws {@link ForbiddenError} from every operation when the token lacks the sudo capability
+ * (`svc:secretsToken`): `403 Forbidden: permission denied; the plugin catalog needs a token with the
+ * sudo capability to register, read or remove plugins: set svc:secretsToken (or SVC_SECRETS_TOKEN)
+ * to a sudo token`.
+ *
  * @example
  * ```ts
  * new svc.secrets.plugins.CatalogEntry("acme-db", {
@@ -242,7 +255,10 @@ export function getPluginOutput(args: ArgsOf<typeof pluginRefFields>, opts?: Svc
   return invokeOutput(getFn, args, opts);
 }
 
-/** Names in the plugin catalog grouped by type (`auth`, `database`, `secret`); `type` narrows it to one. */
+/**
+ * Names in the plugin catalog grouped by type (`auth`, `database`, `secret`), builtins included;
+ * with `type`, only that group is filled.
+ */
 export function listPlugins(args: Partial<PlainArgsOf<typeof typeFields>> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<PluginCatalog> {
   return invoke(listFn, args, opts);
 }

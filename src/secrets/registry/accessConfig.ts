@@ -32,8 +32,8 @@ export const accessConfigFields = {
   /** `http` (default) or `https`. */
   scheme: field(() => z.enum(["http", "https"], { error: "must be http or https" }), { default: "http", decode: (v: unknown) => String(v) as "http" }),
   /**
-   * A management-type registry ACL token. Secret and write-only: never read back, state keeps your
-   * input as a secret.
+   * A management-type registry ACL token (the service refuses a client token), sent on every write.
+   * Secret and write-only: never read back, state keeps your input as a secret.
    */
   token: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: a management-type registry ACL token"),
     { secret: true, writeOnly: true }),
@@ -116,7 +116,15 @@ export const accessConfigDefinition: ResourceDefinition<AccessConfigState, Acces
 export type AccessConfigArgs = ArgsOf<typeof accessConfigFields> & ConnectionArgs<"secrets">;
 
 /**
- * The service-registry engine's access to the registry: `/{mount}/config/access`.
+ * The service-registry engine's access to the registry: `/{mount}/config/access` (default mount
+ * `registry`).
+ *
+ * @remarks
+ * The seed gives `config/access` only a `POST`. Where `GET` answers 404 or 405, the provider cannot
+ * tell "not configured" from "cannot be read": create writes without its existence check and
+ * records your values, refresh keeps the recorded values (it never drops the resource), and a delete
+ * answered 404 or 405 counts as done; after a 405 the config stays on the service until written
+ * again (the provider logs it). See the README's Assumption 78.
  *
  * @example
  * ```ts

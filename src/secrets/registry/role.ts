@@ -42,7 +42,11 @@ export const registryRoleFields = {
   ttl: field(duration, { optional: true }),
   /** Longest token lifetime: seconds or duration text (registry 1.4+); kept in your form like `ttl`. */
   maxTtl: field(duration, { optional: true }),
-  /** Older registries: token lease, seconds or duration text; excludes ttl and maxTtl. */
+  /**
+   * Older registries: token lease, seconds or duration text; excludes ttl and maxTtl, and is sent
+   * with `policies` comma-joined. The service reads it back as text (`"1h0m0s"`): no diff with
+   * `"1h"` or `3600`.
+   */
   lease: field(duration, { optional: true }),
   /** Take over a role that already exists at the path instead of failing. */
   adopt: field(adopt, { local: true }),
@@ -152,7 +156,15 @@ export const registryRoleDefinition: ResourceDefinition<RegistryRoleState, Regis
 export type RegistryRoleArgs = ArgsOf<typeof registryRoleFields> & ConnectionArgs<"secrets">;
 
 /**
- * A role of the service-registry engine: `/{mount}/roles/{name}`.
+ * A role of the service-registry engine: `/{mount}/roles/{name}`, the template of generated
+ * registry tokens.
+ *
+ * @remarks
+ * A write replaces the whole role, so removing an argument resets it. Deleting a role that is
+ * already gone succeeds. The seed's read holds only `policy`, `lease` and `token_type`: `ttl` is
+ * then taken from `lease`, and `policies`, `local` and `maxTtl`, when the read leaves them out, keep
+ * the values recorded in state (no diff for an unchanged program; a change made elsewhere to them is
+ * not seen).
  *
  * @example
  * ```ts

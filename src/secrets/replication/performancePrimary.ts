@@ -188,7 +188,15 @@ export type PerformancePrimaryArgs = ArgsOf<typeof performancePrimaryFields> & C
 
 /**
  * Makes the cluster of its connection the performance primary: `sys/replication/performance/primary/enable`.
- * Only one primary may be active in a replication set; enabling a second one is refused.
+ * Only one primary may be active in a replication set; enabling a second one fails with the
+ * service's message.
+ *
+ * @remarks
+ * The resource id is `sys/replication/performance/primary`, known even when the status cannot be
+ * read after the enable. Demoting is a function (`demotePrimary`). A demoted primary reads as
+ * demoted on refresh (`primaryClusterAddr` `""`) and the next `up` promotes it back; a disabled one,
+ * or one that joined another primary, reads as gone. Deleting the resource while it is demoted
+ * promotes it back (or, with `disableOnDelete`, disables it).
  *
  * @example
  * ```ts

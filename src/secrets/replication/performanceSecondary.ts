@@ -34,15 +34,22 @@ export const performanceSecondaryFields = {
   token: field(() => text().min(1, "must not be empty: the token of a SecondaryToken"), { secret: true, writeOnly: true }),
   /** Address of the primary's API, overriding the one in the token. */
   primaryApiAddr: field(apiAddr, { optional: true }),
-  /** PEM CA file on the secondary to verify the primary's TLS. */
+  /**
+   * PEM CA file on the secondary to verify the primary's TLS. Sent with a token, so changing it
+   * alone is refused (issue a new token).
+   */
   caFile: field(text, { optional: true }),
-  /** Directory of PEM CA files on the secondary (system roots when neither CA value is given). */
+  /**
+   * Directory of PEM CA files on the secondary (system roots when neither CA value is given). Sent
+   * with a token, so changing it alone is refused (issue a new token).
+   */
   caPath: field(text, { optional: true }),
   // Checked on every run and never sent, yet not `local`: the program must give it (local inputs
   // may be left out) and the class shows it. Its only valid value is true, so it never changes.
   /**
    * Must be `true`. Enabling a performance secondary clears all data of its cluster at once: every
-   * mount and every object on it is deleted before the primary's replicated data arrives.
+   * mount and every object on it is deleted before the primary's replicated data arrives. Never
+   * sent: it only lets the resource be created.
    */
   acknowledgeDataWipe: field(() => z.boolean({ error: WIPE_NOT_ACKNOWLEDGED }).refine((v) => v, WIPE_NOT_ACKNOWLEDGED)),
   /** The secondary's cluster id: the key of its {@link PathsFilter} on the primary. (The resource id is `sys/replication/performance/secondary`.) */
@@ -179,6 +186,10 @@ export type PerformanceSecondaryArgs = ArgsOf<typeof performanceSecondaryFields>
  * `sys/replication/performance/secondary/enable`. **This wipes the cluster.** Deleting the resource
  * disables the secondary (its data stays, as local data; enabling it again wipes it again).
  *
+ * @remarks
+ * Because enabling clears all data of that cluster (every mount and object), check refuses the
+ * resource unless `acknowledgeDataWipe: true`.
+ *
  * @example
  * ```ts
  * const west = svc.secrets.connection({ url: "https://west.example.com/v1", token: cfg.requireSecret("westToken") });
@@ -281,7 +292,8 @@ const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
 
 /**
  * Points the secondary of the connection at a primary, without a wipe: with a new `token`, with
- * `updatePrimaryAddrs`, or with `token: ""` to forget its past primary. A primary whose replication
+ * `updatePrimaryAddrs` (not both; checked before any request), or with `token: ""` to forget its
+ * past primary. A primary whose replication
  * was disabled and enabled again leads a new set: joining it needs a wipe (a new PerformanceSecondary).
  * No request during preview. Resolves to the secondary's status afterwards.
  */
@@ -309,8 +321,8 @@ const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
 
 /**
  * The public key of the cluster of the connection (a future secondary), for a {@link SecondaryToken}
- * whose credentials are then encrypted to it. The same key until the cluster's secondary is disabled.
- * No request during preview.
+ * whose credentials are then encrypted to it. The first call makes the key (so it acts); later
+ * calls return the same key until the cluster's secondary is disabled. No request during preview.
  */
 export function generateSecondaryPublicKey(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<SecondaryPublicKey> {
   return invoke(keyFn, args, opts);

@@ -80,6 +80,12 @@ export type SecondaryTokenArgs = ArgsOf<typeof secondaryTokenFields> & Connectio
  * An activation token for a performance secondary, issued by the primary of the connection. The
  * token is a secret output; give it to a {@link PerformanceSecondary}. Deleting the resource revokes
  * the secondary, which disconnects it until it is given a new token. Needs a sudo token.
+ * `sys/replication/performance/primary/secondary-token` on the primary.
+ *
+ * @remarks
+ * No endpoint shows issued tokens, so refresh keeps what create recorded. A replacement for a new
+ * `secondaryId` issues the new token first; any other change keeps the id and revokes first (the
+ * primary refuses a second token for an id in use).
  *
  * @example
  * ```ts

@@ -152,7 +152,8 @@ const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
 
 /**
  * The performance-replication status of the cluster the connection names. Needs no token: a
- * connection with only a `url` (or `svc:secretsUrl` alone) is enough.
+ * connection with only a `url` (or `svc:secretsUrl` alone) is enough. Fields of the other modes
+ * (a primary's secondaries, a secondary's primaries) are empty.
  */
 export function getReplicationStatus(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
   return invoke(statusFn, args, opts);

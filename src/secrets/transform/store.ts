@@ -38,8 +38,9 @@ export const storeFields = {
     set: true, default: ["tokenization"] as "tokenization"[],
   }),
   /**
-   * Connection string with `{{username}}` and `{{password}}` slots the service fills in, e.g.
-   * `postgresql://{{username}}:{{password}}@db:5432/tokens`; a mysql one must carry `parseTime=true`.
+   * Connection string with `{{username}}` and `{{password}}` slots the service fills in (and no
+   * other slot), e.g. `postgresql://{{username}}:{{password}}@db:5432/tokens`: a postgres one is a
+   * `postgresql://` URL, a mysql one must carry `parseTime=true`.
    */
   connectionString: field(() => z.string().min(1, "must not be empty")
     .refine((cs) => cs.includes("{{username}}") && cs.includes("{{password}}"), "must contain the {{username}} and {{password}} slots")

@@ -11,7 +11,10 @@ import { STORE_ROUTES } from "./store";
 import type { ConnectionArgs } from "../../core/connection";
 
 export const storeSchemaFields = {
-  /** Name of the Store whose tables are created. Changing it runs against the other store (a replacement). */
+  /**
+   * Name of the SQL Store whose tables are created, never a built-in store such as
+   * `builtin/internal`. Changing it runs against the other store (a replacement).
+   */
   store: field(() => z.string({ error: "must be a string" })
     // A path segment; the built-in store (builtin/internal) has no SQL tables to create.
     .refine((n) => !n.startsWith("builtin/"), "the built-in stores have no schema to create: name a SQL Store").pipe(name()), { immutable: true }),
@@ -104,6 +107,12 @@ export type StoreSchemaArgs = ArgsOf<typeof storeSchemaFields> & ConnectionArgs<
  * credentials used only for that call. Runs again when its arguments change: give it the Store's
  * `connectionString` and `schema` outputs so a store moved to another database or schema gets its
  * tables there. Destroying it keeps the tables (they hold the tokens).
+ *
+ * @remarks
+ * Any change of an argument runs the call again. Before each run, `connectionString` and `schema`
+ * are compared with the store on the server and refused, naming the field, when they are not its
+ * values. Refresh drops the resource when the store is gone, and shows a store setting changed out
+ * of band as a difference.
  *
  * @example
  * ```ts

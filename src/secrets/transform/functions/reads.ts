@@ -217,7 +217,7 @@ export const getTransformationOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOu
 export const listTransformations = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTransformations).promise(args, opts);
 /** Output form of {@link listTransformations}. */
 export const listTransformationsOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTransformations).output(args, opts);
-/** A store (never its credentials). */
+/** A store, `builtin/internal` too (never its credentials). */
 export const getStore = f(defs.getStore).promise;
 /** Output form of {@link getStore}. */
 export const getStoreOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<StoreInfo> = f(defs.getStore).output;

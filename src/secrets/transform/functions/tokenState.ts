@@ -184,8 +184,10 @@ export const exportDecodedTokenizationAll = (args: PagedArgs, opts?: SvcInvokeOp
 export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodedToken[]> = forms(exportDef, true).output;
 
 /**
- * Restores snapshot values (an array or any iterable, e.g. {@link snapshotTokenization} of another
- * transformation) in chunks. Makes no request during preview (resolves undefined).
+ * Restores snapshot values (an array or any (async) iterable, e.g. {@link snapshotTokenization}) in
+ * chunks (default 1000); restore is idempotent. Restore into the transformation the snapshot was
+ * taken from: its keys sealed the values, and another transformation refuses them (see the README's
+ * Assumptions). Makes no request during preview (resolves undefined).
  */
 export const restoreTokenization = (args: RestoreArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RestoreResult> => invoke(restoreDef, args, opts);
 /** Output form of {@link restoreTokenization} with an array of values; unknown during preview. */

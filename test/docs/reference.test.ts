@@ -1,0 +1,110 @@
+// The reference pages (docs/reference/) and the README's list are generated (npm run docs): the
+// committed ones must be what the generator writes from the current build, so a doc changed in a
+// source and not regenerated, or a page edited by hand, fails here naming the page. Every resource
+// class and function the package exports must have a page, found from the built package itself
+// rather than from the generator.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromDist, root } from "../support/dist";
+
+type Docs = typeof import("../../src/scripts/docs");
+
+const committed = path.join(root, "docs/reference");
+let out: string;
+let readme: string;
+
+/** Every file under a folder, as paths with `/` relative to it. */
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .sort();
+}
+
+beforeAll(async () => {
+  out = fs.mkdtempSync(path.join(os.tmpdir(), "svc-reference-"));
+  readme = path.join(out, "README.md");
+  fs.copyFileSync(path.join(root, "README.md"), readme);
+  await fromDist<Docs>("src/scripts/docs.js").writeReference(root, path.join(out, "reference"), readme);
+}, 120_000);
+
+afterAll(() => {
+  if (out) fs.rmSync(out, { recursive: true, force: true });
+});
+
+describe("the reference pages", () => {
+  it("the committed pages are what npm run docs writes", () => {
+    const generated = filesUnder(path.join(out, "reference"));
+    const problems: string[] = [];
+    for (const page of generated) {
+      const file = path.join(committed, page);
+      if (!fs.existsSync(file)) problems.push(`docs/reference/${page}: missing (run npm run docs)`);
+      else if (fs.readFileSync(file, "utf8") !== fs.readFileSync(path.join(out, "reference", page), "utf8")) {
+        problems.push(`docs/reference/${page}: differs from what npm run docs writes`);
+      }
+    }
+    for (const page of filesUnder(committed)) {
+      if (!generated.includes(page)) problems.push(`docs/reference/${page}: no longer generated (run npm run docs)`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("the README's list of resources and functions is what npm run docs writes", () => {
+    expect(fs.readFileSync(path.join(root, "README.md"), "utf8") === fs.readFileSync(readme, "utf8"),
+      "README.md: the list between the reference markers differs from what npm run docs writes").toBe(true);
+  });
+
+  it("every resource class and function exported from src/index.ts has a page", () => {
+    const svc = fromDist<Record<string, unknown>>("src/index.js");
+    const { SvcResource } = fromDist<typeof import("../../src/core/resource")>("src/core/resource.js");
+    const missing: string[] = [];
+    let resources = 0;
+    let functions = 0;
+    const visit = (o: Record<string, unknown>, area: string[]) => {
+      for (const [name, v] of Object.entries(o)) {
+        if (typeof v === "function") {
+          const isClass = /^class\b/.test(Function.prototype.toString.call(v));
+          if (isClass && v.prototype instanceof SvcResource) {
+            resources++;
+            const page = path.join(committed, ...area, `${name}.md`);
+            if (!fs.existsSync(page)) missing.push(`svc.${[...area, name].join(".")}: no page ${path.relative(root, page)}`);
+          } else if (!isClass) {
+            functions++;
+            const page = path.join(committed, ...area, "functions.md");
+            // Each form is listed by its call (`getRoleOutput(args, opts?)`) on its area's page.
+            if (!fs.existsSync(page) || !fs.readFileSync(page, "utf8").includes(`\`${name}(`)) {
+              missing.push(`svc.${[...area, name].join(".")}: not on ${path.relative(root, page)}`);
+            }
+          }
+        } else if (v !== null && typeof v === "object" && !Array.isArray(v) && area.length < 2 && !/^[A-Z_]+$/.test(name)) {
+          visit(v as Record<string, unknown>, [...area, name]);
+        }
+      }
+    };
+    visit(svc, []);
+    expect(resources).toBeGreaterThanOrEqual(27);
+    expect(functions).toBeGreaterThanOrEqual(100);
+    expect(missing).toEqual([]);
+  });
+
+  it("every relative link of the pages and the README reaches a file, and its #anchor a heading there", () => {
+    const slugs = (file: string) => new Set([...fs.readFileSync(file, "utf8").matchAll(/^#+ (.+)$/gm)]
+      .map((m) => m[1]!.toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-")));
+    const broken: string[] = [];
+    const files = [...filesUnder(committed).map((p) => path.join(committed, p)), path.join(root, "README.md")];
+    for (const file of files) {
+      const text = fs.readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "");
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const [target, anchor] = m[1]!.split("#") as [string, string | undefined];
+        if (/^[a-z]+:/.test(target)) continue;
+        const to = target === "" ? file : path.resolve(path.dirname(file), target);
+        if (!fs.existsSync(to)) broken.push(`${path.relative(root, file)}: ${m[1]} (no file)`);
+        else if (anchor && to.endsWith(".md") && !slugs(to).has(anchor)) broken.push(`${path.relative(root, file)}: ${m[1]} (no heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
