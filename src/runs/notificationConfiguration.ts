@@ -8,6 +8,7 @@ import { SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
 import { isSvcError } from "../http";
 import { allIds, one, pages, relIds, type JsonApiResource } from "./jsonapi";
+import { RUNS_ROUTES } from "./routes";
 import { confirmGoneIn } from "./visibility";
 import type { ConnectionArgs } from "../core/connection";
 
@@ -19,15 +20,6 @@ export type Trigger = (typeof TRIGGERS)[number];
 
 export const DESTINATION_TYPES = ["generic", "email", "chat-a", "chat-b"] as const;
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
-
-export const ROUTES = {
-  create: "POST /workspaces/{workspace_id}/notification-configurations",
-  list: "GET /workspaces/{workspace_id}/notification-configurations",
-  read: "GET /notification-configurations/{id}",
-  update: "PATCH /notification-configurations/{id}",
-  delete: "DELETE /notification-configurations/{id}",
-  verify: "POST /notification-configurations/{id}/actions/verify",
-} as const;
 
 /** The latest response of a destination to a notification or verification request. */
 export interface DeliveryResponse {
@@ -170,7 +162,7 @@ function toDocument(p: NotificationConfigurationState, clearToken: boolean): unk
  */
 async function listIds(ctx: Context, workspaceId: string): Promise<Set<string> | undefined> {
   try {
-    return await allIds(ctx.client("runs"), { route: ROUTES.list, params: { workspace_id: workspaceId } });
+    return await allIds(ctx.client("runs"), { route: RUNS_ROUTES.notificationConfiguration.list, params: { workspace_id: workspaceId } });
   } catch (e) {
     if (isSvcError(e, "not_found")) return undefined;
     throw e;
@@ -186,7 +178,7 @@ const sameSet = (a: readonly string[] | undefined, b: readonly string[] | undefi
  */
 async function findCreated(ctx: Context, inputs: NotificationConfigurationState, before: Set<string> | undefined, owned: (id: string) => boolean) {
   if (!before) return undefined;
-  const spec = { route: ROUTES.list, params: { workspace_id: inputs.workspaceId } };
+  const spec = { route: RUNS_ROUTES.notificationConfiguration.list, params: { workspace_id: inputs.workspaceId } };
   for await (const res of pages(ctx.client("runs"), spec)) {
     if (before.has(res.id) || owned(res.id)) continue;
     // Decoded without the inputs as prior: a field the listed one lacks must not match by default.
@@ -201,14 +193,14 @@ async function findCreated(ctx: Context, inputs: NotificationConfigurationState,
 export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = {
   kind: "runs:NotificationConfiguration",
   ...notificationConfigurationSet,
-  confirmGone: confirmGoneIn(ROUTES.list, "notification configuration"),
+  confirmGone: confirmGoneIn(RUNS_ROUTES.notificationConfiguration.list, "notification configuration"),
   async create(ctx, inputs) {
     const client = ctx.client("runs");
     const before = await listIds(ctx, inputs.workspaceId);
     const res = await createOnce({
       scope: `notification-configurations:${client.baseUrl}:${inputs.workspaceId}`,
       attempt: async () => one((await client.request({
-        route: ROUTES.create, params: { workspace_id: inputs.workspaceId }, body: toDocument(inputs, false),
+        route: RUNS_ROUTES.notificationConfiguration.create, params: { workspace_id: inputs.workspaceId }, body: toDocument(inputs, false),
       })).body),
       find: (owned) => findCreated(ctx, inputs, before, owned),
       idOf: (created) => created.id,
@@ -217,18 +209,18 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
     return { id: res.id, outs: fromResource(res, inputs) };
   },
   async read(ctx, id, props) {
-    const res = await ctx.client("runs").request({ route: ROUTES.read, params: { id } });
+    const res = await ctx.client("runs").request({ route: RUNS_ROUTES.notificationConfiguration.read, params: { id } });
     return fromResource(one(res.body), props);
   },
   async update(ctx, id, olds, news) {
     // Setting the same attributes twice has the same result, so a retried PATCH is safe.
     const res = await ctx.client("runs").request({
-      route: ROUTES.update, params: { id }, body: toDocument(news, olds.token !== undefined), retry: "safe",
+      route: RUNS_ROUTES.notificationConfiguration.update, params: { id }, body: toDocument(news, olds.token !== undefined), retry: "safe",
     });
     return fromResource(one(res.body), news);
   },
   async delete(ctx, id) {
-    await ctx.client("runs").request({ route: ROUTES.delete, params: { id } });
+    await ctx.client("runs").request({ route: RUNS_ROUTES.notificationConfiguration.delete, params: { id } });
   },
 };
 

@@ -8,7 +8,8 @@ import { isSvcError } from "../http";
 import { runAction, stopRun } from "./runActions";
 import { createRunOnce, refineCreateAttributes, runCreateFields, runCreateSet, type RunCreateAttributes } from "./runCreate";
 import { readRun, type RunDetails } from "./runDetails";
-import { FAILED_RUN_STATUSES, RUN_ROUTES, planFinished, type RunStatus } from "./runVocabulary";
+import { RUNS_ROUTES } from "./routes";
+import { FAILED_RUN_STATUSES, planFinished, type RunStatus } from "./runVocabulary";
 import { confirmGoneIn } from "./visibility";
 import { RunFailedError, RunWaitTimeoutError, pollRun } from "./runWait";
 import type { ConnectionArgs } from "../core/connection";
@@ -169,7 +170,7 @@ async function createAndWait(ctx: Context, inputs: RunResourceState): Promise<{ 
 export const runDefinition: ResourceDefinition<RunResourceState, RunResourceState> = {
   kind: "runs:Run",
   ...runSet,
-  confirmGone: confirmGoneIn(RUN_ROUTES.list, "run"),
+  confirmGone: confirmGoneIn(RUNS_ROUTES.run.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),
   async read(ctx, id, props) {
     return withRun(props, (await readRun(ctx, id)).run);

@@ -5,16 +5,17 @@
 import type { Context } from "../core/definition";
 import { ConflictError, ForbiddenError, isSvcError, type SvcError } from "../http";
 import { iterateRuns, readRun, type RunDetails } from "./runDetails";
-import { RUN_ROUTES, RUN_STATUSES, TERMINAL_RUN_STATUSES } from "./runVocabulary";
+import { RUNS_ROUTES } from "./routes";
+import { RUN_STATUSES, TERMINAL_RUN_STATUSES } from "./runVocabulary";
 
 export type RunAction = "apply" | "discard" | "cancel" | "force-cancel" | "force-execute";
 
 const ACTION_ROUTES: Record<RunAction, string> = {
-  apply: RUN_ROUTES.apply,
-  discard: RUN_ROUTES.discard,
-  cancel: RUN_ROUTES.cancel,
-  "force-cancel": RUN_ROUTES.forceCancel,
-  "force-execute": RUN_ROUTES.forceExecute,
+  apply: RUNS_ROUTES.run.apply,
+  discard: RUNS_ROUTES.run.discard,
+  cancel: RUNS_ROUTES.run.cancel,
+  "force-cancel": RUNS_ROUTES.run.forceCancel,
+  "force-execute": RUNS_ROUTES.run.forceExecute,
 };
 
 const REQUIREMENTS: Record<RunAction, string> = {

@@ -11,7 +11,7 @@ import { isUnknown } from "../core/unknown";
 import { isSvcError, type HttpClient } from "../http";
 import { many, one } from "./jsonapi";
 import { runFromResource, type RunDetails, type RunVariable } from "./runDetails";
-import { RUN_ROUTES } from "./runVocabulary";
+import { RUNS_ROUTES } from "./routes";
 
 const nonEmpty = () => z.string().min(1, "must not be empty");
 const flag = () => z.boolean();
@@ -142,7 +142,7 @@ const PAGE = 100;
 async function runsBefore(client: HttpClient, workspaceId: string): Promise<RunsBefore | undefined> {
   let res;
   try {
-    res = await client.request({ route: RUN_ROUTES.list, params: { workspace_id: workspaceId }, query: { "page[number]": 1, "page[size]": PAGE } });
+    res = await client.request({ route: RUNS_ROUTES.run.list, params: { workspace_id: workspaceId }, query: { "page[number]": 1, "page[size]": PAGE } });
   } catch (e) {
     if (isSvcError(e, "not_found")) return undefined;
     throw e;
@@ -166,7 +166,7 @@ async function findCreatedRun(client: HttpClient, args: RunCreateAttributes, bef
   if (!before) return undefined;
   let best: RunDetails | undefined;
   for (let page = 1; page <= 50; page++) {
-    const res = await client.request({ route: RUN_ROUTES.list, params: { workspace_id: args.workspaceId }, query: { "page[number]": page, "page[size]": PAGE } });
+    const res = await client.request({ route: RUNS_ROUTES.run.list, params: { workspace_id: args.workspaceId }, query: { "page[number]": page, "page[size]": PAGE } });
     const { data, pagination } = many(res.body);
     const runs = data.map(runFromResource);
     let reachedOld = false;
@@ -192,7 +192,7 @@ export async function createRunOnce(ctx: Context, args: RunCreateAttributes): Pr
   const before = await runsBefore(client, args.workspaceId);
   return createOnce({
     scope: `runs:${client.baseUrl}:${args.workspaceId}`,
-    attempt: async () => runFromResource(one((await client.request({ route: RUN_ROUTES.create, body: createDocument(args) })).body)),
+    attempt: async () => runFromResource(one((await client.request({ route: RUNS_ROUTES.run.create, body: createDocument(args) })).body)),
     find: (owned) => findCreatedRun(client, args, before, owned),
     idOf: (run) => run.id,
     log: (m) => ctx.log(`run on ${args.workspaceId}: ${m}`),

@@ -8,7 +8,8 @@ import type { Context } from "../core/definition";
 import { field, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";
 import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
-import { RUN_OPERATIONS, RUN_ROUTES, RUN_SOURCES, RUN_STATUSES, type RunSource, type RunStatus } from "./runVocabulary";
+import { RUNS_ROUTES } from "./routes";
+import { RUN_OPERATIONS, RUN_SOURCES, RUN_STATUSES, type RunSource, type RunStatus } from "./runVocabulary";
 
 /** A run-specific variable; `value` is a literal in the tool's own syntax (strings carry their quotes). */
 export interface RunVariable {
@@ -183,7 +184,7 @@ export function runFromResource(res: JsonApiResource): RunDetails {
 
 export async function readRun(ctx: Context, runId: string, include?: ReadonlyArray<string>): Promise<{ run: RunDetails; included: IncludedResource[] }> {
   const res = await ctx.client("runs").request({
-    route: RUN_ROUTES.read, params: { run_id: runId }, query: include && include.length > 0 ? { include: [...include] } : undefined,
+    route: RUNS_ROUTES.run.read, params: { run_id: runId }, query: include && include.length > 0 ? { include: [...include] } : undefined,
   });
   const included = ((res.body as { included?: unknown } | undefined)?.included ?? []) as JsonApiResource[];
   return {
@@ -234,6 +235,6 @@ export function listQuery(f: RunListFilter): Record<string, string | string[] | 
 }
 
 export async function* iterateRuns(ctx: Context, f: RunListFilter): AsyncGenerator<RunDetails> {
-  const spec = { route: RUN_ROUTES.list, params: { workspace_id: f.workspaceId }, query: listQuery(f) };
+  const spec = { route: RUNS_ROUTES.run.list, params: { workspace_id: f.workspaceId }, query: listQuery(f) };
   for await (const res of pages(ctx.client("runs"), spec, f.pageSize ?? 100)) yield runFromResource(res);
 }

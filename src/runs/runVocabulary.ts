@@ -1,6 +1,6 @@
 /**
  * The words of the run object (`run-...`) as the seed spells them: statuses and what they mean for
- * waiting, operations, sources, includes, and the routes as data. Every other run file builds on these.
+ * waiting, operations, sources and includes. Every other run file builds on these.
  */
 
 export const RUN_STATUSES = [
@@ -36,17 +36,6 @@ export const RUN_INCLUDES = [
   "plan", "apply", "created_by", "cost_estimate", "configuration_version", "configuration_version.ingress_attributes",
 ] as const;
 export type RunInclude = (typeof RUN_INCLUDES)[number];
-
-export const RUN_ROUTES = {
-  create: "POST /runs",
-  read: "GET /runs/{run_id}",
-  list: "GET /workspaces/{workspace_id}/runs",
-  apply: "POST /runs/{run_id}/actions/apply",
-  discard: "POST /runs/{run_id}/actions/discard",
-  cancel: "POST /runs/{run_id}/actions/cancel",
-  forceCancel: "POST /runs/{run_id}/actions/force-cancel",
-  forceExecute: "POST /runs/{run_id}/actions/force-execute",
-} as const;
 
 // The rules below take only the members they read (not RunDetails), so this file imports nothing of the run's own.
 export function isTerminal(run: { status: RunStatus }): boolean {

@@ -3,7 +3,8 @@ import { field, fieldSet, pick, type ArgsOf, type InfoOf, type PlainArgsOf } fro
 import { segment } from "../core/segment";
 import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { one } from "./jsonapi";
-import { notificationConfigurationFields, notificationConfigurationSet, ROUTES, type NotificationConfigurationState } from "./notificationConfiguration";
+import { RUNS_ROUTES } from "./routes";
+import { notificationConfigurationFields, notificationConfigurationSet, type NotificationConfigurationState } from "./notificationConfiguration";
 
 const verifyFields = {
   /** Id of the notification configuration (`nc-...`). */
@@ -27,7 +28,7 @@ const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, Verify
   // It sends a request to the destination: not during preview.
   sideEffects: true, service: "runs",
   async run(ctx, args) {
-    const res = one((await ctx.client("runs").request({ route: ROUTES.verify, params: { id: args.id } })).body);
+    const res = one((await ctx.client("runs").request({ route: RUNS_ROUTES.notificationConfiguration.verify, params: { id: args.id } })).body);
     const got = notificationConfigurationSet.decode(res.attributes, {}) as Partial<NotificationConfigurationState>;
     return { id: res.id, enabled: got.enabled === true, deliveryResponses: got.deliveryResponses ?? [] };
   },

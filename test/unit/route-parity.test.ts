@@ -1,9 +1,11 @@
 // Route parity: the provider and the emulator are two independent readings of the seeds, and each
 // writes its routes in its own dialect (`{name}` in the provider's tables, `:name` in the emulator's).
 // Every route the provider can send must exist in the emulator, and every emulator route must be
-// sent by the provider or be listed below with the reason it is not.
+// sent by the provider or be listed below with the reason it is not. Routes are data: each service
+// area writes its routes once, in its own table (src/runs/routes.ts, src/secrets/<area>/routes.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { ENGINES, SYSTEM_PATHS } from "../../src/emulator/secrets";
 import { ROUTES as RUN_ROUTES } from "../../src/emulator/runs";
@@ -51,6 +53,34 @@ function served(): Served[] {
   }
   for (const [prefix, routes] of Object.entries(SYSTEM_PATHS)) {
     for (const r of routes) out.push({ service: "secrets", method: r.method, segments: [prefix, ...segmentsOf(r.path)], where: `${r.method} ${prefix}/${r.path}` });
+  }
+  return out;
+}
+
+/** The route table of a service area: src/runs/routes.ts or src/secrets/<area>/routes.ts. */
+const ROUTE_TABLE = /^src\/(runs|secrets\/[^/]+)\/routes\.ts$/;
+const ROUTE_TEXT = /^(GET|POST|PUT|PATCH|DELETE|LIST) \/\S*$/;
+
+/**
+ * Every string in the provider's sources, in any quoting, that is a route (a template's head too,
+ * so a route built by concatenation counts), read from the syntax tree: comments and messages
+ * quoting a route do not count.
+ */
+function routeLiterals(): { file: string; line: number; text: string }[] {
+  const out: { file: string; line: number; text: string }[] = [];
+  for (const service of ["runs", "secrets"] as const) {
+    for (const file of sourceFiles(path.join(root, "src", service))) {
+      const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        const text = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) ? node.text
+          : ts.isTemplateExpression(node) ? node.head.text : undefined;
+        if (text !== undefined && ROUTE_TEXT.test(text)) {
+          out.push({ file: path.relative(root, file).split(path.sep).join("/"), line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text });
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
   }
   return out;
 }
@@ -104,5 +134,25 @@ describe("route parity between the provider and the emulator", () => {
     expect(unsent.filter((w) => !(w in UNSENT))).toEqual([]);
     // A reason for a route that is sent after all (or no longer served) is stale.
     expect(Object.keys(UNSENT).filter((w) => !unsent.includes(w))).toEqual([]);
+  });
+});
+
+describe("routes are data: one route table per service area", () => {
+  const literals = routeLiterals();
+
+  it("finds the route literals the parity checks compare", () => {
+    expect(literals.length).toBeGreaterThan(80);
+    const found = new Set(literals.map((l) => l.text));
+    expect(sent().filter((r) => !found.has(r.route)).map((r) => r.route)).toEqual([]);
+  });
+
+  it("every route literal sits in its service area's routes.ts, and nowhere else", () => {
+    expect(literals.filter((l) => !ROUTE_TABLE.test(l.file)).map((l) => `${l.file}:${l.line} ${l.text}`)).toEqual([]);
+  });
+
+  it("a route is written once in its table", () => {
+    const seen = new Map<string, number>();
+    for (const l of literals) seen.set(`${l.file} ${l.text}`, (seen.get(`${l.file} ${l.text}`) ?? 0) + 1);
+    expect([...seen].filter(([, n]) => n > 1).map(([k]) => k)).toEqual([]);
   });
 });

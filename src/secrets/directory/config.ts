@@ -147,7 +147,7 @@ function fromData(d: Record<string, unknown>, p: DirectoryConfigState): Director
 }
 
 async function readConfig(ctx: Context, p: DirectoryConfigState): Promise<DirectoryConfigState | undefined> {
-  const data = await fetchData(ctx, R.configRead, params(p));
+  const data = await fetchData(ctx, R.config.read, params(p));
   return data ? fromData(data, p) : undefined;
 }
 
@@ -156,20 +156,20 @@ export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState,
   ...configSet,
   async create(ctx, inputs) {
     const p = params(inputs);
-    const id = pathOf(R.configRead, p);
-    if (!inputs.adopt && (await fetchData(ctx, R.configRead, p))) throw alreadyExists("POST", id, "directory config");
-    await writeNew(ctx, () => ctx.client("secrets").request({ route: R.configWrite, params: p, body: body(inputs, true), retry: "safe" }), R.configRead, p);
+    const id = pathOf(R.config.read, p);
+    if (!inputs.adopt && (await fetchData(ctx, R.config.read, p))) throw alreadyExists("POST", id, "directory config");
+    await writeNew(ctx, () => ctx.client("secrets").request({ route: R.config.write, params: p, body: body(inputs, true), retry: "safe" }), R.config.read, p);
     return { id, outs: await readBack(id, inputs, () => readConfig(ctx, inputs)) };
   },
   read: (ctx, _id, props) => readConfig(ctx, props),
   async update(ctx, id, olds, news) {
     // The service may hold a newer bind password than the program (rotate-root): only a change is sent.
     const changed = news.bindpass !== olds.bindpass;
-    await ctx.client("secrets").request({ route: R.configWrite, params: params(news), body: body(news, changed), retry: "safe" });
+    await ctx.client("secrets").request({ route: R.config.write, params: params(news), body: body(news, changed), retry: "safe" });
     return readBack(id, news, () => readConfig(ctx, news));
   },
   async delete(ctx, _id, props) {
-    await ctx.client("secrets").request({ route: R.configDelete, params: params(props) });
+    await ctx.client("secrets").request({ route: R.config.delete, params: params(props) });
   },
 };
 
@@ -212,7 +212,7 @@ const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = {
   fields: mountField,
   sideEffects: false,
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: R.configRead, params: params(args) });
+    const res = await ctx.client("secrets").request({ route: R.config.read, params: params(args) });
     return configInfo((res.body as { data?: Record<string, unknown> }).data ?? {}, args.mount ?? DEFAULT_DIRECTORY_MOUNT);
   },
 };

@@ -73,7 +73,7 @@ function borrowerDigest(status: Record<string, unknown>): string {
 }
 
 async function snapshot(ctx: Context, ref: SetRef): Promise<Snapshot> {
-  const status = (await fetchData(ctx, R.status, params({ mount: ref.mount, name: ref.setName }))) ?? {};
+  const status = (await fetchData(ctx, R.librarySet.status, params({ mount: ref.mount, name: ref.setName }))) ?? {};
   const out: Snapshot = new Map();
   for (const [account, raw] of Object.entries(status)) {
     const s = (raw ?? {}) as Record<string, unknown>;
@@ -120,7 +120,7 @@ async function borrow(ctx: Context, args: SetRef & { ttl?: Duration }): Promise<
   if (args.ttl !== undefined) body.ttl = args.ttl;
   let res;
   try {
-    res = await ctx.client("secrets").request({ route: R.checkOut, params: params({ mount: args.mount, name: args.setName }), body, retry: "never" });
+    res = await ctx.client("secrets").request({ route: R.librarySet.checkOut, params: params({ mount: args.mount, name: args.setName }), body, retry: "never" });
   } catch (e) {
     if (isSvcError(e, "invalid_input") && e.messages.some((m) => m.includes(NONE_AVAILABLE))) {
       throw new ConflictError({
@@ -152,7 +152,7 @@ interface SetRules {
 
 async function rulesOf(ctx: Context, ref: SetRef): Promise<SetRules> {
   try {
-    const set = (await fetchData(ctx, R.setRead, params({ mount: ref.mount, name: ref.setName }))) ?? {};
+    const set = (await fetchData(ctx, R.librarySet.read, params({ mount: ref.mount, name: ref.setName }))) ?? {};
     return { ttl: seconds(set.ttl), enforced: set.disable_check_in_enforcement !== true };
   } catch {
     // Unread rules prove nothing: no refusal by the service can be relied on.
@@ -309,7 +309,7 @@ export interface CheckInRequest {
  * call returned. Call inside oneAtATime.
  */
 export async function checkInSafely(ctx: Context, ref: SetRef, req: CheckInRequest): Promise<string[]> {
-  const route = req.manage ? R.manageCheckIn : R.checkIn;
+  const route = req.manage ? R.librarySet.manageCheckIn : R.librarySet.checkIn;
   let accounts = req.accounts;
   // The caller's own loan, picked by the service, cannot be found in the status: nothing to compare.
   const before = req.expected ?? (accounts === undefined && !req.manage ? new Map() as Snapshot : await snapshot(ctx, ref));

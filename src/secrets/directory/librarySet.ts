@@ -81,7 +81,7 @@ export const librarySetDefinition: ResourceDefinition<LibrarySetState, LibrarySe
   fields: librarySetSet,
   // The service lets one role or set manage an account: a rename that keeps one deletes first.
   exclusive: { keys: ["serviceAccountNames"], scope: ["mount"] },
-  routes: { write: R.setWrite, read: R.setRead, delete: R.setDelete, list: R.setList },
+  routes: { write: R.librarySet.write, read: R.librarySet.read, delete: R.librarySet.delete, list: R.librarySet.list },
   params,
   // The seed's write takes the set's name in the body as well as in the path.
   body: (p) => librarySetSet.body(p, ["mount"]),
@@ -146,7 +146,7 @@ const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = 
   fields: setRefFields,
   sideEffects: false,
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: R.status, params: params({ ...args, name: args.setName }) });
+    const res = await ctx.client("secrets").request({ route: R.librarySet.status, params: params({ ...args, name: args.setName }) });
     const out: Record<string, AccountStatus> = {};
     for (const [account, raw] of Object.entries(dataOf(res.body))) {
       const s = (raw ?? {}) as Record<string, unknown>;
@@ -177,7 +177,7 @@ const listFn: FunctionDefinition<MountArgs, NameList> = {
   schema: mountOnly,
   fields: mountField,
   sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.setList, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
+  run: async (ctx, args) => ({ keys: await listNames(ctx, R.librarySet.list, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
 };
 
 /** Names of the library sets (empty when there are none). */

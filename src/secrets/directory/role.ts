@@ -56,7 +56,7 @@ export const directoryRoleDefinition: ResourceDefinition<DirectoryRoleState, Dir
   fields: roleSet,
   // The service lets one role or set manage an account: a rename that keeps one deletes first.
   exclusive: { keys: ["serviceAccountName"], scope: ["mount"] },
-  routes: { write: R.roleWrite, read: R.roleRead, delete: R.roleDelete, list: R.roleList },
+  routes: { write: R.role.write, read: R.role.read, delete: R.role.delete, list: R.role.list },
   params,
   // A role the service has not rotated yet reads null for both times: "" in state, never absent.
   fromData: (d, p) => roleSet.decode(d, { lastServiceRotation: "", passwordLastSet: "", ...p }) as DirectoryRoleState,
@@ -123,7 +123,7 @@ const credsFn: FunctionDefinition<RoleRefArgs, DirectoryCredentials> = {
   fields: roleRefFields,
   sideEffects: false,
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: R.creds, params: params({ ...args, name: args.role }) });
+    const res = await ctx.client("secrets").request({ route: R.role.creds, params: params({ ...args, name: args.role }) });
     const d = dataOf(res.body);
     const creds = { username: String(d.username ?? ""), currentPassword: String(d.current_password ?? ""), lastPassword: String(d.last_password ?? "") };
     // Registered as soon as they arrive, before anything could echo them.
@@ -150,7 +150,7 @@ const listFn: FunctionDefinition<MountArgs, NameList> = {
   schema: mountOnly,
   fields: mountField,
   sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.roleList, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
+  run: async (ctx, args) => ({ keys: await listNames(ctx, R.role.list, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
 };
 
 /** Names of the directory roles (empty when there are none). */

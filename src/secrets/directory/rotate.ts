@@ -32,7 +32,7 @@ const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
   async run(ctx, args) {
     // Nothing shows whether a root rotation whose response was lost happened, and sending it again
     // is harmless: either way the bind password ends up one that only the service knows.
-    const res = await ctx.client("secrets").request({ route: R.rotateRoot, params: { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }, retry: "safe" });
+    const res = await ctx.client("secrets").request({ route: R.rotate.root, params: { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }, retry: "safe" });
     return result(res.status, res.body, "rotateRoot");
   },
 };
@@ -71,11 +71,11 @@ const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = {
     // A second rotation would push the password from before the first out of last_password, so a
     // lost response is read back: the role's last_service_rotation moves when the rotation happened.
     // Unread, a lost response cannot be told from a rotation: it is then reported, never repeated.
-    const rotatedAt = () => fetchData(ctx, R.roleRead, p).then((d) => String(d?.last_service_rotation ?? ""), () => undefined);
+    const rotatedAt = () => fetchData(ctx, R.role.read, p).then((d) => String(d?.last_service_rotation ?? ""), () => undefined);
     const before = await rotatedAt();
     for (let attempt = 1; ; attempt++) {
       try {
-        const res = await ctx.client("secrets").request({ route: R.rotateRole, params: p, retry: "never" });
+        const res = await ctx.client("secrets").request({ route: R.rotate.role, params: p, retry: "never" });
         return result(res.status, res.body, `rotateRole ${args.name}`);
       } catch (e) {
         if (!isAmbiguous(e) || before === undefined) throw e;

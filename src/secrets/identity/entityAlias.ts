@@ -17,14 +17,7 @@ import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type
 import { dataOf } from "../envelope";
 import { fetchData, listNames } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
-
-export const ALIAS_ROUTES = {
-  create: "POST /identity/entity-alias",
-  read: "GET /identity/entity-alias/id/{id}",
-  update: "POST /identity/entity-alias/id/{id}",
-  delete: "DELETE /identity/entity-alias/id/{id}",
-  list: "LIST /identity/entity-alias/id",
-} as const;
+import { IDENTITY_ROUTES } from "./routes";
 
 const stringMap = (raw: unknown): Record<string, string> => {
   const out: Record<string, string> = {};
@@ -109,9 +102,9 @@ export function aliasState(_id: string, d: Record<string, unknown>, prior: Parti
  */
 async function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>, owned: (id: string) => boolean): Promise<string | undefined> {
   const metadata = JSON.stringify(Object.entries(inputs.customMetadata ?? {}).sort());
-  for (const id of await listNames(ctx, ALIAS_ROUTES.list, {})) {
+  for (const id of await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {})) {
     if (before.has(id) || owned(id)) continue;
-    const data = await fetchData(ctx, ALIAS_ROUTES.read, { id });
+    const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
     if (data && data.name === inputs.name && data.mount_accessor === inputs.mountAccessor && data.canonical_id === inputs.canonicalId &&
       JSON.stringify(Object.entries((data.custom_metadata ?? {}) as Record<string, unknown>).sort()) === metadata) return id;
   }
@@ -123,17 +116,17 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
   ...entityAliasSet,
   async create(ctx, inputs) {
     const client = ctx.client("secrets");
-    const before = new Set(await listNames(ctx, ALIAS_ROUTES.list, {}));
+    const before = new Set(await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {}));
     const id = await createOnce({
       // Creates a server-assigned id: never repeated blindly (createOnce looks first).
       scope: `entity-aliases:${client.baseUrl}`,
-      attempt: async () => String(dataOf<{ id?: unknown }>((await client.request({ route: ALIAS_ROUTES.create, body: entityAliasSet.body(inputs) })).body).id),
+      attempt: async () => String(dataOf<{ id?: unknown }>((await client.request({ route: IDENTITY_ROUTES.entityAlias.create, body: entityAliasSet.body(inputs) })).body).id),
       find: (owned) => findCreated(ctx, inputs, before, owned),
       idOf: (created) => created,
       log: (m) => ctx.log(`entity alias ${inputs.name}: ${m}`),
     });
     try {
-      const data = await fetchData(ctx, ALIAS_ROUTES.read, { id });
+      const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
       if (!data) throw new Error(`entity alias ${id} was created but reads back as missing`);
       return { id, outs: aliasState(id, data, inputs) };
     } catch (e) {
@@ -141,18 +134,18 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
     }
   },
   async read(ctx, id, props) {
-    const data = await fetchData(ctx, ALIAS_ROUTES.read, { id });
+    const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
     return data ? aliasState(id, data, props) : undefined;
   },
   async update(ctx, id, _olds, news) {
     // Writing the same fields twice has the same result: safe to repeat.
-    await ctx.client("secrets").request({ route: ALIAS_ROUTES.update, params: { id }, body: entityAliasSet.body(news), retry: "safe" });
-    const data = await fetchData(ctx, ALIAS_ROUTES.read, { id });
+    await ctx.client("secrets").request({ route: IDENTITY_ROUTES.entityAlias.update, params: { id }, body: entityAliasSet.body(news), retry: "safe" });
+    const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
     if (!data) throw new Error(`entity alias ${id} was updated but reads back as missing`);
     return aliasState(id, data, news);
   },
   async delete(ctx, id) {
-    await ctx.client("secrets").request({ route: ALIAS_ROUTES.delete, params: { id } });
+    await ctx.client("secrets").request({ route: IDENTITY_ROUTES.entityAlias.delete, params: { id } });
   },
 };
 
@@ -197,7 +190,7 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasI
   schema: fieldSet(aliasRefFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: ALIAS_ROUTES.read, params: { id: args.id } });
+    const res = await ctx.client("secrets").request({ route: IDENTITY_ROUTES.entityAlias.read, params: { id: args.id } });
     return aliasInfo(args.id, dataOf(res.body));
   },
 };
@@ -206,7 +199,7 @@ const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   name: "listEntityAliases",
   schema: fieldSet({}).schema,
   sideEffects: false, service: "secrets",
-  run: async (ctx) => ({ keys: await listNames(ctx, ALIAS_ROUTES.list, {}) }),
+  run: async (ctx) => ({ keys: await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {}) }),
 };
 
 /** Reads an entity alias by id: the whole alias (`customMetadata` is `{}` when there is none). */

@@ -15,23 +15,13 @@ import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { alreadyExists, fetchData, listNames, pathOf, readBack, rotateOnce } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
+import { KEYMGMT_ROUTES } from "./routes";
 
 /** Key types of the seed: one symmetric, six asymmetric. */
 export const KEY_TYPES = ["aes256-gcm96", "rsa-2048", "rsa-3072", "rsa-4096", "ecdsa-p256", "ecdsa-p384", "ecdsa-p521"] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
 
 export const DEFAULT_KEYMGMT_MOUNT = "keymgmt";
-
-export const KEY_ROUTES = {
-  /** Create (with `type`) and update (`deletion_allowed`, `min_enabled_version`) share the route. */
-  write: "POST /{mount}/key/{name}",
-  read: "GET /{mount}/key/{name}",
-  list: "LIST /{mount}/key",
-  rotate: "POST /{mount}/key/{name}/rotate",
-  delete: "DELETE /{mount}/key/{name}",
-  /** Providers holding the key. */
-  providers: "LIST /{mount}/key/{name}/kms",
-} as const;
 
 /** One version of a key. */
 export interface KeyVersion {
@@ -118,13 +108,13 @@ function fromData(data: Record<string, unknown>, p: KeyState): KeyState {
 
 async function configure(ctx: Context, p: KeyState): Promise<void> {
   await ctx.client("secrets").request({
-    route: KEY_ROUTES.write, params: params(p), retry: "safe",
+    route: KEYMGMT_ROUTES.key.write, params: params(p), retry: "safe",
     body: { deletion_allowed: p.deletionAllowed, min_enabled_version: p.minEnabledVersion },
   });
 }
 
 async function readKey(ctx: Context, p: KeyState): Promise<KeyState | undefined> {
-  const data = await fetchData(ctx, KEY_ROUTES.read, params(p));
+  const data = await fetchData(ctx, KEYMGMT_ROUTES.key.read, params(p));
   return data ? fromData(data, p) : undefined;
 }
 
@@ -134,14 +124,14 @@ function conflict(method: string, route: string, p: Record<string, string>, mess
 
 /** Why a key cannot be deleted now, with what to do about it; empty when it can be. */
 export async function keyDeletionProblems(ctx: Context, p: { mount?: string; name: string }): Promise<string[] | undefined> {
-  const data = await fetchData(ctx, KEY_ROUTES.read, params(p));
+  const data = await fetchData(ctx, KEYMGMT_ROUTES.key.read, params(p));
   if (!data) return undefined; // gone already
   const problems: string[] = [];
   if (data.deletion_allowed !== true) {
     problems.push(`key ${p.name} has deletion_allowed false: set deletionAllowed: true on the Key and run pulumi up ` +
       `(an update in place) before deleting or replacing it`);
   }
-  const holders = await listNames(ctx, KEY_ROUTES.providers, params(p));
+  const holders = await listNames(ctx, KEYMGMT_ROUTES.key.providers, params(p));
   if (holders.length > 0) {
     problems.push(`key ${p.name} is still distributed to KMS provider ${holders.join(", ")}: remove its KeyDistribution ` +
       `first (the distribution must be deleted before the key)`);
@@ -154,13 +144,13 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   ...keySet,
   async create(ctx, inputs) {
     const p = params(inputs);
-    const id = pathOf(KEY_ROUTES.read, p);
-    const existing = await fetchData(ctx, KEY_ROUTES.read, p);
+    const id = pathOf(KEYMGMT_ROUTES.key.read, p);
+    const existing = await fetchData(ctx, KEYMGMT_ROUTES.key.read, p);
     if (existing && !inputs.adopt) {
       throw alreadyExists("POST", id, "key");
     }
     if (existing && existing.type !== inputs.type) {
-      throw conflict("POST", KEY_ROUTES.write, p, [`${id} exists with type ${String(existing.type)}, not ${inputs.type}; ` +
+      throw conflict("POST", KEYMGMT_ROUTES.key.write, p, [`${id} exists with type ${String(existing.type)}, not ${inputs.type}; ` +
         `the type cannot change, so it cannot be adopted with this type`]);
     }
     if (!existing) {
@@ -170,10 +160,10 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
         scope: `path:${id}`,
         idOf: () => id,
         attempt: async () => {
-          await ctx.client("secrets").request({ route: KEY_ROUTES.write, params: p, body: { type: inputs.type } });
+          await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.key.write, params: p, body: { type: inputs.type } });
           return true;
         },
-        find: async () => ((await fetchData(ctx, KEY_ROUTES.read, p)) ? true : undefined),
+        find: async () => ((await fetchData(ctx, KEYMGMT_ROUTES.key.read, p)) ? true : undefined),
         log: (m) => ctx.log(`key ${inputs.name}: ${m}`),
       });
     }
@@ -189,7 +179,7 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   async update(ctx, id, olds, news) {
     const rotate = news.rotationTrigger !== undefined && news.rotationTrigger !== olds.rotationTrigger;
     // Rotate first, so a minEnabledVersion naming the new version is valid when it is set.
-    if (rotate) await rotateOnce(ctx, { read: KEY_ROUTES.read, rotate: KEY_ROUTES.rotate }, params(news), `key ${news.name}`);
+    if (rotate) await rotateOnce(ctx, KEYMGMT_ROUTES.key, params(news), `key ${news.name}`);
     try {
       if (news.deletionAllowed !== olds.deletionAllowed || news.minEnabledVersion !== olds.minEnabledVersion) await configure(ctx, news);
       return await readBack(id, news, () => readKey(ctx, news));
@@ -207,8 +197,8 @@ export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
     const p = params(props);
     const problems = await keyDeletionProblems(ctx, props);
     if (problems === undefined) return;
-    if (problems.length > 0) throw conflict("DELETE", KEY_ROUTES.delete, p, problems);
-    await ctx.client("secrets").request({ route: KEY_ROUTES.delete, params: p });
+    if (problems.length > 0) throw conflict("DELETE", KEYMGMT_ROUTES.key.delete, p, problems);
+    await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.key.delete, params: p });
   },
 };
 
@@ -289,7 +279,7 @@ const keyRef = fieldSet(keyRefFields).schema;
 const mountOnly = fieldSet(pick(keyFields, "mount")).schema;
 
 async function getKeyInfo(ctx: Context, args: KeyRefArgs): Promise<KeyInfo> {
-  const res = await ctx.client("secrets").request({ route: KEY_ROUTES.read, params: params(args) });
+  const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.key.read, params: params(args) });
   const data = (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
   return keyInfo(data, args);
 }
@@ -300,13 +290,13 @@ const getKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
 
 const listKeysFn: FunctionDefinition<ListKeysArgs, ListResult> = {
   name: "listKeys", schema: mountOnly, sideEffects: false, service: "secrets",
-  run: async (ctx, args) => ({ keys: await listNames(ctx, KEY_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
+  run: async (ctx, args) => ({ keys: await listNames(ctx, KEYMGMT_ROUTES.key.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
 };
 
 const rotateKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
   name: "rotateKey", schema: keyRef, sideEffects: true, service: "secrets",
   async run(ctx, args) {
-    await ctx.client("secrets").request({ route: KEY_ROUTES.rotate, params: params(args) });
+    await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.key.rotate, params: params(args) });
     return getKeyInfo(ctx, args);
   },
 };

@@ -13,8 +13,9 @@ import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { fetchData, listNames, pathOf, readBack } from "../pathObject";
-import { DEFAULT_KEYMGMT_MOUNT, KEY_ROUTES, type ListResult } from "./key";
+import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
+import { KEYMGMT_ROUTES } from "./routes";
 
 /** Capabilities of a distributed key (not listed by the seed; the real-world equivalent's). */
 export const PURPOSES = ["encrypt", "decrypt", "sign", "verify", "wrap", "unwrap"] as const;
@@ -23,14 +24,6 @@ export type Purpose = (typeof PURPOSES)[number];
 /** Where operations run (not listed by the seed; the real-world equivalent's). */
 export const PROTECTIONS = ["hsm", "software"] as const;
 export type Protection = (typeof PROTECTIONS)[number];
-
-export const DISTRIBUTION_ROUTES = {
-  create: "POST /{mount}/kms/{kms}/key/{key}",
-  read: "GET /{mount}/kms/{kms}/key/{key}",
-  /** Keys distributed to one provider. */
-  list: "LIST /{mount}/kms/{kms}/key",
-  delete: "DELETE /{mount}/kms/{kms}/key/{key}",
-} as const;
 
 // The service makes every parameter immutable once the key is distributed. A key can be in one
 // provider at a time: while the key stays the same, the old distribution must go before the new
@@ -89,7 +82,7 @@ export function distributionInfo(data: Record<string, unknown>, p: { mount?: str
 }
 
 async function readDistribution(ctx: Context, p: KeyDistributionState): Promise<KeyDistributionState | undefined> {
-  const data = await fetchData(ctx, DISTRIBUTION_ROUTES.read, params(p));
+  const data = await fetchData(ctx, KEYMGMT_ROUTES.keyDistribution.read, params(p));
   return data ? (keyDistributionSet.decode(data, p) as KeyDistributionState) : undefined;
 }
 
@@ -98,11 +91,11 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
   ...keyDistributionSet,
   async create(ctx, inputs) {
     const p = params(inputs);
-    const id = pathOf(DISTRIBUTION_ROUTES.read, p);
+    const id = pathOf(KEYMGMT_ROUTES.keyDistribution.read, p);
     const conflict = (messages: string[]) =>
       new ConflictError({ service: "secrets", method: "POST", path: `/${id}`, messages });
     // Checked before the write, so the error says exactly which rule and what to do.
-    const holders = await listNames(ctx, KEY_ROUTES.providers, { mount: p.mount, name: inputs.keyName });
+    const holders = await listNames(ctx, KEYMGMT_ROUTES.key.providers, { mount: p.mount, name: inputs.keyName });
     const others = holders.filter((h) => h !== inputs.kmsName);
     if (others.length > 0) {
       throw conflict([`key ${inputs.keyName} is already distributed to KMS provider ${others.join(", ")}; a key can be ` +
@@ -126,11 +119,11 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
       idOf: () => id,
       attempt: async () => {
         await ctx.client("secrets").request({
-          route: DISTRIBUTION_ROUTES.create, params: p, body: keyDistributionSet.body(inputs, ["keyName", "kmsName", "mount"]),
+          route: KEYMGMT_ROUTES.keyDistribution.create, params: p, body: keyDistributionSet.body(inputs, ["keyName", "kmsName", "mount"]),
         });
         return true;
       },
-      find: async () => ((await fetchData(ctx, DISTRIBUTION_ROUTES.read, p)) ? true : undefined),
+      find: async () => ((await fetchData(ctx, KEYMGMT_ROUTES.keyDistribution.read, p)) ? true : undefined),
       log: (m) => ctx.log(`distribution of ${inputs.keyName} to ${inputs.kmsName}: ${m}`),
     });
     return { id, outs: await readBack(id, inputs, () => readDistribution(ctx, inputs)) };
@@ -142,7 +135,7 @@ export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState,
   },
   async delete(ctx, _id, props) {
     // Removes it from the provider only; the key stays in the engine.
-    await ctx.client("secrets").request({ route: DISTRIBUTION_ROUTES.delete, params: params(props) });
+    await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.keyDistribution.delete, params: params(props) });
   },
 };
 
@@ -189,7 +182,7 @@ const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
   schema: fieldSet(listFields).schema,
   sideEffects: false, service: "secrets",
   run: async (ctx, args) => ({
-    keys: await listNames(ctx, DISTRIBUTION_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }),
+    keys: await listNames(ctx, KEYMGMT_ROUTES.keyDistribution.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }),
   }),
 };
 
@@ -198,7 +191,7 @@ const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
   schema: fieldSet(getFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: DISTRIBUTION_ROUTES.read, params: params(args) });
+    const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.keyDistribution.read, params: params(args) });
     return distributionInfo((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
   },
 };

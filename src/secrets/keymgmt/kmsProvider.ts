@@ -14,6 +14,7 @@ import { adopt, mount, name } from "../fields";
 import { alreadyExists, fetchData, listNames, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
+import { KEYMGMT_ROUTES } from "./routes";
 
 /** External provider kinds (the seed does not list them; these are the real-world equivalent's). */
 export const KMS_PROVIDERS = ["azurekeyvault", "awskms", "gcpckms"] as const;
@@ -25,16 +26,6 @@ export const KMS_CREDENTIALS: Record<KmsProviderKind, readonly string[]> = {
   awskms: ["access_key", "secret_key", "session_token", "endpoint", "region"],
   gcpckms: ["service_account_file"],
 };
-
-export const KMS_ROUTES = {
-  /** Creates the provider, or updates it when it exists. */
-  write: "POST /{mount}/kms/{name}",
-  read: "GET /{mount}/kms/{name}",
-  list: "LIST /{mount}/kms",
-  delete: "DELETE /{mount}/kms/{name}",
-  /** Keys distributed to the provider. */
-  keys: "LIST /{mount}/kms/{name}/key",
-} as const;
 
 const providerKind = () => z.enum(KMS_PROVIDERS, { error: `must be one of ${KMS_PROVIDERS.join(", ")}` });
 
@@ -100,11 +91,11 @@ function info(data: Record<string, unknown>, p: { name: string; mount?: string }
 
 async function write(ctx: Context, p: KmsProviderState): Promise<void> {
   // An upsert of the same values: safe to repeat.
-  await ctx.client("secrets").request({ route: KMS_ROUTES.write, params: params(p), body: kmsProviderSet.body(p, ["name", "mount"]), retry: "safe" });
+  await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.kmsProvider.write, params: params(p), body: kmsProviderSet.body(p, ["name", "mount"]), retry: "safe" });
 }
 
 async function readProvider(ctx: Context, p: KmsProviderState): Promise<KmsProviderState | undefined> {
-  const data = await fetchData(ctx, KMS_ROUTES.read, params(p));
+  const data = await fetchData(ctx, KEYMGMT_ROUTES.kmsProvider.read, params(p));
   return data ? (kmsProviderSet.decode(data, p) as KmsProviderState) : undefined;
 }
 
@@ -113,8 +104,8 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
   ...kmsProviderSet,
   async create(ctx, inputs) {
     const p = params(inputs);
-    const id = pathOf(KMS_ROUTES.read, p);
-    const existing = await fetchData(ctx, KMS_ROUTES.read, p);
+    const id = pathOf(KEYMGMT_ROUTES.kmsProvider.read, p);
+    const existing = await fetchData(ctx, KEYMGMT_ROUTES.kmsProvider.read, p);
     if (existing && !inputs.adopt) {
       throw alreadyExists("POST", id, "KMS provider");
     }
@@ -123,7 +114,7 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
         messages: [`${id} exists with provider ${String(existing.provider)} and key collection ${String(existing.key_collection)}; ` +
           `both are immutable, so it cannot be adopted with other values`] });
     }
-    await writeNew(ctx, () => write(ctx, inputs), KMS_ROUTES.read, p);
+    await writeNew(ctx, () => write(ctx, inputs), KEYMGMT_ROUTES.kmsProvider.read, p);
     return { id, outs: await readBack(id, inputs, () => readProvider(ctx, inputs)) };
   },
   read: (ctx, _id, props) => readProvider(ctx, props),
@@ -133,13 +124,13 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
   },
   async delete(ctx, _id, props) {
     const p = params(props);
-    const keys = await listNames(ctx, KMS_ROUTES.keys, p);
+    const keys = await listNames(ctx, KEYMGMT_ROUTES.kmsProvider.keys, p);
     if (keys.length > 0) {
-      throw new ConflictError({ service: "secrets", method: "DELETE", path: `/${pathOf(KMS_ROUTES.delete, p)}`,
+      throw new ConflictError({ service: "secrets", method: "DELETE", path: `/${pathOf(KEYMGMT_ROUTES.kmsProvider.delete, p)}`,
         messages: [`KMS provider ${props.name} still holds keys ${keys.join(", ")}: remove their KeyDistribution resources ` +
           `(the distributions must be deleted before the provider)`] });
     }
-    await ctx.client("secrets").request({ route: KMS_ROUTES.delete, params: p });
+    await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.kmsProvider.delete, params: p });
   },
 };
 
@@ -182,7 +173,7 @@ const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
   schema: fieldSet(kmsProviderRefFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: KMS_ROUTES.read, params: params(args) });
+    const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.kmsProvider.read, params: params(args) });
     return info((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
   },
 };
@@ -191,7 +182,7 @@ const listFn: FunctionDefinition<PlainArgsOf<typeof mountOnlyFields>, ListResult
   name: "listKmsProviders",
   schema: fieldSet(mountOnlyFields).schema,
   sideEffects: false, service: "secrets",
-  run: async (ctx, args) => ({ keys: await listNames(ctx, KMS_ROUTES.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
+  run: async (ctx, args) => ({ keys: await listNames(ctx, KEYMGMT_ROUTES.kmsProvider.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
 };
 
 /** Reads a KMS provider: its provider kind and key collection (credentials are never returned). */

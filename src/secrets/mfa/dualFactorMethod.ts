@@ -15,14 +15,7 @@ import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, typ
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
 import { fetchData, listNames } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
-
-export const MFA_ROUTES = {
-  create: "POST /identity/mfa/method/dualfactor",
-  read: "GET /identity/mfa/method/dualfactor/{id}",
-  update: "POST /identity/mfa/method/dualfactor/{id}",
-  delete: "DELETE /identity/mfa/method/dualfactor/{id}",
-  list: "LIST /identity/mfa/method/dualfactor",
-} as const;
+import { MFA_ROUTES } from "./routes";
 
 /** A blank the service reports for an unset value is kept in state only when the program gave the property. */
 const blankUnlessGiven = (v: unknown, prior: string | undefined) => (v || prior !== undefined ? String(v) : undefined);
@@ -98,9 +91,9 @@ function idFrom(res: unknown): string | undefined {
 
 /** A method made since `before` was listed, with the same provider account and settings. */
 async function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState, owned: (id: string) => boolean = () => false): Promise<string | undefined> {
-  for (const id of await listNames(ctx, MFA_ROUTES.list, {})) {
+  for (const id of await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {})) {
     if (before.has(id) || owned(id)) continue;
-    const d = await fetchData(ctx, MFA_ROUTES.read, { id });
+    const d = await fetchData(ctx, MFA_ROUTES.dualFactorMethod.read, { id });
     // Reads spell push_info as pushinfo; secret fields are compared only when the server returns them.
     const secretsAgree = (d?.secret_key === undefined || d.secret_key === p.secretKey) && (d?.integration_key === undefined || d.integration_key === p.integrationKey);
     if (d && d.api_hostname === p.apiHostname && secretsAgree &&
@@ -111,7 +104,7 @@ async function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodSta
 }
 
 async function readState(ctx: Context, id: string, prior: Partial<DualFactorMethodState>): Promise<DualFactorMethodState | undefined> {
-  const data = await fetchData(ctx, MFA_ROUTES.read, { id });
+  const data = await fetchData(ctx, MFA_ROUTES.dualFactorMethod.read, { id });
   return data ? methodState(id, data, prior) : undefined;
 }
 
@@ -120,12 +113,12 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
   ...dualFactorMethodSet,
   async create(ctx, inputs) {
     // The ids that exist before, so a lost create is recognised by a new id, never an old method.
-    const before = new Set(await listNames(ctx, MFA_ROUTES.list, {}));
+    const before = new Set(await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {}));
     const client = ctx.client("secrets");
     const id = await createOnce({
       scope: `mfa-dualfactor:${client.baseUrl}`,
       attempt: async () => {
-        const res = await client.request({ route: MFA_ROUTES.create, body: dualFactorMethodSet.body(inputs) });
+        const res = await client.request({ route: MFA_ROUTES.dualFactorMethod.create, body: dualFactorMethodSet.body(inputs) });
         return idFrom(res.body) ?? (await findNew(ctx, before, inputs)) ?? "";
       },
       find: (owned) => findNew(ctx, before, inputs, owned),
@@ -144,14 +137,14 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
   read: (ctx, id, props) => readState(ctx, id, props),
   async update(ctx, id, _olds, news) {
     // All fields are sent each time: repeating it has the same result.
-    await ctx.client("secrets").request({ route: MFA_ROUTES.update, params: { id }, body: { id, ...dualFactorMethodSet.body(news) }, retry: "safe" });
+    await ctx.client("secrets").request({ route: MFA_ROUTES.dualFactorMethod.update, params: { id }, body: { id, ...dualFactorMethodSet.body(news) }, retry: "safe" });
     const outs = await readState(ctx, id, news);
     if (!outs) throw new Error(`dual-factor method ${id} was updated but reads back as missing`);
     return outs;
   },
   async delete(ctx, id) {
     try {
-      await ctx.client("secrets").request({ route: MFA_ROUTES.delete, params: { id } });
+      await ctx.client("secrets").request({ route: MFA_ROUTES.dualFactorMethod.delete, params: { id } });
     } catch (e) {
       // The seed's rule: a method used by a login enforcement cannot be deleted.
       if (!isSvcError(e, "invalid_input") && !isSvcError(e, "conflict")) throw e;
@@ -201,7 +194,7 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorM
   schema: fieldSet(methodRefFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: MFA_ROUTES.read, params: { id: args.id } });
+    const res = await ctx.client("secrets").request({ route: MFA_ROUTES.dualFactorMethod.read, params: { id: args.id } });
     const info = methodInfo(args.id, (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {});
     // The result holds the keys the service returned: the record says which fields are secret.
     registerSecrets(dualFactorMethodFields, info);
@@ -213,7 +206,7 @@ const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   name: "listDualFactorMethods",
   schema: fieldSet({}).schema,
   sideEffects: false, service: "secrets",
-  run: async (ctx) => ({ keys: await listNames(ctx, MFA_ROUTES.list, {}) }),
+  run: async (ctx) => ({ keys: await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {}) }),
 };
 
 /**

@@ -16,21 +16,10 @@ import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
 import { alreadyExists, fetchData, listNames, pathOf, readBack, writeNew } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
+import { PLUGINS_ROUTES } from "./routes";
 
 export const PLUGIN_TYPES = ["auth", "database", "secret"] as const;
 export type PluginType = (typeof PLUGIN_TYPES)[number];
-
-export const PLUGIN_ROUTES = {
-  /** Registers or updates (sudo). */
-  write: "PUT /sys/plugins/catalog/{type}/{name}",
-  /** Sudo. */
-  read: "GET /sys/plugins/catalog/{type}/{name}",
-  /** Sudo. */
-  delete: "DELETE /sys/plugins/catalog/{type}/{name}",
-  /** Every plugin name, grouped by type. */
-  catalog: "GET /sys/plugins/catalog",
-  listType: "LIST /sys/plugins/catalog/{type}",
-} as const;
 
 export const SUDO_HINT = "the plugin catalog needs a token with the sudo capability to register, read or remove plugins: " +
   "set svc:secretsToken (or SVC_SECRETS_TOKEN) to a sudo token";
@@ -113,7 +102,7 @@ async function request(ctx: Context, spec: RequestSpec) {
 
 async function fetchPlugin(ctx: Context, p: { type: string; name: string }): Promise<Record<string, unknown> | undefined> {
   try {
-    return await fetchData(ctx, PLUGIN_ROUTES.read, params(p));
+    return await fetchData(ctx, PLUGINS_ROUTES.catalogEntry.read, params(p));
   } catch (e) {
     throw sudo(e);
   }
@@ -134,7 +123,7 @@ export function pluginInfo(d: Record<string, unknown>, p: { type: string; name: 
 
 async function write(ctx: Context, p: CatalogEntryState): Promise<void> {
   // Registers or updates with the same values: safe to repeat.
-  await request(ctx, { route: PLUGIN_ROUTES.write, params: params(p), body: catalogEntrySet.body(p, ["type", "name"]), retry: "safe" });
+  await request(ctx, { route: PLUGINS_ROUTES.catalogEntry.write, params: params(p), body: catalogEntrySet.body(p, ["type", "name"]), retry: "safe" });
 }
 
 async function readEntry(ctx: Context, p: CatalogEntryState): Promise<CatalogEntryState | undefined> {
@@ -148,12 +137,12 @@ export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, Catal
   normalize: (p) => (typeof p.sha256 === "string" && !isUnknown(p.sha256) ? { sha256: p.sha256.toLowerCase() } : {}),
   ...catalogEntrySet,
   async create(ctx, inputs) {
-    const id = pathOf(PLUGIN_ROUTES.read, params(inputs));
+    const id = pathOf(PLUGINS_ROUTES.catalogEntry.read, params(inputs));
     const existing = await fetchRegistered(ctx, inputs);
     if (existing && !inputs.adopt) {
       throw alreadyExists("PUT", id, "catalog entry");
     }
-    await writeNew(ctx, () => write(ctx, inputs), PLUGIN_ROUTES.read, params(inputs));
+    await writeNew(ctx, () => write(ctx, inputs), PLUGINS_ROUTES.catalogEntry.read, params(inputs));
     return { id, outs: await readBack(id, inputs, () => readEntry(ctx, inputs)) };
   },
   // Only the builtin left (or nothing): the registration this resource made is gone.
@@ -163,7 +152,7 @@ export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, Catal
     return readBack(id, news, () => readEntry(ctx, news));
   },
   async delete(ctx, _id, props) {
-    await request(ctx, { route: PLUGIN_ROUTES.delete, params: params(props) });
+    await request(ctx, { route: PLUGINS_ROUTES.catalogEntry.delete, params: params(props) });
   },
 };
 
@@ -217,7 +206,7 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof pluginRefFields>, PluginInfo>
   schema: fieldSet(pluginRefFields).schema,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
-    const res = await request(ctx, { route: PLUGIN_ROUTES.read, params: params(args) });
+    const res = await request(ctx, { route: PLUGINS_ROUTES.catalogEntry.read, params: params(args) });
     return pluginInfo(dataOf(res.body), args);
   },
 };
@@ -232,12 +221,12 @@ const listFn: FunctionDefinition<Partial<PlainArgsOf<typeof typeFields>>, Plugin
   async run(ctx, args) {
     if (args.type) {
       // One type only: the other groups stay empty.
-      const one = await listNames(ctx, PLUGIN_ROUTES.listType, { type: args.type });
+      const one = await listNames(ctx, PLUGINS_ROUTES.catalogEntry.listType, { type: args.type });
       return { auth: [], database: [], secret: [], [args.type]: one };
     }
     let data: Record<string, unknown> = {};
     try {
-      data = dataOf((await ctx.client("secrets").request({ route: PLUGIN_ROUTES.catalog })).body);
+      data = dataOf((await ctx.client("secrets").request({ route: PLUGINS_ROUTES.catalogEntry.catalog })).body);
     } catch (e) {
       if (!isSvcError(e, "not_found")) throw e;
     }

@@ -79,14 +79,14 @@ const fromData = (d: Record<string, unknown>, p: AccessConfigState) => accessCon
 const UNREADABLE = [404, 405];
 
 async function fetchAccess(ctx: Context, p: AccessConfigState): Promise<Record<string, unknown> | undefined> {
-  const res = await ctx.client("secrets").request({ route: R.accessRead, params: params(p), expect: UNREADABLE });
+  const res = await ctx.client("secrets").request({ route: R.access.read, params: params(p), expect: UNREADABLE });
   return UNREADABLE.includes(res.status) ? undefined : dataOf(res.body);
 }
 
 /** The config as read, or as recorded when the service does not report it. */
 async function readAccess(ctx: Context, p: AccessConfigState): Promise<AccessConfigState> {
   const data = await fetchAccess(ctx, p);
-  if (!data) ctx.log(`${pathOf(R.accessRead, params(p))}: the service does not report it (GET answers 404 or 405): keeping the values this stack wrote`);
+  if (!data) ctx.log(`${pathOf(R.access.read, params(p))}: the service does not report it (GET answers 404 or 405): keeping the values this stack wrote`);
   return fromData(data ?? {}, p);
 }
 
@@ -94,21 +94,21 @@ export const accessConfigDefinition: ResourceDefinition<AccessConfigState, Acces
   kind: "secrets:RegistryAccessConfig",
   ...accessConfigSet,
   async create(ctx, inputs) {
-    const id = pathOf(R.accessRead, params(inputs));
+    const id = pathOf(R.access.read, params(inputs));
     // Where the config cannot be read, whether one is there cannot be told: the write goes ahead.
     if (!inputs.adopt && (await fetchAccess(ctx, inputs))) throw alreadyExists("POST", id, "registry access config");
-    await writeNew(ctx, () => ctx.client("secrets").request({ route: R.accessWrite, params: params(inputs), body: body(inputs), retry: "safe" }), R.accessRead, params(inputs));
+    await writeNew(ctx, () => ctx.client("secrets").request({ route: R.access.write, params: params(inputs), body: body(inputs), retry: "safe" }), R.access.read, params(inputs));
     return { id, outs: await readBack(id, inputs, () => readAccess(ctx, inputs)) };
   },
   read: (ctx, _id, props) => readAccess(ctx, props),
   async update(ctx, id, _olds, news) {
-    await ctx.client("secrets").request({ route: R.accessWrite, params: params(news), body: body(news), retry: "safe" });
+    await ctx.client("secrets").request({ route: R.access.write, params: params(news), body: body(news), retry: "safe" });
     return readBack(id, news, () => readAccess(ctx, news));
   },
   async delete(ctx, _id, props) {
-    const res = await ctx.client("secrets").request({ route: R.accessDelete, params: params(props), expect: UNREADABLE });
+    const res = await ctx.client("secrets").request({ route: R.access.delete, params: params(props), expect: UNREADABLE });
     if (res.status === 405) {
-      ctx.log(`${pathOf(R.accessDelete, params(props))}: the service has no DELETE for it (405): the config stays on the server until written again`);
+      ctx.log(`${pathOf(R.access.delete, params(props))}: the service has no DELETE for it (405): the config stays on the server until written again`);
     }
   },
 };

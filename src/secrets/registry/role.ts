@@ -147,7 +147,7 @@ function fromData(d: Record<string, unknown>, p: RegistryRoleState): RegistryRol
 export const registryRoleDefinition: ResourceDefinition<RegistryRoleState, RegistryRoleState> = pathObject<RegistryRoleState, RegistryRoleState>({
   kind: "secrets:RegistryRole",
   fields: registryRoleSet,
-  routes: { write: R.roleWrite, read: R.roleRead, delete: R.roleDelete, list: R.roleList },
+  routes: { write: R.role.write, read: R.role.read, delete: R.role.delete, list: R.role.list },
   params,
   body,
   fromData,
@@ -226,7 +226,7 @@ const credsFn: FunctionDefinition<RegistryRoleRefArgs, RegistryCredentials> = {
   // Every call makes a new token: nothing is generated during preview.
   sideEffects: true,
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: R.creds, params: params({ ...args, name: args.role }) });
+    const res = await ctx.client("secrets").request({ route: R.role.creds, params: params({ ...args, name: args.role }) });
     const b = res.body as { lease_id?: unknown; lease_duration?: unknown };
     const d = dataOf(res.body);
     const creds: RegistryCredentials = { token: String(d.token ?? ""), accessor: String(d.accessor ?? ""), leaseId: String(b.lease_id ?? ""), leaseDuration: Number(b.lease_duration ?? 0) };
@@ -252,7 +252,7 @@ const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = {
   fields: roleRefFields,
   sideEffects: false,
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: R.roleRead, params: params({ ...args, name: args.role }) });
+    const res = await ctx.client("secrets").request({ route: R.role.read, params: params({ ...args, name: args.role }) });
     return roleInfo(dataOf(res.body), { name: args.role, mount: args.mount });
   },
 };
@@ -272,7 +272,7 @@ const listFn: FunctionDefinition<RegistryMountArgs, NameList> = {
   schema: fieldSet(mountFields).schema,
   fields: mountFields,
   sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.roleList, { mount: args.mount ?? DEFAULT_REGISTRY_MOUNT }) }),
+  run: async (ctx, args) => ({ keys: await listNames(ctx, R.role.list, { mount: args.mount ?? DEFAULT_REGISTRY_MOUNT }) }),
 };
 
 /** Names of the registry roles (empty when there are none). */

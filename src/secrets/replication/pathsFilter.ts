@@ -52,7 +52,7 @@ export type PathsFilterState = StateOf<typeof pathsFilterFields>;
 export const pathsFilterDefinition = pathObject<PathsFilterState, PathsFilterState>({
   kind: "secrets:ReplicationPathsFilter",
   fields: pathsFilterSet,
-  routes: { write: R.filterWrite, read: R.filterRead, delete: R.filterDelete, list: R.filterRead },
+  routes: { write: R.pathsFilter.write, read: R.pathsFilter.read, delete: R.pathsFilter.delete, list: R.pathsFilter.read },
   // The route names the cluster id `{id}`.
   params: (p) => ({ id: p.secondaryClusterId }),
   // The id is the path and the activation is never sent.
@@ -126,7 +126,7 @@ const primaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
   fields: dynamicFilterFields,
   sideEffects: false,
   service: "secrets",
-  run: (ctx, args) => readDynamic(ctx, R.primaryDynamicFilter, args.secondaryClusterId),
+  run: (ctx, args) => readDynamic(ctx, R.pathsFilter.primaryDynamic, args.secondaryClusterId),
 };
 
 /** The dynamic filter of a secondary, read on the primary of the connection. */
@@ -145,7 +145,7 @@ const secondaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
   fields: dynamicFilterFields,
   sideEffects: false,
   service: "secrets",
-  run: (ctx, args) => readDynamic(ctx, R.secondaryDynamicFilter, args.secondaryClusterId),
+  run: (ctx, args) => readDynamic(ctx, R.pathsFilter.secondaryDynamic, args.secondaryClusterId),
 };
 
 /** The dynamic filter read on the secondary of the connection (`secondaryClusterId` is its own cluster id). */

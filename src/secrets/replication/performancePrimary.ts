@@ -101,7 +101,7 @@ async function promoteBack(ctx: Context, clusterId: string, addr: string): Promi
   const body = addr ? { primary_cluster_addr: addr } : {};
   const promoted = (st: ReplicationStatus) => st.mode === "primary" && st.clusterId === clusterId;
   try {
-    await transition(ctx, R.secondaryPromote, body, promoted, "secondary/promote");
+    await transition(ctx, R.secondary.promote, body, promoted, "secondary/promote");
     return;
   } catch (e) {
     if (!isAmbiguous(e)) throw e;
@@ -111,7 +111,7 @@ async function promoteBack(ctx: Context, clusterId: string, addr: string): Promi
     if (!demotedHere(now, clusterId)) throw e;
     ctx.log(`secondary/promote did not act (${(e as Error).message}): the cluster is still demoted, so it is promoted once more`);
   }
-  await transition(ctx, R.secondaryPromote, body, promoted, "secondary/promote");
+  await transition(ctx, R.secondary.promote, body, promoted, "secondary/promote");
 }
 
 /** A failure after the demote: the cluster is not a primary now, and the message says what the next up does. */
@@ -123,7 +123,7 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
   kind: "secrets:ReplicationPerformancePrimary",
   ...fieldSet(performancePrimaryFields),
   async create(ctx, inputs) {
-    await transition(ctx, R.primaryEnable, addrBody(inputs), (st) => st.mode === "primary", "primary/enable");
+    await transition(ctx, R.primary.enable, addrBody(inputs), (st) => st.mode === "primary", "primary/enable");
     try {
       const out = await readPrimary(ctx, inputs);
       if (!out) throw new Error("primary/enable succeeded but the status does not report a primary");
@@ -146,7 +146,7 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
     const demoted = demotedHere(now, clusterId);
     const move = demoted || !sameAddr(olds.primaryClusterAddr ?? "", wanted);
     if (move) {
-      if (!demoted) await transition(ctx, R.primaryDemote, {}, (st) => demotedHere(st, clusterId), "primary/demote");
+      if (!demoted) await transition(ctx, R.primary.demote, {}, (st) => demotedHere(st, clusterId), "primary/demote");
       try {
         await promoteBack(ctx, clusterId, wanted);
       } catch (e) {
@@ -176,11 +176,11 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
     if (demotedHere(now, clusterId)) {
       // A demoted primary is a secondary now and is disabled as one; without disableOnDelete it is
       // promoted back, because deleting the resource leaves the cluster primary.
-      if (props.disableOnDelete) await transition(ctx, R.secondaryDisable, {}, disabled, "secondary/disable");
+      if (props.disableOnDelete) await transition(ctx, R.secondary.disable, {}, disabled, "secondary/disable");
       else await promoteBack(ctx, clusterId, "");
       return;
     }
-    if (props.disableOnDelete) await transition(ctx, R.primaryDisable, {}, disabled, "primary/disable");
+    if (props.disableOnDelete) await transition(ctx, R.primary.disable, {}, disabled, "primary/disable");
   },
 };
 
@@ -220,7 +220,7 @@ const demoteFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
   sideEffects: true,
   service: "secrets",
   async run(ctx) {
-    await ctx.client("secrets").request({ route: R.primaryDemote, body: {} });
+    await ctx.client("secrets").request({ route: R.primary.demote, body: {} });
     return fetchStatus(ctx);
   },
 };

@@ -130,7 +130,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   kind: "secrets:ReplicationPerformanceSecondary",
   ...fieldSet(performanceSecondaryFields),
   async create(ctx, inputs) {
-    await transition(ctx, R.secondaryEnable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
+    await transition(ctx, R.secondary.enable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
     const activated = { ...inputs, activation: 1 };
     try {
       const out = await readSecondary(ctx, activated);
@@ -154,7 +154,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
     }
     const before = await fetchStatus(ctx);
     try {
-      await transition(ctx, R.updatePrimary, connectBody(news), followsNewToken(before), "update-primary", NOT_FOLLOWED);
+      await transition(ctx, R.secondary.updatePrimary, connectBody(news), followsNewToken(before), "update-primary", NOT_FOLLOWED);
     } catch (e) {
       if (!(isSvcError(e, "invalid_input") && movedSince(before, olds))) throw e;
       ctx.log(`update-primary: refused (${(e as Error).message}), but the secondary already follows ${before.primaryClusterAddr} as "${before.secondaryId}" ` +
@@ -175,7 +175,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   async delete(ctx) {
     // Already disabled (an earlier destroy whose response was lost) is what delete wants.
     if ((await fetchStatus(ctx)).mode === "disabled") return;
-    await transition(ctx, R.secondaryDisable, {}, (st) => st.mode === "disabled", "secondary/disable");
+    await transition(ctx, R.secondary.disable, {}, (st) => st.mode === "disabled", "secondary/disable");
   },
 };
 
@@ -245,7 +245,7 @@ const promoteFn: FunctionDefinition<PromoteSecondaryArgs, ReplicationStatus> = {
   async run(ctx, args) {
     const body: Record<string, unknown> = { force: args.force ?? false };
     if (args.primaryClusterAddr) body.primary_cluster_addr = args.primaryClusterAddr;
-    await ctx.client("secrets").request({ route: R.secondaryPromote, body });
+    await ctx.client("secrets").request({ route: R.secondary.promote, body });
     return fetchStatus(ctx);
   },
 };
@@ -285,7 +285,7 @@ const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
     if (args.primaryApiAddr) body.primary_api_addr = args.primaryApiAddr;
     if (args.caFile) body.ca_file = args.caFile;
     if (args.caPath) body.ca_path = args.caPath;
-    await ctx.client("secrets").request({ route: R.updatePrimary, body });
+    await ctx.client("secrets").request({ route: R.secondary.updatePrimary, body });
     return fetchStatus(ctx);
   },
 };
@@ -313,7 +313,7 @@ const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
   sideEffects: true,
   service: "secrets",
   async run(ctx) {
-    const res = await ctx.client("secrets").request({ route: R.generatePublicKey, body: {} });
+    const res = await ctx.client("secrets").request({ route: R.secondary.generatePublicKey, body: {} });
     const data = (res.body as { data?: { secondary_public_key?: unknown } } | undefined)?.data;
     return { secondaryPublicKey: String(data?.secondary_public_key ?? "") };
   },

@@ -52,7 +52,7 @@ export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, S
     const body: Record<string, unknown> = { id: inputs.secondaryId };
     if (inputs.ttl !== undefined) body.ttl = inputs.ttl;
     if (inputs.secondaryPublicKey) body.secondary_public_key = inputs.secondaryPublicKey;
-    const res = await _ctx.client("secrets").request({ route: R.secondaryToken, body });
+    const res = await _ctx.client("secrets").request({ route: R.secondaryToken.create, body });
     const b = (res.body ?? {}) as { data?: { token?: unknown } | null; wrap_info?: { token?: unknown; creation_time?: unknown; wrapped_accessor?: unknown } | null };
     const token = String(b.wrap_info?.token ?? b.data?.token ?? "");
     if (token === "") throw new Error("secondary-token answered without a token");
@@ -70,7 +70,7 @@ export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, S
   read: async (_ctx, _id, props) => props,
   update: async (_ctx, _id, olds, news) => ({ ...olds, ...news, token: olds.token }),
   async delete(ctx, _id, props) {
-    await ctx.client("secrets").request({ route: R.revokeSecondary, body: { id: props.secondaryId } });
+    await ctx.client("secrets").request({ route: R.secondaryToken.revoke, body: { id: props.secondaryId } });
   },
 };
 
@@ -113,7 +113,7 @@ const revokeFn: FunctionDefinition<RevokeSecondaryArgs, ReplicationStatus> = {
   sideEffects: true,
   service: "secrets",
   async run(ctx, args) {
-    await ctx.client("secrets").request({ route: R.revokeSecondary, body: { id: args.secondaryId } });
+    await ctx.client("secrets").request({ route: R.secondaryToken.revoke, body: { id: args.secondaryId } });
     return fetchStatus(ctx);
   },
 };

@@ -109,7 +109,7 @@ export function statusOf(d: Record<string, unknown>): ReplicationStatus {
 }
 
 export async function fetchStatus(ctx: Context): Promise<ReplicationStatus> {
-  const res = await ctx.client("secrets").request({ route: R.status });
+  const res = await ctx.client("secrets").request({ route: R.status.read });
   return statusOf(dataOf(res.body));
 }
 

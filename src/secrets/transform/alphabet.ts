@@ -7,6 +7,7 @@ import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { pathObject } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
+import { TRANSFORM_ROUTES } from "./routes";
 
 export const alphabetFields = {
   /** Name of the alphabet; part of its path, so changing it replaces the alphabet. */
@@ -27,20 +28,15 @@ export type AlphabetState = StateOf<typeof alphabetFields>;
 const alphabetBase = pathObject<AlphabetState, AlphabetState>({
   kind: "secrets:TransformAlphabet",
   fields: fieldSet(alphabetFields),
-  routes: {
-    write: "POST /{mount}/alphabet/{name}",
-    read: "GET /{mount}/alphabet/{name}",
-    delete: "DELETE /{mount}/alphabet/{name}",
-    list: "LIST /{mount}/alphabet",
-  },
+  routes: TRANSFORM_ROUTES.alphabet,
 });
 
 export const alphabetDefinition: ResourceDefinition<AlphabetState, AlphabetState> = {
   ...alphabetBase,
   async delete(ctx, id, props) {
-    const users = await usersOf(ctx, props.mount, "LIST /{mount}/template", "GET /{mount}/template/{name}", (d) => d.alphabet === props.name);
+    const users = await usersOf(ctx, props.mount, TRANSFORM_ROUTES.template.list, TRANSFORM_ROUTES.template.read, (d) => d.alphabet === props.name);
     if (users.length > 0) {
-      throw inUse("DELETE", "DELETE /{mount}/alphabet/{name}", { mount: props.mount, name: props.name }, users.map((t) =>
+      throw inUse("DELETE", TRANSFORM_ROUTES.alphabet.delete, { mount: props.mount, name: props.name }, users.map((t) =>
         `alphabet ${props.name} is used by template ${t}: change that template's alphabet or delete it first`));
     }
     await alphabetBase.delete(ctx, id, props);

@@ -3,8 +3,9 @@ import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
-import { firstTemplate, transformationKeys, transformationObject, TRANSFORMATION_ROUTES, TWEAK_SOURCES } from "./transformations";
+import { firstTemplate, transformationKeys, transformationObject, TWEAK_SOURCES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
+import { TRANSFORM_ROUTES } from "./routes";
 
 export type TweakSource = (typeof TWEAK_SOURCES)[number];
 
@@ -41,7 +42,7 @@ export type FpeTransformationState = StateOf<typeof fpeTransformationFields>;
 export const fpeTransformationDefinition = transformationObject<FpeTransformationState>({
   kind: "secrets:TransformFpeTransformation",
   fields: fpeSet,
-  write: TRANSFORMATION_ROUTES.fpe,
+  write: TRANSFORM_ROUTES.transformation.fpe,
   // Written as `template`, read back as a `templates` list.
   fromData: (d, p) => ({ ...fpeSet.decode(d, p), template: firstTemplate(d, p.template) }) as FpeTransformationState,
 });

@@ -3,8 +3,9 @@ import { z } from "zod";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
-import { firstTemplate, transformationKeys, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
+import { firstTemplate, transformationKeys, transformationObject } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
+import { TRANSFORM_ROUTES } from "./routes";
 
 const first = (s: string) => [...s][0] ?? "";
 
@@ -34,7 +35,7 @@ export type MaskingTransformationState = StateOf<typeof maskingTransformationFie
 export const maskingTransformationDefinition = transformationObject<MaskingTransformationState>({
   kind: "secrets:TransformMaskingTransformation",
   fields: maskingSet,
-  write: TRANSFORMATION_ROUTES.masking,
+  write: TRANSFORM_ROUTES.transformation.masking,
   // Written as `template`, read back as a `templates` list.
   fromData: (d, p) => ({ ...maskingSet.decode(d, p), template: firstTemplate(d, p.template) }) as MaskingTransformationState,
 });

@@ -5,13 +5,7 @@ import { adopt, mount } from "../fields";
 import { pathObject } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT, names, transformName } from "./fields";
 import type { ConnectionArgs } from "../../core/connection";
-
-export const ROLE_ROUTES = {
-  write: "POST /{mount}/role/{name}",
-  read: "GET /{mount}/role/{name}",
-  delete: "DELETE /{mount}/role/{name}",
-  list: "LIST /{mount}/role",
-} as const;
+import { TRANSFORM_ROUTES } from "./routes";
 
 export const roleFields = {
   /** Name of the role; the value operations take it in their path. Changing it replaces the role. */
@@ -33,7 +27,7 @@ export type RoleState = StateOf<typeof roleFields>;
 export const roleDefinition = pathObject<RoleState, RoleState>({
   kind: "secrets:TransformRole",
   fields: fieldSet(roleFields),
-  routes: ROLE_ROUTES,
+  routes: TRANSFORM_ROUTES.role,
 });
 
 export type RoleArgs = ArgsOf<typeof roleFields> & ConnectionArgs<"secrets">;

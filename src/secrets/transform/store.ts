@@ -8,19 +8,11 @@ import { adopt, mount } from "../fields";
 import { pathObject } from "../pathObject";
 import { keepForm } from "../duration";
 import { DEFAULT_TRANSFORM_MOUNT, duration, inUse, transformName, usersOf } from "./fields";
-import { TRANSFORMATION_ROUTES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
+import { TRANSFORM_ROUTES } from "./routes";
 
 export const STORE_DRIVERS = ["postgres", "mysql"] as const;
 export type StoreDriver = (typeof STORE_DRIVERS)[number];
-
-export const STORE_ROUTES = {
-  write: "POST /{mount}/stores/{name}",
-  read: "GET /{mount}/stores/{name}",
-  delete: "DELETE /{mount}/stores/{name}",
-  list: "LIST /{mount}/stores",
-  schema: "POST /{mount}/stores/{name}/schema",
-} as const;
 
 const count = (min: number) => () => z.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be ${min} or more`);
 
@@ -83,16 +75,16 @@ const base = pathObject<StoreState, StoreState>({
       }
     },
   }),
-  routes: STORE_ROUTES,
+  routes: TRANSFORM_ROUTES.store,
 });
 
 export const storeDefinition: ResourceDefinition<StoreState, StoreState> = {
   ...base,
   async delete(ctx, id, props) {
-    const users = await usersOf(ctx, props.mount, TRANSFORMATION_ROUTES.list, TRANSFORMATION_ROUTES.read,
+    const users = await usersOf(ctx, props.mount, TRANSFORM_ROUTES.transformation.list, TRANSFORM_ROUTES.transformation.read,
       (d) => Array.isArray(d.stores) && d.stores.includes(props.name));
     if (users.length > 0) {
-      throw inUse("DELETE", STORE_ROUTES.delete, { mount: props.mount, name: props.name }, users.map((t) =>
+      throw inUse("DELETE", TRANSFORM_ROUTES.store.delete, { mount: props.mount, name: props.name }, users.map((t) =>
         `store ${props.name} is used by tokenization transformation ${t}: delete that TokenizationTransformation first (its stores cannot change in place)`));
     }
     await base.delete(ctx, id, props);

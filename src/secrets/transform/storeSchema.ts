@@ -7,8 +7,8 @@ import { mount, name } from "../fields";
 import { InvalidInputError } from "../../http";
 import { fetchData, pathOf } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT } from "./fields";
-import { STORE_ROUTES } from "./store";
 import type { ConnectionArgs } from "../../core/connection";
+import { TRANSFORM_ROUTES } from "./routes";
 
 export const storeSchemaFields = {
   /**
@@ -60,18 +60,18 @@ const STORE_SETTINGS = [["connectionString", "connection_string"], ["schema", "s
 
 async function run(ctx: Parameters<ResourceDefinition["create"]>[0], p: StoreSchemaState): Promise<void> {
   if (STORE_SETTINGS.some(([k]) => p[k] !== undefined)) {
-    const store = await fetchData(ctx, STORE_ROUTES.read, params(p));
+    const store = await fetchData(ctx, TRANSFORM_ROUTES.store.read, params(p));
     const differs = STORE_SETTINGS.filter(([k, wire]) => p[k] !== undefined && store?.[wire] !== undefined && store[wire] !== p[k]);
     if (differs.length > 0) {
       throw new InvalidInputError(differs.map(([k, wire]) => ({
         path: k,
         message: `is not store ${p.store}'s ${wire} on the server; pass the Store's own output (store.${k}) so the tables are made where its tokens go`,
-      })), { method: "POST", path: `/${pathOf(STORE_ROUTES.schema, params(p))}` });
+      })), { method: "POST", path: `/${pathOf(TRANSFORM_ROUTES.store.schema, params(p))}` });
     }
   }
   // Creating tables is idempotent on the service, so a lost response may be repeated.
   await ctx.client("secrets").request({
-    route: STORE_ROUTES.schema, params: params(p), retry: "safe",
+    route: TRANSFORM_ROUTES.store.schema, params: params(p), retry: "safe",
     body: { transformation_type: p.transformationType, username: p.username, password: p.password },
   });
 }
@@ -81,12 +81,12 @@ export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSc
   ...fieldSet(storeSchemaFields),
   async create(ctx, inputs) {
     await run(ctx, inputs);
-    return { id: `${pathOf(STORE_ROUTES.schema, params(inputs))}`, outs: inputs };
+    return { id: `${pathOf(TRANSFORM_ROUTES.store.schema, params(inputs))}`, outs: inputs };
   },
   async read(ctx, _id, props) {
     // The schema lives as long as its store; a store setting changed out of band shows as a diff
     // (and the next up runs the call again), where the server reads it back.
-    const store = await fetchData(ctx, STORE_ROUTES.read, params(props));
+    const store = await fetchData(ctx, TRANSFORM_ROUTES.store.read, params(props));
     if (!store) return undefined;
     const out = { ...props };
     for (const [k, wire] of STORE_SETTINGS) if (props[k] !== undefined && typeof store[wire] === "string") out[k] = store[wire];

@@ -5,9 +5,9 @@ import type { ResourceDefinition } from "../../core/definition";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
-import { TRANSFORMATION_ROUTES } from "./transformations";
 import { pathObject } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
+import { TRANSFORM_ROUTES } from "./routes";
 
 /** Number of capturing groups a JavaScript pattern has, or an error text when it does not compile. */
 export function captureGroups(pattern: string): number | string {
@@ -56,21 +56,16 @@ export type TemplateState = StateOf<typeof templateFields>;
 const templateBase = pathObject<TemplateState, TemplateState>({
   kind: "secrets:TransformTemplate",
   fields: fieldSet(templateFields),
-  routes: {
-    write: "POST /{mount}/template/{name}",
-    read: "GET /{mount}/template/{name}",
-    delete: "DELETE /{mount}/template/{name}",
-    list: "LIST /{mount}/template",
-  },
+  routes: TRANSFORM_ROUTES.template,
 });
 
 export const templateDefinition: ResourceDefinition<TemplateState, TemplateState> = {
   ...templateBase,
   async delete(ctx, id, props) {
-    const users = await usersOf(ctx, props.mount, TRANSFORMATION_ROUTES.list, TRANSFORMATION_ROUTES.read,
+    const users = await usersOf(ctx, props.mount, TRANSFORM_ROUTES.transformation.list, TRANSFORM_ROUTES.transformation.read,
       (d) => Array.isArray(d.templates) && d.templates.includes(props.name));
     if (users.length > 0) {
-      throw inUse("DELETE", "DELETE /{mount}/template/{name}", { mount: props.mount, name: props.name }, users.map((t) =>
+      throw inUse("DELETE", TRANSFORM_ROUTES.template.delete, { mount: props.mount, name: props.name }, users.map((t) =>
         `template ${props.name} is used by transformation ${t}: point that transformation at another template or delete it first`));
     }
     await templateBase.delete(ctx, id, props);

@@ -8,14 +8,7 @@ import { mount, name } from "../fields";
 import { fetchData, pathOf, readBack, rotateOnce } from "../pathObject";
 import { DEFAULT_TRANSFORM_MOUNT } from "./fields";
 import type { ConnectionArgs } from "../../core/connection";
-
-export const TOKENIZATION_KEY_ROUTES = {
-  read: "GET /{mount}/tokenization/keys/{name}",
-  list: "LIST /{mount}/tokenization/keys",
-  rotate: "POST /{mount}/tokenization/keys/{name}/rotate",
-  config: "POST /{mount}/tokenization/keys/{name}/config",
-  trim: "POST /{mount}/tokenization/keys/{name}/trim",
-} as const;
+import { TRANSFORM_ROUTES } from "./routes";
 
 const version = (min: number) => () => z.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be ${min} or more`);
 
@@ -51,22 +44,22 @@ export type TokenizationKeyConfigState = StateOf<typeof tokenizationKeyConfigFie
 const params = (p: { mount?: string; transformation: string }) => ({ mount: p.mount ?? DEFAULT_TRANSFORM_MOUNT, name: p.transformation });
 
 async function readConfig(ctx: Context, p: TokenizationKeyConfigState): Promise<TokenizationKeyConfigState | undefined> {
-  const d = await fetchData(ctx, TOKENIZATION_KEY_ROUTES.read, params(p));
+  const d = await fetchData(ctx, TRANSFORM_ROUTES.tokenizationKey.read, params(p));
   if (!d) return undefined;
   // A new key is at version 1 with nothing trimmed: what a server that leaves them out means.
   return { latestVersion: 1, minAvailableVersion: 0, ...keyConfigSet.decode(d, p) } as TokenizationKeyConfigState;
 }
 
 async function configure(ctx: Context, p: TokenizationKeyConfigState): Promise<void> {
-  await ctx.client("secrets").request({ route: TOKENIZATION_KEY_ROUTES.config, params: params(p), body: { min_decryption_version: p.minDecryptionVersion }, retry: "safe" });
+  await ctx.client("secrets").request({ route: TRANSFORM_ROUTES.tokenizationKey.config, params: params(p), body: { min_decryption_version: p.minDecryptionVersion }, retry: "safe" });
 }
 
 export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKeyConfigState, TokenizationKeyConfigState> = {
   kind: "secrets:TransformTokenizationKeyConfig",
   ...keyConfigSet,
   async create(ctx, inputs) {
-    const id = pathOf(TOKENIZATION_KEY_ROUTES.read, params(inputs));
-    const current = await fetchData(ctx, TOKENIZATION_KEY_ROUTES.read, params(inputs));
+    const id = pathOf(TRANSFORM_ROUTES.tokenizationKey.read, params(inputs));
+    const current = await fetchData(ctx, TRANSFORM_ROUTES.tokenizationKey.read, params(inputs));
     if (!current) throw new Error(`${id} does not exist: create the TokenizationTransformation ${inputs.transformation} first`);
     // Decoded without the inputs as prior: a setting the server leaves out is its default, not the program's value.
     if (keyConfigSet.decode(current, {}).minDecryptionVersion !== inputs.minDecryptionVersion) await configure(ctx, inputs);
@@ -76,7 +69,7 @@ export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKey
   async update(ctx, id, olds, news) {
     const rotate = news.rotationTrigger !== undefined && news.rotationTrigger !== olds.rotationTrigger;
     // Rotate first, so a minDecryptionVersion naming the new version is valid when it is set.
-    if (rotate) await rotateOnce(ctx, TOKENIZATION_KEY_ROUTES, params(news), `tokenization key ${news.transformation}`);
+    if (rotate) await rotateOnce(ctx, TRANSFORM_ROUTES.tokenizationKey, params(news), `tokenization key ${news.transformation}`);
     try {
       if (news.minDecryptionVersion !== olds.minDecryptionVersion) await configure(ctx, news);
       return await readBack(id, news, () => readConfig(ctx, news));

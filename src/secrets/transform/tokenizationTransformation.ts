@@ -4,8 +4,9 @@ import { SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { keepForm } from "../duration";
 import { duration, names, reference } from "./fields";
-import { MAPPING_MODES, transformationKeys, transformationObject, TRANSFORMATION_ROUTES } from "./transformations";
+import { MAPPING_MODES, transformationKeys, transformationObject } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
+import { TRANSFORM_ROUTES } from "./routes";
 
 export type MappingMode = (typeof MAPPING_MODES)[number];
 
@@ -46,7 +47,7 @@ export type TokenizationTransformationState = StateOf<typeof tokenizationTransfo
 export const tokenizationTransformationDefinition = transformationObject<TokenizationTransformationState>({
   kind: "secrets:TransformTokenizationTransformation",
   fields: fieldSet(tokenizationTransformationFields),
-  write: TRANSFORMATION_ROUTES.tokenization,
+  write: TRANSFORM_ROUTES.transformation.tokenization,
 });
 
 export type TokenizationTransformationArgs = ArgsOf<typeof tokenizationTransformationFields> & ConnectionArgs<"secrets">;

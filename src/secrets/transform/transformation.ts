@@ -4,8 +4,9 @@ import { SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
 import type { TweakSource } from "./fpeTransformation";
-import { firstTemplate, transformationKeys, transformationObject, TRANSFORMATION_ROUTES, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
+import { firstTemplate, transformationKeys, transformationObject, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
+import { TRANSFORM_ROUTES } from "./routes";
 
 export type TransformationType = (typeof TRANSFORMATION_TYPES)[number];
 
@@ -37,7 +38,7 @@ const first = (s: string | undefined) => [...(s ?? "")][0];
 export const transformationDefinition = transformationObject<TransformationState>({
   kind: "secrets:TransformTransformation",
   fields: transformationSet,
-  write: TRANSFORMATION_ROUTES.generic,
+  write: TRANSFORM_ROUTES.transformation.generic,
   // What a read means depends on the type: fields that do not apply to it keep the input.
   fromData: (d, p) => {
     const out = transformationSet.decode(d, p) as TransformationState;

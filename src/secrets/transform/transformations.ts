@@ -6,18 +6,8 @@ import type { Props, ResourceDefinition } from "../../core/definition";
 import { field, type FieldSet } from "../../core/fields";
 import { adopt, mount } from "../fields";
 import { pathObject, type PathObjectSpec } from "../pathObject";
-import { ROLE_ROUTES } from "./role";
 import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields";
-
-export const TRANSFORMATION_ROUTES = {
-  read: "GET /{mount}/transformation/{name}",
-  delete: "DELETE /{mount}/transformation/{name}",
-  list: "LIST /{mount}/transformation",
-  generic: "POST /{mount}/transformation/{name}",
-  fpe: "POST /{mount}/transformations/fpe/{name}",
-  masking: "POST /{mount}/transformations/masking/{name}",
-  tokenization: "POST /{mount}/transformations/tokenization/{name}",
-} as const;
+import { TRANSFORM_ROUTES } from "./routes";
 
 export const TWEAK_SOURCES = ["supplied", "generated", "internal"] as const;
 export const MAPPING_MODES = ["default", "exportable"] as const;
@@ -47,15 +37,15 @@ export function transformationObject<S extends Named>(
 ): ResourceDefinition<S, S> {
   const base = pathObject<S, S>({
     ...spec,
-    routes: { write: spec.write, read: TRANSFORMATION_ROUTES.read, delete: TRANSFORMATION_ROUTES.delete, list: TRANSFORMATION_ROUTES.list },
+    routes: { write: spec.write, read: TRANSFORM_ROUTES.transformation.read, delete: TRANSFORM_ROUTES.transformation.delete, list: TRANSFORM_ROUTES.transformation.list },
   });
   return {
     ...base,
     async delete(ctx, id, props) {
-      const roles = await usersOf(ctx, props.mount, ROLE_ROUTES.list, ROLE_ROUTES.read,
+      const roles = await usersOf(ctx, props.mount, TRANSFORM_ROUTES.role.list, TRANSFORM_ROUTES.role.read,
         (d) => Array.isArray(d.transformations) && d.transformations.includes(props.name));
       if (roles.length > 0) {
-        throw inUse("DELETE", TRANSFORMATION_ROUTES.delete, { mount: props.mount, name: props.name }, roles.map((r) =>
+        throw inUse("DELETE", TRANSFORM_ROUTES.transformation.delete, { mount: props.mount, name: props.name }, roles.map((r) =>
           `transformation ${props.name} is used by role ${r}: remove it from the Role's transformations (pulumi up) before deleting or replacing it`));
       }
       await base.delete(ctx, id, props);

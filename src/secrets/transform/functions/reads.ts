@@ -5,12 +5,10 @@ import type { Context } from "../../../core/definition";
 import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
 import { dataOf } from "../../envelope";
 import { listNames } from "../../pathObject";
-import { ROLE_ROUTES } from "../role";
-import { STORE_ROUTES } from "../store";
-import { TOKENIZATION_KEY_ROUTES, tokenizationKeyConfigFields } from "../tokenizationKeyConfig";
-import { TRANSFORMATION_ROUTES } from "../transformations";
+import { tokenizationKeyConfigFields } from "../tokenizationKeyConfig";
 import { field, fieldSet, output, pick, type InfoOf, type PlainArgsOf } from "../../../core/fields";
 import { forms, mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
+import { TRANSFORM_ROUTES } from "../routes";
 
 const refFieldsOwn = {
   /** Name of the object (built-ins such as `builtin/internal` too, where the service has them). */
@@ -150,11 +148,11 @@ function lister(name: string, route: string): FunctionDefinition<MountArgs, Name
 
 const defs = {
   getRole: { name: "getRole", schema: ref, sideEffects: false,
-    run: async (ctx, a) => ({ name: a.name, transformations: strings((await get(ctx, ROLE_ROUTES.read, a)).transformations) }) } as FunctionDefinition<RefArgs, RoleInfo>,
+    run: async (ctx, a) => ({ name: a.name, transformations: strings((await get(ctx, TRANSFORM_ROUTES.role.read, a)).transformations) }) } as FunctionDefinition<RefArgs, RoleInfo>,
   listRoles: { name: "listRoles", schema: rolesArgs, sideEffects: false,
     run: async (ctx, a) => {
       try {
-        const res = await ctx.client("secrets").request({ route: ROLE_ROUTES.list, params: { mount: mountOf(a) }, query: a.filter ? { filter: a.filter } : undefined });
+        const res = await ctx.client("secrets").request({ route: TRANSFORM_ROUTES.role.list, params: { mount: mountOf(a) }, query: a.filter ? { filter: a.filter } : undefined });
         return { keys: strings(dataOf<{ keys?: unknown }>(res.body).keys).sort() };
       } catch (e) {
         if ((e as { code?: string }).code === "not_found") return { keys: [] };
@@ -163,7 +161,7 @@ const defs = {
     } } as FunctionDefinition<ListRolesArgs, NamesResult>,
   getTransformation: { name: "getTransformation", schema: ref, sideEffects: false,
     run: async (ctx, a) => {
-      const d = await get(ctx, TRANSFORMATION_ROUTES.read, a);
+      const d = await get(ctx, TRANSFORM_ROUTES.transformation.read, a);
       return {
         name: a.name, type: String(d.type ?? ""), templates: strings(d.templates), tweakSource: String(d.tweak_source ?? ""), allowedRoles: strings(d.allowed_roles),
         ...(d.masking_character !== undefined ? { maskingCharacter: String(d.masking_character) } : {}),
@@ -172,30 +170,30 @@ const defs = {
         ...(d.stores !== undefined ? { stores: strings(d.stores) } : {}),
       };
     } } as FunctionDefinition<RefArgs, TransformationInfo>,
-  listTransformations: lister("listTransformations", TRANSFORMATION_ROUTES.list),
+  listTransformations: lister("listTransformations", TRANSFORM_ROUTES.transformation.list),
   getStore: { name: "getStore", schema: ref, sideEffects: false,
     run: async (ctx, a) => {
-      const d = await get(ctx, STORE_ROUTES.read, a);
+      const d = await get(ctx, TRANSFORM_ROUTES.store.read, a);
       return {
         name: a.name, type: String(d.type ?? ""), connectionString: String(d.connection_string ?? ""), supportedTransformations: strings(d.supported_transformations),
         ...(d.driver !== undefined ? { driver: String(d.driver) } : {}), ...(d.schema !== undefined ? { schema: String(d.schema) } : {}),
       };
     } } as FunctionDefinition<RefArgs, StoreInfo>,
-  listStores: lister("listStores", STORE_ROUTES.list),
-  listTemplates: lister("listTemplates", "LIST /{mount}/template"),
-  listAlphabets: lister("listAlphabets", "LIST /{mount}/alphabet"),
+  listStores: lister("listStores", TRANSFORM_ROUTES.store.list),
+  listTemplates: lister("listTemplates", TRANSFORM_ROUTES.template.list),
+  listAlphabets: lister("listAlphabets", TRANSFORM_ROUTES.alphabet.list),
   getTokenizationKey: { name: "getTokenizationKey", schema: keyRef, sideEffects: false,
-    run: async (ctx, a) => keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name) } as FunctionDefinition<KeyRefArgs, TokenizationKeyInfo>,
-  listTokenizationKeys: lister("listTokenizationKeys", TOKENIZATION_KEY_ROUTES.list),
+    run: async (ctx, a) => keyInfo(await get(ctx, TRANSFORM_ROUTES.tokenizationKey.read, a), a.name) } as FunctionDefinition<KeyRefArgs, TokenizationKeyInfo>,
+  listTokenizationKeys: lister("listTokenizationKeys", TRANSFORM_ROUTES.tokenizationKey.list),
   rotateTokenizationKey: { name: "rotateTokenizationKey", schema: keyRef, sideEffects: true,
     run: async (ctx, a) => {
-      await post(ctx, TOKENIZATION_KEY_ROUTES.rotate, { mount: mountOf(a), name: a.name }, {});
-      return keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name);
+      await post(ctx, TRANSFORM_ROUTES.tokenizationKey.rotate, { mount: mountOf(a), name: a.name }, {});
+      return keyInfo(await get(ctx, TRANSFORM_ROUTES.tokenizationKey.read, a), a.name);
     } } as FunctionDefinition<KeyRefArgs, TokenizationKeyInfo>,
   trimTokenizationKey: { name: "trimTokenizationKey", schema: trimArgs, sideEffects: true,
     run: async (ctx, a) => {
-      await post(ctx, TOKENIZATION_KEY_ROUTES.trim, { mount: mountOf(a), name: a.name }, { min_available_version: a.minAvailableVersion });
-      return keyInfo(await get(ctx, TOKENIZATION_KEY_ROUTES.read, a), a.name);
+      await post(ctx, TRANSFORM_ROUTES.tokenizationKey.trim, { mount: mountOf(a), name: a.name }, { min_available_version: a.minAvailableVersion });
+      return keyInfo(await get(ctx, TRANSFORM_ROUTES.tokenizationKey.read, a), a.name);
     } } as FunctionDefinition<TrimArgs, TokenizationKeyInfo>,
 };
 

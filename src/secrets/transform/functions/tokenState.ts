@@ -10,12 +10,10 @@ import type { Context } from "../../../core/definition";
 import { invoke, named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
 import { field, fieldSet, output, registerSecrets, type PlainArgsOf, type ResultOf } from "../../../core/fields";
 import { forms, mountArg, mountOf, objectName, post, type Inputs } from "./common";
+import { TRANSFORM_ROUTES } from "../routes";
 
-export const TOKEN_STATE_ROUTES = {
-  snapshot: "POST /{mount}/transformations/tokenization/snapshot/{name}",
-  restore: "POST /{mount}/transformations/tokenization/restore/{name}",
-  exportDecoded: "POST /{mount}/transformations/tokenization/export-decoded/{name}",
-} as const;
+/** The tokenization state routes: `TRANSFORM_ROUTES.tokenState`, under the name the package has always exported. */
+export const TOKEN_STATE_ROUTES = TRANSFORM_ROUTES.tokenState;
 
 const pagedFieldsOwn = {
   /** Name of the tokenization transformation. */
@@ -90,11 +88,11 @@ const decoded = (v: unknown): DecodedToken => {
 };
 
 async function* snapshotValues(ctx: Context, a: PagedArgs): AsyncGenerator<string, void, undefined> {
-  for await (const page of pages(ctx, TOKEN_STATE_ROUTES.snapshot, a)) for (const v of page) yield String(v);
+  for await (const page of pages(ctx, TRANSFORM_ROUTES.tokenState.snapshot, a)) for (const v of page) yield String(v);
 }
 
 async function* exportValues(ctx: Context, a: PagedArgs): AsyncGenerator<DecodedToken, void, undefined> {
-  for await (const page of pages(ctx, TOKEN_STATE_ROUTES.exportDecoded, a)) for (const v of page) yield decoded(v);
+  for await (const page of pages(ctx, TRANSFORM_ROUTES.tokenState.exportDecoded, a)) for (const v of page) yield decoded(v);
 }
 
 const snapshotDef: FunctionDefinition<PagedArgs, string[]> = { name: "snapshotTokenization", schema: paged, sideEffects: false, run: (ctx, a) => collect(snapshotValues(ctx, a)) };
@@ -118,7 +116,7 @@ const restoreDef: FunctionDefinition<RestoreArgs, RestoreResult> = {
     const send = async () => {
       // An iterable yields its values only now: they are registered as they go out.
       registerSecrets(restoreFields, { values: chunk });
-      await ctx.client("secrets").request({ route: TOKEN_STATE_ROUTES.restore, params: { mount: mountOf(a), name: a.transformation }, body: { values: chunk }, retry: "safe" });
+      await ctx.client("secrets").request({ route: TRANSFORM_ROUTES.tokenState.restore, params: { mount: mountOf(a), name: a.transformation }, body: { values: chunk }, retry: "safe" });
       restored += chunk.length;
       chunk = [];
     };

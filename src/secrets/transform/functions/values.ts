@@ -12,19 +12,13 @@ import type { Schema } from "../../../core/validate";
 import { duration } from "../fields";
 import { isAmbiguous, isSvcError } from "../../../http";
 import { dataOf } from "../../envelope";
-import { ROLE_ROUTES } from "../role";
-import { TRANSFORMATION_ROUTES } from "../transformations";
 import { forms, mountArg, mountOf, objectName, post, sevenByteTweak, type Inputs } from "./common";
+import { TRANSFORM_ROUTES } from "../routes";
 
-export const VALUE_ROUTES = {
-  encode: "POST /{mount}/encode/{role}",
-  decode: "POST /{mount}/decode/{role}",
-  validate: "POST /{mount}/validate/{role}",
-  tokenized: "POST /{mount}/tokenized/{role}",
-  metadata: "POST /{mount}/metadata/{role}",
-} as const;
+/** The value operations' routes: `TRANSFORM_ROUTES.value`, under the name the package has always exported. */
+export const VALUE_ROUTES = TRANSFORM_ROUTES.value;
 
-type Op = keyof typeof VALUE_ROUTES;
+type Op = keyof typeof TRANSFORM_ROUTES.value;
 
 const metaPairs = () => z.union([
   z.string().regex(/^[^=,]+=[^,]*(,[^=,]+=[^,]*)*$/, 'must be "key=value" pairs separated by commas'),
@@ -203,7 +197,7 @@ const camelOf = (r: Record<string, unknown>, op: Op): Record<string, unknown> =>
 async function run(ctx: Context, op: Op, a: ValueArgs): Promise<Record<string, unknown>> {
   const params = { mount: mountOf(a), role: a.role };
   if (!a.batchInput) {
-    if (op !== "encode") return camel(await post(ctx, VALUE_ROUTES[op], params, itemSet.body(a), "safe"), op);
+    if (op !== "encode") return camel(await post(ctx, TRANSFORM_ROUTES.value[op], params, itemSet.body(a), "safe"), op);
     const [only] = await encodeOnce(ctx, params, [a as ValueItem], false);
     return only!;
   }
@@ -212,7 +206,7 @@ async function run(ctx: Context, op: Op, a: ValueArgs): Promise<Record<string, u
   for (let i = 0; i < a.batchInput.length; i += size) {
     const chunk = a.batchInput.slice(i, i + size);
     if (op === "encode") results.push(...(await encodeOnce(ctx, params, chunk, true)));
-    else results.push(...batchResults(await post(ctx, VALUE_ROUTES[op], params, { batch_input: chunk.map((item) => itemSet.body(item)) }, "safe"), op));
+    else results.push(...batchResults(await post(ctx, TRANSFORM_ROUTES.value[op], params, { batch_input: chunk.map((item) => itemSet.body(item)) }, "safe"), op));
   }
   return { batchResults: results };
 }
@@ -229,8 +223,8 @@ const batchResults = (data: Record<string, unknown>, op: Op) =>
  */
 async function encodeOnce(ctx: Context, params: { mount: string; role: string }, items: ValueItem[], batch: boolean): Promise<Record<string, unknown>[]> {
   const send = async (list: ValueItem[]) => batch
-    ? batchResults(await post(ctx, VALUE_ROUTES.encode, params, { batch_input: list.map((item) => itemSet.body(item)) }), "encode")
-    : [camel(await post(ctx, VALUE_ROUTES.encode, params, itemSet.body(list[0]!)), "encode")];
+    ? batchResults(await post(ctx, TRANSFORM_ROUTES.value.encode, params, { batch_input: list.map((item) => itemSet.body(item)) }), "encode")
+    : [camel(await post(ctx, TRANSFORM_ROUTES.value.encode, params, itemSet.body(list[0]!)), "encode")];
   const results: (Record<string, unknown> | undefined)[] = items.map(() => undefined);
   let pending = items.map((_, i) => i);
   for (let attempt = 1; ; attempt++) {
@@ -264,18 +258,18 @@ async function encodeOnce(ctx: Context, params: { mount: string; role: string },
 
 /** Of `items`, the positions of tokenization items whose value the service reports tokenized. */
 async function tokenizedNow(ctx: Context, params: { mount: string; role: string }, items: ValueItem[]): Promise<number[]> {
-  const role = dataOf((await ctx.client("secrets").request({ route: ROLE_ROUTES.read, params: { mount: params.mount, name: params.role } })).body);
+  const role = dataOf((await ctx.client("secrets").request({ route: TRANSFORM_ROUTES.role.read, params: { mount: params.mount, name: params.role } })).body);
   const held = Array.isArray(role.transformations) ? role.transformations.map(String) : [];
   const types = new Map<string, string>();
   for (const name of held) {
-    const res = await ctx.client("secrets").request({ route: TRANSFORMATION_ROUTES.read, params: { mount: params.mount, name }, expect: [404] });
+    const res = await ctx.client("secrets").request({ route: TRANSFORM_ROUTES.transformation.read, params: { mount: params.mount, name }, expect: [404] });
     types.set(name, res.status === 404 ? "" : String(dataOf(res.body).type ?? ""));
   }
   const tokenization = items.map((item, n) => [n, item] as const)
     .filter(([, item]) => types.get(item.transformation ?? (held.length === 1 ? held[0]! : "")) !== "fpe" &&
       types.get(item.transformation ?? (held.length === 1 ? held[0]! : "")) !== "masking");
   if (tokenization.length === 0) return [];
-  const data = await post(ctx, VALUE_ROUTES.tokenized, params, {
+  const data = await post(ctx, TRANSFORM_ROUTES.value.tokenized, params, {
     batch_input: tokenization.map(([, item]) => ({ value: item.value, ...(item.transformation ? { transformation: item.transformation } : {}) })),
   }, "safe");
   const found = batchResults(data, "tokenized");
