@@ -11,7 +11,8 @@ import { segment } from "../../core/segment";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
@@ -187,7 +188,7 @@ export class EntityAlias extends SvcResource {
 
 const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasInfo> = {
   name: "getEntityAlias",
-  schema: fieldSet(aliasRefFields).schema,
+  fields: aliasRefFields,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: IDENTITY_ROUTES.entityAlias.read, params: { id: args.id } });
@@ -197,33 +198,25 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasI
 
 const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   name: "listEntityAliases",
-  schema: fieldSet({}).schema,
+  fields: {},
   sideEffects: false, service: "secrets",
   run: async (ctx) => ({ keys: await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {}) }),
 };
 
 /** Reads an entity alias by id: the whole alias (`customMetadata` is `{}` when there is none). */
-export function getEntityAlias(args: PlainArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOptions<"secrets">): Promise<EntityAliasInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getEntityAlias: (args: PlainArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<EntityAliasInfo> = forms(getFn).promise;
 
 /** Output form of {@link getEntityAlias}. */
-export function getEntityAliasOutput(args: ArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<EntityAliasInfo> {
-  return invokeOutput(getFn, args, opts);
-}
+export const getEntityAliasOutput: (args: ArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<EntityAliasInfo> = forms(getFn).output;
 
 /** Ids of every entity alias (empty when there are none). */
-export function listEntityAliases(opts?: SvcInvokeOptions<"secrets">): Promise<{
+export const listEntityAliases: (opts?: SvcInvokeOptions<"secrets">) => Promise<{
   /** Ids of every entity alias. */
   keys: string[];
-}> {
-  return invoke(listFn, {}, opts);
-}
+}> = (opts) => forms(listFn).promise({}, opts);
 
 /** Output form of {@link listEntityAliases}. */
-export function listEntityAliasesOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{
+export const listEntityAliasesOutput: (opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<{
   /** Ids of every entity alias. */
   keys: string[];
-}> {
-  return invokeOutput(listFn, {}, opts);
-}
+}> = (opts) => forms(listFn).output({}, opts);

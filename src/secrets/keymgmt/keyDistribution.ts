@@ -7,7 +7,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
@@ -179,7 +180,7 @@ export type GetKeyDistributionArgs = PlainArgsOf<typeof getFields>;
 
 const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
   name: "listKeyDistributions",
-  schema: fieldSet(listFields).schema,
+  fields: listFields,
   sideEffects: false, service: "secrets",
   run: async (ctx, args) => ({
     keys: await listNames(ctx, KEYMGMT_ROUTES.keyDistribution.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }),
@@ -188,7 +189,7 @@ const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
 
 const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
   name: "getKeyDistribution",
-  schema: fieldSet(getFields).schema,
+  fields: getFields,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.keyDistribution.read, params: params(args) });
@@ -197,21 +198,13 @@ const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
 };
 
 /** Names of the keys distributed to a KMS provider (empty when there are none). */
-export function listKeyDistributions(args: ListKeyDistributionsArgs, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
-  return invoke(listFn, args, opts);
-}
+export const listKeyDistributions: (args: ListKeyDistributionsArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ListResult> = forms(listFn).promise;
 
 /** Output form of {@link listKeyDistributions}. */
-export function listKeyDistributionsOutput(args: ArgsOf<typeof listFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
-  return invokeOutput(listFn, args, opts);
-}
+export const listKeyDistributionsOutput: (args: ArgsOf<typeof listFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ListResult> = forms(listFn).output;
 
 /** Reads the distribution of a key to a KMS provider: provider-side name, purposes, protection, versions. */
-export function getKeyDistribution(args: GetKeyDistributionArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KeyDistributionInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getKeyDistribution: (args: GetKeyDistributionArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KeyDistributionInfo> = forms(getFn).promise;
 
 /** Output form of {@link getKeyDistribution}. */
-export function getKeyDistributionOutput(args: ArgsOf<typeof getFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyDistributionInfo> {
-  return invokeOutput(getFn, args, opts);
-}
+export const getKeyDistributionOutput: (args: ArgsOf<typeof getFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KeyDistributionInfo> = forms(getFn).output;

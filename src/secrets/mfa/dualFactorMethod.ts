@@ -9,7 +9,8 @@ import { segment } from "../../core/segment";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
@@ -191,7 +192,7 @@ export class DualFactorMethod extends SvcResource {
 
 const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorMethodInfo> = {
   name: "getDualFactorMethod",
-  schema: fieldSet(methodRefFields).schema,
+  fields: methodRefFields,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: MFA_ROUTES.dualFactorMethod.read, params: { id: args.id } });
@@ -204,7 +205,7 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorM
 
 const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
   name: "listDualFactorMethods",
-  schema: fieldSet({}).schema,
+  fields: {},
   sideEffects: false, service: "secrets",
   run: async (ctx) => ({ keys: await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {}) }),
 };
@@ -213,27 +214,19 @@ const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
  * Reads a dual-factor method by id. The result holds the secret and integration keys (the service
  * returns them); prefer the Output form, which is secret.
  */
-export function getDualFactorMethod(args: PlainArgsOf<typeof methodRefFields>, opts?: SvcInvokeOptions<"secrets">): Promise<DualFactorMethodInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getDualFactorMethod: (args: PlainArgsOf<typeof methodRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<DualFactorMethodInfo> = forms(getFn).promise;
 
 /** Output form of {@link getDualFactorMethod}; the whole result is secret, since it holds the keys. */
-export function getDualFactorMethodOutput(args: ArgsOf<typeof methodRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DualFactorMethodInfo> {
-  return pulumi.secret(invokeOutput(getFn, args, opts));
-}
+export const getDualFactorMethodOutput: (args: ArgsOf<typeof methodRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DualFactorMethodInfo> = forms(getFn, { secret: true }).output;
 
 /** Ids (UUIDs) of the dual-factor methods visible in the current and parent namespaces. */
-export function listDualFactorMethods(opts?: SvcInvokeOptions<"secrets">): Promise<{
+export const listDualFactorMethods: (opts?: SvcInvokeOptions<"secrets">) => Promise<{
   /** Ids of the dual-factor methods. */
   keys: string[];
-}> {
-  return invoke(listFn, {}, opts);
-}
+}> = (opts) => forms(listFn).promise({}, opts);
 
 /** Output form of {@link listDualFactorMethods}. */
-export function listDualFactorMethodsOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{
+export const listDualFactorMethodsOutput: (opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<{
   /** Ids of the dual-factor methods. */
   keys: string[];
-}> {
-  return invokeOutput(listFn, {}, opts);
-}
+}> = (opts) => forms(listFn).output({}, opts);

@@ -9,7 +9,8 @@ import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isAmbiguous } from "../../http";
 import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
@@ -232,11 +233,7 @@ const demoteFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
  * demoted afterwards (`primaryClusterAddr` `""`) and the next `pulumi up` promotes it back; once the
  * cluster joins another primary it reads as gone.
  */
-export function demotePrimary(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(demoteFn, args, opts);
-}
+export const demotePrimary: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(demoteFn, { argsOptional: true }).promise;
 
 /** Output form of {@link demotePrimary}: unknown during preview. */
-export function demotePrimaryOutput(args: InputsOf<Record<string, never>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(demoteFn, args, opts);
-}
+export const demotePrimaryOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(demoteFn, { argsOptional: true }).output;

@@ -9,7 +9,8 @@ import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { isSvcError } from "../../http";
@@ -238,7 +239,6 @@ export interface SecondaryPublicKey {
 
 const promoteFn: FunctionDefinition<PromoteSecondaryArgs, ReplicationStatus> = {
   name: "promoteSecondary",
-  schema: fieldSet(promoteFields).schema,
   fields: promoteFields,
   sideEffects: true,
   service: "secrets",
@@ -255,14 +255,10 @@ const promoteFn: FunctionDefinition<PromoteSecondaryArgs, ReplicationStatus> = {
  * without `force` also when it may lack writes of its primary. Other secondaries need new tokens
  * from it. No request during preview. Resolves to the cluster's status after the promotion.
  */
-export function promoteSecondary(args: PromoteSecondaryArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(promoteFn, args, opts);
-}
+export const promoteSecondary: (args?: PromoteSecondaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).promise;
 
 /** Output form of {@link promoteSecondary}: unknown during preview. */
-export function promoteSecondaryOutput(args: ArgsOf<typeof promoteFields> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(promoteFn, args, opts);
-}
+export const promoteSecondaryOutput: (args?: ArgsOf<typeof promoteFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).output;
 
 const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
   name: "updatePrimary",
@@ -297,14 +293,10 @@ const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
  * was disabled and enabled again leads a new set: joining it needs a wipe (a new PerformanceSecondary).
  * No request during preview. Resolves to the secondary's status afterwards.
  */
-export function updatePrimary(args: UpdatePrimaryArgs, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(updateFn, args, opts);
-}
+export const updatePrimary: (args: UpdatePrimaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(updateFn).promise;
 
 /** Output form of {@link updatePrimary}: unknown during preview. */
-export function updatePrimaryOutput(args: ArgsOf<typeof updatePrimaryFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(updateFn, args, opts);
-}
+export const updatePrimaryOutput: (args: ArgsOf<typeof updatePrimaryFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(updateFn).output;
 
 const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
   name: "generateSecondaryPublicKey",
@@ -324,11 +316,7 @@ const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
  * whose credentials are then encrypted to it. The first call makes the key (so it acts); later
  * calls return the same key until the cluster's secondary is disabled. No request during preview.
  */
-export function generateSecondaryPublicKey(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<SecondaryPublicKey> {
-  return invoke(keyFn, args, opts);
-}
+export const generateSecondaryPublicKey: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<SecondaryPublicKey> = forms(keyFn, { argsOptional: true }).promise;
 
 /** Output form of {@link generateSecondaryPublicKey}: unknown during preview. */
-export function generateSecondaryPublicKeyOutput(args: InputsOf<Record<string, never>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<SecondaryPublicKey> {
-  return invokeOutput(keyFn, args, opts);
-}
+export const generateSecondaryPublicKeyOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<SecondaryPublicKey> = forms(keyFn, { argsOptional: true }).output;

@@ -6,7 +6,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isAmbiguous } from "../../http";
 import type { Context } from "../../core/definition";
 import { fieldSet } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { dataOf } from "../envelope";
 import { REPLICATION_ROUTES as R } from "./routes";
 
@@ -155,11 +156,7 @@ const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
  * connection with only a `url` (or `svc:secretsUrl` alone) is enough. Fields of the other modes
  * (a primary's secondaries, a secondary's primaries) are empty.
  */
-export function getReplicationStatus(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(statusFn, args, opts);
-}
+export const getReplicationStatus: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(statusFn, { argsOptional: true }).promise;
 
 /** Output form of {@link getReplicationStatus}. */
-export function getReplicationStatusOutput(args: InputsOf<Record<string, never>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(statusFn, args, opts);
-}
+export const getReplicationStatusOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(statusFn, { argsOptional: true }).output;
