@@ -119,27 +119,23 @@ async function readDynamic(ctx: Context, route: string, id: string): Promise<Dyn
   return { dynamicFilteredMounts: list(d.dynamic_filtered_mounts), dynamicFilteredNamespaces: list(d.dynamic_filtered_namespaces) };
 }
 
-const primaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
-  name: "getPrimaryDynamicFilter",
+/** A function reading a secondary's dynamic filter at `route`: on the primary, or on the secondary itself. */
+const dynamicFilterFn = (name: string, route: string): FunctionDefinition<DynamicFilterArgs, DynamicFilter> => ({
+  name,
   fields: dynamicFilterFields,
   sideEffects: false,
   service: "secrets",
-  run: (ctx, args) => readDynamic(ctx, R.pathsFilter.primaryDynamic, args.secondaryClusterId),
-};
+  run: (ctx, args) => readDynamic(ctx, route, args.secondaryClusterId),
+});
+
+const primaryFn = dynamicFilterFn("getPrimaryDynamicFilter", R.pathsFilter.primaryDynamic);
+const secondaryFn = dynamicFilterFn("getSecondaryDynamicFilter", R.pathsFilter.secondaryDynamic);
 
 /** The dynamic filter of a secondary, read on the primary of the connection. */
 export const getPrimaryDynamicFilter: (args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DynamicFilter> = forms(primaryFn).promise;
 
 /** Output form of {@link getPrimaryDynamicFilter}. */
 export const getPrimaryDynamicFilterOutput: (args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DynamicFilter> = forms(primaryFn).output;
-
-const secondaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
-  name: "getSecondaryDynamicFilter",
-  fields: dynamicFilterFields,
-  sideEffects: false,
-  service: "secrets",
-  run: (ctx, args) => readDynamic(ctx, R.pathsFilter.secondaryDynamic, args.secondaryClusterId),
-};
 
 /** The dynamic filter read on the secondary of the connection (`secondaryClusterId` is its own cluster id). */
 export const getSecondaryDynamicFilter: (args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DynamicFilter> = forms(secondaryFn).promise;

@@ -7,7 +7,6 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { PartialFailure } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
@@ -15,7 +14,7 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { isSvcError } from "../../http";
 import { clusterAddr } from "./performancePrimary";
-import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
+import { actingFunction, fetchStatus, statusAfter, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 export const WIPE_NOT_ACKNOWLEDGED =
@@ -133,13 +132,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   async create(ctx, inputs) {
     await transition(ctx, R.secondary.enable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
     const activated = { ...inputs, activation: 1 };
-    try {
-      const out = await readSecondary(ctx, activated);
-      if (!out) throw new Error("secondary/enable succeeded but the status does not report a secondary");
-      return { id: SECONDARY_ID, outs: out };
-    } catch (e) {
-      throw new PartialFailure(SECONDARY_ID, activated, e as Error);
-    }
+    return { id: SECONDARY_ID, outs: await statusAfter(ctx, "secondary/enable", "secondary", SECONDARY_ID, activated, fromStatus) };
   },
   read: (ctx, _id, props) => readSecondary(ctx, props),
   /** A new token is an update-primary: the secondary follows the token's primary without a wipe. */
@@ -165,13 +158,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
     // sends it again and is refused. The id and primary it led to are read back (unknown until then).
     const used: PerformanceSecondaryState = { ...news, activation: (olds.activation ?? 1) + 1 };
     if (olds.clusterId !== undefined) used.clusterId = olds.clusterId;
-    try {
-      const out = await readSecondary(ctx, used);
-      if (!out) throw new Error("update-primary succeeded but the status does not report a secondary");
-      return out;
-    } catch (e) {
-      throw new PartialFailure(id, used, e as Error);
-    }
+    return statusAfter(ctx, "update-primary", "secondary", id, used, fromStatus);
   },
   async delete(ctx) {
     // Already disabled (an earlier destroy whose response was lost) is what delete wants.
@@ -237,18 +224,11 @@ export interface SecondaryPublicKey {
   secondaryPublicKey: string;
 }
 
-const promoteFn: FunctionDefinition<PromoteSecondaryArgs, ReplicationStatus> = {
-  name: "promoteSecondary",
-  fields: promoteFields,
-  sideEffects: true,
-  service: "secrets",
-  async run(ctx, args) {
-    const body: Record<string, unknown> = { force: args.force ?? false };
-    if (args.primaryClusterAddr) body.primary_cluster_addr = args.primaryClusterAddr;
-    await ctx.client("secrets").request({ route: R.secondary.promote, body });
-    return fetchStatus(ctx);
-  },
-};
+const promoteFn = actingFunction<PromoteSecondaryArgs>({ name: "promoteSecondary", fields: promoteFields }, R.secondary.promote, (args) => {
+  const body: Record<string, unknown> = { force: args.force ?? false };
+  if (args.primaryClusterAddr) body.primary_cluster_addr = args.primaryClusterAddr;
+  return body;
+});
 
 /**
  * Promotes the secondary of the connection to primary. Refused while another primary is active;
@@ -260,7 +240,7 @@ export const promoteSecondary: (args?: PromoteSecondaryArgs, opts?: SvcInvokeOpt
 /** Output form of {@link promoteSecondary}: unknown during preview. */
 export const promoteSecondaryOutput: (args?: ArgsOf<typeof promoteFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).output;
 
-const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
+const updateFn = actingFunction<UpdatePrimaryArgs>({
   name: "updatePrimary",
   schema: fieldSet(updatePrimaryFields, {
     refine(v, ctx) {
@@ -272,19 +252,15 @@ const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
   }).schema,
   // The token is registered for redaction from these fields before any request.
   fields: updatePrimaryFields,
-  sideEffects: true,
-  service: "secrets",
-  async run(ctx, args) {
-    const body: Record<string, unknown> = {};
-    if (args.token !== undefined) body.token = args.token;
-    if (args.updatePrimaryAddrs?.length) body.update_primary_addrs = args.updatePrimaryAddrs;
-    if (args.primaryApiAddr) body.primary_api_addr = args.primaryApiAddr;
-    if (args.caFile) body.ca_file = args.caFile;
-    if (args.caPath) body.ca_path = args.caPath;
-    await ctx.client("secrets").request({ route: R.secondary.updatePrimary, body });
-    return fetchStatus(ctx);
-  },
-};
+}, R.secondary.updatePrimary, (args) => {
+  const body: Record<string, unknown> = {};
+  if (args.token !== undefined) body.token = args.token;
+  if (args.updatePrimaryAddrs?.length) body.update_primary_addrs = args.updatePrimaryAddrs;
+  if (args.primaryApiAddr) body.primary_api_addr = args.primaryApiAddr;
+  if (args.caFile) body.ca_file = args.caFile;
+  if (args.caPath) body.ca_path = args.caPath;
+  return body;
+});
 
 /**
  * Points the secondary of the connection at a primary, without a wipe: with a new `token`, with
@@ -300,7 +276,7 @@ export const updatePrimaryOutput: (args: ArgsOf<typeof updatePrimaryFields>, opt
 
 const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
   name: "generateSecondaryPublicKey",
-  schema: noArgs,
+  fields: {},
   // The first call makes the cluster's key pair.
   sideEffects: true,
   service: "secrets",

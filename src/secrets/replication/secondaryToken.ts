@@ -7,12 +7,12 @@ import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration } from "../duration";
-import { fetchStatus, type ReplicationStatus } from "./status";
+import { actingFunction, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 /** A secondary id: an opaque name, unique on its primary. @internal */
@@ -107,16 +107,7 @@ const revokeFields = pick(secondaryTokenFields, "secondaryId");
 /** Arguments of {@link revokeSecondary}: the secondary's id. */
 export type RevokeSecondaryArgs = PlainArgsOf<typeof revokeFields>;
 
-const revokeFn: FunctionDefinition<RevokeSecondaryArgs, ReplicationStatus> = {
-  name: "revokeSecondary",
-  fields: revokeFields,
-  sideEffects: true,
-  service: "secrets",
-  async run(ctx, args) {
-    await ctx.client("secrets").request({ route: R.secondaryToken.revoke, body: { id: args.secondaryId } });
-    return fetchStatus(ctx);
-  },
-};
+const revokeFn = actingFunction<RevokeSecondaryArgs>({ name: "revokeSecondary", fields: revokeFields }, R.secondaryToken.revoke, (args) => ({ id: args.secondaryId }));
 
 /**
  * Revokes a secondary on the primary of the connection: it is disconnected at once, until it is
