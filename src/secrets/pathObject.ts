@@ -8,6 +8,7 @@ import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { dataOf, keysOf } from "./envelope";
 import type { Fields, FieldSet } from "../core/fields";
+import type { FunctionDefinition } from "../core/fn";
 import type { Schema } from "../core/validate";
 
 /** A field set's members that are also ResourceDefinition members (the wire helpers stay out). */
@@ -171,4 +172,24 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
 export async function listNames(ctx: Context, route: string, params: Record<string, string>): Promise<string[]> {
   const res = await ctx.client("secrets").request({ route, params, expect: [404] });
   return res.status === 404 ? [] : keysOf(res.body);
+}
+
+/** The path parameters named like the fields: each argument given, else its field's default. */
+function paramsOf(fields: Fields, args: Props): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in fields) {
+    const v = args[k] ?? fields[k]!.default;
+    if (v !== undefined) out[k] = String(v);
+  }
+  return out;
+}
+
+/**
+ * A function listing the names under a list route (`listRoles`, `listKmsProviders`, ...), in the
+ * service's order; it only reads. The route's parameters are the arguments, with their fields'
+ * defaults (a mount), unless `params` says otherwise.
+ */
+export function namesFunction<A extends object>(def: Pick<FunctionDefinition<A, unknown>, "name" | "service"> & { fields: Fields }, route: string,
+  params: (args: A) => Record<string, string> = (args) => paramsOf(def.fields, args as Props)): FunctionDefinition<A, { keys: string[] }> {
+  return { ...def, sideEffects: false, run: async (ctx, args) => ({ keys: await listNames(ctx, route, params(args)) }) };
 }

@@ -14,7 +14,7 @@ import { isUnknown } from "../../core/unknown";
 import { duration, sameForm, seconds } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { listNames, pathObject } from "../pathObject";
+import { namesFunction, pathObject } from "../pathObject";
 import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
@@ -168,12 +168,7 @@ export const getLibraryStatus: (args: SetRefArgs, opts?: SvcInvokeOptions<"secre
 /** Output form of {@link getLibraryStatus}: secret, because a borrower's client token is. */
 export const getLibraryStatusOutput: (args: SetRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<Record<string, AccountStatus>> = forms(statusFn, { secret: true }).output;
 
-const listFn: FunctionDefinition<MountArgs, NameList> = {
-  name: "listLibrarySets",
-  fields: mountField,
-  sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.librarySet.list, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
-};
+const listFn = namesFunction<MountArgs>({ name: "listLibrarySets", fields: mountField }, R.librarySet.list);
 
 /** Names of the library sets (empty when there are none). */
 export const listLibrarySets: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;

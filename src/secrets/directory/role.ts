@@ -12,7 +12,7 @@ import { SvcResource } from "../../core/resource";
 import { duration, keepForm, type Duration } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { listNames, pathObject } from "../pathObject";
+import { namesFunction, pathObject } from "../pathObject";
 import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
@@ -141,12 +141,7 @@ export const getCredentials: (args: RoleRefArgs, opts?: SvcInvokeOptions<"secret
 /** Output form of {@link getCredentials}; the result is secret. */
 export const getCredentialsOutput: (args: RoleRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DirectoryCredentials> = forms(credsFn, { secret: true }).output;
 
-const listFn: FunctionDefinition<MountArgs, NameList> = {
-  name: "listRoles",
-  fields: mountField,
-  sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.role.list, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
-};
+const listFn = namesFunction<MountArgs>({ name: "listRoles", fields: mountField }, R.role.list);
 
 /** Names of the directory roles (empty when there are none). */
 export const listRoles: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;

@@ -16,7 +16,7 @@ import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
-import { fetchData, listNames } from "../pathObject";
+import { fetchData, listNames, namesFunction } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { IDENTITY_ROUTES } from "./routes";
 
@@ -196,12 +196,7 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasI
   },
 };
 
-const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
-  name: "listEntityAliases",
-  fields: {},
-  sideEffects: false, service: "secrets",
-  run: async (ctx) => ({ keys: await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {}) }),
-};
+const listFn = namesFunction<Record<string, never>>({ name: "listEntityAliases", fields: {}, service: "secrets" }, IDENTITY_ROUTES.entityAlias.list);
 
 /** Reads an entity alias by id: the whole alias (`customMetadata` is `{}` when there is none). */
 export const getEntityAlias: (args: PlainArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<EntityAliasInfo> = forms(getFn).promise;

@@ -14,7 +14,7 @@ import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, pathOf, readBack, rotateOnce } from "../pathObject";
+import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, rotateOnce } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
 
@@ -288,10 +288,7 @@ const getKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
   name: "getKey", fields: keyRefFields, sideEffects: false, service: "secrets", run: getKeyInfo,
 };
 
-const listKeysFn: FunctionDefinition<ListKeysArgs, ListResult> = {
-  name: "listKeys", fields: mountOnlyFields, sideEffects: false, service: "secrets",
-  run: async (ctx, args) => ({ keys: await listNames(ctx, KEYMGMT_ROUTES.key.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
-};
+const listKeysFn = namesFunction<ListKeysArgs>({ name: "listKeys", fields: mountOnlyFields, service: "secrets" }, KEYMGMT_ROUTES.key.list);
 
 const rotateKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
   name: "rotateKey", fields: keyRefFields, sideEffects: true, service: "secrets",

@@ -13,7 +13,7 @@ import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { fetchData, listNames, pathOf, readBack } from "../pathObject";
+import { fetchData, listNames, namesFunction, pathOf, readBack } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
@@ -178,14 +178,8 @@ export type ListKeyDistributionsArgs = PlainArgsOf<typeof listFields>;
 /** Which distribution: the key, the KMS provider and the mount. */
 export type GetKeyDistributionArgs = PlainArgsOf<typeof getFields>;
 
-const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
-  name: "listKeyDistributions",
-  fields: listFields,
-  sideEffects: false, service: "secrets",
-  run: async (ctx, args) => ({
-    keys: await listNames(ctx, KEYMGMT_ROUTES.keyDistribution.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }),
-  }),
-};
+const listFn = namesFunction<ListKeyDistributionsArgs>({ name: "listKeyDistributions", fields: listFields, service: "secrets" }, KEYMGMT_ROUTES.keyDistribution.list,
+  (args) => ({ mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }));
 
 const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
   name: "getKeyDistribution",

@@ -12,7 +12,7 @@ import { SvcResource } from "../../core/resource";
 import { field, fieldSet, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, pathOf, readBack, writeNew } from "../pathObject";
+import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, writeNew } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
@@ -179,12 +179,7 @@ const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
   },
 };
 
-const listFn: FunctionDefinition<PlainArgsOf<typeof mountOnlyFields>, ListResult> = {
-  name: "listKmsProviders",
-  fields: mountOnlyFields,
-  sideEffects: false, service: "secrets",
-  run: async (ctx, args) => ({ keys: await listNames(ctx, KEYMGMT_ROUTES.kmsProvider.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
-};
+const listFn = namesFunction<PlainArgsOf<typeof mountOnlyFields>>({ name: "listKmsProviders", fields: mountOnlyFields, service: "secrets" }, KEYMGMT_ROUTES.kmsProvider.list);
 
 /** Reads a KMS provider: its provider kind and key collection (credentials are never returned). */
 export const getKmsProvider: (args: KmsProviderRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KmsProviderInfo> = forms(getFn).promise;

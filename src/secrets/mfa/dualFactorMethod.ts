@@ -14,7 +14,7 @@ import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
-import { fetchData, listNames } from "../pathObject";
+import { fetchData, listNames, namesFunction } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { MFA_ROUTES } from "./routes";
 
@@ -203,12 +203,7 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorM
   },
 };
 
-const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
-  name: "listDualFactorMethods",
-  fields: {},
-  sideEffects: false, service: "secrets",
-  run: async (ctx) => ({ keys: await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {}) }),
-};
+const listFn = namesFunction<Record<string, never>>({ name: "listDualFactorMethods", fields: {}, service: "secrets" }, MFA_ROUTES.dualFactorMethod.list);
 
 /**
  * Reads a dual-factor method by id. The result holds the secret and integration keys (the service

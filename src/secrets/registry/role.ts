@@ -14,7 +14,7 @@ import { isUnknown } from "../../core/unknown";
 import { duration, keepForm, seconds } from "../duration";
 import { dataOf, present } from "../envelope";
 import { adopt, mount, name } from "../fields";
-import { listNames, pathObject } from "../pathObject";
+import { namesFunction, pathObject } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -256,12 +256,7 @@ export const getRegistryRole: (args: RegistryRoleRefArgs, opts?: SvcInvokeOption
 /** Output form of {@link getRegistryRole}. */
 export const getRegistryRoleOutput: (args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RegistryRoleInfo> = forms(getFn).output;
 
-const listFn: FunctionDefinition<RegistryMountArgs, NameList> = {
-  name: "listRegistryRoles",
-  fields: mountFields,
-  sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.role.list, { mount: args.mount ?? DEFAULT_REGISTRY_MOUNT }) }),
-};
+const listFn = namesFunction<RegistryMountArgs>({ name: "listRegistryRoles", fields: mountFields }, R.role.list);
 
 /** Names of the registry roles (empty when there are none). */
 export const listRegistryRoles: (args?: RegistryMountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;
