@@ -16,7 +16,7 @@ import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
-import { fetchData, listNames, namesFunction } from "../pathObject";
+import { createdId, fetchData, listNames, namesFunction } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { IDENTITY_ROUTES } from "./routes";
 
@@ -101,15 +101,11 @@ export function aliasState(_id: string, d: Record<string, unknown>, prior: Parti
  * same name and mount accessor (the service allows one alias per name on a mount). An alias someone
  * else made earlier is never taken over.
  */
-async function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>, owned: (id: string) => boolean): Promise<string | undefined> {
+function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>, owned: (id: string) => boolean): Promise<string | undefined> {
   const metadata = JSON.stringify(Object.entries(inputs.customMetadata ?? {}).sort());
-  for (const id of await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {})) {
-    if (before.has(id) || owned(id)) continue;
-    const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
-    if (data && data.name === inputs.name && data.mount_accessor === inputs.mountAccessor && data.canonical_id === inputs.canonicalId &&
-      JSON.stringify(Object.entries((data.custom_metadata ?? {}) as Record<string, unknown>).sort()) === metadata) return id;
-  }
-  return undefined;
+  return createdId(ctx, IDENTITY_ROUTES.entityAlias, before, owned, (data) =>
+    data.name === inputs.name && data.mount_accessor === inputs.mountAccessor && data.canonical_id === inputs.canonicalId &&
+    JSON.stringify(Object.entries((data.custom_metadata ?? {}) as Record<string, unknown>).sort()) === metadata);
 }
 
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {

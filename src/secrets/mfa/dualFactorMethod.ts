@@ -14,7 +14,7 @@ import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
-import { fetchData, listNames, namesFunction } from "../pathObject";
+import { createdId, fetchData, listNames, namesFunction } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { MFA_ROUTES } from "./routes";
 
@@ -91,17 +91,14 @@ function idFrom(res: unknown): string | undefined {
 }
 
 /** A method made since `before` was listed, with the same provider account and settings. */
-async function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState, owned: (id: string) => boolean = () => false): Promise<string | undefined> {
-  for (const id of await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {})) {
-    if (before.has(id) || owned(id)) continue;
-    const d = await fetchData(ctx, MFA_ROUTES.dualFactorMethod.read, { id });
+function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState, owned: (id: string) => boolean = () => false): Promise<string | undefined> {
+  return createdId(ctx, MFA_ROUTES.dualFactorMethod, before, owned, (d) => {
     // Reads spell push_info as pushinfo; secret fields are compared only when the server returns them.
-    const secretsAgree = (d?.secret_key === undefined || d.secret_key === p.secretKey) && (d?.integration_key === undefined || d.integration_key === p.integrationKey);
-    if (d && d.api_hostname === p.apiHostname && secretsAgree &&
+    const secretsAgree = (d.secret_key === undefined || d.secret_key === p.secretKey) && (d.integration_key === undefined || d.integration_key === p.integrationKey);
+    return d.api_hostname === p.apiHostname && secretsAgree &&
       String(d.username_format ?? "") === (p.usernameFormat ?? "") &&
-      String(d.pushinfo ?? d.push_info ?? "") === (p.pushInfo ?? "") && (d.use_passcode ?? false) === p.usePasscode) return id;
-  }
-  return undefined;
+      String(d.pushinfo ?? d.push_info ?? "") === (p.pushInfo ?? "") && (d.use_passcode ?? false) === p.usePasscode;
+  });
 }
 
 async function readState(ctx: Context, id: string, prior: Partial<DualFactorMethodState>): Promise<DualFactorMethodState | undefined> {
