@@ -52,6 +52,23 @@ export async function fetchData(ctx: Context, route: string, params: Record<stri
   return res.status === 404 ? undefined : dataOf(res.body);
 }
 
+/** An object read at its path and decoded; undefined when it does not exist (404). */
+export async function readDecoded<T>(ctx: Context, route: string, params: Record<string, string>,
+  decode: (data: Record<string, unknown>) => T): Promise<T | undefined> {
+  const data = await fetchData(ctx, route, params);
+  return data ? decode(data) : undefined;
+}
+
+/**
+ * What a function reports of an object: its read at `route`, `data` decoded (an answer without
+ * `data` decodes as `{}`, the fields' defaults). A missing object is the service's 404 error.
+ */
+export async function reportOf<T>(ctx: Context, route: string, params: Record<string, string>,
+  decode: (data: Record<string, unknown>) => T): Promise<T> {
+  const res = await ctx.client("secrets").request({ route, params });
+  return decode((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {});
+}
+
 /**
  * Writes are upserts, so a create that found an object at its path would silently take over
  * something this stack does not own: it fails instead, unless `adopt` is set.
@@ -142,10 +159,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
     await ctx.client("secrets").request({ route: spec.routes.write, params: spec.params(inputs), body: spec.body(inputs), retry: "safe" });
   };
   const readOutputs = (ctx: Context, id: string, inputs: In): Promise<Out> =>
-    readBack(id, inputs, async () => {
-      const data = await fetchData(ctx, spec.routes.read, spec.params(inputs));
-      return data ? spec.fromData(data, inputs) : undefined;
-    });
+    readBack(id, inputs, () => readDecoded(ctx, spec.routes.read, spec.params(inputs), (data) => spec.fromData(data, inputs)));
   return {
     ...(spec as Omit<typeof spec, "params" | "body" | "fromData" | "routes">),
     async create(ctx, inputs) {
@@ -155,10 +169,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
       await writeNew(ctx, () => write(ctx, inputs), spec.routes.read, params);
       return { id, outs: await readOutputs(ctx, id, inputs) };
     },
-    async read(_ctx, _id, props) {
-      const data = await fetchData(_ctx, spec.routes.read, spec.params(props));
-      return data ? spec.fromData(data, props) : undefined;
-    },
+    read: (ctx, _id, props) => readDecoded(ctx, spec.routes.read, spec.params(props), (data) => spec.fromData(data, props)),
     async update(ctx, id, _olds, news) {
       await write(ctx, news);
       return readOutputs(ctx, id, news);

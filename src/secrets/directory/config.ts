@@ -13,7 +13,7 @@ import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, sameForm, type Duration } from "../duration";
 import { adopt } from "../fields";
-import { alreadyExists, fetchData, pathOf, readBack, writeNew } from "../pathObject";
+import { alreadyExists, fetchData, pathOf, readBack, readDecoded, writeNew } from "../pathObject";
 import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
@@ -147,10 +147,7 @@ function fromData(d: Record<string, unknown>, p: DirectoryConfigState): Director
   return out;
 }
 
-async function readConfig(ctx: Context, p: DirectoryConfigState): Promise<DirectoryConfigState | undefined> {
-  const data = await fetchData(ctx, R.config.read, params(p));
-  return data ? fromData(data, p) : undefined;
-}
+const readConfig = (ctx: Context, p: DirectoryConfigState) => readDecoded(ctx, R.config.read, params(p), (data) => fromData(data, p));
 
 export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState, DirectoryConfigState> = {
   kind: "secrets:DirectoryConfig",

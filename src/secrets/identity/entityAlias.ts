@@ -16,7 +16,7 @@ import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
-import { createdId, fetchData, listNames, namesFunction } from "../pathObject";
+import { createdId, fetchData, listNames, namesFunction, readDecoded } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { IDENTITY_ROUTES } from "./routes";
 
@@ -130,10 +130,7 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
       throw new PartialFailure(id, inputs, e as Error);
     }
   },
-  async read(ctx, id, props) {
-    const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
-    return data ? aliasState(id, data, props) : undefined;
-  },
+  read: (ctx, id, props) => readDecoded(ctx, IDENTITY_ROUTES.entityAlias.read, { id }, (data) => aliasState(id, data, props)),
   async update(ctx, id, _olds, news) {
     // Writing the same fields twice has the same result: safe to repeat.
     await ctx.client("secrets").request({ route: IDENTITY_ROUTES.entityAlias.update, params: { id }, body: entityAliasSet.body(news), retry: "safe" });

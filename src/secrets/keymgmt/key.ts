@@ -14,7 +14,7 @@ import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, rotateOnce } from "../pathObject";
+import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, rotateOnce } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
 
@@ -103,10 +103,6 @@ export function keyInfo(data: Record<string, unknown>, p: { name: string; mount?
   return keySet.decode(data, { ...p, mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT }) as KeyInfo;
 }
 
-function fromData(data: Record<string, unknown>, p: KeyState): KeyState {
-  return keySet.decode(data, p) as KeyState;
-}
-
 async function configure(ctx: Context, p: KeyState): Promise<void> {
   await ctx.client("secrets").request({
     route: KEYMGMT_ROUTES.key.write, params: params(p), retry: "safe",
@@ -114,10 +110,7 @@ async function configure(ctx: Context, p: KeyState): Promise<void> {
   });
 }
 
-async function readKey(ctx: Context, p: KeyState): Promise<KeyState | undefined> {
-  const data = await fetchData(ctx, KEYMGMT_ROUTES.key.read, params(p));
-  return data ? fromData(data, p) : undefined;
-}
+const readKey = (ctx: Context, p: KeyState) => readDecoded(ctx, KEYMGMT_ROUTES.key.read, params(p), (data) => keySet.decode(data, p) as KeyState);
 
 function conflict(method: string, route: string, p: Record<string, string>, messages: string[]): ConflictError {
   return new ConflictError({ service: "secrets", method, path: `/${pathOf(route, p)}`, messages });
@@ -278,11 +271,7 @@ export interface ListResult {
 
 const mountOnlyFields = pick(keyFields, "mount");
 
-async function getKeyInfo(ctx: Context, args: KeyRefArgs): Promise<KeyInfo> {
-  const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.key.read, params: params(args) });
-  const data = (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
-  return keyInfo(data, args);
-}
+const getKeyInfo = (ctx: Context, args: KeyRefArgs) => reportOf(ctx, KEYMGMT_ROUTES.key.read, params(args), (data) => keyInfo(data, args));
 
 const getKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
   name: "getKey", fields: keyRefFields, sideEffects: false, service: "secrets", run: getKeyInfo,

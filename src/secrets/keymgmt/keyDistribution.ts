@@ -13,7 +13,7 @@ import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { fetchData, listNames, namesFunction, pathOf, readBack } from "../pathObject";
+import { fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
@@ -82,10 +82,8 @@ export function distributionInfo(data: Record<string, unknown>, p: { mount?: str
   return keyDistributionSet.decode(data, { ...p, mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT }) as KeyDistributionInfo;
 }
 
-async function readDistribution(ctx: Context, p: KeyDistributionState): Promise<KeyDistributionState | undefined> {
-  const data = await fetchData(ctx, KEYMGMT_ROUTES.keyDistribution.read, params(p));
-  return data ? (keyDistributionSet.decode(data, p) as KeyDistributionState) : undefined;
-}
+const readDistribution = (ctx: Context, p: KeyDistributionState) =>
+  readDecoded(ctx, KEYMGMT_ROUTES.keyDistribution.read, params(p), (data) => keyDistributionSet.decode(data, p) as KeyDistributionState);
 
 export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
   kind: "secrets:KeymgmtKeyDistribution",
@@ -185,10 +183,7 @@ const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
   name: "getKeyDistribution",
   fields: getFields,
   sideEffects: false, service: "secrets",
-  async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.keyDistribution.read, params: params(args) });
-    return distributionInfo((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
-  },
+  run: (ctx, args) => reportOf(ctx, KEYMGMT_ROUTES.keyDistribution.read, params(args), (data) => distributionInfo(data, args)),
 };
 
 /** Names of the keys distributed to a KMS provider (empty when there are none). */

@@ -12,7 +12,7 @@ import { SvcResource } from "../../core/resource";
 import { field, fieldSet, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, writeNew } from "../pathObject";
+import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, writeNew } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
@@ -95,10 +95,8 @@ async function write(ctx: Context, p: KmsProviderState): Promise<void> {
   await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.kmsProvider.write, params: params(p), body: kmsProviderSet.body(p, ["name", "mount"]), retry: "safe" });
 }
 
-async function readProvider(ctx: Context, p: KmsProviderState): Promise<KmsProviderState | undefined> {
-  const data = await fetchData(ctx, KEYMGMT_ROUTES.kmsProvider.read, params(p));
-  return data ? (kmsProviderSet.decode(data, p) as KmsProviderState) : undefined;
-}
+const readProvider = (ctx: Context, p: KmsProviderState) =>
+  readDecoded(ctx, KEYMGMT_ROUTES.kmsProvider.read, params(p), (data) => kmsProviderSet.decode(data, p) as KmsProviderState);
 
 export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProviderState> = {
   kind: "secrets:KeymgmtKmsProvider",
@@ -173,10 +171,7 @@ const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
   name: "getKmsProvider",
   fields: kmsProviderRefFields,
   sideEffects: false, service: "secrets",
-  async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.kmsProvider.read, params: params(args) });
-    return info((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
-  },
+  run: (ctx, args) => reportOf(ctx, KEYMGMT_ROUTES.kmsProvider.read, params(args), (data) => info(data, args)),
 };
 
 const listFn = namesFunction<PlainArgsOf<typeof mountOnlyFields>>({ name: "listKmsProviders", fields: mountOnlyFields, service: "secrets" }, KEYMGMT_ROUTES.kmsProvider.list);

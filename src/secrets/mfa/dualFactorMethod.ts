@@ -14,7 +14,7 @@ import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
-import { createdId, fetchData, listNames, namesFunction } from "../pathObject";
+import { createdId, listNames, namesFunction, readDecoded, reportOf } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { MFA_ROUTES } from "./routes";
 
@@ -101,10 +101,8 @@ function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState, ow
   });
 }
 
-async function readState(ctx: Context, id: string, prior: Partial<DualFactorMethodState>): Promise<DualFactorMethodState | undefined> {
-  const data = await fetchData(ctx, MFA_ROUTES.dualFactorMethod.read, { id });
-  return data ? methodState(id, data, prior) : undefined;
-}
+const readState = (ctx: Context, id: string, prior: Partial<DualFactorMethodState>) =>
+  readDecoded(ctx, MFA_ROUTES.dualFactorMethod.read, { id }, (data) => methodState(id, data, prior));
 
 export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodState, DualFactorMethodState> = {
   kind: "secrets:MfaDualFactorMethod",
@@ -192,8 +190,7 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorM
   fields: methodRefFields,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: MFA_ROUTES.dualFactorMethod.read, params: { id: args.id } });
-    const info = methodInfo(args.id, (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {});
+    const info = await reportOf(ctx, MFA_ROUTES.dualFactorMethod.read, { id: args.id }, (data) => methodInfo(args.id, data));
     // The result holds the keys the service returned: the record says which fields are secret.
     registerSecrets(dualFactorMethodFields, info);
     return info;
