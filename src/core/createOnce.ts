@@ -105,3 +105,19 @@ export async function createOnce<T>(op: CreateOnce<T>): Promise<T> {
   }
   throw last;
 }
+
+/**
+ * What a `find` looks for among the candidates listed now: the first that was not there before the
+ * first attempt (`before`), that no other create of this process owns, and that `matches` every
+ * attribute sent. The candidates are checked one at a time, in order, so `matches` may read each:
+ * one that existed before is never read.
+ */
+export async function firstNew<T>(candidates: AsyncIterable<T> | Iterable<T>, idOf: (c: T) => string, before: ReadonlySet<string>,
+  owned: (id: string) => boolean, matches: (c: T) => boolean | Promise<boolean>): Promise<T | undefined> {
+  for await (const c of candidates) {
+    const id = idOf(c);
+    if (before.has(id) || owned(id)) continue;
+    if (await matches(c)) return c;
+  }
+  return undefined;
+}

@@ -5,13 +5,14 @@ import { connectionSource } from "./connected";
 import type { Connection, ServiceName } from "./connection";
 import { makeContext } from "./context";
 import type { Context, Props } from "./definition";
-import { registerSecrets, type Fields } from "./fields";
+import { fieldSet, registerSecrets, type Fields } from "./fields";
 import { validate, type Schema } from "./validate";
 
 export interface FunctionDefinition<A, R> {
   /** The function's name as users call it, for messages. */
   name: string;
-  schema(): Schema;
+  /** The arguments' schema; without one, the schema `fieldSet(fields)` derives from the record. */
+  schema?(): Schema;
   /** The argument fields, when declared as a record: their secret values are registered for redaction. */
   fields?: Fields;
   /** A side-effecting function makes no request during preview and yields an unknown Output. */
@@ -86,10 +87,25 @@ function serviceOf(def: FunctionDefinition<unknown, unknown>): Service {
   return def.service ?? "secrets";
 }
 
+/** The schemas derived from field records, one per record. */
+const derived = new WeakMap<Fields, () => Schema>();
+
+/**
+ * A definition's own schema, else the one `fieldSet(fields)` derives from its record (built on first
+ * use; making the field set registers the record's secret field names for redaction at once).
+ */
+export function schemaOf(def: FunctionDefinition<unknown, unknown>): () => Schema {
+  if (def.schema) return def.schema;
+  if (!def.fields) throw new Error(`${def.name}: a function definition needs a schema or a field record`);
+  let schema = derived.get(def.fields);
+  if (!schema) derived.set(def.fields, (schema = fieldSet(def.fields).schema));
+  return schema;
+}
+
 /** Validates with the same rules as check: the error names the property. */
 export function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
   if (def.fields) registerSecrets(def.fields, args as Props);
-  const failures = validate(def.schema(), args);
+  const failures = validate(schemaOf(def as FunctionDefinition<unknown, unknown>)(), args);
   if (failures.length > 0) throw new InvalidInputError(failures.map((f) => ({ path: f.property, message: f.reason })), { method: def.name });
   return args;
 }

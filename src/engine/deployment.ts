@@ -203,19 +203,19 @@ export class Deployment {
   private async create(reg: Registration, inputs: PropertyMap): Promise<Registered> {
     const step = this.record("create", reg);
     if (this.preview) return this.previewResult(reg, inputs, "");
+    return this.createOne(step, reg, inputs);
+  }
+
+  /** Creates the object (a create or a replacement's) and keeps it; a partial failure keeps what the provider reported. */
+  private async createOne(step: Step, reg: Registration, inputs: PropertyMap): Promise<Registered> {
     try {
-      const res = await this.createOne(reg, inputs);
+      const res = await this.host.create(reg.urn, plain(inputs) as object);
+      if (!res.id) throw new Error(`plugin for package 'pulumi-nodejs' returned empty resource.ID from create '${reg.urn}'`);
       return this.keep(reg, res.id, inputs, res.outs);
     } catch (e) {
       if (e instanceof PartialFailureError) this.keep(reg, e.id, inputs, e.properties, initErrors(e));
       throw this.fail(step, e);
     }
-  }
-
-  private async createOne(reg: Registration, inputs: PropertyMap): Promise<{ id: string; outs: PropertyMap }> {
-    const res = await this.host.create(reg.urn, plain(inputs) as object);
-    if (!res.id) throw new Error(`plugin for package 'pulumi-nodejs' returned empty resource.ID from create '${reg.urn}'`);
-    return res;
   }
 
   private async change(reg: Registration, old: StateResource, inputs: PropertyMap): Promise<Registered> {
@@ -273,13 +273,7 @@ export class Deployment {
       this.news.push(pending);
       this.condemned.push(pending);
     }
-    try {
-      const res = await this.createOne(reg, inputs);
-      return this.keep(reg, res.id, inputs, res.outs);
-    } catch (e) {
-      if (e instanceof PartialFailureError) this.keep(reg, e.id, inputs, e.properties, initErrors(e));
-      throw this.fail(step, e);
-    }
+    return this.createOne(step, reg, inputs);
   }
 
   private component(reg: Registration): Registered {

@@ -142,11 +142,9 @@ export class ProviderHost {
   }
 
   async check(urn: string, olds: object, news: object): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }> {
-    const req = new provproto.CheckRequest();
-    req.setUrn(urn);
+    const req = about(new provproto.CheckRequest(), urn);
     req.setOlds(toStruct(olds));
     req.setNews(toStruct(news));
-    fillNameType(req, urn);
     const res = await this.call<provprotoTypes.CheckRequest, provprotoTypes.CheckResponse>(this.client.check, req);
     const failures = res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
     return { inputs: fromStruct(res.getInputs()), failures };
@@ -154,13 +152,7 @@ export class ProviderHost {
 
   /** olds are the old outputs (as the engine sends); oldInputs travel too, the host ignores them. */
   async diff(urn: string, id: string, olds: object, news: object, oldInputs: object = {}): Promise<DiffResult> {
-    const req = new provproto.DiffRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    req.setOldInputs(toStruct(oldInputs));
-    fillNameType(req, urn);
+    const req = withChange(about(new provproto.DiffRequest(), urn, id), olds, news, oldInputs);
     const res = await this.call<provprotoTypes.DiffRequest, provprotoTypes.DiffResponse>(this.client.diff, req);
     const kind = res.getChanges();
     const C = provproto.DiffResponse.DiffChanges;
@@ -172,45 +164,31 @@ export class ProviderHost {
   }
 
   async create(urn: string, props: object): Promise<{ id: string; outs: PropertyMap }> {
-    const req = new provproto.CreateRequest();
-    req.setUrn(urn);
+    const req = about(new provproto.CreateRequest(), urn);
     req.setProperties(toStruct(props));
-    fillNameType(req, urn);
     const res = await this.call<provprotoTypes.CreateRequest, provprotoTypes.CreateResponse>(this.client.create, req);
     return { id: res.getId(), outs: fromStruct(res.getProperties()) };
   }
 
   async read(urn: string, id: string, props: object, inputs: object = {}): Promise<{ id: string; props: PropertyMap; inputs?: PropertyMap }> {
-    const req = new provproto.ReadRequest();
-    req.setUrn(urn);
-    req.setId(id);
+    const req = about(new provproto.ReadRequest(), urn, id);
     req.setProperties(toStruct(props));
     req.setInputs(toStruct(inputs));
-    fillNameType(req, urn);
     const res = await this.call<provprotoTypes.ReadRequest, provprotoTypes.ReadResponse>(this.client.read, req);
     const ins = res.getInputs();
     return { id: res.getId(), props: fromStruct(res.getProperties()), ...(ins ? { inputs: fromStruct(ins) } : {}) };
   }
 
   async update(urn: string, id: string, olds: object, news: object, oldInputs: object = {}): Promise<{ outs: PropertyMap }> {
-    const req = new provproto.UpdateRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    req.setOldInputs(toStruct(oldInputs));
-    fillNameType(req, urn);
+    const req = withChange(about(new provproto.UpdateRequest(), urn, id), olds, news, oldInputs);
     const res = await this.call<provprotoTypes.UpdateRequest, provprotoTypes.UpdateResponse>(this.client.update, req);
     return { outs: fromStruct(res.getProperties()) };
   }
 
   async delete(urn: string, id: string, props: object, oldInputs: object = {}): Promise<void> {
-    const req = new provproto.DeleteRequest();
-    req.setUrn(urn);
-    req.setId(id);
+    const req = about(new provproto.DeleteRequest(), urn, id);
     req.setProperties(toStruct(props));
     req.setOldInputs(toStruct(oldInputs));
-    fillNameType(req, urn);
     await this.call(this.client.delete, req);
   }
 
@@ -233,11 +211,25 @@ export class ProviderHost {
 }
 
 /** Newer engines send name and type besides the urn; the URN's last two parts carry them. */
-function fillNameType(req: { setName(v: string): unknown; setType(v: string): unknown }, urn: string): void {
+/** A request about one resource: its URN (and its id, once it has one), with the name and type the URN holds. */
+function about<R extends { setUrn(v: string): unknown; setId?(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }>(
+  req: R, urn: string, id?: string): R {
+  req.setUrn(urn);
+  if (id !== undefined) req.setId!(id);
   const parts = urn.split("::");
-  if (parts.length < 4) return;
+  if (parts.length < 4) return req;
   req.setName(parts.slice(3).join("::"));
   req.setType(parts[2]!.split("$").pop()!);
+  return req;
+}
+
+/** What a Diff and an Update request both carry: the old outputs, the new inputs and the old inputs. */
+function withChange<R extends { setOlds(v: structTypes.Struct): unknown; setNews(v: structTypes.Struct): unknown; setOldInputs(v: structTypes.Struct): unknown }>(
+  req: R, olds: object, news: object, oldInputs: object): R {
+  req.setOlds(toStruct(olds));
+  req.setNews(toStruct(news));
+  req.setOldInputs(toStruct(oldInputs));
+  return req;
 }
 
 function toError(err: grpcTypes.ServiceError): Error {

@@ -2,7 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../core/fields";
 import { segment } from "../core/segment";
-import { createOnce } from "../core/createOnce";
+import { createOnce, firstNew } from "../core/createOnce";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
@@ -179,15 +179,13 @@ const sameSet = (a: readonly string[] | undefined, b: readonly string[] | undefi
 async function findCreated(ctx: Context, inputs: NotificationConfigurationState, before: Set<string> | undefined, owned: (id: string) => boolean) {
   if (!before) return undefined;
   const spec = { route: RUNS_ROUTES.notificationConfiguration.list, params: { workspace_id: inputs.workspaceId } };
-  for await (const res of pages(ctx.client("runs"), spec)) {
-    if (before.has(res.id) || owned(res.id)) continue;
+  return firstNew(pages(ctx.client("runs"), spec), (res) => res.id, before, owned, (res) => {
     // Decoded without the inputs as prior: a field the listed one lacks must not match by default.
     const got = fromResource(res, { workspaceId: inputs.workspaceId });
-    if (got.name === inputs.name && got.destinationType === inputs.destinationType && got.enabled === inputs.enabled &&
+    return got.name === inputs.name && got.destinationType === inputs.destinationType && got.enabled === inputs.enabled &&
       got.url === (inputs.destinationType === "email" ? undefined : inputs.url) &&
-      sameSet(got.triggers, inputs.triggers) && sameSet(got.emailUsers, inputs.destinationType === "email" ? inputs.emailUsers : undefined)) return res;
-  }
-  return undefined;
+      sameSet(got.triggers, inputs.triggers) && sameSet(got.emailUsers, inputs.destinationType === "email" ? inputs.emailUsers : undefined);
+  });
 }
 
 export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = {

@@ -4,9 +4,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { field, fieldSet, pick, type ArgsOf, type PlainArgsOf } from "../core/fields";
+import { forms } from "../core/forms";
+import { field, pick, type ArgsOf, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";
-import { invoke, invokeOutput, programContext, settle, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
+import { programContext, settle, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { runAction, type RunAction } from "./runActions";
 import { createRunOnce, runCreateFields, runCreateSet } from "./runCreate";
 import { iterateRuns, readRun, runListFields, type IncludedResource, type RunDetails } from "./runDetails";
@@ -38,14 +39,10 @@ const createRunDef: FunctionDefinition<CreateRunArgs, RunDetails> = {
  * blindly (the run it created is found and returned). During preview it makes no request and
  * resolves to undefined.
  */
-export function createRun(args: CreateRunArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
-  return invoke(createRunDef, args, opts);
-}
+export const createRun: (args: CreateRunArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(createRunDef).promise;
 
 /** Output form of {@link createRun}: unknown during preview. */
-export function createRunOutput(args: ArgsOf<typeof runCreateFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
-  return invokeOutput(createRunDef, args, opts);
-}
+export const createRunOutput: (args: ArgsOf<typeof runCreateFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(createRunDef).output;
 
 // ---------------------------------------------------------------------------------------------
 // getRun
@@ -69,7 +66,7 @@ export type GetRunResult = RunDetails & {
 
 const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = {
   name: "getRun",
-  schema: fieldSet(getRunFields).schema, fields: getRunFields,
+  fields: getRunFields,
   sideEffects: false, service: "runs",
   async run(ctx, args) {
     const { run, included } = await readRun(ctx, args.runId, args.include);
@@ -78,14 +75,10 @@ const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = {
 };
 
 /** Reads a run (`GET /runs/{id}`), with related resources when `include` is given. Runs during preview too. */
-export function getRun(args: GetRunArgs, opts?: SvcInvokeOptions<"runs">): Promise<GetRunResult> {
-  return invoke(getRunDef, args, opts);
-}
+export const getRun: (args: GetRunArgs, opts?: SvcInvokeOptions<"runs">) => Promise<GetRunResult> = forms(getRunDef).promise;
 
 /** Output form of {@link getRun}. */
-export function getRunOutput(args: ArgsOf<typeof getRunFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<GetRunResult> {
-  return invokeOutput(getRunDef, args, opts);
-}
+export const getRunOutput: (args: ArgsOf<typeof getRunFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<GetRunResult> = forms(getRunDef).output;
 
 // ---------------------------------------------------------------------------------------------
 // listRuns
@@ -104,7 +97,7 @@ export type ListRunsArgs = PlainArgsOf<typeof listRunsFields>;
 
 const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = {
   name: "listRuns",
-  schema: fieldSet(listRunsFields).schema, fields: listRunsFields,
+  fields: listRunsFields,
   sideEffects: false, service: "runs",
   async run(ctx, args) {
     const all: RunDetails[] = [];
@@ -117,28 +110,25 @@ const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = {
 };
 
 /** Lists a workspace's runs, every page, with filters and search. Runs during preview too. */
-export function listRuns(args: ListRunsArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails[]> {
-  return invoke(listRunsDef, args, opts);
-}
+export const listRuns: (args: ListRunsArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails[]> = forms(listRunsDef).promise;
 
 /** Output form of {@link listRuns}. */
-export function listRunsOutput(args: ArgsOf<typeof listRunsFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails[]> {
-  return invokeOutput(listRunsDef, args, opts);
-}
+export const listRunsOutput: (args: ArgsOf<typeof listRunsFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails[]> = forms(listRunsDef).output;
 
+// A const like the forms above (function declarations are listed first), so the reference keeps it after them.
 /**
  * The runs of a workspace one at a time, fetching a page when the previous one is used up: for
  * workspaces with many runs, memory stays at one page. `for await (const run of listRunsIterator(...))`.
  * Arguments are validated when iteration starts.
  */
-export async function* listRunsIterator(args: ListRunsArgs, opts: SvcInvokeOptions<"runs"> = {}): AsyncGenerator<RunDetails, void, undefined> {
+export const listRunsIterator: (args: ListRunsArgs, opts?: SvcInvokeOptions<"runs">) => AsyncGenerator<RunDetails, void, undefined> = async function* (args, opts = {}) {
   const checked = validated(listRunsDef, args);
   let n = 0;
   for await (const run of iterateRuns(programContext(await settle(opts.connection), "runs"), checked)) {
     yield run;
     if (checked.limit !== undefined && ++n >= checked.limit) return;
   }
-}
+};
 
 // ---------------------------------------------------------------------------------------------
 // Actions
@@ -164,7 +154,7 @@ export type ForceExecuteRunArgs = PlainArgsOf<typeof forceExecuteFields>;
 function actionDef<A extends { runId: string; comment?: string }>(name: string, action: RunAction, fields: typeof runActionFields | typeof forceExecuteFields): FunctionDefinition<A, RunDetails> {
   return {
     name,
-    schema: fieldSet(fields).schema, fields,
+    fields,
     sideEffects: true, service: "runs",
     async run(ctx, args) {
       await runAction(ctx, action, args.runId, args.comment);
@@ -209,64 +199,44 @@ const forceExecuteDef = actionDef<ForceExecuteRunArgs>("forceExecuteRun", "force
  *   r.actions.isConfirmable ? svc.runs.applyRun({ runId: r.id, comment: "approved by pipeline" }) : r);
  * ```
  */
-export function applyRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
-  return invoke(applyDef, args, opts);
-}
+export const applyRun: (args: RunActionArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(applyDef).promise;
 /** Output form of {@link applyRun}: unknown during preview. */
-export function applyRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
-  return invokeOutput(applyDef, args, opts);
-}
+export const applyRunOutput: (args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(applyDef).output;
 
 /**
  * Discards a run that is pending, paused for confirmation or awaiting a policy override.
  * ConflictError otherwise (explained as for {@link applyRun}). No request during preview.
  */
-export function discardRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
-  return invoke(discardDef, args, opts);
-}
+export const discardRun: (args: RunActionArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(discardDef).promise;
 /** Output form of {@link discardRun}: unknown during preview. */
-export function discardRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
-  return invokeOutput(discardDef, args, opts);
-}
+export const discardRunOutput: (args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(discardDef).output;
 
 /**
  * Cancels a planning or applying run (it wraps up safely; not immediate) and sets its
  * `forceCancelAvailableAt`. ConflictError otherwise (explained as for {@link applyRun}). No request
  * during preview.
  */
-export function cancelRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
-  return invoke(cancelDef, args, opts);
-}
+export const cancelRun: (args: RunActionArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(cancelDef).promise;
 /** Output form of {@link cancelRun}: unknown during preview. */
-export function cancelRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
-  return invokeOutput(cancelDef, args, opts);
-}
+export const cancelRunOutput: (args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(cancelDef).output;
 
 /**
  * Forcefully cancels a run after a non-forceful cancel, once its cool-off has passed
  * (`forceCancelAvailableAt`); needs workspace admin access. ConflictError (naming the time it becomes
  * available) otherwise. No request during preview.
  */
-export function forceCancelRun(args: RunActionArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
-  return invoke(forceCancelDef, args, opts);
-}
+export const forceCancelRun: (args: RunActionArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(forceCancelDef).promise;
 /** Output form of {@link forceCancelRun}: unknown during preview. */
-export function forceCancelRunOutput(args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
-  return invokeOutput(forceCancelDef, args, opts);
-}
+export const forceCancelRunOutput: (args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(forceCancelDef).output;
 
 /**
  * Executes a pending run now: the run holding the workspace lock (which must be discardable) and
  * every earlier incomplete run are canceled. ConflictError when the lock holder cannot be discarded,
  * ForbiddenError when the run is not pending or the workspace is not locked. No request during preview.
  */
-export function forceExecuteRun(args: ForceExecuteRunArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
-  return invoke(forceExecuteDef, args, opts);
-}
+export const forceExecuteRun: (args: ForceExecuteRunArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(forceExecuteDef).promise;
 /** Output form of {@link forceExecuteRun}: unknown during preview. */
-export function forceExecuteRunOutput(args: ArgsOf<typeof forceExecuteFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
-  return invokeOutput(forceExecuteDef, args, opts);
-}
+export const forceExecuteRunOutput: (args: ArgsOf<typeof forceExecuteFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(forceExecuteDef).output;
 
 // ---------------------------------------------------------------------------------------------
 // waitForRun
@@ -295,7 +265,7 @@ export type WaitForRunArgs = PlainArgsOf<typeof waitForRunFields>;
 
 const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails> = {
   name: "waitForRun",
-  schema: fieldSet(waitForRunFields).schema, fields: waitForRunFields,
+  fields: waitForRunFields,
   // Waiting during preview would make previews as slow as runs; the run id is usually unknown then anyway.
   sideEffects: true, service: "runs",
   async run(ctx, args) {
@@ -318,10 +288,6 @@ const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails> = {
  * terminal status, and returns it; fails with a RunWaitTimeoutError after `timeoutSeconds`. A run
  * that ends errored is returned, not thrown: look at `status`. No request during preview.
  */
-export function waitForRun(args: WaitForRunArgs, opts?: SvcInvokeOptions<"runs">): Promise<RunDetails> {
-  return invoke(waitDef, args, opts);
-}
+export const waitForRun: (args: WaitForRunArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(waitDef).promise;
 /** Output form of {@link waitForRun}: unknown during preview. */
-export function waitForRunOutput(args: ArgsOf<typeof waitForRunFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<RunDetails> {
-  return invokeOutput(waitDef, args, opts);
-}
+export const waitForRunOutput: (args: ArgsOf<typeof waitForRunFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(waitDef).output;

@@ -1,7 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { field, fieldSet, pick, type ArgsOf, type InfoOf, type PlainArgsOf } from "../core/fields";
+import { field, pick, type ArgsOf, type InfoOf, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
+import { forms } from "../core/forms";
 import { one } from "./jsonapi";
 import { RUNS_ROUTES } from "./routes";
 import { notificationConfigurationFields, notificationConfigurationSet, type NotificationConfigurationState } from "./notificationConfiguration";
@@ -23,7 +24,6 @@ export type VerifyNotificationConfigurationResult = {
 
 const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, VerifyNotificationConfigurationResult> = {
   name: "verifyNotificationConfiguration",
-  schema: fieldSet(verifyFields).schema,
   fields: verifyFields,
   // It sends a request to the destination: not during preview.
   sideEffects: true, service: "runs",
@@ -39,11 +39,7 @@ const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, Verify
  * Fails with a 400 error when the destination could not be reached. During preview it makes no
  * request and resolves to undefined.
  */
-export function verifyNotificationConfiguration(args: VerifyNotificationConfigurationArgs, opts?: SvcInvokeOptions<"runs">): Promise<VerifyNotificationConfigurationResult> {
-  return invoke(definition, args, opts);
-}
+export const verifyNotificationConfiguration: (args: VerifyNotificationConfigurationArgs, opts?: SvcInvokeOptions<"runs">) => Promise<VerifyNotificationConfigurationResult> = forms(definition).promise;
 
 /** Output form of {@link verifyNotificationConfiguration}: unknown during preview. */
-export function verifyNotificationConfigurationOutput(args: ArgsOf<typeof verifyFields>, opts?: SvcInvokeOutputOptions<"runs">): pulumi.Output<VerifyNotificationConfigurationResult> {
-  return invokeOutput(definition, args, opts);
-}
+export const verifyNotificationConfigurationOutput: (args: ArgsOf<typeof verifyFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<VerifyNotificationConfigurationResult> = forms(definition).output;

@@ -6,8 +6,10 @@
 import { ConflictError, isAmbiguous } from "../http";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
+import { firstNew } from "../core/createOnce";
 import { dataOf, keysOf } from "./envelope";
 import type { Fields, FieldSet } from "../core/fields";
+import type { FunctionDefinition } from "../core/fn";
 import type { Schema } from "../core/validate";
 
 /** A field set's members that are also ResourceDefinition members (the wire helpers stay out). */
@@ -48,6 +50,23 @@ export async function fetchData(ctx: Context, route: string, params: Record<stri
   // A missing object is an expected answer here, not an error to build and redact.
   const res = await ctx.client("secrets").request({ route, params, expect: [404] });
   return res.status === 404 ? undefined : dataOf(res.body);
+}
+
+/** An object read at its path and decoded; undefined when it does not exist (404). */
+export async function readDecoded<T>(ctx: Context, route: string, params: Record<string, string>,
+  decode: (data: Record<string, unknown>) => T): Promise<T | undefined> {
+  const data = await fetchData(ctx, route, params);
+  return data ? decode(data) : undefined;
+}
+
+/**
+ * What a function reports of an object: its read at `route`, `data` decoded (an answer without
+ * `data` decodes as `{}`, the fields' defaults). A missing object is the service's 404 error.
+ */
+export async function reportOf<T>(ctx: Context, route: string, params: Record<string, string>,
+  decode: (data: Record<string, unknown>) => T): Promise<T> {
+  const res = await ctx.client("secrets").request({ route, params });
+  return decode((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {});
 }
 
 /**
@@ -140,10 +159,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
     await ctx.client("secrets").request({ route: spec.routes.write, params: spec.params(inputs), body: spec.body(inputs), retry: "safe" });
   };
   const readOutputs = (ctx: Context, id: string, inputs: In): Promise<Out> =>
-    readBack(id, inputs, async () => {
-      const data = await fetchData(ctx, spec.routes.read, spec.params(inputs));
-      return data ? spec.fromData(data, inputs) : undefined;
-    });
+    readBack(id, inputs, () => readDecoded(ctx, spec.routes.read, spec.params(inputs), (data) => spec.fromData(data, inputs)));
   return {
     ...(spec as Omit<typeof spec, "params" | "body" | "fromData" | "routes">),
     async create(ctx, inputs) {
@@ -153,10 +169,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
       await writeNew(ctx, () => write(ctx, inputs), spec.routes.read, params);
       return { id, outs: await readOutputs(ctx, id, inputs) };
     },
-    async read(_ctx, _id, props) {
-      const data = await fetchData(_ctx, spec.routes.read, spec.params(props));
-      return data ? spec.fromData(data, props) : undefined;
-    },
+    read: (ctx, _id, props) => readDecoded(ctx, spec.routes.read, spec.params(props), (data) => spec.fromData(data, props)),
     async update(ctx, id, _olds, news) {
       await write(ctx, news);
       return readOutputs(ctx, id, news);
@@ -171,4 +184,36 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
 export async function listNames(ctx: Context, route: string, params: Record<string, string>): Promise<string[]> {
   const res = await ctx.client("secrets").request({ route, params, expect: [404] });
   return res.status === 404 ? [] : keysOf(res.body);
+}
+
+/**
+ * The id of the object a lost create made, for an object whose id the server assigns: among the ids
+ * listed at `routes.list` now, the first new one (see firstNew) whose read at `routes.read` `matches`.
+ */
+export async function createdId(ctx: Context, routes: { list: string; read: string }, before: ReadonlySet<string>,
+  owned: (id: string) => boolean, matches: (data: Record<string, unknown>) => boolean): Promise<string | undefined> {
+  return firstNew(await listNames(ctx, routes.list, {}), (id) => id, before, owned, async (id) => {
+    const data = await fetchData(ctx, routes.read, { id });
+    return data !== undefined && matches(data);
+  });
+}
+
+/** The path parameters named like the fields: each argument given, else its field's default. */
+function paramsOf(fields: Fields, args: Props): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k in fields) {
+    const v = args[k] ?? fields[k]!.default;
+    if (v !== undefined) out[k] = String(v);
+  }
+  return out;
+}
+
+/**
+ * A function listing the names under a list route (`listRoles`, `listKmsProviders`, ...), in the
+ * service's order; it only reads. The route's parameters are the arguments, with their fields'
+ * defaults (a mount), unless `params` says otherwise.
+ */
+export function namesFunction<A extends object>(def: Pick<FunctionDefinition<A, unknown>, "name" | "service"> & { fields: Fields }, route: string,
+  params: (args: A) => Record<string, string> = (args) => paramsOf(def.fields, args as Props)): FunctionDefinition<A, { keys: string[] }> {
+  return { ...def, sideEffects: false, run: async (ctx, args) => ({ keys: await listNames(ctx, route, params(args)) }) };
 }

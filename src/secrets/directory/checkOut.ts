@@ -8,7 +8,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { PartialFailure, type Context, type ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isSvcError } from "../../http";
 import { duration } from "../duration";
@@ -219,7 +220,6 @@ export type CheckOutFnInputs = ArgsOf<typeof checkOutFnFields>;
 
 const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = {
   name: "checkOut",
-  schema: fieldSet(checkOutFnFields).schema,
   fields: checkOutFnFields,
   sideEffects: true,
   async run(ctx, args) {
@@ -251,14 +251,10 @@ const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = {
  * (`the outcome is unknown: <account> (the service returns it by <time>) went out …`), or in
  * `lostCheckOuts` beside the loan, with a warning.
  */
-export function checkOut(args: CheckOutFnArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckOutResult> {
-  return invoke(checkOutFn, args, opts);
-}
+export const checkOut: (args: CheckOutFnArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckOutResult> = forms(checkOutFn).promise;
 
 /** Output form of {@link checkOut}: secret, unknown during preview. */
-export function checkOutOutput(args: CheckOutFnInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<CheckOutResult> {
-  return pulumi.secret(invokeOutput(checkOutFn, args, opts));
-}
+export const checkOutOutput: (args: CheckOutFnInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckOutResult> = forms(checkOutFn, { secret: true }).output;
 
 /** What a check-in answered. */
 export interface CheckInResult {
@@ -299,21 +295,13 @@ const checkInDef = checkInFn("checkIn", false);
 const manageDef = checkInFn("manageCheckIn", true);
 
 /** Checks accounts in (each gets a new password); only the token that checked them out may, unless the set disables enforcement. */
-export function checkIn(args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckInResult> {
-  return invoke(checkInDef, args, opts);
-}
+export const checkIn: (args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckInResult> = forms(checkInDef).promise;
 
 /** Output form of {@link checkIn}; unknown during preview. */
-export function checkInOutput(args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<CheckInResult> {
-  return invokeOutput(checkInDef, args, opts);
-}
+export const checkInOutput: (args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckInResult> = forms(checkInDef).output;
 
 /** Forced check-in for highly privileged callers (a sudo token), whoever checked the accounts out. */
-export function manageCheckIn(args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">): Promise<CheckInResult> {
-  return invoke(manageDef, args, opts);
-}
+export const manageCheckIn: (args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckInResult> = forms(manageDef).promise;
 
 /** Output form of {@link manageCheckIn}; unknown during preview. */
-export function manageCheckInOutput(args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<CheckInResult> {
-  return invokeOutput(manageDef, args, opts);
-}
+export const manageCheckInOutput: (args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckInResult> = forms(manageDef).output;

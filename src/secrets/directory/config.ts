@@ -7,13 +7,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type ReportedOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, sameForm, type Duration } from "../duration";
 import { adopt } from "../fields";
-import { alreadyExists, fetchData, pathOf, readBack, writeNew } from "../pathObject";
-import { mountField, mountOnly, type MountArgs, type MountInputs } from "./fields";
+import { alreadyExists, fetchData, pathOf, readBack, readDecoded, writeNew } from "../pathObject";
+import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -146,10 +147,7 @@ function fromData(d: Record<string, unknown>, p: DirectoryConfigState): Director
   return out;
 }
 
-async function readConfig(ctx: Context, p: DirectoryConfigState): Promise<DirectoryConfigState | undefined> {
-  const data = await fetchData(ctx, R.config.read, params(p));
-  return data ? fromData(data, p) : undefined;
-}
+const readConfig = (ctx: Context, p: DirectoryConfigState) => readDecoded(ctx, R.config.read, params(p), (data) => fromData(data, p));
 
 export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState, DirectoryConfigState> = {
   kind: "secrets:DirectoryConfig",
@@ -208,7 +206,6 @@ export class Config extends SvcResource {
 
 const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = {
   name: "getConfig",
-  schema: mountOnly,
   fields: mountField,
   sideEffects: false,
   async run(ctx, args) {
@@ -218,11 +215,7 @@ const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = {
 };
 
 /** Reads the directory engine's config, durations in seconds (the bind password is never returned). */
-export function getConfig(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<DirectoryConfigInfo> {
-  return invoke(getConfigFn, args, opts);
-}
+export const getConfig: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DirectoryConfigInfo> = forms(getConfigFn, { argsOptional: true }).promise;
 
 /** Output form of {@link getConfig}. */
-export function getConfigOutput(args: MountInputs = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DirectoryConfigInfo> {
-  return invokeOutput(getConfigFn, args, opts);
-}
+export const getConfigOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DirectoryConfigInfo> = forms(getConfigFn, { argsOptional: true }).output;

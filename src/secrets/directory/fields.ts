@@ -1,5 +1,5 @@
 /** Fields shared by the directory engine's objects and functions. */
-import { field, fieldSet, type ArgsOf, type PlainArgsOf } from "../../core/fields";
+import { field, type ArgsOf, type PlainArgsOf } from "../../core/fields";
 import { mount } from "../fields";
 import { DEFAULT_DIRECTORY_MOUNT } from "./routes";
 
@@ -16,6 +16,3 @@ export type MountArgs = PlainArgsOf<typeof mountField>;
 
 /** Which directory engine, as Inputs. */
 export type MountInputs = ArgsOf<typeof mountField>;
-
-/** @internal The arguments of the functions that take only a mount. */
-export const mountOnly = fieldSet(mountField).schema;

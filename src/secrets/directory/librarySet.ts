@@ -7,14 +7,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, sameForm, seconds } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { listNames, pathObject } from "../pathObject";
-import { mountField, mountOnly, type MountArgs, type MountInputs } from "./fields";
+import { namesFunction, pathObject } from "../pathObject";
+import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 import type { NameList } from "./role";
@@ -142,7 +143,6 @@ export type AccountStatus = ResultOf<typeof accountStatusFields>;
 
 const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = {
   name: "getLibraryStatus",
-  schema: fieldSet(setRefFields).schema,
   fields: setRefFields,
   sideEffects: false,
   async run(ctx, args) {
@@ -163,29 +163,15 @@ const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = 
  * Which accounts of a set are available, and who holds the others. `borrowerClientToken` is a
  * secret: prefer {@link getLibraryStatusOutput}, which is secret.
  */
-export function getLibraryStatus(args: SetRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<Record<string, AccountStatus>> {
-  return invoke(statusFn, args, opts);
-}
+export const getLibraryStatus: (args: SetRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<Record<string, AccountStatus>> = forms(statusFn).promise;
 
 /** Output form of {@link getLibraryStatus}: secret, because a borrower's client token is. */
-export function getLibraryStatusOutput(args: SetRefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<Record<string, AccountStatus>> {
-  return pulumi.secret(invokeOutput(statusFn, args, opts));
-}
+export const getLibraryStatusOutput: (args: SetRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<Record<string, AccountStatus>> = forms(statusFn, { secret: true }).output;
 
-const listFn: FunctionDefinition<MountArgs, NameList> = {
-  name: "listLibrarySets",
-  schema: mountOnly,
-  fields: mountField,
-  sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.librarySet.list, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
-};
+const listFn = namesFunction<MountArgs>({ name: "listLibrarySets", fields: mountField }, R.librarySet.list);
 
 /** Names of the library sets (empty when there are none). */
-export function listLibrarySets(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<NameList> {
-  return invoke(listFn, args, opts);
-}
+export const listLibrarySets: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listLibrarySets}. */
-export function listLibrarySetsOutput(args: MountInputs = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
-  return invokeOutput(listFn, args, opts);
-}
+export const listLibrarySetsOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NameList> = forms(listFn, { argsOptional: true }).output;

@@ -6,13 +6,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { duration, keepForm, type Duration } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { listNames, pathObject } from "../pathObject";
-import { mountField, mountOnly, type MountArgs, type MountInputs } from "./fields";
+import { namesFunction, pathObject } from "../pathObject";
+import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -119,7 +120,6 @@ export type DirectoryCredentials = ResultOf<typeof credentialFields>;
 
 const credsFn: FunctionDefinition<RoleRefArgs, DirectoryCredentials> = {
   name: "getCredentials",
-  schema: fieldSet(roleRefFields).schema,
   fields: roleRefFields,
   sideEffects: false,
   async run(ctx, args) {
@@ -136,29 +136,15 @@ const credsFn: FunctionDefinition<RoleRefArgs, DirectoryCredentials> = {
  * A role's current and previous password (rotated first by the service when its ttl has passed).
  * The Promise form gives plain text: prefer {@link getCredentialsOutput}, whose result is secret.
  */
-export function getCredentials(args: RoleRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<DirectoryCredentials> {
-  return invoke(credsFn, args, opts);
-}
+export const getCredentials: (args: RoleRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DirectoryCredentials> = forms(credsFn).promise;
 
 /** Output form of {@link getCredentials}; the result is secret. */
-export function getCredentialsOutput(args: RoleRefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DirectoryCredentials> {
-  return pulumi.secret(invokeOutput(credsFn, args, opts));
-}
+export const getCredentialsOutput: (args: RoleRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DirectoryCredentials> = forms(credsFn, { secret: true }).output;
 
-const listFn: FunctionDefinition<MountArgs, NameList> = {
-  name: "listRoles",
-  schema: mountOnly,
-  fields: mountField,
-  sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.role.list, { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT }) }),
-};
+const listFn = namesFunction<MountArgs>({ name: "listRoles", fields: mountField }, R.role.list);
 
 /** Names of the directory roles (empty when there are none). */
-export function listRoles(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<NameList> {
-  return invoke(listFn, args, opts);
-}
+export const listRoles: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listRoles}. */
-export function listRolesOutput(args: MountInputs = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
-  return invokeOutput(listFn, args, opts);
-}
+export const listRolesOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NameList> = forms(listFn, { argsOptional: true }).output;

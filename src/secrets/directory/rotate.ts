@@ -1,10 +1,11 @@
 /** Rotations of the directory engine: the bind password (rotate-root) and a role's password. */
 import type * as pulumi from "@pulumi/pulumi";
-import { fieldSet, pick, type ArgsOf, type PlainArgsOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { pick, type ArgsOf, type PlainArgsOf } from "../../core/fields";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { isAmbiguous } from "../../http";
 import { fetchData } from "../pathObject";
-import { mountField, mountOnly, type MountArgs, type MountInputs } from "./fields";
+import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { directoryRoleFields } from "./role";
 import { pause } from "./lending";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R, warn, warningsOf } from "./routes";
@@ -26,7 +27,6 @@ function result(status: number, body: unknown, what: string): RotationResult {
 
 const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
   name: "rotateRoot",
-  schema: mountOnly,
   fields: mountField,
   sideEffects: true,
   async run(ctx, args) {
@@ -43,14 +43,10 @@ const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
  * A rotation already in progress (the service answers 200 with a warning) is a warning in the
  * Pulumi log, not an error. No request during preview.
  */
-export function rotateRoot(args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<RotationResult> {
-  return invoke(rootFn, args, opts);
-}
+export const rotateRoot: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RotationResult> = forms(rootFn, { argsOptional: true }).promise;
 
 /** Output form of {@link rotateRoot}; unknown during preview. */
-export function rotateRootOutput(args: MountInputs = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RotationResult> {
-  return invokeOutput(rootFn, args, opts);
-}
+export const rotateRootOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RotationResult> = forms(rootFn, { argsOptional: true }).output;
 
 // Typed by its source: a picked record from another file loses its fields' docs in the declaration emit.
 const rotateRoleFields: Pick<typeof directoryRoleFields, "name" | "mount"> = pick(directoryRoleFields, "name", "mount");
@@ -63,7 +59,6 @@ export type RotateRoleInputs = ArgsOf<typeof rotateRoleFields>;
 
 const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = {
   name: "rotateRole",
-  schema: fieldSet(rotateRoleFields).schema,
   fields: rotateRoleFields,
   sideEffects: true,
   async run(ctx, args) {
@@ -90,11 +85,7 @@ const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = {
 };
 
 /** Rotates a role's service-account password now. No request during preview. */
-export function rotateRole(args: RotateRoleArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RotationResult> {
-  return invoke(roleFn, args, opts);
-}
+export const rotateRole: (args: RotateRoleArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RotationResult> = forms(roleFn).promise;
 
 /** Output form of {@link rotateRole}; unknown during preview. */
-export function rotateRoleOutput(args: RotateRoleInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RotationResult> {
-  return invokeOutput(roleFn, args, opts);
-}
+export const rotateRoleOutput: (args: RotateRoleInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RotationResult> = forms(roleFn).output;

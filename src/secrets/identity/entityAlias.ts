@@ -11,11 +11,12 @@ import { segment } from "../../core/segment";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
-import { fetchData, listNames } from "../pathObject";
+import { createdId, fetchData, listNames, namesFunction, readDecoded } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { IDENTITY_ROUTES } from "./routes";
 
@@ -100,15 +101,11 @@ export function aliasState(_id: string, d: Record<string, unknown>, prior: Parti
  * same name and mount accessor (the service allows one alias per name on a mount). An alias someone
  * else made earlier is never taken over.
  */
-async function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>, owned: (id: string) => boolean): Promise<string | undefined> {
+function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>, owned: (id: string) => boolean): Promise<string | undefined> {
   const metadata = JSON.stringify(Object.entries(inputs.customMetadata ?? {}).sort());
-  for (const id of await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {})) {
-    if (before.has(id) || owned(id)) continue;
-    const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
-    if (data && data.name === inputs.name && data.mount_accessor === inputs.mountAccessor && data.canonical_id === inputs.canonicalId &&
-      JSON.stringify(Object.entries((data.custom_metadata ?? {}) as Record<string, unknown>).sort()) === metadata) return id;
-  }
-  return undefined;
+  return createdId(ctx, IDENTITY_ROUTES.entityAlias, before, owned, (data) =>
+    data.name === inputs.name && data.mount_accessor === inputs.mountAccessor && data.canonical_id === inputs.canonicalId &&
+    JSON.stringify(Object.entries((data.custom_metadata ?? {}) as Record<string, unknown>).sort()) === metadata);
 }
 
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {
@@ -133,10 +130,7 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
       throw new PartialFailure(id, inputs, e as Error);
     }
   },
-  async read(ctx, id, props) {
-    const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
-    return data ? aliasState(id, data, props) : undefined;
-  },
+  read: (ctx, id, props) => readDecoded(ctx, IDENTITY_ROUTES.entityAlias.read, { id }, (data) => aliasState(id, data, props)),
   async update(ctx, id, _olds, news) {
     // Writing the same fields twice has the same result: safe to repeat.
     await ctx.client("secrets").request({ route: IDENTITY_ROUTES.entityAlias.update, params: { id }, body: entityAliasSet.body(news), retry: "safe" });
@@ -187,7 +181,7 @@ export class EntityAlias extends SvcResource {
 
 const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasInfo> = {
   name: "getEntityAlias",
-  schema: fieldSet(aliasRefFields).schema,
+  fields: aliasRefFields,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: IDENTITY_ROUTES.entityAlias.read, params: { id: args.id } });
@@ -195,35 +189,22 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasI
   },
 };
 
-const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
-  name: "listEntityAliases",
-  schema: fieldSet({}).schema,
-  sideEffects: false, service: "secrets",
-  run: async (ctx) => ({ keys: await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {}) }),
-};
+const listFn = namesFunction<Record<string, never>>({ name: "listEntityAliases", fields: {}, service: "secrets" }, IDENTITY_ROUTES.entityAlias.list);
 
 /** Reads an entity alias by id: the whole alias (`customMetadata` is `{}` when there is none). */
-export function getEntityAlias(args: PlainArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOptions<"secrets">): Promise<EntityAliasInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getEntityAlias: (args: PlainArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<EntityAliasInfo> = forms(getFn).promise;
 
 /** Output form of {@link getEntityAlias}. */
-export function getEntityAliasOutput(args: ArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<EntityAliasInfo> {
-  return invokeOutput(getFn, args, opts);
-}
+export const getEntityAliasOutput: (args: ArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<EntityAliasInfo> = forms(getFn).output;
 
 /** Ids of every entity alias (empty when there are none). */
-export function listEntityAliases(opts?: SvcInvokeOptions<"secrets">): Promise<{
+export const listEntityAliases: (opts?: SvcInvokeOptions<"secrets">) => Promise<{
   /** Ids of every entity alias. */
   keys: string[];
-}> {
-  return invoke(listFn, {}, opts);
-}
+}> = (opts) => forms(listFn).promise({}, opts);
 
 /** Output form of {@link listEntityAliases}. */
-export function listEntityAliasesOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{
+export const listEntityAliasesOutput: (opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<{
   /** Ids of every entity alias. */
   keys: string[];
-}> {
-  return invokeOutput(listFn, {}, opts);
-}
+}> = (opts) => forms(listFn).output({}, opts);

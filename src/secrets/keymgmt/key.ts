@@ -8,12 +8,13 @@ import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, pathOf, readBack, rotateOnce } from "../pathObject";
+import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, rotateOnce } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
 
@@ -102,10 +103,6 @@ export function keyInfo(data: Record<string, unknown>, p: { name: string; mount?
   return keySet.decode(data, { ...p, mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT }) as KeyInfo;
 }
 
-function fromData(data: Record<string, unknown>, p: KeyState): KeyState {
-  return keySet.decode(data, p) as KeyState;
-}
-
 async function configure(ctx: Context, p: KeyState): Promise<void> {
   await ctx.client("secrets").request({
     route: KEYMGMT_ROUTES.key.write, params: params(p), retry: "safe",
@@ -113,10 +110,7 @@ async function configure(ctx: Context, p: KeyState): Promise<void> {
   });
 }
 
-async function readKey(ctx: Context, p: KeyState): Promise<KeyState | undefined> {
-  const data = await fetchData(ctx, KEYMGMT_ROUTES.key.read, params(p));
-  return data ? fromData(data, p) : undefined;
-}
+const readKey = (ctx: Context, p: KeyState) => readDecoded(ctx, KEYMGMT_ROUTES.key.read, params(p), (data) => keySet.decode(data, p) as KeyState);
 
 function conflict(method: string, route: string, p: Record<string, string>, messages: string[]): ConflictError {
   return new ConflictError({ service: "secrets", method, path: `/${pathOf(route, p)}`, messages });
@@ -275,26 +269,18 @@ export interface ListResult {
   keys: string[];
 }
 
-const keyRef = fieldSet(keyRefFields).schema;
-const mountOnly = fieldSet(pick(keyFields, "mount")).schema;
+const mountOnlyFields = pick(keyFields, "mount");
 
-async function getKeyInfo(ctx: Context, args: KeyRefArgs): Promise<KeyInfo> {
-  const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.key.read, params: params(args) });
-  const data = (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {};
-  return keyInfo(data, args);
-}
+const getKeyInfo = (ctx: Context, args: KeyRefArgs) => reportOf(ctx, KEYMGMT_ROUTES.key.read, params(args), (data) => keyInfo(data, args));
 
 const getKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
-  name: "getKey", schema: keyRef, sideEffects: false, service: "secrets", run: getKeyInfo,
+  name: "getKey", fields: keyRefFields, sideEffects: false, service: "secrets", run: getKeyInfo,
 };
 
-const listKeysFn: FunctionDefinition<ListKeysArgs, ListResult> = {
-  name: "listKeys", schema: mountOnly, sideEffects: false, service: "secrets",
-  run: async (ctx, args) => ({ keys: await listNames(ctx, KEYMGMT_ROUTES.key.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
-};
+const listKeysFn = namesFunction<ListKeysArgs>({ name: "listKeys", fields: mountOnlyFields, service: "secrets" }, KEYMGMT_ROUTES.key.list);
 
 const rotateKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
-  name: "rotateKey", schema: keyRef, sideEffects: true, service: "secrets",
+  name: "rotateKey", fields: keyRefFields, sideEffects: true, service: "secrets",
   async run(ctx, args) {
     await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.key.rotate, params: params(args) });
     return getKeyInfo(ctx, args);
@@ -302,38 +288,26 @@ const rotateKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
 };
 
 /** Reads a key: type, deletion and version settings, latest version and every version's public key. */
-export function getKey(args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KeyInfo> {
-  return invoke(getKeyFn, args, opts);
-}
+export const getKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KeyInfo> = forms(getKeyFn).promise;
 
 /** Output form of {@link getKey}. */
-export function getKeyOutput(args: KeyRefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyInfo> {
-  return invokeOutput(getKeyFn, args, opts);
-}
+export const getKeyOutput: (args: KeyRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KeyInfo> = forms(getKeyFn).output;
 
 /** Names of the keys of the key management engine (empty when there are none). */
-export function listKeys(args: ListKeysArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
-  return invoke(listKeysFn, args, opts);
-}
+export const listKeys: (args?: ListKeysArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ListResult> = forms(listKeysFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listKeys}. */
-export function listKeysOutput(args: {
+export const listKeysOutput: (args?: {
   /** Mount path of the key management engine. Default `keymgmt`. */
   mount?: pulumi.Input<string>;
-} = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
-  return invokeOutput(listKeysFn, args, opts);
-}
+}, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ListResult> = forms(listKeysFn, { argsOptional: true }).output;
 
 /**
  * Rotates a key (a new version; `latestVersion` increases) and returns the key as it is afterwards.
  * Every call rotates: during preview it makes no request and resolves to undefined. To rotate as
  * part of a deployment, and only on purpose, prefer the Key's `rotationTrigger` argument.
  */
-export function rotateKey(args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KeyInfo> {
-  return invoke(rotateKeyFn, args, opts);
-}
+export const rotateKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KeyInfo> = forms(rotateKeyFn).promise;
 
 /** Output form of {@link rotateKey}: unknown during preview. */
-export function rotateKeyOutput(args: KeyRefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyInfo> {
-  return invokeOutput(rotateKeyFn, args, opts);
-}
+export const rotateKeyOutput: (args: KeyRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KeyInfo> = forms(rotateKeyFn).output;

@@ -7,12 +7,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { fetchData, listNames, pathOf, readBack } from "../pathObject";
+import { fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
@@ -81,10 +82,8 @@ export function distributionInfo(data: Record<string, unknown>, p: { mount?: str
   return keyDistributionSet.decode(data, { ...p, mount: p.mount ?? DEFAULT_KEYMGMT_MOUNT }) as KeyDistributionInfo;
 }
 
-async function readDistribution(ctx: Context, p: KeyDistributionState): Promise<KeyDistributionState | undefined> {
-  const data = await fetchData(ctx, KEYMGMT_ROUTES.keyDistribution.read, params(p));
-  return data ? (keyDistributionSet.decode(data, p) as KeyDistributionState) : undefined;
-}
+const readDistribution = (ctx: Context, p: KeyDistributionState) =>
+  readDecoded(ctx, KEYMGMT_ROUTES.keyDistribution.read, params(p), (data) => keyDistributionSet.decode(data, p) as KeyDistributionState);
 
 export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
   kind: "secrets:KeymgmtKeyDistribution",
@@ -177,41 +176,24 @@ export type ListKeyDistributionsArgs = PlainArgsOf<typeof listFields>;
 /** Which distribution: the key, the KMS provider and the mount. */
 export type GetKeyDistributionArgs = PlainArgsOf<typeof getFields>;
 
-const listFn: FunctionDefinition<ListKeyDistributionsArgs, ListResult> = {
-  name: "listKeyDistributions",
-  schema: fieldSet(listFields).schema,
-  sideEffects: false, service: "secrets",
-  run: async (ctx, args) => ({
-    keys: await listNames(ctx, KEYMGMT_ROUTES.keyDistribution.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }),
-  }),
-};
+const listFn = namesFunction<ListKeyDistributionsArgs>({ name: "listKeyDistributions", fields: listFields, service: "secrets" }, KEYMGMT_ROUTES.keyDistribution.list,
+  (args) => ({ mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }));
 
 const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
   name: "getKeyDistribution",
-  schema: fieldSet(getFields).schema,
+  fields: getFields,
   sideEffects: false, service: "secrets",
-  async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.keyDistribution.read, params: params(args) });
-    return distributionInfo((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
-  },
+  run: (ctx, args) => reportOf(ctx, KEYMGMT_ROUTES.keyDistribution.read, params(args), (data) => distributionInfo(data, args)),
 };
 
 /** Names of the keys distributed to a KMS provider (empty when there are none). */
-export function listKeyDistributions(args: ListKeyDistributionsArgs, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
-  return invoke(listFn, args, opts);
-}
+export const listKeyDistributions: (args: ListKeyDistributionsArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ListResult> = forms(listFn).promise;
 
 /** Output form of {@link listKeyDistributions}. */
-export function listKeyDistributionsOutput(args: ArgsOf<typeof listFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
-  return invokeOutput(listFn, args, opts);
-}
+export const listKeyDistributionsOutput: (args: ArgsOf<typeof listFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ListResult> = forms(listFn).output;
 
 /** Reads the distribution of a key to a KMS provider: provider-side name, purposes, protection, versions. */
-export function getKeyDistribution(args: GetKeyDistributionArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KeyDistributionInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getKeyDistribution: (args: GetKeyDistributionArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KeyDistributionInfo> = forms(getFn).promise;
 
 /** Output form of {@link getKeyDistribution}. */
-export function getKeyDistributionOutput(args: ArgsOf<typeof getFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KeyDistributionInfo> {
-  return invokeOutput(getFn, args, opts);
-}
+export const getKeyDistributionOutput: (args: ArgsOf<typeof getFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KeyDistributionInfo> = forms(getFn).output;

@@ -6,12 +6,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, pathOf, readBack, writeNew } from "../pathObject";
+import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, writeNew } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
@@ -94,10 +95,8 @@ async function write(ctx: Context, p: KmsProviderState): Promise<void> {
   await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.kmsProvider.write, params: params(p), body: kmsProviderSet.body(p, ["name", "mount"]), retry: "safe" });
 }
 
-async function readProvider(ctx: Context, p: KmsProviderState): Promise<KmsProviderState | undefined> {
-  const data = await fetchData(ctx, KEYMGMT_ROUTES.kmsProvider.read, params(p));
-  return data ? (kmsProviderSet.decode(data, p) as KmsProviderState) : undefined;
-}
+const readProvider = (ctx: Context, p: KmsProviderState) =>
+  readDecoded(ctx, KEYMGMT_ROUTES.kmsProvider.read, params(p), (data) => kmsProviderSet.decode(data, p) as KmsProviderState);
 
 export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProviderState> = {
   kind: "secrets:KeymgmtKmsProvider",
@@ -170,37 +169,21 @@ export type KmsProviderRefArgs = PlainArgsOf<typeof kmsProviderRefFields>;
 
 const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
   name: "getKmsProvider",
-  schema: fieldSet(kmsProviderRefFields).schema,
+  fields: kmsProviderRefFields,
   sideEffects: false, service: "secrets",
-  async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: KEYMGMT_ROUTES.kmsProvider.read, params: params(args) });
-    return info((res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {}, args);
-  },
+  run: (ctx, args) => reportOf(ctx, KEYMGMT_ROUTES.kmsProvider.read, params(args), (data) => info(data, args)),
 };
 
-const listFn: FunctionDefinition<PlainArgsOf<typeof mountOnlyFields>, ListResult> = {
-  name: "listKmsProviders",
-  schema: fieldSet(mountOnlyFields).schema,
-  sideEffects: false, service: "secrets",
-  run: async (ctx, args) => ({ keys: await listNames(ctx, KEYMGMT_ROUTES.kmsProvider.list, { mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT }) }),
-};
+const listFn = namesFunction<PlainArgsOf<typeof mountOnlyFields>>({ name: "listKmsProviders", fields: mountOnlyFields, service: "secrets" }, KEYMGMT_ROUTES.kmsProvider.list);
 
 /** Reads a KMS provider: its provider kind and key collection (credentials are never returned). */
-export function getKmsProvider(args: KmsProviderRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<KmsProviderInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getKmsProvider: (args: KmsProviderRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KmsProviderInfo> = forms(getFn).promise;
 
 /** Output form of {@link getKmsProvider}. */
-export function getKmsProviderOutput(args: ArgsOf<typeof kmsProviderRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<KmsProviderInfo> {
-  return invokeOutput(getFn, args, opts);
-}
+export const getKmsProviderOutput: (args: ArgsOf<typeof kmsProviderRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KmsProviderInfo> = forms(getFn).output;
 
 /** Names of the KMS providers of the key management engine (empty when there are none). */
-export function listKmsProviders(args: PlainArgsOf<typeof mountOnlyFields> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ListResult> {
-  return invoke(listFn, args, opts);
-}
+export const listKmsProviders: (args?: PlainArgsOf<typeof mountOnlyFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<ListResult> = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listKmsProviders}. */
-export function listKmsProvidersOutput(args: ArgsOf<typeof mountOnlyFields> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ListResult> {
-  return invokeOutput(listFn, args, opts);
-}
+export const listKmsProvidersOutput: (args?: ArgsOf<typeof mountOnlyFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ListResult> = forms(listFn, { argsOptional: true }).output;

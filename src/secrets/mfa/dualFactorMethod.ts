@@ -9,11 +9,12 @@ import { segment } from "../../core/segment";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
-import { fetchData, listNames } from "../pathObject";
+import { createdId, listNames, namesFunction, readDecoded, reportOf } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { MFA_ROUTES } from "./routes";
 
@@ -90,23 +91,18 @@ function idFrom(res: unknown): string | undefined {
 }
 
 /** A method made since `before` was listed, with the same provider account and settings. */
-async function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState, owned: (id: string) => boolean = () => false): Promise<string | undefined> {
-  for (const id of await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {})) {
-    if (before.has(id) || owned(id)) continue;
-    const d = await fetchData(ctx, MFA_ROUTES.dualFactorMethod.read, { id });
+function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState, owned: (id: string) => boolean = () => false): Promise<string | undefined> {
+  return createdId(ctx, MFA_ROUTES.dualFactorMethod, before, owned, (d) => {
     // Reads spell push_info as pushinfo; secret fields are compared only when the server returns them.
-    const secretsAgree = (d?.secret_key === undefined || d.secret_key === p.secretKey) && (d?.integration_key === undefined || d.integration_key === p.integrationKey);
-    if (d && d.api_hostname === p.apiHostname && secretsAgree &&
+    const secretsAgree = (d.secret_key === undefined || d.secret_key === p.secretKey) && (d.integration_key === undefined || d.integration_key === p.integrationKey);
+    return d.api_hostname === p.apiHostname && secretsAgree &&
       String(d.username_format ?? "") === (p.usernameFormat ?? "") &&
-      String(d.pushinfo ?? d.push_info ?? "") === (p.pushInfo ?? "") && (d.use_passcode ?? false) === p.usePasscode) return id;
-  }
-  return undefined;
+      String(d.pushinfo ?? d.push_info ?? "") === (p.pushInfo ?? "") && (d.use_passcode ?? false) === p.usePasscode;
+  });
 }
 
-async function readState(ctx: Context, id: string, prior: Partial<DualFactorMethodState>): Promise<DualFactorMethodState | undefined> {
-  const data = await fetchData(ctx, MFA_ROUTES.dualFactorMethod.read, { id });
-  return data ? methodState(id, data, prior) : undefined;
-}
+const readState = (ctx: Context, id: string, prior: Partial<DualFactorMethodState>) =>
+  readDecoded(ctx, MFA_ROUTES.dualFactorMethod.read, { id }, (data) => methodState(id, data, prior));
 
 export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodState, DualFactorMethodState> = {
   kind: "secrets:MfaDualFactorMethod",
@@ -191,49 +187,35 @@ export class DualFactorMethod extends SvcResource {
 
 const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorMethodInfo> = {
   name: "getDualFactorMethod",
-  schema: fieldSet(methodRefFields).schema,
+  fields: methodRefFields,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
-    const res = await ctx.client("secrets").request({ route: MFA_ROUTES.dualFactorMethod.read, params: { id: args.id } });
-    const info = methodInfo(args.id, (res.body as { data?: Record<string, unknown> } | undefined)?.data ?? {});
+    const info = await reportOf(ctx, MFA_ROUTES.dualFactorMethod.read, { id: args.id }, (data) => methodInfo(args.id, data));
     // The result holds the keys the service returned: the record says which fields are secret.
     registerSecrets(dualFactorMethodFields, info);
     return info;
   },
 };
 
-const listFn: FunctionDefinition<Record<string, never>, { keys: string[] }> = {
-  name: "listDualFactorMethods",
-  schema: fieldSet({}).schema,
-  sideEffects: false, service: "secrets",
-  run: async (ctx) => ({ keys: await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {}) }),
-};
+const listFn = namesFunction<Record<string, never>>({ name: "listDualFactorMethods", fields: {}, service: "secrets" }, MFA_ROUTES.dualFactorMethod.list);
 
 /**
  * Reads a dual-factor method by id. The result holds the secret and integration keys (the service
  * returns them); prefer the Output form, which is secret.
  */
-export function getDualFactorMethod(args: PlainArgsOf<typeof methodRefFields>, opts?: SvcInvokeOptions<"secrets">): Promise<DualFactorMethodInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getDualFactorMethod: (args: PlainArgsOf<typeof methodRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<DualFactorMethodInfo> = forms(getFn).promise;
 
 /** Output form of {@link getDualFactorMethod}; the whole result is secret, since it holds the keys. */
-export function getDualFactorMethodOutput(args: ArgsOf<typeof methodRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DualFactorMethodInfo> {
-  return pulumi.secret(invokeOutput(getFn, args, opts));
-}
+export const getDualFactorMethodOutput: (args: ArgsOf<typeof methodRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DualFactorMethodInfo> = forms(getFn, { secret: true }).output;
 
 /** Ids (UUIDs) of the dual-factor methods visible in the current and parent namespaces. */
-export function listDualFactorMethods(opts?: SvcInvokeOptions<"secrets">): Promise<{
+export const listDualFactorMethods: (opts?: SvcInvokeOptions<"secrets">) => Promise<{
   /** Ids of the dual-factor methods. */
   keys: string[];
-}> {
-  return invoke(listFn, {}, opts);
-}
+}> = (opts) => forms(listFn).promise({}, opts);
 
 /** Output form of {@link listDualFactorMethods}. */
-export function listDualFactorMethodsOutput(opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<{
+export const listDualFactorMethodsOutput: (opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<{
   /** Ids of the dual-factor methods. */
   keys: string[];
-}> {
-  return invokeOutput(listFn, {}, opts);
-}
+}> = (opts) => forms(listFn).output({}, opts);

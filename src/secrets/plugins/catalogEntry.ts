@@ -7,7 +7,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isUnknown } from "../../core/unknown";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, lazy, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import type { Schema } from "../../core/validate";
@@ -203,7 +204,7 @@ const typeFields = pick(catalogEntryFields, "type");
 
 const getFn: FunctionDefinition<PlainArgsOf<typeof pluginRefFields>, PluginInfo> = {
   name: "getPlugin",
-  schema: fieldSet(pluginRefFields).schema,
+  fields: pluginRefFields,
   sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await request(ctx, { route: PLUGINS_ROUTES.catalogEntry.read, params: params(args) });
@@ -235,24 +236,16 @@ const listFn: FunctionDefinition<Partial<PlainArgsOf<typeof typeFields>>, Plugin
 };
 
 /** Reads a catalog entry (needs a sudo token): command, args, sha256 and whether it is builtin. */
-export function getPlugin(args: PlainArgsOf<typeof pluginRefFields>, opts?: SvcInvokeOptions<"secrets">): Promise<PluginInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getPlugin: (args: PlainArgsOf<typeof pluginRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<PluginInfo> = forms(getFn).promise;
 
 /** Output form of {@link getPlugin}. */
-export function getPluginOutput(args: ArgsOf<typeof pluginRefFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<PluginInfo> {
-  return invokeOutput(getFn, args, opts);
-}
+export const getPluginOutput: (args: ArgsOf<typeof pluginRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<PluginInfo> = forms(getFn).output;
 
 /**
  * Names in the plugin catalog grouped by type (`auth`, `database`, `secret`), builtins included;
  * with `type`, only that group is filled.
  */
-export function listPlugins(args: Partial<PlainArgsOf<typeof typeFields>> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<PluginCatalog> {
-  return invoke(listFn, args, opts);
-}
+export const listPlugins: (args?: Partial<PlainArgsOf<typeof typeFields>>, opts?: SvcInvokeOptions<"secrets">) => Promise<PluginCatalog> = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listPlugins}. */
-export function listPluginsOutput(args: Partial<ArgsOf<typeof typeFields>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<PluginCatalog> {
-  return invokeOutput(listFn, args, opts);
-}
+export const listPluginsOutput: (args?: Partial<ArgsOf<typeof typeFields>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<PluginCatalog> = forms(listFn, { argsOptional: true }).output;

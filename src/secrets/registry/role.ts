@@ -7,13 +7,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, keepForm, seconds } from "../duration";
 import { dataOf, present } from "../envelope";
 import { adopt, mount, name } from "../fields";
-import { listNames, pathObject } from "../pathObject";
+import { namesFunction, pathObject } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -217,11 +218,8 @@ const credentialFields = {
 /** A generated registry token. */
 export type RegistryCredentials = InfoOf<typeof credentialFields>;
 
-const ref = fieldSet(roleRefFields).schema;
-
 const credsFn: FunctionDefinition<RegistryRoleRefArgs, RegistryCredentials> = {
   name: "getRegistryCredentials",
-  schema: ref,
   fields: roleRefFields,
   // Every call makes a new token: nothing is generated during preview.
   sideEffects: true,
@@ -237,18 +235,13 @@ const credsFn: FunctionDefinition<RegistryRoleRefArgs, RegistryCredentials> = {
 };
 
 /** A new registry token from the role (a new one on every call). No request during preview. Prefer the Output form (secret). */
-export function getRegistryCredentials(args: RegistryRoleRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RegistryCredentials> {
-  return invoke(credsFn, args, opts);
-}
+export const getRegistryCredentials: (args: RegistryRoleRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RegistryCredentials> = forms(credsFn).promise;
 
 /** Output form of {@link getRegistryCredentials}: secret, unknown during preview. */
-export function getRegistryCredentialsOutput(args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RegistryCredentials> {
-  return pulumi.secret(invokeOutput(credsFn, args, opts));
-}
+export const getRegistryCredentialsOutput: (args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RegistryCredentials> = forms(credsFn, { secret: true }).output;
 
 const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = {
   name: "getRegistryRole",
-  schema: ref,
   fields: roleRefFields,
   sideEffects: false,
   async run(ctx, args) {
@@ -258,29 +251,15 @@ const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = {
 };
 
 /** Reads a registry role. */
-export function getRegistryRole(args: RegistryRoleRefArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RegistryRoleInfo> {
-  return invoke(getFn, args, opts);
-}
+export const getRegistryRole: (args: RegistryRoleRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RegistryRoleInfo> = forms(getFn).promise;
 
 /** Output form of {@link getRegistryRole}. */
-export function getRegistryRoleOutput(args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RegistryRoleInfo> {
-  return invokeOutput(getFn, args, opts);
-}
+export const getRegistryRoleOutput: (args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RegistryRoleInfo> = forms(getFn).output;
 
-const listFn: FunctionDefinition<RegistryMountArgs, NameList> = {
-  name: "listRegistryRoles",
-  schema: fieldSet(mountFields).schema,
-  fields: mountFields,
-  sideEffects: false,
-  run: async (ctx, args) => ({ keys: await listNames(ctx, R.role.list, { mount: args.mount ?? DEFAULT_REGISTRY_MOUNT }) }),
-};
+const listFn = namesFunction<RegistryMountArgs>({ name: "listRegistryRoles", fields: mountFields }, R.role.list);
 
 /** Names of the registry roles (empty when there are none). */
-export function listRegistryRoles(args: RegistryMountArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<NameList> {
-  return invoke(listFn, args, opts);
-}
+export const listRegistryRoles: (args?: RegistryMountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listRegistryRoles}. */
-export function listRegistryRolesOutput(args: ArgsOf<typeof mountFields> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NameList> {
-  return invokeOutput(listFn, args, opts);
-}
+export const listRegistryRolesOutput: (args?: ArgsOf<typeof mountFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NameList> = forms(listFn, { argsOptional: true }).output;

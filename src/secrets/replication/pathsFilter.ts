@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context } from "../../core/definition";
 import { field, fieldSet, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { dataOf } from "../envelope";
 import { segment } from "../../core/segment";
@@ -118,42 +119,26 @@ async function readDynamic(ctx: Context, route: string, id: string): Promise<Dyn
   return { dynamicFilteredMounts: list(d.dynamic_filtered_mounts), dynamicFilteredNamespaces: list(d.dynamic_filtered_namespaces) };
 }
 
-const ref = fieldSet(dynamicFilterFields).schema;
-
-const primaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
-  name: "getPrimaryDynamicFilter",
-  schema: ref,
+/** A function reading a secondary's dynamic filter at `route`: on the primary, or on the secondary itself. */
+const dynamicFilterFn = (name: string, route: string): FunctionDefinition<DynamicFilterArgs, DynamicFilter> => ({
+  name,
   fields: dynamicFilterFields,
   sideEffects: false,
   service: "secrets",
-  run: (ctx, args) => readDynamic(ctx, R.pathsFilter.primaryDynamic, args.secondaryClusterId),
-};
+  run: (ctx, args) => readDynamic(ctx, route, args.secondaryClusterId),
+});
+
+const primaryFn = dynamicFilterFn("getPrimaryDynamicFilter", R.pathsFilter.primaryDynamic);
+const secondaryFn = dynamicFilterFn("getSecondaryDynamicFilter", R.pathsFilter.secondaryDynamic);
 
 /** The dynamic filter of a secondary, read on the primary of the connection. */
-export function getPrimaryDynamicFilter(args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">): Promise<DynamicFilter> {
-  return invoke(primaryFn, args, opts);
-}
+export const getPrimaryDynamicFilter: (args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DynamicFilter> = forms(primaryFn).promise;
 
 /** Output form of {@link getPrimaryDynamicFilter}. */
-export function getPrimaryDynamicFilterOutput(args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DynamicFilter> {
-  return invokeOutput(primaryFn, args, opts);
-}
-
-const secondaryFn: FunctionDefinition<DynamicFilterArgs, DynamicFilter> = {
-  name: "getSecondaryDynamicFilter",
-  schema: ref,
-  fields: dynamicFilterFields,
-  sideEffects: false,
-  service: "secrets",
-  run: (ctx, args) => readDynamic(ctx, R.pathsFilter.secondaryDynamic, args.secondaryClusterId),
-};
+export const getPrimaryDynamicFilterOutput: (args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DynamicFilter> = forms(primaryFn).output;
 
 /** The dynamic filter read on the secondary of the connection (`secondaryClusterId` is its own cluster id). */
-export function getSecondaryDynamicFilter(args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">): Promise<DynamicFilter> {
-  return invoke(secondaryFn, args, opts);
-}
+export const getSecondaryDynamicFilter: (args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DynamicFilter> = forms(secondaryFn).promise;
 
 /** Output form of {@link getSecondaryDynamicFilter}. */
-export function getSecondaryDynamicFilterOutput(args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<DynamicFilter> {
-  return invokeOutput(secondaryFn, args, opts);
-}
+export const getSecondaryDynamicFilterOutput: (args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DynamicFilter> = forms(secondaryFn).output;

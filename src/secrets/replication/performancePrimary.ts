@@ -9,10 +9,11 @@ import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import type { InputsOf, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isAmbiguous } from "../../http";
-import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
+import { actingFunction, fetchStatus, statusAfter, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 /** An http(s) address such as `https://10.0.0.1:8201`. @internal */
@@ -124,13 +125,7 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
   ...fieldSet(performancePrimaryFields),
   async create(ctx, inputs) {
     await transition(ctx, R.primary.enable, addrBody(inputs), (st) => st.mode === "primary", "primary/enable");
-    try {
-      const out = await readPrimary(ctx, inputs);
-      if (!out) throw new Error("primary/enable succeeded but the status does not report a primary");
-      return { id: PRIMARY_ID, outs: out };
-    } catch (e) {
-      throw new PartialFailure(PRIMARY_ID, inputs, e as Error);
-    }
+    return { id: PRIMARY_ID, outs: await statusAfter(ctx, "primary/enable", "primary", PRIMARY_ID, inputs, fromStatus) };
   },
   read: (ctx, _id, props) => readPrimary(ctx, props),
   /**
@@ -214,16 +209,7 @@ export class PerformancePrimary extends SvcResource {
 
 // ---- functions ----
 
-const demoteFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
-  name: "demotePrimary",
-  schema: noArgs,
-  sideEffects: true,
-  service: "secrets",
-  async run(ctx) {
-    await ctx.client("secrets").request({ route: R.primary.demote, body: {} });
-    return fetchStatus(ctx);
-  },
-};
+const demoteFn = actingFunction<Record<string, never>>({ name: "demotePrimary", fields: {} }, R.primary.demote, () => ({}));
 
 /**
  * Demotes the primary of the connection to a secondary connected to no primary. It keeps its cluster
@@ -232,11 +218,7 @@ const demoteFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
  * demoted afterwards (`primaryClusterAddr` `""`) and the next `pulumi up` promotes it back; once the
  * cluster joins another primary it reads as gone.
  */
-export function demotePrimary(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(demoteFn, args, opts);
-}
+export const demotePrimary: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(demoteFn, { argsOptional: true }).promise;
 
 /** Output form of {@link demotePrimary}: unknown during preview. */
-export function demotePrimaryOutput(args: InputsOf<Record<string, never>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(demoteFn, args, opts);
-}
+export const demotePrimaryOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(demoteFn, { argsOptional: true }).output;

@@ -7,14 +7,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { PartialFailure } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { isSvcError } from "../../http";
 import { clusterAddr } from "./performancePrimary";
-import { fetchStatus, noArgs, transition, type ReplicationStatus } from "./status";
+import { actingFunction, fetchStatus, statusAfter, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 export const WIPE_NOT_ACKNOWLEDGED =
@@ -132,13 +132,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   async create(ctx, inputs) {
     await transition(ctx, R.secondary.enable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
     const activated = { ...inputs, activation: 1 };
-    try {
-      const out = await readSecondary(ctx, activated);
-      if (!out) throw new Error("secondary/enable succeeded but the status does not report a secondary");
-      return { id: SECONDARY_ID, outs: out };
-    } catch (e) {
-      throw new PartialFailure(SECONDARY_ID, activated, e as Error);
-    }
+    return { id: SECONDARY_ID, outs: await statusAfter(ctx, "secondary/enable", "secondary", SECONDARY_ID, activated, fromStatus) };
   },
   read: (ctx, _id, props) => readSecondary(ctx, props),
   /** A new token is an update-primary: the secondary follows the token's primary without a wipe. */
@@ -164,13 +158,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
     // sends it again and is refused. The id and primary it led to are read back (unknown until then).
     const used: PerformanceSecondaryState = { ...news, activation: (olds.activation ?? 1) + 1 };
     if (olds.clusterId !== undefined) used.clusterId = olds.clusterId;
-    try {
-      const out = await readSecondary(ctx, used);
-      if (!out) throw new Error("update-primary succeeded but the status does not report a secondary");
-      return out;
-    } catch (e) {
-      throw new PartialFailure(id, used, e as Error);
-    }
+    return statusAfter(ctx, "update-primary", "secondary", id, used, fromStatus);
   },
   async delete(ctx) {
     // Already disabled (an earlier destroy whose response was lost) is what delete wants.
@@ -236,35 +224,23 @@ export interface SecondaryPublicKey {
   secondaryPublicKey: string;
 }
 
-const promoteFn: FunctionDefinition<PromoteSecondaryArgs, ReplicationStatus> = {
-  name: "promoteSecondary",
-  schema: fieldSet(promoteFields).schema,
-  fields: promoteFields,
-  sideEffects: true,
-  service: "secrets",
-  async run(ctx, args) {
-    const body: Record<string, unknown> = { force: args.force ?? false };
-    if (args.primaryClusterAddr) body.primary_cluster_addr = args.primaryClusterAddr;
-    await ctx.client("secrets").request({ route: R.secondary.promote, body });
-    return fetchStatus(ctx);
-  },
-};
+const promoteFn = actingFunction<PromoteSecondaryArgs>({ name: "promoteSecondary", fields: promoteFields }, R.secondary.promote, (args) => {
+  const body: Record<string, unknown> = { force: args.force ?? false };
+  if (args.primaryClusterAddr) body.primary_cluster_addr = args.primaryClusterAddr;
+  return body;
+});
 
 /**
  * Promotes the secondary of the connection to primary. Refused while another primary is active;
  * without `force` also when it may lack writes of its primary. Other secondaries need new tokens
  * from it. No request during preview. Resolves to the cluster's status after the promotion.
  */
-export function promoteSecondary(args: PromoteSecondaryArgs = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(promoteFn, args, opts);
-}
+export const promoteSecondary: (args?: PromoteSecondaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).promise;
 
 /** Output form of {@link promoteSecondary}: unknown during preview. */
-export function promoteSecondaryOutput(args: ArgsOf<typeof promoteFields> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(promoteFn, args, opts);
-}
+export const promoteSecondaryOutput: (args?: ArgsOf<typeof promoteFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).output;
 
-const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
+const updateFn = actingFunction<UpdatePrimaryArgs>({
   name: "updatePrimary",
   schema: fieldSet(updatePrimaryFields, {
     refine(v, ctx) {
@@ -276,19 +252,15 @@ const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
   }).schema,
   // The token is registered for redaction from these fields before any request.
   fields: updatePrimaryFields,
-  sideEffects: true,
-  service: "secrets",
-  async run(ctx, args) {
-    const body: Record<string, unknown> = {};
-    if (args.token !== undefined) body.token = args.token;
-    if (args.updatePrimaryAddrs?.length) body.update_primary_addrs = args.updatePrimaryAddrs;
-    if (args.primaryApiAddr) body.primary_api_addr = args.primaryApiAddr;
-    if (args.caFile) body.ca_file = args.caFile;
-    if (args.caPath) body.ca_path = args.caPath;
-    await ctx.client("secrets").request({ route: R.secondary.updatePrimary, body });
-    return fetchStatus(ctx);
-  },
-};
+}, R.secondary.updatePrimary, (args) => {
+  const body: Record<string, unknown> = {};
+  if (args.token !== undefined) body.token = args.token;
+  if (args.updatePrimaryAddrs?.length) body.update_primary_addrs = args.updatePrimaryAddrs;
+  if (args.primaryApiAddr) body.primary_api_addr = args.primaryApiAddr;
+  if (args.caFile) body.ca_file = args.caFile;
+  if (args.caPath) body.ca_path = args.caPath;
+  return body;
+});
 
 /**
  * Points the secondary of the connection at a primary, without a wipe: with a new `token`, with
@@ -297,18 +269,14 @@ const updateFn: FunctionDefinition<UpdatePrimaryArgs, ReplicationStatus> = {
  * was disabled and enabled again leads a new set: joining it needs a wipe (a new PerformanceSecondary).
  * No request during preview. Resolves to the secondary's status afterwards.
  */
-export function updatePrimary(args: UpdatePrimaryArgs, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(updateFn, args, opts);
-}
+export const updatePrimary: (args: UpdatePrimaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(updateFn).promise;
 
 /** Output form of {@link updatePrimary}: unknown during preview. */
-export function updatePrimaryOutput(args: ArgsOf<typeof updatePrimaryFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(updateFn, args, opts);
-}
+export const updatePrimaryOutput: (args: ArgsOf<typeof updatePrimaryFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(updateFn).output;
 
 const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
   name: "generateSecondaryPublicKey",
-  schema: noArgs,
+  fields: {},
   // The first call makes the cluster's key pair.
   sideEffects: true,
   service: "secrets",
@@ -324,11 +292,7 @@ const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
  * whose credentials are then encrypted to it. The first call makes the key (so it acts); later
  * calls return the same key until the cluster's secondary is disabled. No request during preview.
  */
-export function generateSecondaryPublicKey(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<SecondaryPublicKey> {
-  return invoke(keyFn, args, opts);
-}
+export const generateSecondaryPublicKey: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<SecondaryPublicKey> = forms(keyFn, { argsOptional: true }).promise;
 
 /** Output form of {@link generateSecondaryPublicKey}: unknown during preview. */
-export function generateSecondaryPublicKeyOutput(args: InputsOf<Record<string, never>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<SecondaryPublicKey> {
-  return invokeOutput(keyFn, args, opts);
-}
+export const generateSecondaryPublicKeyOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<SecondaryPublicKey> = forms(keyFn, { argsOptional: true }).output;

@@ -7,11 +7,12 @@ import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration } from "../duration";
-import { fetchStatus, type ReplicationStatus } from "./status";
+import { actingFunction, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 /** A secondary id: an opaque name, unique on its primary. @internal */
@@ -106,27 +107,13 @@ const revokeFields = pick(secondaryTokenFields, "secondaryId");
 /** Arguments of {@link revokeSecondary}: the secondary's id. */
 export type RevokeSecondaryArgs = PlainArgsOf<typeof revokeFields>;
 
-const revokeFn: FunctionDefinition<RevokeSecondaryArgs, ReplicationStatus> = {
-  name: "revokeSecondary",
-  schema: fieldSet(revokeFields).schema,
-  fields: revokeFields,
-  sideEffects: true,
-  service: "secrets",
-  async run(ctx, args) {
-    await ctx.client("secrets").request({ route: R.secondaryToken.revoke, body: { id: args.secondaryId } });
-    return fetchStatus(ctx);
-  },
-};
+const revokeFn = actingFunction<RevokeSecondaryArgs>({ name: "revokeSecondary", fields: revokeFields }, R.secondaryToken.revoke, (args) => ({ id: args.secondaryId }));
 
 /**
  * Revokes a secondary on the primary of the connection: it is disconnected at once, until it is
  * given a new token (update-primary). No request during preview. Resolves to the primary's status.
  */
-export function revokeSecondary(args: RevokeSecondaryArgs, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(revokeFn, args, opts);
-}
+export const revokeSecondary: (args: RevokeSecondaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(revokeFn).promise;
 
 /** Output form of {@link revokeSecondary}: unknown during preview. */
-export function revokeSecondaryOutput(args: ArgsOf<typeof revokeFields>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(revokeFn, args, opts);
-}
+export const revokeSecondaryOutput: (args: ArgsOf<typeof revokeFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(revokeFn).output;

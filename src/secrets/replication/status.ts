@@ -4,9 +4,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isAmbiguous } from "../../http";
-import type { Context } from "../../core/definition";
-import { fieldSet } from "../../core/fields";
-import { invoke, invokeOutput, type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { PartialFailure, type Context, type Props } from "../../core/definition";
+import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { forms } from "../../core/forms";
 import { dataOf } from "../envelope";
 import { REPLICATION_ROUTES as R } from "./routes";
 
@@ -138,12 +138,42 @@ export async function transition(ctx: Context, route: string, body: Record<strin
   }
 }
 
-/** @internal The schema of a function without arguments. */
-export const noArgs = fieldSet({}).schema;
+/**
+ * A resource's outputs read from the status after `what` changed the cluster's role. The cluster
+ * has changed by then, so a status that cannot be read, or that does not report the `role`, keeps
+ * the resource in state as `id` with `recorded` (a partial failure).
+ */
+export async function statusAfter<S extends Props>(ctx: Context, what: string, role: string, id: string, recorded: S,
+  fromStatus: (s: ReplicationStatus, p: S) => S | undefined): Promise<S> {
+  try {
+    const out = fromStatus(await fetchStatus(ctx), recorded);
+    if (!out) throw new Error(`${what} succeeded but the status does not report a ${role}`);
+    return out;
+  } catch (e) {
+    throw new PartialFailure(id, recorded, e as Error);
+  }
+}
+
+/**
+ * A function that acts on replication with one request (demote, promote, update-primary, revoke)
+ * and resolves to the cluster's status afterwards. It acts: no request during preview.
+ */
+export function actingFunction<A>(def: Pick<FunctionDefinition<A, ReplicationStatus>, "name" | "fields" | "schema">, route: string,
+  body: (args: A) => Record<string, unknown>): FunctionDefinition<A, ReplicationStatus> {
+  return {
+    ...def,
+    sideEffects: true,
+    service: "secrets",
+    async run(ctx, args) {
+      await ctx.client("secrets").request({ route, body: body(args) });
+      return fetchStatus(ctx);
+    },
+  };
+}
 
 const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
   name: "getReplicationStatus",
-  schema: noArgs,
+  fields: {},
   sideEffects: false,
   service: "secrets",
   tokenless: true,
@@ -155,11 +185,7 @@ const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
  * connection with only a `url` (or `svc:secretsUrl` alone) is enough. Fields of the other modes
  * (a primary's secondaries, a secondary's primaries) are empty.
  */
-export function getReplicationStatus(args: Record<string, never> = {}, opts?: SvcInvokeOptions<"secrets">): Promise<ReplicationStatus> {
-  return invoke(statusFn, args, opts);
-}
+export const getReplicationStatus: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(statusFn, { argsOptional: true }).promise;
 
 /** Output form of {@link getReplicationStatus}. */
-export function getReplicationStatusOutput(args: InputsOf<Record<string, never>> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<ReplicationStatus> {
-  return invokeOutput(statusFn, args, opts);
-}
+export const getReplicationStatusOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(statusFn, { argsOptional: true }).output;

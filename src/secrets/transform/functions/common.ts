@@ -1,7 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import { invoke, invokeOutput, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
 import { field } from "../../../core/fields";
 import { segmentProblem } from "../../../core/segment";
 import { isUnknown } from "../../../core/unknown";
@@ -37,17 +36,6 @@ export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 export async function post(ctx: Context, route: string, params: Record<string, string>, body: unknown, retry?: "safe"): Promise<Record<string, unknown>> {
   const res = await ctx.client("secrets").request({ route, params, body, ...(retry ? { retry } : {}) });
   return res.body === undefined || res.body === null || res.body === "" ? {} : dataOf(res.body);
-}
-
-/** The Promise form and the Output form; the Output is secret when the result holds plaintext, tokens or tweaks. */
-export function forms<A, R>(def: FunctionDefinition<A, R>, secret: boolean) {
-  return {
-    promise: (args: A, opts?: SvcInvokeOptions<"secrets">): Promise<R> => invoke(def, args, opts),
-    output: (args: Inputs<A>, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<R> => {
-      const out = invokeOutput(def, args as pulumi.Inputs, opts);
-      return secret ? (pulumi.secret(out) as unknown as pulumi.Output<R>) : out;
-    },
-  };
 }
 
 /** @internal zod types stay out of the public declarations. */

@@ -3,11 +3,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
 import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
+import { forms } from "../../../core/forms";
 import { dataOf } from "../../envelope";
 import { listNames } from "../../pathObject";
 import { tokenizationKeyConfigFields } from "../tokenizationKeyConfig";
 import { field, fieldSet, output, pick, type InfoOf, type PlainArgsOf } from "../../../core/fields";
-import { forms, mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
+import { mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
 const refFieldsOwn = {
@@ -120,12 +121,6 @@ const keyInfoSet = fieldSet(keyInfoFields);
 /** Key versions of a tokenization transformation. */
 export type TokenizationKeyInfo = InfoOf<typeof keyInfoFields>;
 
-const ref = fieldSet(refFields).schema;
-const keyRef = fieldSet(keyRefFields).schema;
-const mountOnly = fieldSet(mountArg).schema;
-const rolesArgs = fieldSet(listRolesFields).schema;
-const trimArgs = fieldSet(trimFields).schema;
-
 async function get(ctx: Context, route: string, a: RefArgs): Promise<Record<string, unknown>> {
   // Path parameters are encoded, so a built-in's slash goes into the route itself.
   const builtin = a.name.startsWith("builtin/");
@@ -143,13 +138,13 @@ const keyInfo = (d: Record<string, unknown>, name: string): TokenizationKeyInfo 
   ({ latestVersion: 0, minAvailableVersion: 0, ...keyInfoSet.decode(d, { name }) }) as TokenizationKeyInfo;
 
 function lister(name: string, route: string): FunctionDefinition<MountArgs, NamesResult> {
-  return { name, schema: mountOnly, sideEffects: false, run: async (ctx, a) => ({ keys: (await listNames(ctx, route, { mount: mountOf(a) })).sort() }) };
+  return { name, fields: mountArg, sideEffects: false, run: async (ctx, a) => ({ keys: (await listNames(ctx, route, { mount: mountOf(a) })).sort() }) };
 }
 
 const defs = {
-  getRole: { name: "getRole", schema: ref, sideEffects: false,
+  getRole: { name: "getRole", fields: refFields, sideEffects: false,
     run: async (ctx, a) => ({ name: a.name, transformations: strings((await get(ctx, TRANSFORM_ROUTES.role.read, a)).transformations) }) } as FunctionDefinition<RefArgs, RoleInfo>,
-  listRoles: { name: "listRoles", schema: rolesArgs, sideEffects: false,
+  listRoles: { name: "listRoles", fields: listRolesFields, sideEffects: false,
     run: async (ctx, a) => {
       try {
         const res = await ctx.client("secrets").request({ route: TRANSFORM_ROUTES.role.list, params: { mount: mountOf(a) }, query: a.filter ? { filter: a.filter } : undefined });
@@ -159,7 +154,7 @@ const defs = {
         throw e;
       }
     } } as FunctionDefinition<ListRolesArgs, NamesResult>,
-  getTransformation: { name: "getTransformation", schema: ref, sideEffects: false,
+  getTransformation: { name: "getTransformation", fields: refFields, sideEffects: false,
     run: async (ctx, a) => {
       const d = await get(ctx, TRANSFORM_ROUTES.transformation.read, a);
       return {
@@ -171,7 +166,7 @@ const defs = {
       };
     } } as FunctionDefinition<RefArgs, TransformationInfo>,
   listTransformations: lister("listTransformations", TRANSFORM_ROUTES.transformation.list),
-  getStore: { name: "getStore", schema: ref, sideEffects: false,
+  getStore: { name: "getStore", fields: refFields, sideEffects: false,
     run: async (ctx, a) => {
       const d = await get(ctx, TRANSFORM_ROUTES.store.read, a);
       return {
@@ -182,71 +177,69 @@ const defs = {
   listStores: lister("listStores", TRANSFORM_ROUTES.store.list),
   listTemplates: lister("listTemplates", TRANSFORM_ROUTES.template.list),
   listAlphabets: lister("listAlphabets", TRANSFORM_ROUTES.alphabet.list),
-  getTokenizationKey: { name: "getTokenizationKey", schema: keyRef, sideEffects: false,
+  getTokenizationKey: { name: "getTokenizationKey", fields: keyRefFields, sideEffects: false,
     run: async (ctx, a) => keyInfo(await get(ctx, TRANSFORM_ROUTES.tokenizationKey.read, a), a.name) } as FunctionDefinition<KeyRefArgs, TokenizationKeyInfo>,
   listTokenizationKeys: lister("listTokenizationKeys", TRANSFORM_ROUTES.tokenizationKey.list),
-  rotateTokenizationKey: { name: "rotateTokenizationKey", schema: keyRef, sideEffects: true,
+  rotateTokenizationKey: { name: "rotateTokenizationKey", fields: keyRefFields, sideEffects: true,
     run: async (ctx, a) => {
       await post(ctx, TRANSFORM_ROUTES.tokenizationKey.rotate, { mount: mountOf(a), name: a.name }, {});
       return keyInfo(await get(ctx, TRANSFORM_ROUTES.tokenizationKey.read, a), a.name);
     } } as FunctionDefinition<KeyRefArgs, TokenizationKeyInfo>,
-  trimTokenizationKey: { name: "trimTokenizationKey", schema: trimArgs, sideEffects: true,
+  trimTokenizationKey: { name: "trimTokenizationKey", fields: trimFields, sideEffects: true,
     run: async (ctx, a) => {
       await post(ctx, TRANSFORM_ROUTES.tokenizationKey.trim, { mount: mountOf(a), name: a.name }, { min_available_version: a.minAvailableVersion });
       return keyInfo(await get(ctx, TRANSFORM_ROUTES.tokenizationKey.read, a), a.name);
     } } as FunctionDefinition<TrimArgs, TokenizationKeyInfo>,
 };
 
-const f = <A, R>(d: FunctionDefinition<A, R>) => forms(d, false);
-
 /** A role's transformations. */
-export const getRole = f(defs.getRole).promise;
+export const getRole: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RoleInfo> = forms(defs.getRole).promise;
 /** Output form of {@link getRole}. */
-export const getRoleOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RoleInfo> = f(defs.getRole).output;
+export const getRoleOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RoleInfo> = forms(defs.getRole).output;
 /** Role names, optionally matching the `filter` glob. */
-export const listRoles = (args: ListRolesArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listRoles).promise(args, opts);
+export const listRoles: (args?: ListRolesArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listRoles, { argsOptional: true }).promise;
 /** Output form of {@link listRoles}. */
-export const listRolesOutput = (args: Inputs<ListRolesArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listRoles).output(args, opts);
+export const listRolesOutput: (args?: Inputs<ListRolesArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listRoles, { argsOptional: true }).output;
 /** A transformation as the service reads it (`templates` list, `maxTtl` in seconds). */
-export const getTransformation = f(defs.getTransformation).promise;
+export const getTransformation: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TransformationInfo> = forms(defs.getTransformation).promise;
 /** Output form of {@link getTransformation}. */
-export const getTransformationOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TransformationInfo> = f(defs.getTransformation).output;
+export const getTransformationOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TransformationInfo> = forms(defs.getTransformation).output;
 /** Transformation names. */
-export const listTransformations = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTransformations).promise(args, opts);
+export const listTransformations: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTransformations, { argsOptional: true }).promise;
 /** Output form of {@link listTransformations}. */
-export const listTransformationsOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTransformations).output(args, opts);
+export const listTransformationsOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTransformations, { argsOptional: true }).output;
 /** A store, `builtin/internal` too (never its credentials). */
-export const getStore = f(defs.getStore).promise;
+export const getStore: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<StoreInfo> = forms(defs.getStore).promise;
 /** Output form of {@link getStore}. */
-export const getStoreOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<StoreInfo> = f(defs.getStore).output;
+export const getStoreOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<StoreInfo> = forms(defs.getStore).output;
 /** Store names (the built-in store is not listed). */
-export const listStores = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listStores).promise(args, opts);
+export const listStores: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listStores, { argsOptional: true }).promise;
 /** Output form of {@link listStores}. */
-export const listStoresOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listStores).output(args, opts);
+export const listStoresOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listStores, { argsOptional: true }).output;
 /** Template names (built-ins are not listed). */
-export const listTemplates = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTemplates).promise(args, opts);
+export const listTemplates: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTemplates, { argsOptional: true }).promise;
 /** Output form of {@link listTemplates}. */
-export const listTemplatesOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTemplates).output(args, opts);
+export const listTemplatesOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTemplates, { argsOptional: true }).output;
 /** Alphabet names (built-ins are not listed). */
-export const listAlphabets = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listAlphabets).promise(args, opts);
+export const listAlphabets: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listAlphabets, { argsOptional: true }).promise;
 /** Output form of {@link listAlphabets}. */
-export const listAlphabetsOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listAlphabets).output(args, opts);
+export const listAlphabetsOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listAlphabets, { argsOptional: true }).output;
 /** Key versions of a tokenization transformation. */
-export const getTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = f(defs.getTokenizationKey).promise;
+export const getTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.getTokenizationKey).promise;
 /** Output form of {@link getTokenizationKey}. */
-export const getTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.getTokenizationKey).output;
+export const getTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.getTokenizationKey).output;
 /** Names of the tokenization transformations (which have keys). */
-export const listTokenizationKeys = (args: MountArgs = {}, opts?: SvcInvokeOptions<"secrets">) => f(defs.listTokenizationKeys).promise(args, opts);
+export const listTokenizationKeys: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTokenizationKeys, { argsOptional: true }).promise;
 /** Output form of {@link listTokenizationKeys}. */
-export const listTokenizationKeysOutput = (args: Inputs<MountArgs> = {}, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<NamesResult> => f(defs.listTokenizationKeys).output(args, opts);
+export const listTokenizationKeysOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTokenizationKeys, { argsOptional: true }).output;
 /**
  * Rotates a tokenization key (new tokens use the new version). Every call rotates: none during
  * preview. Prefer TokenizationKeyConfig's `rotationTrigger` for rotation as part of a deployment.
  */
-export const rotateTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).promise;
+export const rotateTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.rotateTokenizationKey).promise;
 /** Output form of {@link rotateTokenizationKey}: unknown during preview. */
-export const rotateTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.rotateTokenizationKey).output;
+export const rotateTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.rotateTokenizationKey).output;
 /** Deletes key versions below `minAvailableVersion` for good (tokens made with them stop decoding). None during preview. */
-export const trimTokenizationKey: (args: TrimArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = f(defs.trimTokenizationKey).promise;
+export const trimTokenizationKey: (args: TrimArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.trimTokenizationKey).promise;
 /** Output form of {@link trimTokenizationKey}: unknown during preview. */
-export const trimTokenizationKeyOutput: (args: Inputs<TrimArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = f(defs.trimTokenizationKey).output;
+export const trimTokenizationKeyOutput: (args: Inputs<TrimArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.trimTokenizationKey).output;

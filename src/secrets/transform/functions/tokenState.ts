@@ -7,9 +7,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import { invoke, named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
-import { field, fieldSet, output, registerSecrets, type PlainArgsOf, type ResultOf } from "../../../core/fields";
-import { forms, mountArg, mountOf, objectName, post, type Inputs } from "./common";
+import { named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
+import { forms } from "../../../core/forms";
+import { field, output, registerSecrets, type PlainArgsOf, type ResultOf } from "../../../core/fields";
+import { mountArg, mountOf, objectName, post, type Inputs } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
 /** The tokenization state routes: `TRANSFORM_ROUTES.tokenState`, under the name the package has always exported. */
@@ -61,8 +62,6 @@ const decodedFields = {
 /** One token of an exportable store, with its plaintext. */
 export type DecodedToken = ResultOf<typeof decodedFields>;
 
-const paged = fieldSet(pagedFields).schema;
-const restoreSet = fieldSet(restoreFields);
 
 async function* pages(ctx: Context, route: string, a: PagedArgs): AsyncGenerator<unknown[], void, undefined> {
   let continuation = "";
@@ -95,8 +94,8 @@ async function* exportValues(ctx: Context, a: PagedArgs): AsyncGenerator<Decoded
   for await (const page of pages(ctx, TRANSFORM_ROUTES.tokenState.exportDecoded, a)) for (const v of page) yield decoded(v);
 }
 
-const snapshotDef: FunctionDefinition<PagedArgs, string[]> = { name: "snapshotTokenization", schema: paged, sideEffects: false, run: (ctx, a) => collect(snapshotValues(ctx, a)) };
-const exportDef: FunctionDefinition<PagedArgs, DecodedToken[]> = { name: "exportDecodedTokenization", schema: paged, sideEffects: false, run: (ctx, a) => collect(exportValues(ctx, a)) };
+const snapshotDef: FunctionDefinition<PagedArgs, string[]> = { name: "snapshotTokenization", fields: pagedFields, sideEffects: false, run: (ctx, a) => collect(snapshotValues(ctx, a)) };
+const exportDef: FunctionDefinition<PagedArgs, DecodedToken[]> = { name: "exportDecodedTokenization", fields: pagedFields, sideEffects: false, run: (ctx, a) => collect(exportValues(ctx, a)) };
 export interface RestoreResult {
   /** How many values were sent (duplicates and values already present count too: restore is idempotent). */
   restored: number;
@@ -108,7 +107,7 @@ export type RestoreOutputArgs = {
 };
 
 const restoreDef: FunctionDefinition<RestoreArgs, RestoreResult> = {
-  name: "restoreTokenization", schema: restoreSet.schema, fields: restoreFields, sideEffects: true,
+  name: "restoreTokenization", fields: restoreFields, sideEffects: true,
   async run(ctx, a) {
     const size = a.chunkSize ?? 1000;
     let chunk: string[] = [];
@@ -165,9 +164,9 @@ export function snapshotTokenization(args: PagedArgs, opts?: SvcInvokeOptions<"s
 }
 
 /** Every snapshot value in one array. */
-export const snapshotTokenizationAll = (args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): Promise<string[]> => invoke(snapshotDef, args, opts);
+export const snapshotTokenizationAll: (args: PagedArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<string[]> = forms(snapshotDef).promise;
 /** Output form of {@link snapshotTokenizationAll}: secret. */
-export const snapshotTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<string[]> = forms(snapshotDef, true).output;
+export const snapshotTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<string[]> = forms(snapshotDef, { secret: true }).output;
 
 /**
  * Decoded plaintexts and their tokens one at a time (exportable mapping mode only), a page per request.
@@ -177,9 +176,9 @@ export function exportDecodedTokenization(args: PagedArgs, opts?: SvcInvokeOptio
 }
 
 /** Every decoded token in one array. */
-export const exportDecodedTokenizationAll = (args: PagedArgs, opts?: SvcInvokeOptions<"secrets">): Promise<DecodedToken[]> => invoke(exportDef, args, opts);
+export const exportDecodedTokenizationAll: (args: PagedArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DecodedToken[]> = forms(exportDef).promise;
 /** Output form of {@link exportDecodedTokenizationAll}: secret (plaintexts and tokens). */
-export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodedToken[]> = forms(exportDef, true).output;
+export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodedToken[]> = forms(exportDef, { secret: true }).output;
 
 /**
  * Restores snapshot values (an array or any (async) iterable, e.g. {@link snapshotTokenization}) in
@@ -187,7 +186,6 @@ export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: S
  * taken from: its keys sealed the values, and another transformation refuses them (see the README's
  * Assumptions). Makes no request during preview (resolves undefined).
  */
-export const restoreTokenization = (args: RestoreArgs, opts?: SvcInvokeOptions<"secrets">): Promise<RestoreResult> => invoke(restoreDef, args, opts);
+export const restoreTokenization: (args: RestoreArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RestoreResult> = forms(restoreDef).promise;
 /** Output form of {@link restoreTokenization} with an array of values; unknown during preview. */
-export const restoreTokenizationOutput = (args: RestoreOutputArgs, opts?: SvcInvokeOutputOptions<"secrets">): pulumi.Output<RestoreResult> =>
-  forms(restoreDef, false).output(args as Inputs<RestoreArgs>, opts);
+export const restoreTokenizationOutput: (args: RestoreOutputArgs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RestoreResult> = forms(restoreDef).output;

@@ -6,13 +6,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { CROSS_FIELD, crossField } from "../../../core/crossField";
 import type { Context } from "../../../core/definition";
-import type { FunctionDefinition, SvcInvokeOutputOptions } from "../../../core/fn";
+import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
+import { forms } from "../../../core/forms";
 import { field, fieldSet, lazy, output, registerSecrets, type PlainArgsOf } from "../../../core/fields";
 import type { Schema } from "../../../core/validate";
 import { duration } from "../fields";
 import { isAmbiguous, isSvcError } from "../../../http";
 import { dataOf } from "../../envelope";
-import { forms, mountArg, mountOf, objectName, post, sevenByteTweak, type Inputs } from "./common";
+import { mountArg, mountOf, objectName, post, sevenByteTweak, type Inputs } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
 /** The value operations' routes: `TRANSFORM_ROUTES.value`, under the name the package has always exported. */
@@ -284,29 +285,29 @@ function def<R>(op: Op, sideEffects: boolean): FunctionDefinition<ValueArgs, R> 
 }
 
 // Encode writes tokens (tokenization): no request during preview.
-const encodeF = forms(def<EncodeResult>("encode", true), true);
-const decodeF = forms(def<DecodeResult>("decode", false), true);
-const validateF = forms(def<ValidateResult>("validate", false), false);
-const tokenizedF = forms(def<TokenizedResult>("tokenized", false), false);
-const metadataF = forms(def<MetadataResult>("metadata", false), false);
+const encodeF = forms(def<EncodeResult>("encode", true), { secret: true });
+const decodeF = forms(def<DecodeResult>("decode", false), { secret: true });
+const validateF = forms(def<ValidateResult>("validate", false));
+const tokenizedF = forms(def<TokenizedResult>("tokenized", false));
+const metadataF = forms(def<MetadataResult>("metadata", false));
 
 /** Encodes a value (or `batchInput`) through a role. Makes no request during preview (resolves undefined). */
-export const encode = encodeF.promise;
+export const encode: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<EncodeResult> = encodeF.promise;
 /** Output form of {@link encode}: secret (encoded values, tokens and tweaks); unknown during preview. */
 export const encodeOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<EncodeResult> = encodeF.output;
 /** Decodes an encoded value or token (or `batchInput`) through a role. */
-export const decode = decodeF.promise;
+export const decode: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DecodeResult> = decodeF.promise;
 /** Output form of {@link decode}: secret (plaintext). */
 export const decodeOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodeResult> = decodeF.output;
 /** Whether a token is valid and unexpired (tokenization only). */
-export const validate = validateF.promise;
+export const validate: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ValidateResult> = validateF.promise;
 /** Output form of {@link validate}. */
 export const validateOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ValidateResult> = validateF.output;
 /** Whether a valid unexpired token exists for a plaintext (tokenization only); never returns it. */
-export const tokenized = tokenizedF.promise;
+export const tokenized: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizedResult> = tokenizedF.promise;
 /** Output form of {@link tokenized}. */
 export const tokenizedOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizedResult> = tokenizedF.output;
 /** The metadata and expiration of a token (tokenization only). */
-export const metadata = metadataF.promise;
+export const metadata: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<MetadataResult> = metadataF.promise;
 /** Output form of {@link metadata}. */
 export const metadataOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<MetadataResult> = metadataF.output;
