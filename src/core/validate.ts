@@ -1,4 +1,4 @@
-import type * as Nearest from "./nearest";
+import { nearest } from "./nearest";
 import { isUnknown } from "./unknown";
 
 /**
@@ -55,8 +55,7 @@ export function validate(schema: Schema, value: unknown): CheckFailure[] {
       if (issue.code === "unrecognized_keys" && issue.keys) {
         const known = keysAt(schema, issue.path);
         for (const key of issue.keys) {
-          // Loaded only when a property is unknown: a valid check (the first one in a host) never needs it.
-          const near = (require("./nearest") as typeof Nearest).nearest(key, known);
+          const near = nearest(key, known);
           failures.push({ property: propertyPath([...issue.path, key]), reason: `unknown property${near ? `; did you mean ${near}?` : ""}` });
         }
         continue;
