@@ -1,12 +1,10 @@
 // Issue 17, check for functions: every function of the public surface refuses unknown (misspelt)
 // arguments, huge strings, path values and prototype keys at the argument they are in, before any
 // request. The functions are found by walking what src/index.ts exports, so new ones are covered.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as svc from "../../src";
-import { HttpClient } from "../../src/http";
 import { KIND_NAMES, kindDefinition } from "../../src/kinds";
+import { useCountingServer } from "../support/counting";
 
 type Fn = (args: Record<string, unknown>) => Promise<unknown>;
 
@@ -26,45 +24,25 @@ function functions(): [string, Fn][] {
   return out;
 }
 
-let server: Server;
-let arrived = 0;
-let sent: MockInstance<HttpClient["request"]>;
-const saved: Record<string, string | undefined> = {};
-const ENV = ["SVC_RUN_URL", "SVC_RUN_TOKEN", "SVC_SECRETS_URL", "SVC_SECRETS_TOKEN", "SVC_MAX_RETRIES"];
+const { requests } = useCountingServer();
 /** Every input name of every kind: the argument names a function may have. */
 const NAMES = new Set<string>();
 
 beforeAll(async () => {
-  sent = vi.spyOn(HttpClient.prototype, "request");
-  server = createServer((_req, res) => {
-    arrived++;
-    res.writeHead(404, { "content-type": "application/json" }).end('{"errors":[]}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  for (const k of ENV) saved[k] = process.env[k];
-  Object.assign(process.env, {
-    SVC_RUN_URL: `${base}/api/v2`, SVC_RUN_TOKEN: "fuzz-run-token", SVC_SECRETS_URL: `${base}/v1`, SVC_SECRETS_TOKEN: "fuzz-secrets-token", SVC_MAX_RETRIES: "0",
-  });
   for (const kind of KIND_NAMES) {
     const def = (await kindDefinition(kind))!;
     for (const k of Object.keys((def.schema() as unknown as { shape?: object }).shape ?? {})) NAMES.add(k);
   }
   for (const k of ["role", "runId", "setName", "id", "type", "batchInput", "values", "value", "serviceAccountNames", "token", "limit", "continuation"]) NAMES.add(k);
 });
-afterAll(async () => {
-  for (const k of ENV) if (saved[k] === undefined) delete process.env[k]; else process.env[k] = saved[k];
-  sent.mockRestore();
-  await new Promise((resolve) => server.close(resolve));
-});
 
 interface Refusal { name?: string; problems?: { path: string; message: string }[]; message?: string }
 
 /** Calls a function: its refusal, or undefined when it was accepted (then it may have sent a request). */
 async function outcomeOf(fn: Fn, args: Record<string, unknown>, opts?: Record<string, unknown>): Promise<{ refusal?: Refusal; requests: number }> {
-  const before = sent.mock.calls.length + arrived;
+  const before = requests();
   const refusal = await Promise.resolve().then(() => (fn as (a: unknown, o?: unknown) => Promise<unknown>)(args, opts)).then(() => undefined, (e: Refusal) => e);
-  return { refusal, requests: sent.mock.calls.length + arrived - before };
+  return { refusal, requests: requests() - before };
 }
 
 /** A refusal before any request, as an InvalidInputError; anything else fails the test. */
