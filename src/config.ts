@@ -1,6 +1,6 @@
 /**
  * Endpoints, credentials and tuning. Read only at call time: a value captured when the program loads
- * would be serialized into every resource's state (DESIGN.md), so nothing here is cached across
+ * would be serialized into every resource's state (a dynamic provider is serialized with what it captures), so nothing here is cached across
  * configure() calls except what configure() itself hands over.
  */
 import type { ClientOptions, Service } from "./http";

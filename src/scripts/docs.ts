@@ -512,7 +512,7 @@ function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClass[], di
 
   // Adoption
   lines.push("## Adopting an existing object", "");
-  const readme = relative(page, "../../README.md");
+  const cli = relative(page, "../real-cli.md");
   if (inputNames.includes("adopt")) {
     lines.push("`pulumi import` and `Resource.get()` do not reach dynamic providers. This object is written by an upsert, so a create " +
       "that finds one at its path fails with a `ConflictError` naming the path instead of overwriting it. Set `adopt: true` to take it " +
@@ -524,8 +524,8 @@ function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClass[], di
   lines.push("Renaming the resource in the program (its Pulumi name) is not a case for adoption: give the renamed resource " +
     "`aliases: [{ name: \"<old name>\" }]` in its resource options, so Pulumi knows it is the same resource and nothing is created " +
     `or deleted. With \`adopt\` instead, the same \`up\` would delete the old resource, and with it the object just adopted. ` +
-    `See also [Adopting existing objects](${relative(page, "README.md")}#adopting-existing-objects) and ` +
-    `[Under the real Pulumi CLI](${readme}#under-the-real-pulumi-cli).`, "");
+    `See also [Adopting existing objects and renames](${relative(page, "../adopting.md")}) and ` +
+    `[Under the real Pulumi CLI](${cli}).`, "");
 
   // Errors
   lines.push("## Errors", "");
@@ -773,25 +773,16 @@ function indexPageText(s: Surface, errors: ErrorClass[]): string {
     }
   }
   lines.push("## Errors", "", `The typed errors, their codes and the statuses that raise them: [errors](errors.md) (${errors.map((e) => code(leafOf(e.name))).join(", ")}).`, "");
-  lines.push("## Adopting existing objects", "");
-  lines.push("`pulumi import` and `Resource.get()` do not reach dynamic providers (under the real CLI `pulumi import` fails in the " +
-    "dynamic-provider host and writes nothing: [Under the real Pulumi CLI](../../README.md#under-the-real-pulumi-cli)). Secrets " +
-    "service objects are written by an upsert, so a create would silently overwrite an object the stack does not own; instead " +
-    "create fails with a conflict naming the path. Set `adopt: true` to take the existing object over (its fields are set to the " +
-    "program's values). `adopt` never causes an update by itself. Each resource's page says whether it takes `adopt`.", "");
-  lines.push("> **Renaming a resource is not a case for `adopt`.** If you rename a resource in your program (its Pulumi name, not the " +
-    "object's path), the new name looks like a new resource whose path is taken. Setting `adopt: true` on it \"works\", but the " +
-    "same `up` then deletes the old resource, and that delete removes the object the new one just adopted. Give the renamed " +
-    "resource `aliases: [{ name: \"<old name>\" }]` in its resource options instead: Pulumi then knows it is the same resource, " +
-    "and nothing is created or deleted. The conflict error says so too.", "");
+  lines.push("## Adopting existing objects", "", "Objects that already exist are taken over with `adopt`, not `pulumi import`; renames keep " +
+    "their object with `aliases`: [Adopting existing objects and renames](../adopting.md).", "");
   return lines.join("\n");
 }
 
-/** The README's list of resources and functions lies between these lines, written by `npm run docs`. */
+/** The manual index's (docs/README.md) list of resources and functions lies between these lines. */
 export const README_BEGIN = "<!-- reference: the list below is written by `npm run docs` (src/scripts/docs.ts); do not edit -->";
 export const README_END = "<!-- /reference -->";
 
-/** The README's list: every resource and every area's functions, one line each, linking to the pages. */
+/** The index's list: every resource and every area's functions, one line each, linking to the pages. */
 function readmeBlock(s: Surface): string {
   const { checker } = s;
   const lines = [README_BEGIN, "", "| page | what |", "|---|---|"];
@@ -799,11 +790,11 @@ function readmeBlock(s: Surface): string {
   const noLinks: Linker = () => undefined;
   for (const area of areas) {
     for (const r of s.resources.filter((x) => x.area === area)) {
-      lines.push(`| [\`svc.${r.name}\`](docs/reference/${resourcePage(r)}) | ${cell(firstSentence(docOf(checker, r.symbol, noLinks)))} |`);
+      lines.push(`| [\`svc.${r.name}\`](reference/${resourcePage(r)}) | ${cell(firstSentence(docOf(checker, r.symbol, noLinks)))} |`);
     }
     const groups = s.groups.filter((g) => g.area === area);
     if (groups.length > 0) {
-      lines.push(`| [\`svc.${area}\` functions](docs/reference/${functionsPage(area)}) | ${groups.map((g) => code(g.name)).join(", ")} |`);
+      lines.push(`| [\`svc.${area}\` functions](reference/${functionsPage(area)}) | ${groups.map((g) => code(g.name)).join(", ")} |`);
     }
   }
   lines.push("", README_END);
@@ -860,8 +851,8 @@ export async function writeReference(root: string, out: string, readmeFile?: str
 
 if (require.main === module) {
   const root = path.resolve(__dirname, "../../..");
-  writeReference(root, path.join(root, "docs/reference"), path.join(root, "README.md")).then((ref) => {
-    console.log(`docs/reference: ${ref.pages.length} pages; README.md: the list of resources and functions`);
+  writeReference(root, path.join(root, "docs/reference"), path.join(root, "docs/README.md")).then((ref) => {
+    console.log(`docs/reference: ${ref.pages.length} pages; docs/README.md: the list of resources and functions`);
   }, (e: unknown) => {
     console.error(e);
     process.exitCode = 1;

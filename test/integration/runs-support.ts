@@ -1,5 +1,5 @@
 // Shared helpers of the runs integration tests: run documents and the emulator's
-// run control endpoints (docs/emulator-runs-contract.md).
+// run control endpoints (docs/emulator.md, "Run path").
 import type { Emulator } from "../../src/emulator";
 import { control, runApi } from "../support/emulator";
 

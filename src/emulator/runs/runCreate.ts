@@ -63,7 +63,7 @@ export function createRun(ctx: RunContext, req: Incoming): Reply {
     createdByUserId: userId,
     createdByName: name,
     updatedByName: name,
-    // Users' version-control usernames are their usernames (docs/emulator-runs-contract.md).
+    // Users' version-control usernames are their usernames (docs/emulator.md, "Run path").
     vcsUsername: userId ? (state.users[userId]?.username ?? null) : cv.senderUsername,
     commitSha: cv.commitSha,
     autoApply,
