@@ -1,4 +1,4 @@
-// Every link between the README, the CHANGELOG and the pages under docs/ must reach a file of the
+// Every link between the README, the CHANGELOG and the pages under docs/ (generated ones too) must reach a file of the
 // repository and, with a #fragment, a heading of that file (as the usual code hosts make anchors).
 // External links are not fetched: the machine that runs the tests has no network.
 import * as fs from "node:fs";

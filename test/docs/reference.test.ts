@@ -89,22 +89,4 @@ describe("the reference pages", () => {
     expect(functions).toBeGreaterThanOrEqual(100);
     expect(missing).toEqual([]);
   });
-
-  it("every relative link of the pages and the README reaches a file, and its #anchor a heading there", () => {
-    const slugs = (file: string) => new Set([...fs.readFileSync(file, "utf8").matchAll(/^#+ (.+)$/gm)]
-      .map((m) => m[1]!.toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-")));
-    const broken: string[] = [];
-    const files = [...filesUnder(committed).map((p) => path.join(committed, p)), path.join(root, "README.md")];
-    for (const file of files) {
-      const text = fs.readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "");
-      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        const [target, anchor] = m[1]!.split("#") as [string, string | undefined];
-        if (/^[a-z]+:/.test(target)) continue;
-        const to = target === "" ? file : path.resolve(path.dirname(file), target);
-        if (!fs.existsSync(to)) broken.push(`${path.relative(root, file)}: ${m[1]} (no file)`);
-        else if (anchor && to.endsWith(".md") && !slugs(to).has(anchor)) broken.push(`${path.relative(root, file)}: ${m[1]} (no heading)`);
-      }
-    }
-    expect(broken).toEqual([]);
-  });
 });

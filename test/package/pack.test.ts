@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
+import { localLinks, manualFiles } from "../support/markdown";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
@@ -58,6 +59,17 @@ describe("the npm tarball", () => {
       expect(files).toContain(bin);
       expect(fs.readFileSync(path.join(root, bin), "utf8").startsWith("#!/usr/bin/env node"), bin).toBe(true);
     }
+  });
+
+  it("carries the manual, and every link of the README and docs/ reaches a file in the tarball", () => {
+    const files = new Set(packList());
+    for (const f of manualFiles()) expect(files, f).toContain(f);
+    // Contributor pages may point into the repository's sources, which users do not install.
+    const repositoryOnly = /^(src|test|scripts|bench|\.ci)\//;
+    const missing = manualFiles().flatMap((f) => localLinks(f).map((l) => ({ from: f, ...l })))
+      .filter((l) => !repositoryOnly.test(l.target) && !files.has(l.target) && ![...files].some((x) => x.startsWith(`${l.target}/`)))
+      .map((l) => `${l.from}: ${l.target}`);
+    expect(missing).toEqual([]);
   });
 
   const template = {
