@@ -1,5 +1,5 @@
-// Engine behaviours users rely on, observed under the real Pulumi CLI (README, "Under the real
-// Pulumi CLI"). One emulator for the file; one stack per scenario.
+// Engine behaviours users rely on, observed under the real Pulumi CLI (docs/real-cli.md).
+// One emulator for the file; one stack per scenario.
 import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";

@@ -323,7 +323,7 @@ describeCli("the engine double agrees with the real CLI", () => {
       }
 
       expect(seen.double).toEqual(seen.cli);
-      // What the engine does, for the README: with the preview nothing is written.
+      // What the engine does, for docs/real-cli.md: with the preview nothing is written.
       // Without the preview the engine goes on past a protected resource (it reports every one):
       // the template and then its alphabet, in the wave after it, are deleted too; only what the
       // protected resource depends on (held) stays with it.

@@ -87,7 +87,7 @@ describeCli("every example under the real Pulumi CLI", () => {
   it("finds the examples, each with its cli.json", () => {
     const all = examples();
     expect(all.map((e) => e.name)).toEqual(expect.arrayContaining(["directory", "identity", "keymgmt", "quickstart", "registry", "replication", "runs", "transform"]));
-    for (const e of all) expect(e.expectations, `examples/${e.name}/cli.json is missing (format: README, Development)`).toBeDefined();
+    for (const e of all) expect(e.expectations, `examples/${e.name}/cli.json is missing (format: docs/contributing.md)`).toBeDefined();
   });
 
   // SVC_CLI_EXAMPLES=quickstart,runs narrows the run while working on one example.

@@ -1,4 +1,4 @@
-// The per-example expectations file, examples/<name>/cli.json (format in the README, Development).
+// The per-example expectations file, examples/<name>/cli.json (format in docs/contributing.md, "Real-CLI expectations").
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { request } from "undici";
