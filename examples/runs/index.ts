@@ -1,6 +1,6 @@
 // Queue a run on a workspace, wait for it, and apply it as soon as the service says it can be
-// confirmed. Against the emulator: turn its timer on (PUT /_emulator/clock {"autoAdvanceMs": 20})
-// so runs move on by themselves.
+// confirmed. The emulator command moves runs on by itself; an emulator started from code needs its
+// timer turned on (PUT /_emulator/clock {"autoAdvanceMs": 20}).
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 

@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 import { MAX_CLUSTERS, startEmulator, type Emulator, type EmulatorOptions } from "./index";
 
+/**
+ * Someone who starts the command wants runs to finish by themselves: a queued run would otherwise
+ * wait for control requests, and a Run resource for its whole timeout. One step every half second
+ * takes a plan-and-apply to the end in a few seconds, slowly enough to watch the statuses go by.
+ */
+export const COMMAND_PACE_MS = 500;
+
 const USAGE = `Usage: pulumi-svc-emulator [--port N] [--host HOST] [--state FILE] [--flush-ms N] [--clusters N]
+                           [--auto-advance-ms N]
 
 Runs the local emulator of the run service and the secrets service.
   --port N        TCP port (default 0: any free port)
@@ -15,6 +23,9 @@ Runs the local emulator of the run service and the secrets service.
                   (default 1); cluster i > 0 gets its own port, tokens and storage
                   (FILE.cluster<i> with --state) and prints SVC_SECRETS_URL_<i> and
                   SVC_SECRETS_TOKEN_<i>
+  --auto-advance-ms N
+                  active runs move one status step every N ms (default ${COMMAND_PACE_MS});
+                  0 stops them: step a run with POST /_emulator/runs/<id>/advance
   --help          show this text
 
 Prints export lines for SVC_RUN_URL, SVC_RUN_TOKEN, SVC_SECRETS_URL and SVC_SECRETS_TOKEN.`;
@@ -68,6 +79,12 @@ export function parseArgs(argv: string[]): EmulatorOptions | "help" {
         options.clusters = Number(v);
         break;
       }
+      case "--auto-advance-ms": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) > 3_600_000) throw new UsageError(`--auto-advance-ms must be 0-3600000, got ${v}`);
+        options.autoAdvanceMs = Number(v);
+        break;
+      }
       default:
         throw new UsageError(`unknown argument ${argv[i]}`);
     }
@@ -82,7 +99,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<Emula
     io.out(USAGE);
     return undefined;
   }
-  const emulator = await startEmulator(options);
+  const emulator = await startEmulator({ ...options, autoAdvanceMs: options.autoAdvanceMs ?? COMMAND_PACE_MS });
   io.out(`export SVC_RUN_URL=${emulator.runUrl}`);
   io.out(`export SVC_RUN_TOKEN=${emulator.tokens.runAdmin}`);
   io.out(`export SVC_SECRETS_URL=${emulator.secretsUrl}`);
@@ -100,6 +117,10 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<Emula
       `workspace ${emulator.workspaceId}; other tokens: member ${emulator.tokens.runMember}, team ${emulator.tokens.runTeam}, ` +
       `organization ${emulator.tokens.runOrganization}, secrets user ${emulator.tokens.secretsUser}. Ctrl-C stops it.`,
   );
+  const pace = options.autoAdvanceMs ?? COMMAND_PACE_MS;
+  io.out(pace > 0
+    ? `# runs move one status step every ${pace} ms (--auto-advance-ms 0 stops them)`
+    : "# runs move only when stepped: POST /_emulator/runs/<id>/advance");
   return emulator;
 }
 

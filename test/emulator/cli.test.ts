@@ -58,6 +58,40 @@ describe("cli main", () => {
     expect(parseArgs(["--clusters=3"])).toEqual({ clusters: 3 });
   });
 
+  test("with no flags, runs move by themselves: a queued run is planned, applied once confirmed, and ends", async () => {
+    const { io, out } = capture();
+    running = await main([], io);
+    const emu = running!;
+    expect(out).toContain("# runs move one status step every 500 ms (--auto-advance-ms 0 stops them)");
+    const headers = bearer(emu.tokens.runAdmin);
+    const created = await call("POST", `${emu.runUrl}/runs`, {
+      headers, body: { data: { type: "runs", attributes: { message: "paced" }, relationships: { workspace: { data: { type: "workspaces", id: emu.workspaceId } } } } },
+    });
+    expect(created.status).toBe(201);
+    const id = (created.json as { data: { id: string } }).data.id;
+    const seen: string[] = [];
+    // Nothing but the emulator's own timer moves the run; the test only confirms it, as a user would.
+    for (;;) {
+      const run = (await call("GET", `${emu.runUrl}/runs/${id}`, { headers })).json as { data: { attributes: { status: string; actions: Record<string, boolean> } } };
+      const { status, actions } = run.data.attributes;
+      if (seen.at(-1) !== status) seen.push(status);
+      if (["applied", "planned_and_finished", "errored", "discarded", "canceled", "force_canceled"].includes(status)) break;
+      if (actions["is-confirmable"]) expect((await call("POST", `${emu.runUrl}/runs/${id}/actions/apply`, { headers })).status).toBe(202);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen.at(-1)).toBe("applied");
+    expect(seen).toEqual(expect.arrayContaining(["planning", "applying"]));
+  }, 60_000);
+
+  test("--auto-advance-ms sets the pace, and 0 leaves runs to be stepped", async () => {
+    expect(parseArgs(["--auto-advance-ms", "0"])).toEqual({ autoAdvanceMs: 0 });
+    expect(parseArgs(["--auto-advance-ms=20"])).toEqual({ autoAdvanceMs: 20 });
+    expect(() => parseArgs(["--auto-advance-ms", "fast"])).toThrow("--auto-advance-ms must be 0-3600000");
+    const { io, out } = capture();
+    running = await main(["--auto-advance-ms", "0"], io);
+    expect(out).toContain("# runs move only when stepped: POST /_emulator/runs/<id>/advance");
+  });
+
   test("--flag=value form is accepted", () => {
     expect(parseArgs(["--port=8080", "--state=/tmp/x.json"])).toEqual({ port: 8080, statePath: "/tmp/x.json" });
   });
