@@ -4,6 +4,7 @@
  * configure() calls except what configure() itself hands over.
  */
 import type { ClientOptions, Service } from "./http";
+import { markExpected } from "./http/quiet";
 import { redact } from "./http/redact";
 
 /** One setting: its stack config key, its environment variable, and what it is for. */
@@ -26,11 +27,17 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
-/** A source of raw setting values: the provider's configure() hook or the program's stack config. */
-export type ConfigSource = (key: string) => string | undefined;
+/**
+ * A source of raw setting values: the provider's configure() hook or the program's stack config.
+ * `origin` names where a key's value really came from when the source is layered (a connection).
+ */
+export interface ConfigSource {
+  (key: string): string | undefined;
+  origin?: (key: string) => string | undefined;
+}
 
 /** What a client of one service needs, as resolved from config and environment. */
-export type ServiceConfig = Pick<ClientOptions, "service" | "baseUrl" | "token" | "caCert" | "insecureTls" | "requestTimeoutMs" | "maxRetries">;
+export type ServiceConfig = Pick<ClientOptions, "service" | "baseUrl" | "token" | "tokenFrom" | "caCert" | "insecureTls" | "requestTimeoutMs" | "maxRetries">;
 
 /** A setting that is missing or unusable. Its message is redacted like every error's. */
 export class ConfigError extends Error {
@@ -38,6 +45,7 @@ export class ConfigError extends Error {
   readonly code = "config";
   constructor(message: string) {
     super(redact(message));
+    markExpected(this);
   }
 }
 
@@ -54,6 +62,15 @@ function urlShape(value: string): string {
 
 export function lookup(source: ConfigSource | undefined, name: SettingName): string | undefined {
   return valueOf(source, SETTINGS[name]);
+}
+
+/** Where a setting's value comes from, for messages: the connection, the stack config key or the variable. */
+export function originOf(source: ConfigSource | undefined, name: SettingName): string {
+  const s = SETTINGS[name];
+  const layered = source?.origin?.(s.key);
+  if (layered !== undefined) return layered;
+  const fromConfig = source?.(s.key);
+  return fromConfig !== undefined && fromConfig !== "" ? `stack config ${s.key}` : `environment variable ${s.env}`;
 }
 
 /** A setting's value: stack config first, then the environment; undefined when neither has one. */
@@ -174,12 +191,16 @@ export function missingMessage(name: SettingName): string {
 }
 
 /**
- * The raw values of every setting a client of `service` depends on (URL first): equal values
+ * The raw values of every setting a client of `service` depends on (URL first), and where its token
+ * came from: equal values
  * resolve to equal clients, so a client can be reused without resolving (and, for a CA given as a
  * path, reading) its settings again.
  */
 export function settingValues(service: Service, source?: ConfigSource): string[] {
-  return (service === "runs" ? CLIENT_SETTINGS.runs : CLIENT_SETTINGS.secrets).map((s) => valueOf(source, s) ?? "");
+  const values = (service === "runs" ? CLIENT_SETTINGS.runs : CLIENT_SETTINGS.secrets).map((s) => valueOf(source, s) ?? "");
+  // The same token from another setting is another client: its errors name where it came from.
+  values.push(originOf(source, serviceSettings(service).token));
+  return values;
 }
 
 /** Resolves everything a client of one service needs; throws a ConfigError naming key and variable. */
@@ -193,6 +214,7 @@ export function resolveServiceConfig(service: Service, source?: ConfigSource, to
     baseUrl,
     // An endpoint that needs no token (replication status) is called without one when none is set.
     token: tokenOptional ? lookup(source, names.token) ?? "" : required(source, names.token),
+    tokenFrom: originOf(source, names.token),
     caCert: caCert(source),
     insecureTls: bool(source, "insecureTls"),
     requestTimeoutMs: integer(source, "requestTimeoutMs"),

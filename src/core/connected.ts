@@ -58,13 +58,16 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
   const names = forService ? serviceSettings(forService) : undefined;
   const urlKey = names && SETTINGS[names.url].key;
   const tokenKey = names && SETTINGS[names.token].key;
-  return (key) => {
+  const isToken = (key: string) => token !== undefined &&
+    (key === tokenKey || (!forService && (key === SETTINGS.runToken.key || key === SETTINGS.secretsToken.key)));
+  const layered: ConfigSource = (key) => {
     if (url && key === urlKey) return url;
-    if (token && key === tokenKey) return token;
+    if (isToken(key)) return token;
     if (!forService && url && (key === SETTINGS.runUrl.key || key === SETTINGS.secretsUrl.key)) return url;
-    if (!forService && token && (key === SETTINGS.runToken.key || key === SETTINGS.secretsToken.key)) return token;
     return base?.(key);
   };
+  layered.origin = (key) => (isToken(key) ? "connection.token" : base?.origin?.(key));
+  return layered;
 }
 
 /** The Context for an object: its recorded server (or the connection's, or the config's) and token. */

@@ -3,6 +3,8 @@
  * host. It dispatches a method call for a kind to the machinery in provider.ts.
  */
 import type { ConfigSource } from "../config";
+import { isSvcError } from "../http/errors";
+import { quietHostLine } from "../http/quiet";
 import { kindDefinition, loadedDefinition } from "../kinds";
 import { dispatch, type Method } from "./connected";
 import type { ResourceDefinition } from "./definition";
@@ -26,5 +28,12 @@ export async function definition(kind: string): Promise<ResourceDefinition> {
 
 /** Every method goes through the connection layer (src/core/connected.ts), then the machinery. */
 export async function call(kind: string, method: Method, args: unknown[]): Promise<unknown> {
-  return dispatch(machinery, loadedDefinition(kind) ?? (await definition(kind)), source, method, args);
+  try {
+    return await dispatch(machinery, loadedDefinition(kind) ?? (await definition(kind)), source, method, args);
+  } catch (e) {
+    // The host logs failures of these four itself; create and update failures go back only as gRPC errors.
+    const logged = method !== "create" && method !== "update";
+    if (logged && e instanceof Error && (isSvcError(e) || (e as { code?: unknown }).code === "config")) quietHostLine(e);
+    throw e;
+  }
 }

@@ -32,6 +32,8 @@ export interface ClientOptions {
   /** Base address including the version segment (`.../api/v2`, `.../v1`); a trailing slash is fine. */
   baseUrl: string;
   token: string;
+  /** Where the token came from (`stack config svc:secretsToken`, …), named when the service refuses it. */
+  tokenFrom?: string;
   /** PEM text of the CA that signed the server's certificate (replaces the system roots). */
   caCert?: string;
   insecureTls?: boolean;
@@ -330,7 +332,10 @@ export class HttpClient {
           return { status: res.statusCode, headers: res.headers, body: body as T | undefined };
         }
         retryAfterMs = parseRetryAfter(res.headers["retry-after"]);
-        error = errorForStatus(res.statusCode, { service: o.service, method: p.method, path: p.path, messages: extractMessages(body), retryAfterMs });
+        const messages = extractMessages(body);
+        // A refused token is most often the wrong one: say which setting it came from.
+        if ((res.statusCode === 401 || res.statusCode === 403) && o.tokenFrom) messages.push(`check the token (from ${o.tokenFrom})`);
+        error = errorForStatus(res.statusCode, { service: o.service, method: p.method, path: p.path, messages, retryAfterMs });
         retryable = isRetryableStatus(res.statusCode);
         reason = `${res.statusCode} ${STATUS_CODES[res.statusCode] ?? "Error"}`;
       } catch (e) {

@@ -1,6 +1,7 @@
 // Errors with stable codes. Callers branch on `code` (or isSvcError), never on message text,
 // and the message is always redacted because it ends up in Pulumi's output and logs.
 import { STATUS_CODES } from "http";
+import { markExpected } from "./quiet";
 import { redact } from "./redact";
 
 export type Service = "runs" | "secrets";
@@ -80,6 +81,7 @@ export class SvcError extends Error {
     this.messages = messages;
     this.retryAfterMs = init.retryAfterMs;
     Object.defineProperty(this, BRAND, { value: true });
+    markExpected(this);
   }
 }
 

@@ -160,4 +160,33 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     expect(d.code).toBe(0);
     expect(d.changeSummary).toEqual({ delete: 201 });
   }, 600_000);
+
+  it("expected failures print one line each, with no stack frame, naming the token's setting", async () => {
+    const s = await stack("errors");
+    expect((await s.up()).code).toBe(0);
+    const frames = (text: string) => text.split("\n").filter((l) => /^\s+at .+[(:]/.test(l));
+    await control(emu, "POST", "/faults", { method: "GET", path: "/v1/transform/alphabet/*", status: 403, count: 100 });
+    try {
+      const refresh = await s.run(["refresh", "--yes", "--skip-preview"]);
+      expect(refresh.code).not.toBe(0);
+      expect(frames(refresh.stdout + refresh.stderr)).toEqual([]);
+      for (const name of ["quiet-a", "quiet-b"]) {
+        expect(refresh.stdout).toContain(`error: GET /transform/alphabet/${name}: 403 Forbidden: injected fault (HTTP 403); check the token (from stack config svc:secretsToken)`);
+      }
+      expect(refresh.stdout).not.toContain("ForbiddenError: GET");
+    } finally {
+      await control(emu, "DELETE", "/faults");
+    }
+    // A function called in the program: its Output form fails the update with one line.
+    await step(s, 2);
+    await control(emu, "POST", "/faults", { method: "LIST", path: "/v1/transform/alphabet*", status: 403, count: 100 });
+    try {
+      const up = await s.run(["up", "--yes", "--skip-preview"]);
+      expect(up.code).not.toBe(0);
+      expect(frames(up.stdout + up.stderr)).toEqual([]);
+      expect(up.stdout).toContain("listAlphabets: GET /transform/alphabet?list=true: 403 Forbidden: injected fault (HTTP 403); check the token (from stack config svc:secretsToken)");
+    } finally {
+      await control(emu, "DELETE", "/faults");
+    }
+  }, 300_000);
 });

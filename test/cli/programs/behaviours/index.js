@@ -54,6 +54,12 @@ switch (scenario) {
   case "parallel":
     for (let i = 0; i < cfg.requireNumber("count"); i++) alphabet(`bulk-${i}`, "0123456789");
     break;
+  case "errors":
+    // Two objects to refresh; step 2 also calls a function whose request the test makes fail.
+    alphabet("quiet-a", "0123");
+    alphabet("quiet-b", "0123");
+    if (step === 2) svc.secrets.transform.listAlphabetsOutput({});
+    break;
   default:
     throw new Error(`unknown scenario ${scenario}`);
 }

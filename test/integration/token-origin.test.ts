@@ -1,0 +1,60 @@
+// A refused token (401/403) is most often the wrong one: the error names the setting it came from,
+// whether the stack config, the environment or a connection, for resources and functions alike.
+import { afterEach, describe, expect, it } from "vitest";
+import { call, configure } from "../../src/core/runtime";
+import * as transform from "../../src/secrets/transform";
+import { created } from "../support/calls";
+import { useEmulator } from "../support/emulator";
+import { rejectionOf } from "../support/errors";
+
+const { emu } = useEmulator();
+const ALPHABET = "secrets:TransformAlphabet";
+// Random-looking, so redaction does not mask words of the messages around it.
+const WRONG = "Qv7-tR2m-Xp9z-Lw4k";
+
+function configured(entries: Record<string, string>): void {
+  void configure({ config: { get: (key: string) => entries[key] } });
+}
+
+afterEach(() => {
+  configured({});
+});
+
+async function withEnvToken<T>(token: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.SVC_SECRETS_TOKEN;
+  process.env.SVC_SECRETS_TOKEN = token;
+  try {
+    return await fn();
+  } finally {
+    process.env.SVC_SECRETS_TOKEN = saved;
+  }
+}
+
+describe("a refused token names its setting", () => {
+  it("from the environment, for a resource's read", async () => {
+    const { id, outs } = await created(ALPHABET, { name: "origin-env", alphabet: "0123" });
+    const e = await withEnvToken(WRONG, () => rejectionOf(call(ALPHABET, "read", [id, outs])));
+    expect(e.message).toBe("GET /transform/alphabet/origin-env: 403 Forbidden: permission denied; check the token (from environment variable SVC_SECRETS_TOKEN)");
+  });
+
+  it("from the stack config the engine handed the provider", async () => {
+    const { id, outs } = await created(ALPHABET, { name: "origin-config", alphabet: "0123" });
+    configured({ "svc:secretsUrl": emu().secretsUrl, "svc:secretsToken": WRONG });
+    const e = await rejectionOf(call(ALPHABET, "read", [id, outs]));
+    expect(e.message).toContain("403 Forbidden: permission denied; check the token (from stack config svc:secretsToken)");
+    expect(e.message).not.toContain(WRONG);
+  });
+
+  it("from a resource's connection, and from a function's connection option", async () => {
+    const { id, outs } = await created(ALPHABET, { name: "origin-conn", alphabet: "0123" });
+    const withConnection = { ...outs, connection: { url: emu().secretsUrl, token: WRONG } };
+    expect((await rejectionOf(call(ALPHABET, "read", [id, withConnection]))).message).toContain("check the token (from connection.token)");
+    const e = await rejectionOf(transform.listAlphabets({}, { connection: { url: emu().secretsUrl, token: WRONG } }));
+    expect(e.message).toBe("listAlphabets: GET /transform/alphabet?list=true: 403 Forbidden: permission denied; check the token (from connection.token)");
+  });
+
+  it("a function without a connection names the variable it read", async () => {
+    const e = await withEnvToken(WRONG, () => rejectionOf(transform.listAlphabets({})));
+    expect(e.message).toContain("check the token (from environment variable SVC_SECRETS_TOKEN)");
+  });
+});
