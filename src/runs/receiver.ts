@@ -72,7 +72,7 @@ export interface RunNotificationPayload {
 
 /**
  * The verification request sent on create/update with enabled true and on the verify action:
- * a version 1 payload with the run fields null and trigger `verification` (see Assumptions).
+ * a version 1 payload with the run fields null and trigger `verification` (docs/assumptions.md, item 22).
  */
 export interface VerificationPayload {
   payload_version: 1;

@@ -211,8 +211,8 @@ export type RunArgs = ArgsOf<typeof runFields> & ConnectionArgs<"runs">;
  *   active, deciding from its `actions`; a run that already ended is left alone, and an unknown run
  *   counts as deleted. Runs themselves cannot be deleted from the service.
  * - **Refresh** reads the run's status; a run the service no longer knows is dropped.
- * - A create whose response is lost is not blindly repeated (see the README's Assumptions): the
- *   workspace's recent runs are searched for the one it queued first.
+ * - A create whose response is lost is not blindly repeated (docs/assumptions.md, items 72 and
+ *   73): the workspace's recent runs are searched for the one it queued first.
  *
  * @example
  * ```ts

@@ -136,7 +136,7 @@ describe(`two provider processes, ${ROUNDS} check-outs each from one set while r
   it("with one token and no soleBorrower: no loan taken, no account lent twice; what is out at the end is recorded, and back when its lease ends", async () => {
     // Short leases: an account left out on an unknown outcome comes back within seconds.
     await secretsApi(emu(), "POST", "/directory/library/pool", { service_account_names: POOL, ttl: "3s", max_ttl: "3s" });
-    // Check-out responses only: a lost check-in under one shared token is the limit README Assumption 77 names.
+    // Check-out responses only: a lost check-in under one shared token is the limit docs/assumptions.md item 81 names.
     await loseResponses("/v1/directory/library/pool/check-out", Math.ceil(ROUNDS * 0.3));
     const holding = new Map<string, string>();
     const started = Date.now();

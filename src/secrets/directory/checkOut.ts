@@ -177,7 +177,7 @@ export type CheckOutArgs = ArgsOf<typeof checkOutFields> & ConnectionArgs<"secre
  * meanwhile, nothing was taken and it tries again (three attempts in all, honouring `Retry-After`).
  * An account that did go out may be this attempt's loan, whose password nobody received, or another
  * borrower's: the status shows the borrower's token and entity, not which request borrowed, so two
- * borrowers with one token look the same (the README's Assumption 77). Therefore:
+ * borrowers with one token look the same (docs/assumptions.md, item 81). Therefore:
  * - with `soleBorrower: true`, an account that went out to this token is this program's: it is
  *   checked in through the normal check-in path (which the service refuses for another token's loan)
  *   before the next attempt, and after the last one, so no lease is left that nobody holds;

@@ -74,7 +74,7 @@ const fromData = (d: Record<string, unknown>, p: AccessConfigState) => accessCon
  * The seed gives config/access only a POST. A server without GET answers 405, or 404 like any
  * unknown path, and a 404 is also what a server with GET answers when nothing is configured: the
  * provider cannot tell "not there" from "cannot be read", so neither answer proves the config is
- * gone. Both mean "unreadable", and the values this stack wrote stand (see the README's Assumptions).
+ * gone. Both mean "unreadable", and the values this stack wrote stand (docs/assumptions.md, item 82).
  */
 const UNREADABLE = [404, 405];
 
@@ -124,7 +124,7 @@ export type AccessConfigArgs = ArgsOf<typeof accessConfigFields> & ConnectionArg
  * tell "not configured" from "cannot be read": create writes without its existence check and
  * records your values, refresh keeps the recorded values (it never drops the resource), and a delete
  * answered 404 or 405 counts as done; after a 405 the config stays on the service until written
- * again (the provider logs it). See the README's Assumption 78.
+ * again (the provider logs it). See docs/assumptions.md, item 82.
  *
  * @example
  * ```ts

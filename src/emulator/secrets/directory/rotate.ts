@@ -25,7 +25,7 @@ export const PREFIX = "?@09AZ";
 export const PLACEHOLDER = "{{PASSWORD}}";
 export const DEFAULT_LENGTH = 64;
 export const MIN_LENGTH = 14;
-/** Length used for a named password policy: the emulator keeps no policies (README, Assumptions). */
+/** Length used for a named password policy: the emulator keeps no policies (docs/assumptions.md, item 54). */
 export const POLICY_LENGTH = 20;
 
 export function randomText(length: number, alphabet = BASE62): string {

@@ -183,8 +183,8 @@ export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: S
 /**
  * Restores snapshot values (an array or any (async) iterable, e.g. {@link snapshotTokenization}) in
  * chunks (default 1000); restore is idempotent. Restore into the transformation the snapshot was
- * taken from: its keys sealed the values, and another transformation refuses them (see the README's
- * Assumptions). Makes no request during preview (resolves undefined).
+ * taken from: its keys sealed the values, and another transformation refuses them (docs/assumptions.md,
+ * item 52). Makes no request during preview (resolves undefined).
  */
 export const restoreTokenization: (args: RestoreArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RestoreResult> = forms(restoreDef).promise;
 /** Output form of {@link restoreTokenization} with an array of values; unknown during preview. */
