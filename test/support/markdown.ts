@@ -21,15 +21,21 @@ export function slug(heading: string): string {
     .replace(/\s/g, "-");
 }
 
+/** Text outside fenced code blocks. */
+function outsideFences(text: string): string {
+  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
+}
+
 /** Text outside fenced code blocks and inline code, where links are links. */
 export function prose(text: string): string {
-  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "");
+  return outsideFences(text).replace(/`[^`\n]*`/g, "");
 }
 
 export function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
-  for (const m of prose(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+  // Inline code stays in a heading: its text is part of the anchor (`src/engine` gives `srcengine`).
+  for (const m of outsideFences(text).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const base = slug(m[1]!);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
