@@ -24,14 +24,16 @@ export function tsBlocks(file: string, text: string): Block[] {
   const lines = text.split("\n");
   const out: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,}|~{3,})\s*(\w+)?/.exec(lines[i]!);
+    // Fences may be indented (a block inside a list item); the indentation is not part of the code.
+    const open = /^([ \t]*)(`{3,}|~{3,})\s*(\w+)?/.exec(lines[i]!);
     if (!open) continue;
-    const fence = open[1]!;
+    const [, indent, fence, lang] = open as unknown as [string, string, string, string | undefined];
     let end = i + 1;
-    while (end < lines.length && !lines[end]!.startsWith(fence)) end++;
-    if (open[2] === "ts" || open[2] === "typescript") {
+    while (end < lines.length && !lines[end]!.trimStart().startsWith(fence)) end++;
+    if (lang === "ts" || lang === "typescript") {
       const excerpt = /^<!--\s*excerpt:\s*(\S+)\s*-->$/.exec((lines[i - 1] ?? "").trim());
-      out.push({ file, line: i + 1, code: lines.slice(i + 1, end).join("\n"), excerptOf: excerpt?.[1] });
+      const code = lines.slice(i + 1, end).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l)).join("\n");
+      out.push({ file, line: i + 1, code, excerptOf: excerpt?.[1] });
     }
     i = end;
   }
