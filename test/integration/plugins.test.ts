@@ -72,7 +72,7 @@ describe("plugin CatalogEntry", () => {
   it("says a sudo token is needed when the token is not one, and changes nothing", async () => {
     const err = await rejectionOf(withToken(emu().tokens.secretsUser, () => created(PLUGIN, base)));
     expect(err.code).toBe("forbidden");
-    expect(err.message).toMatch(/^GET \/sys\/plugins\/catalog\/database\/acme-db: 403 Forbidden: permission denied; the plugin catalog needs a token with the sudo capability/);
+    expect(err.message).toMatch(/^GET \/sys\/plugins\/catalog\/database\/acme-db: 403 Forbidden: permission denied; check the token \(from environment variable SVC_SECRETS_TOKEN\); the plugin catalog needs a token with the sudo capability/);
     expect(err.message).not.toContain(emu().tokens.secretsUser);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
 

@@ -53,7 +53,7 @@ describe("identity, plugins and MFA through the real dynamic-provider host", () 
 
     // The same provider text with a non-sudo token: a forbidden error that says what is needed.
     const err = await user.delete(u, id, outs).catch((e) => e);
-    expect(String(err.message)).toMatch(/403 Forbidden: permission denied; the plugin catalog needs a token with the sudo capability/);
+    expect(String(err.message)).toMatch(/403 Forbidden: permission denied; check the token \(from stack config svc:secretsToken\); the plugin catalog needs a token with the sudo capability/);
     const refused = await user.check(u, {}, { ...inputs, name: "other" }).then((r) => user.create(u, r.inputs)).catch((e) => e);
     expect(String(refused.message)).toMatch(/sudo capability/);
 

@@ -22,8 +22,8 @@ import { PLUGINS_ROUTES } from "./routes";
 export const PLUGIN_TYPES = ["auth", "database", "secret"] as const;
 export type PluginType = (typeof PLUGIN_TYPES)[number];
 
-export const SUDO_HINT = "the plugin catalog needs a token with the sudo capability to register, read or remove plugins: " +
-  "set svc:secretsToken (or SVC_SECRETS_TOKEN) to a sudo token";
+// The client has already named where the refused token came from (stack config, variable or connection).
+export const SUDO_HINT = "the plugin catalog needs a token with the sudo capability to register, read or remove plugins";
 
 /** `ENV_NAME=value`: a variable name, `=`, then any value. */
 const ENV_ENTRY = /^[A-Za-z_][A-Za-z0-9_]*=/;
