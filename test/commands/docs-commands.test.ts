@@ -349,7 +349,9 @@ describeCli("the shell commands of the README and docs/, run", () => {
 
   afterAll(async () => {
     for (const e of emulators) await stop(e);
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    // SVC_DOCS_KEEP=1 keeps each block's folder (its block.sh and log) to look at.
+    if (tmp && process.env.SVC_DOCS_KEEP !== "1") fs.rmSync(tmp, { recursive: true, force: true });
+    else if (tmp) console.log(`kept ${tmp}`);
   });
 
   // The emulators first: the other blocks use their exports.
