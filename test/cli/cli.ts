@@ -29,7 +29,8 @@ export const cliDir: string | undefined = [process.env.SVC_PULUMI_BIN, cacheBin(
 export const langhostDir = cliDir && fs.existsSync(path.join(cliDir, "pulumi-language-nodejs"))
   ? cliDir : path.join(root, "scripts/langhost");
 
-const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
+/** The installed @pulumi/pulumi: its folder holds pulumi-resource-pulumi-nodejs, the dynamic-provider plugin. */
+export const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
 
 /**
  * `describe` when the CLI is there; otherwise a skipped suite with the reason printed, or, with

@@ -1,9 +1,10 @@
-// Every example is a Pulumi project of its own, its step2 the same project, and the README's
-// example commands use only variables it defines.
+// Every example is a Pulumi project of its own, its step2 the same project, and the
+// example commands (README, CHANGELOG, docs/) use only variables they define.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { root } from "../support/dist";
+import { commandFiles, shellBlocks } from "../support/markdown";
 
 const examples = path.join(root, "examples");
 // Folders of examples/ that are not Pulumi programs, and why. Every other folder is one.
@@ -41,11 +42,19 @@ describe("examples", () => {
     });
   }
 
-  it("the README's example commands use no undefined shell variable", () => {
-    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  it("the example commands of the README, the CHANGELOG and docs/ use no undefined shell variable", () => {
+    // What the emulator prints, what the reader is told to provide, and the shell's own.
     const defined = new Set(["HOME", "PWD", "SVC_RUN_URL", "SVC_RUN_TOKEN", "SVC_SECRETS_URL", "SVC_SECRETS_TOKEN",
-      "RUN_TOKEN", "SECRETS_TOKEN", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PATH"]);
-    const used = [...readme.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!);
-    expect(used.filter((v) => !defined.has(v))).toEqual([]);
+      "SVC_EMULATOR_CONTROL_TOKEN", "RUN_TOKEN", "SECRETS_TOKEN", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PATH"]);
+    const undefinedVars: string[] = [];
+    for (const file of commandFiles()) {
+      const text = fs.readFileSync(path.join(root, file), "utf8");
+      // A variable a shell block of the same page exports is defined there.
+      const exported = new Set(shellBlocks(file).flatMap((b) => b.commands.flatMap((c) => [...c.text.matchAll(/(?:^export\s+|\s)([A-Z][A-Z0-9_]*)=/g)].map((m) => m[1]!))));
+      for (const m of text.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)) {
+        if (!defined.has(m[1]!) && !exported.has(m[1]!)) undefinedVars.push(`${file}: $${m[1]}`);
+      }
+    }
+    expect(undefinedVars).toEqual([]);
   });
 });
