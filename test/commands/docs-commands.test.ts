@@ -33,6 +33,9 @@ const EXEMPT: Record<string, string> = {
   "npm start": "rebuilds dist/ (npm run build) under the running suite; test/cli/start.test.ts runs its script with the real CLI",
   "npm test": "what CI runs: .ci/run runs it",
   "npm run test:fast": "the `fast` project of vitest.config.mts, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
+  "scripts/pulumi-cli.sh": "builds the Pulumi CLI from the Go module proxy (minutes); .ci/run runs it before the tests, which use what it built",
+  "npx vitest run test/cli": "the real-CLI suite, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
+  "SVC_CLI_EXAMPLES=quickstart npx vitest run test/cli/examples.test.ts": "one example of test/cli/examples.test.ts, which .ci/run runs in full",
   'out="$(scripts/node22.sh)"; bin="$(echo "$out" | sed -n 1p)"; tree="$(echo "$out" | sed -n 2p)"':
     "downloads Node 22 and @pulumi/pulumi 3.270; .ci/run runs scripts/node22.sh for its second combination",
   '(cd "$tree" && PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli)':
@@ -153,7 +156,11 @@ function readerProgram(dir: string): string {
   fs.symlinkSync(root, path.join(modules, "pulumi-svc"), "dir");
   fs.symlinkSync(sdkDir, path.join(modules, "@pulumi/pulumi"), "dir");
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> };
-  for (const [name, file] of Object.entries(pkg.bin)) fs.symlinkSync(path.join("..", "pulumi-svc", file), path.join(modules, ".bin", name));
+  for (const [name, file] of Object.entries(pkg.bin)) {
+    fs.symlinkSync(path.join("..", "pulumi-svc", file), path.join(modules, ".bin", name));
+    // npm install makes a package's bin targets executable; a fresh build leaves them 0644.
+    fs.chmodSync(path.join(root, file), 0o755);
+  }
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "reader-program", private: true }));
   // Pulumi's TypeScript template: the SDK's ts-node compiles and type-checks index.ts.
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: reader-program\nruntime:\n  name: nodejs\n");
