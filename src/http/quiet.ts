@@ -2,7 +2,7 @@
  * Expected failures (a service's 4xx/5xx, a refused connection, a missing setting) are reported to
  * users as one line: what was done, the service's answer, what to do. Their JavaScript stack says
  * nothing a user can act on, so it is shown only when debugging: SVC_DEBUG=1, or a Pulumi run with
- * verbose logging (the engine passes `-v=N` to the processes it starts).
+ * verbose logging flowed to plugins (`--logflow -v=N`: the engine passes `-v=N` to the provider host).
  */
 export function debugging(): boolean {
   return process.env.SVC_DEBUG === "1" || process.argv.some((a) => /^-v=[1-9]/.test(a));
