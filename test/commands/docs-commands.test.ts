@@ -239,7 +239,12 @@ function configSet(part: string): ConfigSet | undefined {
 
 const LOOKS_SECRET = /(token|password|secret|key)$/i;
 
-interface Emulator { command: ShellCommand; port: number; exports: Record<string, string>; child: ChildProcess; cwd: string; state?: string }
+/**
+ * A documented emulator: `child` is the `bash -c` running the command, the leader of its process
+ * group; `closed` once every process holding its output has exited (for `… &` the shell itself
+ * exits at once, the emulator in the background keeps the output open).
+ */
+interface Emulator { command: ShellCommand; port: number; exports: Record<string, string>; child: ChildProcess; closed: Promise<void>; isClosed: () => boolean; cwd: string; state?: string }
 const emulators: Emulator[] = [];
 let tmp: string;
 
@@ -251,6 +256,8 @@ async function startDocumented(command: ShellCommand): Promise<Emulator> {
   const dir = fs.mkdtempSync(path.join(tmp, "emulator-"));
   const cwd = readerProgram(path.join(dir, "program"));
   const child = spawn("bash", ["-c", text], { cwd, env: readerEnv(dir, {}), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) => child.once("close", () => { isClosed = true; resolve(); }));
   let out = "";
   child.stdout!.on("data", (d: Buffer) => { out += d.toString(); });
   child.stderr!.on("data", (d: Buffer) => { out += d.toString(); });
@@ -265,16 +272,21 @@ async function startDocumented(command: ShellCommand): Promise<Emulator> {
     child.on("close", (code) => { clearTimeout(timer); reject(new Error(`${where(command)} exited ${code} (run as \`${text}\`):\n${out}`)); });
   });
   const state = /--state[ =](\S+)/.exec(text)?.[1];
-  const emu: Emulator = { command, port, exports, child, cwd, state };
+  const emu: Emulator = { command, port, exports, child, closed, isClosed: () => isClosed, cwd, state };
   emulators.push(emu);
   return emu;
 }
 
-async function stop(emu: Emulator): Promise<void> {
-  if (emu.child.exitCode !== null || emu.child.signalCode !== null) return;
-  const closed = new Promise<void>((resolve) => emu.child.once("close", () => resolve()));
+/**
+ * SIGTERM to the command's process group (the background emulator of a `… &` too), SIGKILL after
+ * 10 s; whether it had stopped on SIGTERM.
+ */
+async function stop(emu: Emulator): Promise<boolean> {
+  if (emu.isClosed()) return true;
   try { process.kill(-emu.child.pid!, "SIGTERM"); } catch { /* gone */ }
-  await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
+  const stopped = await Promise.race([emu.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
+  if (!stopped) try { process.kill(-emu.child.pid!, "SIGKILL"); } catch { /* gone */ }
+  return stopped;
 }
 
 /**
@@ -475,10 +487,11 @@ describeCli("the shell commands of the README and docs/, run", () => {
   }
 
   // Stopped last: a documented --state file is written when the emulator stops.
-  it("the emulators stop on SIGTERM, writing their documented --state file", async () => {
+  it("the emulators stop on SIGTERM (those started in the background too), writing their documented --state file", async () => {
     expect(emulators.length).toBeGreaterThan(0);
     for (const e of emulators) {
-      await stop(e);
+      expect(await stop(e), `${where(e.command)}: stopped within 10 s of SIGTERM`).toBe(true);
+      await expect(fetch(`http://127.0.0.1:${e.port}/_emulator/requests`), `${where(e.command)}: port ${e.port} closed`).rejects.toThrow();
       if (e.state) expect(fs.existsSync(path.resolve(e.cwd, e.state)), `${where(e.command)}: ${e.state} after SIGTERM`).toBe(true);
     }
   });
