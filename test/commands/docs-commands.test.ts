@@ -2,13 +2,17 @@
 // docs/*.md works as written. Each command is either run here, for real, or listed in EXEMPT by its
 // exact text with the place that proves it instead; a command that is neither fails the suite.
 //
-// What runs: the emulator commands (their port replaced by a free one, their printed exports read and
-// used by the other blocks); every other runnable block as one bash script (`set -euo pipefail`) in
-// a temporary HOME, file backend and stack, with the Pulumi CLI of test/cli/cli.ts: the `pulumi`
-// lines exactly as written (a URL's 127.0.0.1 port is the running emulator's; `$VARS` come from the
-// emulator's exports and ENV_FOR_DOCS, `<…>` placeholders from PLACEHOLDERS), `curl` lines against
-// the emulator (failing on an HTTP error). After each `pulumi config set`, `pulumi config get` must
-// return the value, as a secret where `--secret` was given (tokens, passwords and keys must be).
+// What runs, block by block in the order of the files: the emulator commands (their port replaced by
+// a free one, their printed exports read), then the block's other commands as one bash script
+// (`set -euo pipefail`) in a temporary HOME, file backend and stack, with the Pulumi CLI of
+// test/cli/cli.ts: the `pulumi` lines exactly as written, `curl` lines against the emulator (failing
+// on an HTTP error), `psql` lines against a throwaway PostgreSQL. The emulator a block means is the
+// one its own page started last, else the README's: a URL's 127.0.0.1 port is that emulator's, and
+// `$VARS` come from its exports and ENV_FOR_DOCS; `<…>` placeholders come from PLACEHOLDERS (a block
+// using a `<postgres-…>` one, or running `psql`, gets a throwaway PostgreSQL: with
+// SVC_REQUIRE_REAL=1 a missing one fails, else the block is skipped with the reason printed). After
+// each `pulumi config set`, `pulumi config get` must return the value, as a secret where `--secret`
+// was given (tokens, passwords and keys must be).
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
@@ -17,6 +21,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { codeBlocks, commandFiles, shellBlocks, splitCommand, type ShellBlock, type ShellCommand } from "../support/markdown";
+import { postgresUnavailable, startPostgres, type Postgres } from "../support/postgres";
 import { cliDir, describeCli, langhostDir, sdkDir } from "../cli/cli";
 
 /**
@@ -42,8 +47,15 @@ const EXEMPT: Record<string, string> = {
     ".ci/run runs exactly these suites as its second combination (Node 22); a suite cannot run itself",
 };
 
-/** Values for `<…>` placeholders in runnable commands. */
-const PLACEHOLDERS: Record<string, string> = {};
+/** What a block's placeholders draw on: the throwaway PostgreSQL, started when a block needs it. */
+interface Services { postgres?: Postgres }
+
+/** Values for `<…>` placeholders in runnable commands, and the service each needs. */
+const PLACEHOLDERS: Record<string, { needs: "postgres"; value: (s: Services) => string }> = {
+  "postgres-port": { needs: "postgres", value: (s) => String(s.postgres!.port) },
+  "postgres-superuser": { needs: "postgres", value: (s) => s.postgres!.admin.username },
+  "postgres-password": { needs: "postgres", value: (s) => s.postgres!.admin.password },
+};
 
 /** Variables the docs leave to the reader, by name: the value each gets here from the emulator's exports. */
 const ENV_FOR_DOCS: Record<string, string> = {
@@ -51,12 +63,14 @@ const ENV_FOR_DOCS: Record<string, string> = {
   SECRETS_TOKEN: "SVC_SECRETS_TOKEN",
 };
 
-type Kind = "emulator" | "pulumi" | "curl" | "setup";
+type Kind = "emulator" | "pulumi" | "curl" | "psql" | "setup";
 /** What runs: a command (each part of a `;`/`&&`/`|` chain) must match one of these or be exempt. */
 const RUN_RULES: { kind: Kind; pattern: RegExp }[] = [
   { kind: "emulator", pattern: /^(npx\s+)?pulumi-svc-emulator(\s|$)/ },
   { kind: "pulumi", pattern: /^pulumi\s/ },
   { kind: "curl", pattern: /^curl\s.*(127\.0\.0\.1|localhost|\$\{?SVC_)/ },
+  // Against the throwaway PostgreSQL of the block (see PLACEHOLDERS).
+  { kind: "psql", pattern: /^psql\s/ },
   // Shell set-up, run as part of its block.
   { kind: "setup", pattern: /^(export\s+[A-Za-z_]\w*=|mkdir\s+-p\s|cd\s)/ },
 ];
@@ -225,7 +239,12 @@ function configSet(part: string): ConfigSet | undefined {
 
 const LOOKS_SECRET = /(token|password|secret|key)$/i;
 
-interface Emulator { command: ShellCommand; docPort?: number; port: number; exports: Record<string, string>; child: ChildProcess; cwd: string; state?: string }
+/**
+ * A documented emulator: `child` is the `bash -c` running the command, the leader of its process
+ * group; `closed` once every process holding its output has exited (for `… &` the shell itself
+ * exits at once, the emulator in the background keeps the output open).
+ */
+interface Emulator { command: ShellCommand; port: number; exports: Record<string, string>; child: ChildProcess; closed: Promise<void>; isClosed: () => boolean; cwd: string; state?: string }
 const emulators: Emulator[] = [];
 let tmp: string;
 
@@ -237,6 +256,8 @@ async function startDocumented(command: ShellCommand): Promise<Emulator> {
   const dir = fs.mkdtempSync(path.join(tmp, "emulator-"));
   const cwd = readerProgram(path.join(dir, "program"));
   const child = spawn("bash", ["-c", text], { cwd, env: readerEnv(dir, {}), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) => child.once("close", () => { isClosed = true; resolve(); }));
   let out = "";
   child.stdout!.on("data", (d: Buffer) => { out += d.toString(); });
   child.stderr!.on("data", (d: Buffer) => { out += d.toString(); });
@@ -251,47 +272,68 @@ async function startDocumented(command: ShellCommand): Promise<Emulator> {
     child.on("close", (code) => { clearTimeout(timer); reject(new Error(`${where(command)} exited ${code} (run as \`${text}\`):\n${out}`)); });
   });
   const state = /--state[ =](\S+)/.exec(text)?.[1];
-  const emu: Emulator = { command, docPort: docPort ? Number(docPort) : undefined, port, exports, child, cwd, state };
+  const emu: Emulator = { command, port, exports, child, closed, isClosed: () => isClosed, cwd, state };
   emulators.push(emu);
   return emu;
 }
 
-async function stop(emu: Emulator): Promise<void> {
-  if (emu.child.exitCode !== null || emu.child.signalCode !== null) return;
-  const closed = new Promise<void>((resolve) => emu.child.once("close", () => resolve()));
+/**
+ * SIGTERM to the command's process group (the background emulator of a `… &` too), SIGKILL after
+ * 10 s; whether it had stopped on SIGTERM.
+ */
+async function stop(emu: Emulator): Promise<boolean> {
+  if (emu.isClosed()) return true;
   try { process.kill(-emu.child.pid!, "SIGTERM"); } catch { /* gone */ }
-  await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
+  const stopped = await Promise.race([emu.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
+  if (!stopped) try { process.kill(-emu.child.pid!, "SIGKILL"); } catch { /* gone */ }
+  return stopped;
 }
 
-/** The running emulator a documented `127.0.0.1:<port>` means: the one started on that documented port, else the first. */
-function substitutePorts(text: string): string {
-  return text.replace(/\b(127\.0\.0\.1|localhost):(\d+)/g, (_m, host: string, p: string) => {
-    const emu = emulators.find((e) => e.docPort === Number(p)) ?? emulators[0]!;
-    return `${host}:${emu.port}`;
+/**
+ * The emulator a block of `file` means: the latest one started from that page (a guide that starts
+ * its own, e.g. with `--clusters 2`), else the README's.
+ */
+function emulatorFor(file: string): Emulator | undefined {
+  return emulators.filter((e) => e.command.file === file).at(-1) ?? emulators.find((e) => e.command.file === "README.md");
+}
+
+/** A documented `127.0.0.1:<port>` (or localhost) is the block's emulator, on the port it really has. */
+function substitutePorts(text: string, emu: Emulator): string {
+  return text.replace(/\b(127\.0\.0\.1|localhost):(\d+)/g, (_m, host: string) => `${host}:${emu.port}`);
+}
+
+const PLACEHOLDER = /<([^<>\s][^<>]*)>/g;
+
+function fillPlaceholders(c: ShellCommand, text: string, services: Services): string {
+  return text.replace(PLACEHOLDER, (m, name: string) => {
+    const p = PLACEHOLDERS[name];
+    if (p === undefined) throw new Error(`${where(c)}: the placeholder ${m} has no value in PLACEHOLDERS`);
+    return p.value(services);
   });
 }
 
-function fillPlaceholders(c: ShellCommand, text: string): string {
-  return text.replace(/<([^<>\s][^<>]*)>/g, (m, name: string) => {
-    const v = PLACEHOLDERS[name];
-    if (v === undefined) throw new Error(`${where(c)}: the placeholder ${m} has no value in PLACEHOLDERS`);
-    return v;
-  });
+/** Whether a block's commands need a PostgreSQL: a `psql` line, or a placeholder only one fills. */
+function needsPostgres(commands: Classified[]): boolean {
+  return commands.some((c) => c.kinds.includes("psql")
+    || [...c.command.text.matchAll(PLACEHOLDER)].some((m) => PLACEHOLDERS[m[1]!]?.needs === "postgres"));
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 interface Step { command: ShellCommand; part: string; check?: ConfigSet }
 
+/** A value that runs a command (`"$(openssl rand -hex 32)"`) gives another result when evaluated again. */
+const evaluatesOnce = (value: string) => /\$\(|`/.test(value);
+
 /**
  * One block as a bash script, each part of each line after a marker, each `pulumi config set`
  * followed by its `pulumi config get`. Fails naming the file, line and command that failed.
  */
-async function runBlock(block: ShellBlock, commands: Classified[], dir: string, cwd: string, env: Record<string, string>): Promise<{ checks: { step: Step; got: { value?: string; secret?: boolean }; expected: string }[]; output: string }> {
+async function runBlock(block: ShellBlock, commands: Classified[], dir: string, cwd: string, env: Record<string, string>, emu: Emulator, services: Services): Promise<{ checks: { step: Step; got: { value?: string; secret?: boolean }; expected?: string }[]; output: string }> {
   const steps: Step[] = [];
   for (const c of commands) {
     if (c.exempt) continue;
-    const text = fillPlaceholders(c.command, substitutePorts(c.command.text));
+    const text = fillPlaceholders(c.command, substitutePorts(c.command.text, emu), services);
     for (const part of splitCommand(text, [";"])) steps.push({ command: c.command, part, check: configSet(part) });
   }
   const log = path.join(dir, "log");
@@ -302,7 +344,7 @@ async function runBlock(block: ShellBlock, commands: Classified[], dir: string, 
     lines.push(`echo "::step ${i}"`, s.part);
     if (s.check) {
       lines.push(`pulumi config get ${s.check.key} --json ${s.check.options.join(" ")} > ${q(path.join(checks, `${i}.json`))}`);
-      lines.push(`printf '%s' ${s.check.value} > ${q(path.join(checks, `${i}.expected`))}`);
+      if (!evaluatesOnce(s.check.value)) lines.push(`printf '%s' ${s.check.value} > ${q(path.join(checks, `${i}.expected`))}`);
     }
   });
   lines.push(`echo "::step done"`);
@@ -329,7 +371,7 @@ async function runBlock(block: ShellBlock, commands: Classified[], dir: string, 
     checks: steps.flatMap((step, i) => step.check ? [{
       step,
       got: JSON.parse(fs.readFileSync(path.join(checks, `${i}.json`), "utf8")) as { value?: string; secret?: boolean },
-      expected: fs.readFileSync(path.join(checks, `${i}.expected`), "utf8"),
+      expected: evaluatesOnce(step.check.value) ? undefined : fs.readFileSync(path.join(checks, `${i}.expected`), "utf8"),
     }] : []),
   };
 }
@@ -346,8 +388,69 @@ function pulumi(args: string[], cwd: string, env: Record<string, string>): Promi
 }
 
 const runnable = classified.filter((b) => b.commands.some((c) => !c.exempt && c.unknown.length === 0));
-const isEmulatorBlock = (b: (typeof classified)[number]) => b.commands.some((c) => c.kinds.includes("emulator"));
 const title = (b: ShellBlock) => `${b.file}:${b.line}: ${b.commands.map((c) => c.text).join(" / ").slice(0, 100)}`;
+let postgres: Postgres | undefined;
+
+/**
+ * A block's commands other than its emulators (those of a block without one, or the rest of one
+ * that starts one), run as one script against the emulator `emu`, then checked.
+ */
+async function runCommands(block: ShellBlock, commands: Classified[], emu: Emulator, skip: (note: string) => void): Promise<void> {
+  const services: Services = {};
+  if (needsPostgres(commands)) {
+    const reason = postgresUnavailable();
+    if (reason) {
+      if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`${block.file}:${block.line}: the block needs a PostgreSQL, and SVC_REQUIRE_REAL=1 but ${reason}`);
+      console.warn(`skipping ${block.file}:${block.line} (needs a PostgreSQL): ${reason}`);
+      skip(reason);
+      return;
+    }
+    postgres ??= await startPostgres();
+    services.postgres = postgres;
+  }
+  const dir = fs.mkdtempSync(path.join(tmp, "block-"));
+  const fromDocs = Object.fromEntries(Object.entries(ENV_FOR_DOCS).map(([k, v]) => [k, emu.exports[v]!]));
+  const env = readerEnv(dir, { ...emu.exports, ...fromDocs });
+  const parts = commands.filter((c) => !c.exempt).flatMap((c) => splitCommand(c.command.text, [";", "&&"]));
+  // Folders of the repository the block cds into (not `cd ../..`, back to the root).
+  const cds = parts.filter((p) => /^cd\s+[^/$~]/.test(p)).map((p) => p.replace(/^cd\s+/, ""))
+    .filter((f) => !path.relative(root, path.resolve(root, f)).startsWith("..") && path.resolve(root, f) !== root);
+  // A block that cds into the repository runs from a checkout; any other is run in the reader's program.
+  const cwd = cds.length > 0 ? checkout(path.join(dir, "checkout"), cds) : readerProgram(path.join(dir, "program"));
+  const pulumiParts = parts.filter((p) => p.startsWith("pulumi "));
+  const initsStack = pulumiParts.some((p) => /^pulumi stack (init|select)\b/.test(p));
+  if (pulumiParts.length > 0 && !initsStack) {
+    const init = await pulumi(["stack", "init", "dev"], cwd, env);
+    expect(init.code, init.out).toBe(0);
+  }
+
+  const { checks } = await runBlock(block, commands, dir, cwd, env, emu, services);
+
+  for (const { step, got, expected } of checks) {
+    const what = `${where(step.command)}: pulumi config get ${step.check!.key}`;
+    if (expected === undefined) expect(got.value ?? "", `${what}: the value ${step.check!.value} is empty`).not.toBe("");
+    else {
+      expect(expected, `${what}: the value ${step.check!.value} is empty`).not.toBe("");
+      expect(got.value, what).toBe(expected);
+    }
+    expect(got.secret ?? false, `${what}: stored as a secret`).toBe(step.check!.secret);
+    if (LOOKS_SECRET.test(step.check!.key)) expect(step.check!.secret, `${what}: a token, password or key is set with --secret`).toBe(true);
+  }
+
+  // Configuration that names a running emulator, and no deployment in the block: the README's
+  // program deploys with it alone (no SVC_* variable), on the server configured.
+  const urls = checks.filter((c) => c.step.check!.key === "svc:secretsUrl" && emulators.some((e) => c.expected?.startsWith(`http://127.0.0.1:${e.port}/`)));
+  const deploys = pulumiParts.some((p) => /^pulumi (up|preview|refresh|destroy)\b/.test(p));
+  if (urls.length > 0 && !deploys && cds.length === 0) {
+    const clean = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("SVC_")));
+    const preview = await pulumi(["preview", "--diff"], cwd, clean);
+    expect(preview.code, `${block.file}:${block.line}: pulumi preview --diff with this configuration:\n${preview.out}`).toBe(0);
+    const up = await pulumi(["up"], cwd, clean);
+    expect(up.code, `${block.file}:${block.line}: pulumi up with this configuration:\n${up.out}`).toBe(0);
+    const out = await pulumi(["stack", "output", "serverUrl"], cwd, clean);
+    expect(out.out.trim(), `${block.file}:${block.line}: the program's server`).toBe(urls.at(-1)!.expected);
+  }
+}
 
 describeCli("the shell commands of the README and docs/, run", () => {
   beforeAll(() => {
@@ -356,15 +459,18 @@ describeCli("the shell commands of the README and docs/, run", () => {
 
   afterAll(async () => {
     for (const e of emulators) await stop(e);
+    await postgres?.stop();
     // SVC_DOCS_KEEP=1 keeps each block's folder (its block.sh and log) to look at.
     if (tmp && process.env.SVC_DOCS_KEEP !== "1") fs.rmSync(tmp, { recursive: true, force: true });
     else if (tmp) console.log(`kept ${tmp}`);
   });
 
-  // The emulators first: the other blocks use their exports.
-  for (const { block, commands } of runnable.filter(isEmulatorBlock)) {
-    it(`${title(block)} (the emulator, on a free port)`, async () => {
-      for (const c of commands.filter((x) => x.kinds.includes("emulator"))) {
+  // In the order of the files: a page's emulator starts before the page's blocks that use it.
+  for (const { block, commands } of runnable) {
+    const starts = commands.filter((c) => c.kinds.includes("emulator"));
+    const rest = commands.filter((c) => !c.exempt && !c.kinds.includes("emulator"));
+    it(starts.length > 0 ? `${title(block)} (the emulator on a free port, then the rest)` : title(block), async (ctx) => {
+      for (const c of starts) {
         expect(c.kinds, `${where(c.command)}: an emulator command runs alone on its line`).toEqual(["emulator"]);
         const emu = await startDocumented(c.command);
         expect(Object.keys(emu.exports), where(c.command)).toEqual(expect.arrayContaining(["SVC_RUN_URL", "SVC_RUN_TOKEN", "SVC_SECRETS_URL", "SVC_SECRETS_TOKEN"]));
@@ -373,58 +479,19 @@ describeCli("the shell commands of the README and docs/, run", () => {
         const requests = await fetch(`http://127.0.0.1:${emu.port}/_emulator/requests`);
         expect(requests.status, `${where(c.command)}: GET /_emulator/requests`).toBe(200);
       }
-    });
-  }
-
-  for (const { block, commands } of runnable.filter((b) => !isEmulatorBlock(b))) {
-    it(title(block), async () => {
-      expect(emulators.length, "the docs start an emulator (README: npx pulumi-svc-emulator)").toBeGreaterThan(0);
-      const main = emulators[0]!;
-      const dir = fs.mkdtempSync(path.join(tmp, "block-"));
-      const fromDocs = Object.fromEntries(Object.entries(ENV_FOR_DOCS).map(([k, v]) => [k, main.exports[v]!]));
-      const env = readerEnv(dir, { ...main.exports, ...fromDocs });
-      const parts = commands.filter((c) => !c.exempt).flatMap((c) => splitCommand(c.command.text, [";", "&&"]));
-      const cds = parts.filter((p) => /^cd\s+[^/$~]/.test(p)).map((p) => p.replace(/^cd\s+/, ""));
-      // A block that cds into the repository runs from a checkout; any other is run in the reader's program.
-      const cwd = cds.length > 0 ? checkout(path.join(dir, "checkout"), cds) : readerProgram(path.join(dir, "program"));
-      const pulumiParts = parts.filter((p) => p.startsWith("pulumi "));
-      const initsStack = pulumiParts.some((p) => /^pulumi stack (init|select)\b/.test(p));
-      if (pulumiParts.length > 0 && !initsStack) {
-        const init = await pulumi(["stack", "init", "dev"], cwd, env);
-        expect(init.code, init.out).toBe(0);
-      }
-
-      const { checks } = await runBlock(block, commands, dir, cwd, env);
-
-      for (const { step, got, expected } of checks) {
-        const what = `${where(step.command)}: pulumi config get ${step.check!.key}`;
-        expect(expected, `${what}: the value ${step.check!.value} is empty`).not.toBe("");
-        expect(got.value, what).toBe(expected);
-        expect(got.secret ?? false, `${what}: stored as a secret`).toBe(step.check!.secret);
-        if (LOOKS_SECRET.test(step.check!.key)) expect(step.check!.secret, `${what}: a token, password or key is set with --secret`).toBe(true);
-      }
-
-      // Configuration that names a running emulator, and no deployment in the block: the README's
-      // program deploys with it alone (no SVC_* variable), on the server configured.
-      const urls = checks.filter((c) => c.step.check!.key === "svc:secretsUrl" && emulators.some((e) => c.expected.startsWith(`http://127.0.0.1:${e.port}/`)));
-      const deploys = pulumiParts.some((p) => /^pulumi (up|preview|refresh|destroy)\b/.test(p));
-      if (urls.length > 0 && !deploys && cds.length === 0) {
-        const clean = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("SVC_")));
-        const preview = await pulumi(["preview", "--diff"], cwd, clean);
-        expect(preview.code, `${block.file}:${block.line}: pulumi preview --diff with this configuration:\n${preview.out}`).toBe(0);
-        const up = await pulumi(["up"], cwd, clean);
-        expect(up.code, `${block.file}:${block.line}: pulumi up with this configuration:\n${up.out}`).toBe(0);
-        const out = await pulumi(["stack", "output", "serverUrl"], cwd, clean);
-        expect(out.out.trim(), `${block.file}:${block.line}: the program's server`).toBe(urls.at(-1)!.expected);
-      }
+      if (rest.length === 0) return;
+      const emu = emulatorFor(block.file);
+      expect(emu, `${block.file}:${block.line}: no emulator started before this block, on its page or in the README (npx pulumi-svc-emulator)`).toBeDefined();
+      await runCommands(block, rest, emu!, (note) => ctx.skip(note));
     });
   }
 
   // Stopped last: a documented --state file is written when the emulator stops.
-  it("the emulators stop on SIGTERM, writing their documented --state file", async () => {
+  it("the emulators stop on SIGTERM (those started in the background too), writing their documented --state file", async () => {
     expect(emulators.length).toBeGreaterThan(0);
     for (const e of emulators) {
-      await stop(e);
+      expect(await stop(e), `${where(e.command)}: stopped within 10 s of SIGTERM`).toBe(true);
+      await expect(fetch(`http://127.0.0.1:${e.port}/_emulator/requests`), `${where(e.command)}: port ${e.port} closed`).rejects.toThrow();
       if (e.state) expect(fs.existsSync(path.resolve(e.cwd, e.state)), `${where(e.command)}: ${e.state} after SIGTERM`).toBe(true);
     }
   });

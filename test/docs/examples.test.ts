@@ -43,9 +43,10 @@ describe("examples", () => {
   }
 
   it("the example commands of the README, the CHANGELOG and docs/ use no undefined shell variable", () => {
-    // What the emulator prints, what the reader is told to provide, and the shell's own.
+    // What the emulator prints (with --clusters 2 also the second cluster's, suffixed _1), what the
+    // reader is told to provide, and the shell's own.
     const defined = new Set(["HOME", "PWD", "SVC_RUN_URL", "SVC_RUN_TOKEN", "SVC_SECRETS_URL", "SVC_SECRETS_TOKEN",
-      "SVC_EMULATOR_CONTROL_TOKEN", "RUN_TOKEN", "SECRETS_TOKEN", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PATH"]);
+      "SVC_SECRETS_URL_1", "SVC_SECRETS_TOKEN_1", "SVC_EMULATOR_CONTROL_TOKEN", "RUN_TOKEN", "SECRETS_TOKEN", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE", "PATH"]);
     const undefinedVars: string[] = [];
     for (const file of commandFiles()) {
       const text = fs.readFileSync(path.join(root, file), "utf8");
