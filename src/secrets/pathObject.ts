@@ -3,7 +3,7 @@
  * idempotent POST, read by GET, removed by DELETE, listed by LIST. Their identity is the path, so
  * replacing one with the same path deletes first (see ResourceDefinition.identity).
  */
-import { ConflictError, isAmbiguous } from "../http";
+import { ConflictError, isAmbiguous } from "../http/errors";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { dataOf, keysOf } from "./envelope";
