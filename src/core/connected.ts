@@ -5,8 +5,8 @@
  * the resource's connection, else the configured one. The definitions never see either key.
  */
 import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, serviceSettings, SETTINGS, withoutCredentials, type ConfigSource } from "../config";
-import { registerSecret, type Service } from "../http";
-import { makeContext } from "./context";
+import type { Service } from "../http";
+import { registerSecret } from "../http/redact";
 import { registerSecrets } from "./fields";
 import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
 import { omit } from "./json";
@@ -70,8 +70,13 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
   return layered;
 }
 
-/** The Context for an object: its recorded server (or the connection's, or the config's) and token. */
-function contextFor(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): Context {
+/**
+ * The Context for an object: its recorded server (or the connection's, or the config's) and token.
+ * The HTTP client comes in with the first operation that may talk to a server: Check and Diff
+ * (all a preview asks of a fresh host) never do, and would load it for nothing.
+ */
+async function contextFor(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): Promise<Context> {
+  const { makeContext } = await import("./context");
   const c = connectionOf(props);
   // A state written before credentials in URLs were refused may hold some; requests never used them.
   const recorded = recordedUrl(props[SERVER_KEY]);
@@ -188,7 +193,7 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     }
     case "create": {
       const news = args[0] as Props;
-      const ctx = contextFor(def, source, news);
+      const ctx = await contextFor(def, source, news);
       try {
         const r = await m.create(def, ctx, bare(news), news[PROVIDER_KEY]);
         return { id: r.id, outs: withConnection(news, r.outs, news[SERVER_KEY]) };
@@ -198,7 +203,7 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     }
     case "read": {
       const props = args[1] as Props;
-      const r = await m.read(def, contextFor(def, source, props), args[0] as string, bare(props));
+      const r = await m.read(def, await contextFor(def, source, props), args[0] as string, bare(props));
       if (r.id === "") return r;
       const refreshed = withConnection(props, r.props, props[SERVER_KEY] ?? configuredUrl(def, source, props));
       return { id: r.id, props: refreshed, inputs: inputsAfterRead(def, refreshed) };
@@ -206,7 +211,7 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     case "update": {
       const olds = args[1] as Props;
       const news = args[2] as Props;
-      const ctx = contextFor(def, source, { ...news, [SERVER_KEY]: olds[SERVER_KEY] ?? news[SERVER_KEY] });
+      const ctx = await contextFor(def, source, { ...news, [SERVER_KEY]: olds[SERVER_KEY] ?? news[SERVER_KEY] });
       try {
         const r = await m.update(def, ctx, args[0] as string, bare(olds), bare(news), news[PROVIDER_KEY]);
         return { outs: withConnection(news, r.outs, news[SERVER_KEY]) };
@@ -216,7 +221,7 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     }
     case "delete": {
       const props = args[1] as Props;
-      return m.remove(def, contextFor(def, source, props), args[0] as string, bare(props));
+      return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(props));
     }
   }
 }

@@ -20,7 +20,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { registerSecret, registerSecretField } from "../http/redact";
-import { CROSS_FIELD, crossField } from "./crossField";
 import { isUnknown } from "./unknown";
 import type { Props } from "./props";
 import type { Schema } from "./validate";
@@ -244,6 +243,27 @@ export function lazy<T>(build: () => T): () => T {
       built = true;
     }
     return value as T;
+  };
+}
+
+/*
+ * Object-level rules (required-when, mutually exclusive fields) run even when a field already
+ * failed, so check reports every failure in one pass instead of one round per fix. A field of the
+ * wrong type has its own failure; a rule that trips over it says nothing more. Kept in this module:
+ * in one of its own they cost every host's first check a module load, though few records have rules.
+ */
+
+/** @internal zod's `when` for a rule: run whenever the value is an object, whatever its fields said. */
+export const CROSS_FIELD = { when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null };
+
+/** @internal A rule that says nothing when it trips over a field of the wrong type (reported by the field's own schema). */
+export function crossField<T>(rule: (value: T, ctx: z.RefinementCtx<T>) => void): (value: T, ctx: z.RefinementCtx<T>) => void {
+  return (value, ctx) => {
+    try {
+      rule(value, ctx);
+    } catch {
+      // The field that made the rule throw is already reported by its own schema.
+    }
   };
 }
 

@@ -7,7 +7,7 @@ import { PartialFailure, PROVIDER_KEY } from "./definition";
 import { deepEqual, omit, plainJson } from "./json";
 import { containsUnknown, isUnknown } from "./unknown";
 import { validate, type CheckFailure } from "./validate";
-import { isSvcError } from "../http";
+import { isSvcError } from "../http/errors";
 
 const PROVIDER_ONLY = [PROVIDER_KEY];
 

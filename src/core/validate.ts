@@ -1,4 +1,3 @@
-import { nearest } from "./nearest";
 import { isUnknown } from "./unknown";
 
 /**
@@ -156,4 +155,36 @@ function keysAt(schema: Schema, path: ReadonlyArray<PropertyKey>): string[] {
   }
   unwrap();
   return cur?.shape ? Object.keys(cur.shape) : [];
+}
+
+// The suggestion for a misspelt name lives here rather than in a module of its own: a module costs
+// every host a resolve, read and compile on its first (valid) check, a function is compiled by V8
+// only when a property is unknown.
+
+/** The nearest known name to a misspelt one (edit distance at most a third of its length). */
+function nearest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestCost = Math.max(2, Math.floor(name.length / 3)) + 1;
+  const lower = name.toLowerCase();
+  for (const k of known) {
+    const cost = distance(lower, k.toLowerCase());
+    if (cost < bestCost) {
+      best = k;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 8) return Infinity;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
 }

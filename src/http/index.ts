@@ -1,4 +1,6 @@
-// Public surface of the shared HTTP client; other modules import from "../http" only.
+// Public surface of the shared HTTP client; other modules import from "../http", except those on
+// the way to a provider host's first Check, which make no request: they take errors and redaction
+// from "./errors" and "./redact" directly, so the client and its retry rules are not loaded for it.
 export { HttpClient, agentFor, closeAgents } from "./client";
 export type { ClientOptions, HttpResponse, RequestSpec, RetryInfo, TlsOptions } from "./client";
 export {

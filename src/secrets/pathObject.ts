@@ -3,10 +3,9 @@
  * idempotent POST, read by GET, removed by DELETE, listed by LIST. Their identity is the path, so
  * replacing one with the same path deletes first (see ResourceDefinition.identity).
  */
-import { ConflictError, isAmbiguous } from "../http";
+import { ConflictError, isAmbiguous } from "../http/errors";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
-import { firstNew } from "../core/createOnce";
 import { dataOf, keysOf } from "./envelope";
 import type { Fields, FieldSet } from "../core/fields";
 import type { FunctionDefinition } from "../core/fn";
@@ -184,18 +183,6 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
 export async function listNames(ctx: Context, route: string, params: Record<string, string>): Promise<string[]> {
   const res = await ctx.client("secrets").request({ route, params, expect: [404] });
   return res.status === 404 ? [] : keysOf(res.body);
-}
-
-/**
- * The id of the object a lost create made, for an object whose id the server assigns: among the ids
- * listed at `routes.list` now, the first new one (see firstNew) whose read at `routes.read` `matches`.
- */
-export async function createdId(ctx: Context, routes: { list: string; read: string }, before: ReadonlySet<string>,
-  owned: (id: string) => boolean, matches: (data: Record<string, unknown>) => boolean): Promise<string | undefined> {
-  return firstNew(await listNames(ctx, routes.list, {}), (id) => id, before, owned, async (id) => {
-    const data = await fetchData(ctx, routes.read, { id });
-    return data !== undefined && matches(data);
-  });
 }
 
 /** The path parameters named like the fields: each argument given, else its field's default. */

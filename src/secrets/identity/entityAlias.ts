@@ -16,7 +16,8 @@ import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
-import { createdId, fetchData, listNames, namesFunction, readDecoded } from "../pathObject";
+import { fetchData, listNames, namesFunction, readDecoded } from "../pathObject";
+import { createdId } from "../createdId";
 import type { ConnectionArgs } from "../../core/connection";
 import { IDENTITY_ROUTES } from "./routes";
 

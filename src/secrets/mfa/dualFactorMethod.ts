@@ -14,7 +14,8 @@ import { forms } from "../../core/forms";
 import { SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
-import { createdId, listNames, namesFunction, readDecoded, reportOf } from "../pathObject";
+import { listNames, namesFunction, readDecoded, reportOf } from "../pathObject";
+import { createdId } from "../createdId";
 import type { ConnectionArgs } from "../../core/connection";
 import { MFA_ROUTES } from "./routes";
 

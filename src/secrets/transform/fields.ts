@@ -1,7 +1,7 @@
 /** Field rules shared by the transform engine's objects. */
 import { z } from "zod";
 import type { Context } from "../../core/definition";
-import { ConflictError } from "../../http";
+import { ConflictError } from "../../http/errors";
 import { name } from "../fields";
 
 // Durations are the secrets service's, shared with the other engines.

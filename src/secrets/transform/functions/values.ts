@@ -4,11 +4,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { CROSS_FIELD, crossField } from "../../../core/crossField";
 import type { Context } from "../../../core/definition";
 import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
 import { forms } from "../../../core/forms";
-import { field, fieldSet, lazy, output, registerSecrets, type PlainArgsOf } from "../../../core/fields";
+import { CROSS_FIELD, crossField, field, fieldSet, lazy, output, registerSecrets, type PlainArgsOf } from "../../../core/fields";
 import type { Schema } from "../../../core/validate";
 import { duration } from "../fields";
 import { isAmbiguous, isSvcError } from "../../../http";
