@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+import * as fs from "node:fs";
+import { reviewPreview } from "./review";
+
+const USAGE = `Usage: pulumi-svc-review [--full] [FILE]
+
+Reads the output of \`pulumi preview --json\` from FILE (or standard input when FILE is
+absent or -) and writes a Markdown review of the plan to standard output: a summary with every
+replacement and delete, then each changed resource's changed properties, old → new. Secret
+values are never printed. The review stays within 65,536 characters (a GitHub comment).
+  --full   list unchanged properties too
+  --help   show this text`;
+
+export class UsageError extends Error {}
+
+export interface ReviewArgs { full: boolean; file?: string }
+
+export function parseArgs(argv: string[]): ReviewArgs | "help" {
+  const args: ReviewArgs = { full: false };
+  for (const a of argv) {
+    if (a === "--help" || a === "-h") return "help";
+    if (a === "--full") args.full = true;
+    else if (a.startsWith("-") && a !== "-") throw new UsageError(`unknown option ${a}`);
+    else if (args.file !== undefined) throw new UsageError(`one input file only, got ${args.file} and ${a}`);
+    else args.file = a;
+  }
+  return args;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function main(argv: string[]): Promise<string> {
+  const args = parseArgs(argv);
+  if (args === "help") return `${USAGE}\n`;
+  const text = args.file === undefined || args.file === "-" ? await readStdin() : fs.readFileSync(args.file, "utf8");
+  return reviewPreview(text, { full: args.full });
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (out) => process.stdout.write(out),
+    (err: unknown) => {
+      process.stderr.write(`pulumi-svc-review: ${(err as Error).message}\n`);
+      if (err instanceof UsageError) process.stderr.write(`${USAGE}\n`);
+      process.exitCode = err instanceof UsageError ? 2 : 1;
+    },
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * The output of `pulumi preview --json`, as far as a review reads it. Everything else the CLI
+ * prints (source positions, stack traces, timestamps, property dependencies) is let through unread.
+ */
+import { z } from "zod";
+
+const state = z.looseObject({
+  urn: z.string().optional(),
+  type: z.string().optional(),
+  id: z.string().optional(),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  outputs: z.record(z.string(), z.unknown()).optional(),
+  /** Property names the program marked secret beyond the engine's own markers. */
+  additionalSecretOutputs: z.array(z.string()).optional(),
+  /** Set on the old state of a replacement whose old object goes first (delete before replace). */
+  pendingReplacement: z.boolean().optional(),
+  /** Set on the old state of a replacement whose old object is deleted after its successor is created. */
+  delete: z.boolean().optional(),
+  deleteBeforeReplace: z.boolean().optional(),
+});
+
+const step = z.looseObject({
+  op: z.string(),
+  urn: z.string(),
+  oldState: state.nullish(),
+  newState: state.nullish(),
+  replaceReasons: z.array(z.string()).nullish(),
+  diffReasons: z.array(z.string()).nullish(),
+  deleteBeforeReplace: z.boolean().nullish(),
+});
+
+export const previewSchema = z.looseObject({
+  steps: z.array(step).nullish(),
+  changeSummary: z.record(z.string(), z.number()).nullish(),
+  diagnostics: z.array(z.looseObject({ message: z.string().optional(), severity: z.string().optional(), urn: z.string().optional() })).nullish(),
+});
+
+export type Preview = z.infer<typeof previewSchema>;
+export type PreviewStep = z.infer<typeof step>;
+export type PreviewState = z.infer<typeof state>;
+
+/** Parses the text the CLI printed; the error says what is wrong without echoing the input. */
+export function parsePreview(text: string): Preview {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error("the input is not JSON: pass the output of `pulumi preview --json`");
+  }
+  const parsed = previewSchema.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ");
+    throw new Error(`the input is not the output of \`pulumi preview --json\` (${where})`);
+  }
+  return parsed.data;
+}

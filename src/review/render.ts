@@ -1,0 +1,119 @@
+/**
+ * The Markdown of a review, in pieces: a title and summary, then one block per changed resource
+ * under its group's heading. truncate.ts decides which blocks fit.
+ */
+import { UNKNOWN, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
+
+export interface RenderOptions {
+  /** List unchanged properties too. */
+  full?: boolean;
+}
+
+/** One resource's lines, with what truncation needs to know about it. */
+export interface Block {
+  group: string;
+  op: string;
+  /** A replacement or delete: never left out. */
+  kept: boolean;
+  text: string;
+}
+
+/** Longest text of one value in a review; longer values are cut with an ellipsis. */
+const MAX_VALUE = 200;
+
+const VERBS: Record<string, string> = { create: "to create", update: "to update", replace: "to replace", delete: "to delete" };
+const ORDER = ["replace", "delete", "update", "create"];
+
+/** Inline code for any text: a fence longer than any run of backticks inside it. */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") || text === "" ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** A value as one line of JSON, unknowns spelt out, long ones cut. */
+export function valueText(v: unknown): string {
+  if (v === UNKNOWN) return "(known after apply)";
+  const json = JSON.stringify(v, (_k, x: unknown) => (x === UNKNOWN ? "(known after apply)" : x)) ?? String(v);
+  const flat = json.replace(/\s+/g, " ");
+  return code(flat.length > MAX_VALUE ? `${flat.slice(0, MAX_VALUE)}…` : flat);
+}
+
+function propertyLine(p: PropertyChange): string {
+  const name = code(p.name);
+  if (p.secret) {
+    const said = p.secret === "may have changed" ? "secret (may have changed)" : `${p.secret} (secret)`;
+    return `- ${name}: ${said}`;
+  }
+  switch (p.kind) {
+    case "added":
+      return `- ${name}: (none) → ${valueText(p.new)}`;
+    case "removed":
+      return `- ${name}: ${valueText(p.old)} → (none)`;
+    case "unchanged":
+      return `- ${name}: ${valueText(p.new)} (unchanged)`;
+    default:
+      return `- ${name}: ${valueText(p.old)} → ${valueText(p.new)}`;
+  }
+}
+
+/** The one line a resource is named by in the summary and as its block's heading. */
+function title(c: ResourceChange): string {
+  const where = c.path ? (c.newPath ? ` ${code(c.path)} → ${code(c.newPath)}` : ` ${code(c.path)}`) : "";
+  return `${code(c.name)} (${c.type.replace(/^pulumi-nodejs:dynamic\//, "")})${where}`;
+}
+
+function replacementLine(c: ResourceChange): string {
+  const because = c.replaceReasons.length ? `forced by ${c.replaceReasons.map(code).join(", ")}` : "no reason given by the provider";
+  const order = c.deleteFirst === undefined ? "order not stated in the preview"
+    : c.deleteFirst ? "**the old object is deleted first**, then the new one created"
+      : "the new object is created first, then the old one deleted";
+  return `${because}; ${order}`;
+}
+
+function resourceBlock(c: ResourceChange, options: RenderOptions): Block {
+  const lines = [`#### ${c.op}: ${title(c)}`];
+  if (c.op === "replace") lines.push(`Replacement ${replacementLine(c)}.`);
+  const shown = c.op === "delete" && !options.full ? [] : c.properties.filter((p) => options.full || p.kind !== "unchanged");
+  if (shown.length) lines.push("", ...shown.map(propertyLine));
+  else if (c.op === "update" || c.op === "replace") lines.push("", "No input changed (the provider asked for this step).");
+  const hidden = c.properties.length - shown.length;
+  if (hidden > 0 && c.op !== "delete") lines.push("", `${hidden} unchanged ${hidden === 1 ? "property" : "properties"} not shown (--full lists them).`);
+  return { group: c.group, op: c.op, kept: c.op === "replace" || c.op === "delete", text: `${lines.join("\n")}\n` };
+}
+
+/** Counts per operation, in the order a reviewer reads them. */
+function counts(model: ReviewModel): [string, number][] {
+  const by = new Map<string, number>();
+  for (const c of model.changes) by.set(c.op, (by.get(c.op) ?? 0) + 1);
+  return [...by].sort(([a], [b]) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
+}
+
+export function summary(model: ReviewModel): string {
+  const parts = counts(model).map(([op, n]) => `${n} ${VERBS[op] ?? `to ${op}`}`);
+  if (model.unchanged) parts.push(`${model.unchanged} unchanged`);
+  const lines = ["## Pulumi preview review", "", `**Plan:** ${parts.join(", ")}.`];
+  const risky = model.changes.filter((c) => c.op === "replace" || c.op === "delete");
+  if (risky.length) {
+    lines.push("", "**Replacements and deletes:**", "");
+    for (const c of risky) lines.push(`- ${c.op === "replace" ? "⚠️ replace" : "🗑️ delete"} ${title(c)}${c.op === "replace" ? `: ${replacementLine(c)}` : ""}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The one line of a preview that changes nothing. */
+export function noChanges(model: ReviewModel): string {
+  return `No changes: the preview plans no create, update, replace or delete${model.unchanged ? ` (${model.unchanged} resources unchanged)` : ""}.\n`;
+}
+
+/** Every resource's block, grouped by heading (groups in first-seen order, risky ones first inside). */
+export function blocks(model: ReviewModel, options: RenderOptions = {}): Block[] {
+  const groups = [...new Set(model.changes.map((c) => c.group))];
+  const rank = (c: ResourceChange) => (ORDER.indexOf(c.op) + 1 || 99);
+  return groups.flatMap((g) => model.changes.filter((c) => c.group === g).sort((a, b) => rank(a) - rank(b)).map((c) => resourceBlock(c, options)));
+}
+
+export function groupHeading(group: string): string {
+  return `\n### ${group}\n\n`;
+}
