@@ -1,0 +1,194 @@
+// pulumi-svc-review on hand-made `pulumi preview --json` output: summary, per-resource diff,
+// replacement reason and order, secrets, --full, the no-change line, other providers, the size limit.
+import { describe, expect, it } from "vitest";
+import { reviewPreview } from "../../src/review/review";
+import { SECRET_SIG } from "../../src/review/secret";
+import { parseArgs } from "../../src/review/cli";
+
+const STACK = "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev";
+const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
+const T = (kind: string) => `pulumi-nodejs:dynamic/secrets:${kind}`;
+const PROVIDER = "exports.handler = __f0; // serialized provider";
+
+interface Step { op: string; urn: string; oldState?: object; newState?: object; replaceReasons?: string[]; detailedDiff?: null }
+
+function step(op: string, type: string, name: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, extra: { id?: string; old?: object; new?: object; replaceReasons?: string[] } = {}): Step {
+  return {
+    op, urn: urn(type, name), detailedDiff: null,
+    ...(olds ? { oldState: { type, id: extra.id, inputs: { __provider: PROVIDER, ...olds }, outputs: { __provider: PROVIDER, ...olds }, ...extra.old } } : {}),
+    ...(news ? { newState: { type, inputs: { __provider: PROVIDER, ...news }, ...extra.new } } : {}),
+    ...(extra.replaceReasons ? { replaceReasons: extra.replaceReasons } : {}),
+  };
+}
+
+function preview(steps: Step[], same = 1): string {
+  const changeSummary: Record<string, number> = { same };
+  for (const s of steps) changeSummary[s.op] = (changeSummary[s.op] ?? 0) + 1;
+  return JSON.stringify({ config: {}, steps: [{ op: "same", urn: STACK }, ...steps], diagnostics: [], changeSummary });
+}
+
+const role = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+  step("update", T("TransformRole"), "payments", { mount: "transform", name: "payments", ...olds }, { mount: "transform", name: "payments", ...news }, { id: "transform/role/payments" });
+
+describe("pulumi-svc-review", () => {
+  it("summary first: counts by operation, every replacement and delete named", () => {
+    const out = reviewPreview(preview([
+      role({ transformations: ["a"] }, { transformations: ["a", "b"] }),
+      step("replace", T("TransformTemplate"), "ssn", { name: "us-ssn", pattern: "x" }, { name: "us-ssn-v2", pattern: "x" }, { id: "transform/template/us-ssn", old: { delete: true }, replaceReasons: ["name"] }),
+      step("delete", T("TransformAlphabet"), "old-digits", { name: "digits8", alphabet: "01234567" }, undefined, { id: "transform/alphabet/digits8" }),
+      step("create", T("TransformAlphabet"), "hex", undefined, { name: "hex", alphabet: "0123456789abcdef" }),
+    ], 3));
+    const head = out.slice(0, out.indexOf("### "));
+    expect(head).toContain("**Plan:** 1 to replace, 1 to delete, 1 to update, 1 to create, 2 unchanged.");
+    expect(head).toMatch(/replace `ssn` .*`transform\/template\/us-ssn` → `transform\/template\/us-ssn-v2`: forced by `name`; the new object is created first/);
+    expect(head).toMatch(/delete `old-digits` .*`transform\/alphabet\/digits8`/);
+    expect(out).not.toContain("urn:pulumi");
+    expect(out).not.toContain("__provider");
+    expect(out).not.toContain("serialized provider");
+  });
+
+  it("an update names each changed property old → new, with the object's path; unchanged ones only counted", () => {
+    const out = reviewPreview(preview([role({ transformations: ["a"], tokenTtl: 60 }, { transformations: ["a", "b"], tokenTtl: 60 })]));
+    expect(out).toContain("#### update: `payments` (secrets:TransformRole) `transform/role/payments`");
+    expect(out).toContain('- `transformations`: `["a"]` → `["a","b"]`');
+    expect(out).not.toContain("tokenTtl");
+    expect(out).toContain("3 unchanged properties not shown (--full lists them).");
+    expect(out).toContain("### secrets · transform");
+  });
+
+  it("--full lists unchanged properties too", () => {
+    const out = reviewPreview(preview([role({ tokenTtl: 60 }, { tokenTtl: 61 })]), { full: true });
+    expect(out).toContain("- `mount`: `\"transform\"` (unchanged)");
+    expect(out).toContain("- `tokenTtl`: `60` → `61`");
+  });
+
+  it("added and removed properties, unknown values", () => {
+    const out = reviewPreview(preview([role({ tokenTtl: 60 }, { maxTtl: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" })]));
+    expect(out).toContain("- `tokenTtl`: `60` → (none)");
+    expect(out).toContain("- `maxTtl`: (none) → (known after apply)");
+  });
+
+  it("a replacement: the property that forces it and the order, from the preview's markers or the step order", () => {
+    const dbr = reviewPreview(preview([step("replace", "pulumi-nodejs:dynamic/runs:Run", "deploy", { triggers: { release: "1" } }, { triggers: { release: "2" } }, { id: "run-1", old: { pendingReplacement: true }, replaceReasons: ["triggers"] })]));
+    expect(dbr).toContain("#### replace: `deploy` (runs:Run) `runs/run-1`");
+    expect(dbr).toContain("Replacement forced by `triggers`; **the old object is deleted first**, then the new one created.");
+    expect(dbr).toContain('- `triggers`: `{"release":"1"}` → `{"release":"2"}`');
+    // The order of create-replacement and delete-replaced (as an up's event stream lists them).
+    const tpl = (ops: string[]) => reviewPreview(preview(ops.map((op) =>
+      step(op, T("TransformTemplate"), "ssn", { name: "a" }, { name: "b" }, { id: "transform/template/a", replaceReasons: ["name"] }))));
+    expect(tpl(["delete-replaced", "create-replacement", "replace"])).toContain("**the old object is deleted first**");
+    expect(tpl(["create-replacement", "replace", "delete-replaced"])).toContain("the new object is created first, then the old one deleted");
+    expect(tpl(["replace"])).toContain("order not stated in the preview");
+    expect(tpl(["create-replacement", "replace", "delete-replaced"])).toContain("**Plan:** 1 to replace");
+    // deleteBeforeReplace as a resource option.
+    expect(reviewPreview(preview([step("replace", "aws:s3/bucket:Bucket", "b", { bucket: "x" }, { bucket: "y" }, { id: "x", new: { deleteBeforeReplace: true } })])))
+      .toContain("no reason given by the provider; **the old object is deleted first**");
+  });
+
+  it("a delete names the object and its path, without its properties unless --full", () => {
+    const p = preview([step("delete", T("TransformAlphabet"), "old", { name: "d8", alphabet: "0123" }, undefined, { id: "transform/alphabet/d8" })]);
+    const out = reviewPreview(p);
+    expect(out).toContain("#### delete: `old` (secrets:TransformAlphabet) `transform/alphabet/d8`");
+    expect(out).not.toContain("0123");
+    expect(reviewPreview(p, { full: true })).toContain("- `alphabet`: `\"0123\"` → (none)");
+  });
+
+  it("a preview with no changes is one line", () => {
+    const out = reviewPreview(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 4 } }));
+    expect(out).toBe("No changes: the preview plans no create, update, replace or delete (3 resources unchanged).\n");
+  });
+
+  it("resources of other providers: the same property diff, grouped by package, no service path", () => {
+    const out = reviewPreview(preview([
+      step("update", "aws:s3/bucket:Bucket", "site", { bucket: "site", tags: { env: "dev" } }, { bucket: "site", tags: { env: "prod" } }, { id: "site-1234" }),
+      step("create", "random:index/randomPet:RandomPet", "pet", undefined, { length: 2 }),
+    ]));
+    expect(out).toContain("### aws");
+    expect(out).toContain("#### update: `site` (aws:s3/bucket:Bucket)\n");
+    expect(out).toContain('- `tags`: `{"env":"dev"}` → `{"env":"prod"}`');
+    expect(out).toContain("### random");
+    expect(out).toContain("- `length`: (none) → `2`");
+    expect(out).not.toContain("site-1234");
+  });
+
+  describe("secrets", () => {
+    const PLAIN_OLD = "old-token-plaintext-5e6f";
+    const PLAIN_NEW = "new-token-plaintext-7a8b";
+    const nc = (olds: Record<string, unknown>, news: Record<string, unknown>, secretOutputs = ["token"]) =>
+      step("update", "pulumi-nodejs:dynamic/runs:NotificationConfiguration", "hook", { name: "ci", ...olds }, { name: "ci", ...news },
+        { id: "nc-1", old: { additionalSecretOutputs: secretOutputs }, new: { additionalSecretOutputs: secretOutputs } });
+    const envelope = (plaintext: string) => ({ [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(plaintext) });
+
+    it("masked on both sides ([secret], as preview --json prints them): may have changed", () => {
+      const out = reviewPreview(preview([nc({ token: "[secret]", enabled: true }, { token: "[secret]", enabled: false })]));
+      expect(out).toContain("- `token`: secret (may have changed)");
+    });
+
+    it("plaintext under --show-secrets, marked by additionalSecretOutputs: changed or unchanged, never printed", () => {
+      const changed = reviewPreview(preview([nc({ token: PLAIN_OLD }, { token: PLAIN_NEW })]));
+      expect(changed).toContain("- `token`: changed (secret)");
+      const same = reviewPreview(preview([nc({ token: PLAIN_OLD, enabled: true }, { token: PLAIN_OLD, enabled: false })]), { full: true });
+      expect(same).toContain("- `token`: unchanged (secret)");
+      for (const out of [changed, same]) for (const s of [PLAIN_OLD, PLAIN_NEW]) expect(out).not.toContain(s);
+    });
+
+    it("secret envelopes with plaintext: compared, never printed; nested in a plain property too", () => {
+      const out = reviewPreview(preview([nc(
+        { creds: { user: "svc", key: envelope(PLAIN_OLD) }, token: envelope(PLAIN_OLD) },
+        { creds: { user: "svc", key: envelope(PLAIN_NEW) }, token: envelope(PLAIN_OLD) }, [])]), { full: true });
+      expect(out).toContain("- `creds`: changed (secret)");
+      expect(out).toContain("- `token`: unchanged (secret)");
+      expect(out).not.toContain(PLAIN_OLD);
+      expect(out).not.toContain(PLAIN_NEW);
+    });
+
+    it("a secret's text copied into a plain property is masked there too", () => {
+      const out = reviewPreview(preview([nc({ token: PLAIN_OLD, note: "x" }, { token: PLAIN_NEW, note: `uses ${PLAIN_NEW}` })]));
+      expect(out).not.toContain(PLAIN_NEW);
+      expect(out).toContain("- `note`: `\"x\"` → `\"uses [secret]\"`");
+    });
+
+    it("added and removed secrets", () => {
+      const out = reviewPreview(preview([nc({ a: "[secret]" }, { token: "[secret]" }, [])]));
+      expect(out).toContain("- `a`: removed (secret)");
+      expect(out).toContain("- `token`: added (secret)");
+    });
+  });
+
+  it("a review past 65,536 characters keeps the summary and every replacement and delete, cuts updates, says how many", () => {
+    const long = "v".repeat(150);
+    const steps: Step[] = [];
+    for (let i = 0; i < 400; i++) steps.push(step("update", T("TransformRole"), `role-${i}`, { name: `r${i}`, a: `${long}-${i}`, b: `${long}-b${i}` }, { name: `r${i}`, a: `${long}-${i}x`, b: `${long}-b${i}x` }, { id: `transform/role/r${i}` }));
+    for (let i = 0; i < 30; i++) steps.push(step("replace", T("TransformTemplate"), `tpl-${i}`, { name: `t${i}` }, { name: `t${i}-v2` }, { id: `transform/template/t${i}`, old: { delete: true }, replaceReasons: ["name"] }));
+    for (let i = 0; i < 30; i++) steps.push(step("delete", T("TransformAlphabet"), `alpha-${i}`, { name: `a${i}` }, undefined, { id: `transform/alphabet/a${i}` }));
+    const out = reviewPreview(preview(steps));
+    expect(out.length).toBeLessThanOrEqual(65_536);
+    expect(out.length).toBeGreaterThan(60_000);
+    expect(out.startsWith("## Pulumi preview review\n\n**Plan:** 30 to replace, 30 to delete, 400 to update.")).toBe(true);
+    for (let i = 0; i < 30; i++) {
+      expect(out).toContain(`#### replace: \`tpl-${i}\``);
+      expect(out).toContain(`#### delete: \`alpha-${i}\``);
+    }
+    const kept = (out.match(/#### update: /g) ?? []).length;
+    expect(kept).toBeGreaterThan(50);
+    expect(kept).toBeLessThan(400);
+    expect(out).toContain(`**${400 - kept} more changes left out (${400 - kept} updates)** to stay within 65,536 characters`);
+    // Kept updates are the first ones, in order.
+    expect(out).toContain("`role-0`");
+    expect(out).not.toContain("`role-399`");
+  });
+
+  it("rejects input that is not a preview, without echoing it", () => {
+    expect(() => reviewPreview("not json secret-ish")).toThrow(/not JSON/);
+    expect(() => reviewPreview(JSON.stringify({ steps: [{ urn: 3 }] }))).toThrow(/not the output of `pulumi preview --json`/);
+  });
+
+  it("arguments: --full, a file or - for standard input", () => {
+    expect(parseArgs([])).toEqual({ full: false });
+    expect(parseArgs(["--full", "p.json"])).toEqual({ full: true, file: "p.json" });
+    expect(parseArgs(["-"])).toEqual({ full: false, file: "-" });
+    expect(parseArgs(["--help"])).toBe("help");
+    expect(() => parseArgs(["--nope"])).toThrow(/unknown option/);
+    expect(() => parseArgs(["a", "b"])).toThrow(/one input file/);
+  });
+});
