@@ -301,7 +301,8 @@ describe("check fuzz: every field of every kind against hostile values", () => {
       const walk = (dir: string) => {
         for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
           const p = path.join(dir, e.name);
-          if (e.isDirectory()) { if (e.name !== "emulator") walk(p); } else if (p.endsWith(".ts") && fs.readFileSync(p, "utf8").includes("z.record(")) files.push(path.relative("src", p));
+          // The emulator and the review command read other programs' data, not users' inputs.
+          if (e.isDirectory()) { if (e.name !== "emulator" && e.name !== "review") walk(p); } else if (p.endsWith(".ts") && fs.readFileSync(p, "utf8").includes("z.record(")) files.push(path.relative("src", p));
         }
       };
       walk("src");
