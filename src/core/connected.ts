@@ -12,6 +12,7 @@ import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from 
 import { omit } from "./json";
 import { isUnknown } from "./unknown";
 import type { CheckFailure } from "./validate";
+import { carryVersions, versionKeys, withVersions } from "./versions";
 
 export const CONNECTION_KEY = "connection";
 export const SERVER_KEY = "serverUrl";
@@ -30,14 +31,18 @@ function connectionOf(props: Props): Plain | undefined {
 const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY];
 const BOOKKEEPING_KEYS = [CONNECTION_KEY, SERVER_KEY, PROVIDER_KEY];
 
-/** Without the connection's keys (check and diff take the engine's own key as it comes). */
-function stripped(props: Props): Props {
-  return omit(props, CONNECTION_KEYS);
+/**
+ * Without the connection's keys and the secrets' versions (src/core/versions.ts), which diff must
+ * not count: a state from before versions would otherwise update for nothing. Check and diff take
+ * the engine's own key as it comes.
+ */
+function stripped(def: ResourceDefinition, props: Props): Props {
+  return omit(props, [...CONNECTION_KEYS, ...versionKeys(def.fields)]);
 }
 
-/** What a definition sees: without the connection's keys and the engine's. */
-function bare(props: Props): Props {
-  return omit(props, BOOKKEEPING_KEYS);
+/** What a definition sees: without the connection's keys, the engine's and the versions. */
+function bare(def: ResourceDefinition, props: Props): Props {
+  return omit(props, [...BOOKKEEPING_KEYS, ...versionKeys(def.fields)]);
 }
 
 function text(v: unknown): string | undefined {
@@ -126,11 +131,11 @@ function withConnection(from: Props, result: Props, serverUrl: unknown): Props {
   return result;
 }
 
-/** Adds the connection keys to the properties of a partial failure, so later operations find the server. */
-function partial(from: Props, serverUrl: unknown, e: unknown): unknown {
+/** Adds the connection keys and versions to the properties of a partial failure, so later operations find the server. */
+function partial(def: ResourceDefinition, from: Props, serverUrl: unknown, e: unknown): unknown {
   const withProps = e as { properties?: Props };
   if (e instanceof Error && withProps.properties && typeof withProps.properties === "object") {
-    withProps.properties = withConnection(from, { ...withProps.properties }, serverUrl);
+    withProps.properties = withConnection(from, carryVersions(def.fields, from, { ...withProps.properties }), serverUrl);
   }
   return e;
 }
@@ -173,16 +178,20 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
   method: Method, args: unknown[]): Promise<unknown> {
   switch (method) {
     case "check": {
+      const olds = stripped(def, (args[0] ?? {}) as Props);
       const news = args[1] as Props;
-      const r = m.check(def, stripped(news));
+      // Not stripped of version keys: one given by the program is an unknown property, refused.
+      const r = m.check(def, omit(news, CONNECTION_KEYS));
       const conn = checkConnection(def, source, news);
-      const inputs = withConnection(news, r.inputs, conn.serverUrl);
+      const versioned = r.failures.length > 0 ? r.inputs
+        : withVersions(def.fields, (args[0] ?? {}) as Props, r.inputs, (k) => m.kept(def, olds, r.inputs, k));
+      const inputs = withConnection(news, versioned, conn.serverUrl);
       return { inputs, failures: [...r.failures, ...conn.failures] };
     }
     case "diff": {
       const olds = args[1] as Props;
       const news = args[2] as Props;
-      const d = m.diff(def, stripped(olds), stripped(news));
+      const d = m.diff(def, stripped(def, olds), stripped(def, news));
       const was = olds[SERVER_KEY];
       const now = news[SERVER_KEY];
       // States written before serverUrl existed have none: no spurious replacement for them. One
@@ -195,17 +204,17 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
       const news = args[0] as Props;
       const ctx = await contextFor(def, source, news);
       try {
-        const r = await m.create(def, ctx, bare(news), news[PROVIDER_KEY]);
-        return { id: r.id, outs: withConnection(news, r.outs, news[SERVER_KEY]) };
+        const r = await m.create(def, ctx, bare(def, news), news[PROVIDER_KEY]);
+        return { id: r.id, outs: withConnection(news, carryVersions(def.fields, news, r.outs), news[SERVER_KEY]) };
       } catch (e) {
-        throw partial(news, news[SERVER_KEY], e);
+        throw partial(def, news, news[SERVER_KEY], e);
       }
     }
     case "read": {
       const props = args[1] as Props;
-      const r = await m.read(def, await contextFor(def, source, props), args[0] as string, bare(props));
+      const r = await m.read(def, await contextFor(def, source, props), args[0] as string, bare(def, props));
       if (r.id === "") return r;
-      const refreshed = withConnection(props, r.props, props[SERVER_KEY] ?? configuredUrl(def, source, props));
+      const refreshed = withConnection(props, carryVersions(def.fields, props, r.props), props[SERVER_KEY] ?? configuredUrl(def, source, props));
       return { id: r.id, props: refreshed, inputs: inputsAfterRead(def, refreshed) };
     }
     case "update": {
@@ -213,15 +222,15 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
       const news = args[2] as Props;
       const ctx = await contextFor(def, source, { ...news, [SERVER_KEY]: olds[SERVER_KEY] ?? news[SERVER_KEY] });
       try {
-        const r = await m.update(def, ctx, args[0] as string, bare(olds), bare(news), news[PROVIDER_KEY]);
-        return { outs: withConnection(news, r.outs, news[SERVER_KEY]) };
+        const r = await m.update(def, ctx, args[0] as string, bare(def, olds), bare(def, news), news[PROVIDER_KEY]);
+        return { outs: withConnection(news, carryVersions(def.fields, news, r.outs), news[SERVER_KEY]) };
       } catch (e) {
-        throw partial(news, news[SERVER_KEY], e);
+        throw partial(def, news, news[SERVER_KEY], e);
       }
     }
     case "delete": {
       const props = args[1] as Props;
-      return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(props));
+      return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(def, props));
     }
   }
 }

@@ -47,6 +47,12 @@ function same(def: ResourceDefinition, key: string, a: unknown, b: unknown): boo
   return deepEqual(a, b);
 }
 
+/** Whether input `key` kept its value from `olds` to `news`, compared as diff compares it. */
+export function kept(def: ResourceDefinition, olds: Props, news: Props, key: string): boolean {
+  if (def.normalize) olds = { ...olds, ...def.normalize(olds) };
+  return !isUnknown(news[key]) && same(def, key, olds[key], news[key]);
+}
+
 export function diff(def: ResourceDefinition, olds: Props, news: Props): {
   changes: boolean; replaces: string[]; deleteBeforeReplace: boolean;
 } {

@@ -5,6 +5,7 @@ import type { ResourceDefinition } from "./definition";
 import { CONNECTION_KEY, SERVER_KEY } from "./connected";
 import { providerFor } from "./trampoline";
 import { describeFailures, valueProblems } from "./validate";
+import { versionKeys } from "./versions";
 
 /** Where the build writes a kind's provider module, relative to the compiled src/ folder. */
 export function providerModulePath(kind: string): string {
@@ -35,7 +36,7 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
    */
   declare readonly serverUrl: pulumi.Output<string>;
 
-  constructor(def: Pick<ResourceDefinition, "kind" | "outputs" | "secrets">, name: string, args: object,
+  constructor(def: Pick<ResourceDefinition, "kind" | "outputs" | "secrets" | "fields">, name: string, args: object,
     opts?: pulumi.CustomResourceOptions) {
     const [module, type] = def.kind.split(":");
     // The SDK serializes inputs by assigning keys, so a "__proto__" key in a plain value would be
@@ -44,7 +45,7 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
     if (lost.length > 0) throw new Error(`${def.kind} "${name}": ${describeFailures(lost)}`);
     const props: Record<string, unknown> = {};
     // Output-only keys must be present (as undefined) for the SDK to create their Output properties.
-    for (const k of def.outputs) props[k] = undefined;
+    for (const k of [...def.outputs, ...versionKeys(def.fields)]) props[k] = undefined;
     props[SERVER_KEY] = undefined;
     Object.assign(props, args);
     const secrets = [...(def.secrets ?? [])];

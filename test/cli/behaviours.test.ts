@@ -189,4 +189,31 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
       await control(emu, "DELETE", "/faults");
     }
   }, 300_000);
+
+  it("a change of a secret alone is named by its version in preview --diff and --json, and nothing about its value", async () => {
+    const first = "first-signing-key-a8f2";
+    const second = "second-signing-key-c41d";
+    const s = await stack("secret", { "behaviours:workspaceId": emu.workspaceId });
+    await s.setConfig({}, { "behaviours:hookToken": first });
+    expect((await s.up()).code).toBe(0);
+    const created = (await s.state()).resources.find((q) => q.urn.endsWith("::signed"))!;
+    expect(created.outputs?.tokenVersion).toBe(1);
+    expect(ops(await s.preview())).toEqual({});
+
+    await s.setConfig({}, { "behaviours:hookToken": second });
+    const diff = await s.run(["preview", "--diff"]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toMatch(/~ tokenVersion\s*: 1 => 2/);
+    const json = JSON.parse((await s.ok(["preview", "--json"])).stdout) as { steps: { op: string; urn: string; oldState?: { inputs?: Record<string, unknown> }; newState?: { inputs?: Record<string, unknown> } }[] };
+    const step = json.steps.find((q) => q.urn.endsWith("::signed"))!;
+    expect(step.op).toBe("update");
+    expect([step.oldState?.inputs?.tokenVersion, step.newState?.inputs?.tokenVersion]).toEqual([1, 2]);
+    for (const text of [diff.stdout, JSON.stringify(json)]) {
+      for (const secret of [first, second]) expect(text).not.toContain(secret);
+    }
+    expect((await s.up()).code).toBe(0);
+    expect((await s.state()).resources.find((q) => q.urn.endsWith("::signed"))!.outputs?.tokenVersion).toBe(2);
+    // The same secret again: no update, the version stays.
+    expect(ops(await s.preview())).toEqual({});
+  }, 300_000);
 });

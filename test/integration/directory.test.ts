@@ -53,13 +53,15 @@ describe("directory Config", () => {
     const { id, outs } = await config();
     await directory.rotateRoot();
     expect(await binds(BINDDN, BINDPASS)).toBe(false);
-    const news = await checked(CONFIG, { binddn: BINDDN, bindpass: BINDPASS, url: "ldap://127.0.0.1:1", ttl: "1h" }, outs);
+    const args = { binddn: BINDDN, bindpass: BINDPASS, url: "ldap://127.0.0.1:1", ttl: "1h" };
+    const news = await checked(CONFIG, args, outs);
     const { outs: after } = (await call(CONFIG, "update", [id, outs, news])) as { outs: Props };
     expect(after.ttl).toBe("1h");
     expect(after.bindpass).toBe(BINDPASS);
     // Had the old password been re-sent, it would bind again.
     expect(await binds(BINDDN, BINDPASS)).toBe(false);
-    const changed = await checked(CONFIG, { ...news, bindpass: "a-new-bind-password" }, after);
+    const changed = await checked(CONFIG, { ...args, bindpass: "a-new-bind-password" }, after);
+    expect([news.bindpassVersion, changed.bindpassVersion]).toEqual([1, 2]);
     await call(CONFIG, "update", [id, after, changed]);
     expect(await binds(BINDDN, "a-new-bind-password")).toBe(true);
   });

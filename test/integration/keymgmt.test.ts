@@ -194,7 +194,7 @@ describe("keymgmt KmsProvider", () => {
   it("creates with write-only credentials, reads, updates credentials and deletes", async () => {
     const { id, outs } = await aProvider("aws");
     expect(id).toBe("keymgmt/kms/aws");
-    expect(outs).toEqual({ name: "aws", mount: "keymgmt", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET }, serverUrl: emu().secretsUrl });
+    expect(outs).toEqual({ name: "aws", mount: "keymgmt", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET }, serverUrl: emu().secretsUrl, credentialsVersion: 1 });
     expect(JSON.stringify((await raw("GET", "/keymgmt/kms/aws")).body)).not.toContain(AWS_SECRET);
 
     const read = (await call(KMS, "read", [id, outs])) as { props: Props };

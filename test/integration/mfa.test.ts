@@ -23,7 +23,7 @@ describe("mfa DualFactorMethod", () => {
   it("creates (server-assigned UUID), reads pushinfo back as pushInfo without a diff, updates in place and deletes", async () => {
     const { id, outs } = await created(MFA, { ...base, pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com" });
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(outs).toEqual({ ...base, type: "dualfactor", pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com", usePasscode: false, serverUrl: emu().secretsUrl });
+    expect(outs).toEqual({ ...base, type: "dualfactor", pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com", usePasscode: false, serverUrl: emu().secretsUrl, secretKeyVersion: 1, integrationKeyVersion: 1 });
     expect((await raw("GET", `/identity/mfa/method/dualfactor/${id}`)).body.data.pushinfo).toBe("from=pulumi");
 
     const read = (await call(MFA, "read", [id, outs])) as { props: Props };
@@ -34,7 +34,7 @@ describe("mfa DualFactorMethod", () => {
     const news = await checked(MFA, { ...base, secretKey: "duo-secret-key-rotated-99", usePasscode: true }, outs);
     expect(await call(MFA, "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const { outs: after } = (await call(MFA, "update", [id, outs, news])) as { outs: Props };
-    expect(after).toMatchObject({ secretKey: "duo-secret-key-rotated-99", usePasscode: true });
+    expect(after).toMatchObject({ secretKey: "duo-secret-key-rotated-99", usePasscode: true, secretKeyVersion: 2, integrationKeyVersion: 1 });
     expect(after).not.toHaveProperty("pushInfo");
     expect((await raw("GET", `/identity/mfa/method/dualfactor/${id}`)).body.data).toMatchObject({ pushinfo: "", use_passcode: true, username_format: "" });
     expect(await methodIds()).toEqual([id]);

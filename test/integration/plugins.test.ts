@@ -32,7 +32,7 @@ describe("plugin CatalogEntry", () => {
   it("registers, reads, updates in place and removes an entry; env is never read back", async () => {
     const { id, outs } = await created(PLUGIN, base);
     expect(id).toBe("sys/plugins/catalog/database/acme-db");
-    expect(outs).toEqual({ ...base, builtin: false, serverUrl: emu().secretsUrl });
+    expect(outs).toEqual({ ...base, builtin: false, serverUrl: emu().secretsUrl, envVersion: 1 });
     expect(JSON.stringify((await raw("GET", "/sys/plugins/catalog/database/acme-db")).body)).not.toContain(DB_PASSWORD);
 
     const read = (await call(PLUGIN, "read", [id, outs])) as { props: Props };

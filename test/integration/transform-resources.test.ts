@@ -131,7 +131,7 @@ describe("Store", () => {
 
   it("keeps the write-only credentials from the inputs, never from a read; password is a secret output", async () => {
     const { id, outs } = await created("secrets:TransformStore", mysql);
-    expect(outs).toEqual({ serverUrl: expect.any(String), ...mysql, mount: "transform", type: "sql", supportedTransformations: ["tokenization"], schema: "public", maxOpenConnections: 4, maxIdleConnections: 4, maxConnectionLifetime: 0 });
+    expect(outs).toEqual({ serverUrl: expect.any(String), ...mysql, mount: "transform", type: "sql", supportedTransformations: ["tokenization"], schema: "public", maxOpenConnections: 4, maxIdleConnections: 4, maxConnectionLifetime: 0, passwordVersion: 1 });
     const stored = JSON.stringify((await raw("GET", "stores/my")).body);
     expect(stored).not.toContain("p4ss-w0rd");
     const read = (await call("secrets:TransformStore", "read", [id, outs])) as { props: Props };

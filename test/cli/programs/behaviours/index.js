@@ -60,6 +60,16 @@ switch (scenario) {
     alphabet("quiet-b", "0123");
     if (step === 2) svc.secrets.transform.listAlphabetsOutput({});
     break;
+  case "secret":
+    // The test changes only the secret token between ups (stack config behaviours:hookToken).
+    new svc.runs.NotificationConfiguration("signed", {
+      workspaceId: cfg.require("workspaceId"),
+      name: "signed",
+      destinationType: "generic",
+      url: "http://127.0.0.1:9/hook",
+      token: cfg.requireSecret("hookToken"),
+    });
+    break;
   default:
     throw new Error(`unknown scenario ${scenario}`);
 }
