@@ -4,8 +4,9 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, serviceSettings, SETTINGS, withoutCredentials, type ConfigSource } from "../config";
+import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, withoutCredentials, type ConfigSource } from "../config";
 import type { Service } from "../http";
+import { isSvcError } from "../http/errors";
 import { registerSecret } from "../http/redact";
 import { registerSecrets } from "./fields";
 import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
@@ -140,6 +141,21 @@ function partial(def: ResourceDefinition, from: Props, serverUrl: unknown, e: un
   return e;
 }
 
+/**
+ * A plain `pulumi refresh` or `destroy` hands the provider the stack config recorded at the last
+ * `up`, not the current one (docs/configuration.md, "Where tokens are kept"): after a token is
+ * rotated, its read and delete are refused with the old token. The provider cannot tell which
+ * config it was handed, so a refusal of a token from stack config says how to use the current one.
+ */
+function withRecordedHint(def: ResourceDefinition, source: ConfigSource | undefined, props: Props, e: unknown): unknown {
+  if (!isSvcError(e) || e.code !== "forbidden") return e;
+  const service = serviceOfKind(def.kind);
+  const key = SETTINGS[serviceSettings(service).token].key;
+  if (originOf(connectionSource(source, service, connectionOf(props)), serviceSettings(service).token) !== `stack config ${key}`) return e;
+  e.message += `; a plain pulumi refresh or destroy uses the stack config recorded at the last pulumi up: if ${key} changed since, run it with --run-program`;
+  return e;
+}
+
 /** The base URL a client of this kind's service would use now, for states written before serverUrl. */
 function configuredUrl(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): string | undefined {
   const c = connectionOf(props);
@@ -212,7 +228,8 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     }
     case "read": {
       const props = args[1] as Props;
-      const r = await m.read(def, await contextFor(def, source, props), args[0] as string, bare(def, props));
+      const r = await m.read(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
+        .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
       if (r.id === "") return r;
       const refreshed = withConnection(props, carryVersions(def.fields, props, r.props), props[SERVER_KEY] ?? configuredUrl(def, source, props));
       return { id: r.id, props: refreshed, inputs: inputsAfterRead(def, refreshed) };
@@ -230,7 +247,8 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     }
     case "delete": {
       const props = args[1] as Props;
-      return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(def, props));
+      return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
+        .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
     }
   }
 }

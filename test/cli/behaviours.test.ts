@@ -1,5 +1,7 @@
 // Engine behaviours users rely on, observed under the real Pulumi CLI (docs/real-cli.md).
 // One emulator for the file; one stack per scenario.
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
@@ -215,5 +217,48 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     expect((await s.state()).resources.find((q) => q.urn.endsWith("::signed"))!.outputs?.tokenVersion).toBe(2);
     // The same secret again: no update, the version stays.
     expect(ops(await s.preview())).toEqual({});
+  }, 300_000);
+
+  it("a rotated token: plain refresh and destroy are refused with the old one and say to use --run-program, which works", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rotation-"));
+    const statePath = path.join(dir, "state.json");
+    let own = await startEmulator({ statePath, tokens: { secretsUser: "first-secrets-token-0001" } });
+    const port = Number(new URL(own.secretsUrl).port);
+    const s = await CliStack.create({
+      project: "behaviours-rotation", program,
+      config: { "svc:runUrl": own.runUrl, "svc:secretsUrl": own.secretsUrl, "behaviours:scenario": "rotation" },
+      secretConfig: { "svc:runToken": own.tokens.runAdmin, "svc:secretsToken": "first-secrets-token-0001" },
+    });
+    stacks.push(s);
+    const frames = (text: string) => text.split("\n").filter((l) => /^\s+at .+[(:]/.test(l));
+    const hint = "a plain pulumi refresh or destroy uses the stack config recorded at the last pulumi up: if svc:secretsToken changed since, run it with --run-program";
+    try {
+      expect((await s.up()).code).toBe(0);
+      // The service rotates the token: the first one is refused from now on.
+      await own.close();
+      own = await startEmulator({ statePath, port, tokens: { secretsUser: "second-secrets-token-0002" } });
+      await s.setConfig({}, { "svc:secretsToken": "second-secrets-token-0002" });
+
+      const refresh = await s.run(["refresh", "--yes", "--skip-preview"]);
+      expect(refresh.code).not.toBe(0);
+      expect(refresh.stdout).toContain(`GET /transform/alphabet/rotated: 403 Forbidden`);
+      expect(refresh.stdout).toContain(hint);
+      expect(frames(refresh.stdout + refresh.stderr)).toEqual([]);
+      const destroy = await s.run(["destroy", "--yes", "--skip-preview"]);
+      expect(destroy.code).not.toBe(0);
+      expect(destroy.stdout).toContain(hint);
+      expect(frames(destroy.stdout + destroy.stderr)).toEqual([]);
+
+      // With --run-program the engine records the current config: plain commands use it from then on.
+      expect((await s.run(["refresh", "--yes", "--skip-preview", "--run-program"])).code).toBe(0);
+      expect((await s.run(["refresh", "--yes", "--skip-preview"])).code).toBe(0);
+      const ok = await s.run(["destroy", "--yes", "--skip-preview", "--run-program"]);
+      expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+      const gone = await fetch(`${own.secretsUrl}/transform/alphabet/rotated`, { headers: { "x-svc-token": own.tokens.secretsRoot } });
+      expect(gone.status).toBe(404);
+    } finally {
+      await own.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 300_000);
 });

@@ -60,6 +60,9 @@ switch (scenario) {
     alphabet("quiet-b", "0123");
     if (step === 2) svc.secrets.transform.listAlphabetsOutput({});
     break;
+  case "rotation":
+    alphabet("rotated", "0123");
+    break;
   case "secret":
     // The test changes only the secret token between ups (stack config behaviours:hookToken).
     new svc.runs.NotificationConfiguration("signed", {
