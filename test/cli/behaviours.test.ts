@@ -261,4 +261,21 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it("replacements: preview --show-replacement-steps lists their steps in the order they run, delete first or create first", async () => {
+    const s = await stack("order");
+    expect((await s.up()).code).toBe(0);
+    await step(s, 2);
+    // Shown in the order they will run: the key's delete first, the alphabet's create first.
+    const shown = (await s.ok(["preview", "--diff", "--show-replacement-steps"])).stdout.split("\n");
+    const at = (marker: string, type: string) => shown.findIndex((l) => l.includes(`${marker}pulumi-nodejs:dynamic/secrets:${type}:`));
+    expect(at("--", "KeymgmtKey")).toBeGreaterThan(-1);
+    expect(at("--", "KeymgmtKey")).toBeLessThan(at("++", "KeymgmtKey"));
+    expect(at("++", "TransformAlphabet")).toBeGreaterThan(-1);
+    expect(at("++", "TransformAlphabet")).toBeLessThan(at("--", "TransformAlphabet"));
+    const json = JSON.parse((await s.ok(["preview", "--json", "--show-replacement-steps"])).stdout) as { steps: { op: string; urn: string }[] };
+    const ops = (name: string) => json.steps.filter((q) => q.urn.endsWith(`::${name}`)).map((q) => q.op);
+    expect(ops("order-key")).toEqual(["delete-replaced", "replace", "create-replacement"]);
+    expect(ops("order-alphabet")).toEqual(["create-replacement", "replace", "delete-replaced"]);
+  }, 300_000);
 });

@@ -60,6 +60,12 @@ switch (scenario) {
     alphabet("quiet-b", "0123");
     if (step === 2) svc.secrets.transform.listAlphabetsOutput({});
     break;
+  case "order":
+    // Step 2 changes the key's type: a replacement at the same path, so the old key is deleted first.
+    new svc.secrets.keymgmt.Key("order-key", { name: "order-key", type: step === 1 ? "aes256-gcm96" : "rsa-2048", deletionAllowed: true });
+    // and renames an alphabet: a new path, so the new one is created first.
+    new svc.secrets.transform.Alphabet("order-alphabet", { name: step === 1 ? "order-a" : "order-b", alphabet: "0123" });
+    break;
   case "rotation":
     alphabet("rotated", "0123");
     break;
