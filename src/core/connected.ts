@@ -17,6 +17,8 @@ import { carryVersions, versionKeys, withVersions } from "./versions";
 
 export const CONNECTION_KEY = "connection";
 export const SERVER_KEY = "serverUrl";
+/** The resource's URN, for progress lines logged against it (src/core/engineLog.ts). */
+export const URN_KEY = "__urn";
 
 interface Plain { url?: unknown; token?: unknown; service?: unknown }
 
@@ -29,8 +31,8 @@ function connectionOf(props: Props): Plain | undefined {
   return c !== null && typeof c === "object" && !Array.isArray(c) ? (c as Plain) : undefined;
 }
 
-const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY];
-const BOOKKEEPING_KEYS = [CONNECTION_KEY, SERVER_KEY, PROVIDER_KEY];
+const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY];
+const BOOKKEEPING_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY, PROVIDER_KEY];
 
 /**
  * Without the connection's keys and the secrets' versions (src/core/versions.ts), which diff must
@@ -86,7 +88,7 @@ async function contextFor(def: ResourceDefinition, source: ConfigSource | undefi
   const c = connectionOf(props);
   // A state written before credentials in URLs were refused may hold some; requests never used them.
   const recorded = recordedUrl(props[SERVER_KEY]);
-  return makeContext(connectionSource(source, serviceOfKind(def.kind), { ...c, url: recorded ?? c?.url }));
+  return makeContext(connectionSource(source, serviceOfKind(def.kind), { ...c, url: recorded ?? c?.url }), false, text(props[URN_KEY]));
 }
 
 function checkConnection(def: ResourceDefinition, source: ConfigSource | undefined, news: Props): { serverUrl: string; failures: CheckFailure[] } {
@@ -127,6 +129,7 @@ function recordedUrl(v: unknown): string | undefined {
 /** Adds the connection keys to `result`, which the caller owns (a fresh copy made by the machinery). */
 function withConnection(from: Props, result: Props, serverUrl: unknown): Props {
   if (from[CONNECTION_KEY] !== undefined) result[CONNECTION_KEY] = from[CONNECTION_KEY];
+  if (typeof from[URN_KEY] === "string") result[URN_KEY] = from[URN_KEY];
   // serverUrl is an output that is not secret: it never carries a user name or password.
   if (typeof serverUrl === "string" && serverUrl !== "") result[SERVER_KEY] = isUnknown(serverUrl) ? serverUrl : withoutCredentials(serverUrl);
   return result;

@@ -1,6 +1,7 @@
 import { resolveServiceConfig, settingValues, type ConfigSource } from "../config";
 import { HttpClient, redact, type Service } from "../http";
 import type { Context } from "./definition";
+import { logToEngine } from "./engineLog";
 // Every operation and function builds its context here: the secret fields are known to redaction first.
 
 interface Pooled {
@@ -28,9 +29,10 @@ export function clientFor(service: Service, source?: ConfigSource, tokenOptional
   return client;
 }
 
-function logLine(message: string): void {
+function logLine(message: string, urn?: string): void {
   // Progress lines quote errors and names; redacted again here, as every line leaving the provider is.
   const line = `pulumi-svc: ${redact(message)}`;
+  if (urn && logToEngine(line, urn)) return;
   try {
     const pulumi: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
     pulumi.log.info(line);
@@ -44,13 +46,13 @@ function logLine(message: string): void {
  * A context serves one operation: its settings are resolved once per service, at its first request,
  * not again for each of the operation's requests.
  */
-export function makeContext(source?: ConfigSource, tokenOptional = false): Context {
+export function makeContext(source?: ConfigSource, tokenOptional = false, urn?: string): Context {
   let runs: HttpClient | undefined;
   let secrets: HttpClient | undefined;
   return {
     client: (service) => service === "runs"
       ? (runs ??= clientFor(service, source, tokenOptional))
       : (secrets ??= clientFor(service, source, tokenOptional)),
-    log: logLine,
+    log: (message) => logLine(message, urn),
   };
 }

@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "./definition";
-import { CONNECTION_KEY, SERVER_KEY } from "./connected";
+import { CONNECTION_KEY, SERVER_KEY, URN_KEY } from "./connected";
 import { providerFor } from "./trampoline";
 import { describeFailures, valueProblems } from "./validate";
 import { versionKeys } from "./versions";
@@ -48,6 +48,8 @@ export abstract class SvcResource extends pulumi.dynamic.Resource {
     for (const k of [...def.outputs, ...versionKeys(def.fields)]) props[k] = undefined;
     props[SERVER_KEY] = undefined;
     Object.assign(props, args);
+    // Hidden from the CLI's display (a `__` name): the provider logs progress against it.
+    props[URN_KEY] = pulumi.createUrn(name, `pulumi-nodejs:dynamic/${module}:${type}`, opts?.parent);
     const secrets = [...(def.secrets ?? [])];
     const connection = (args as Record<string, unknown>)[CONNECTION_KEY];
     if (connection !== undefined && connection !== null) {

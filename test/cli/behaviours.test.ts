@@ -137,6 +137,12 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     // The engine shows (and records as initErrors) only the reasons of a failure with an id:
     // PartialFailure sends its message as the reason, else the CLI says just "resource init failed".
     expect(r.stdout).toMatch(/did not reach completed within 1 s.*is kept in state/);
+    // Progress is logged against the Run (its row and its diagnostics), not the stack.
+    const fromRun = r.stdout.slice(r.stdout.indexOf("Diagnostics:")).split("  pulumi-nodejs:dynamic/runs:Run (partial):\n")[1] ?? "";
+    const ofRun = fromRun.split(/\n {2}\S/)[0]!;
+    expect(ofRun).toMatch(/pulumi-svc: run run-\S+ queued on ws-/);
+    expect(ofRun).toMatch(/pulumi-svc: run run-\S+: timed out waiting for completed/);
+    expect(r.stdout).toMatch(/Run partial creating \(\d+s\) pulumi-svc: run run-\S+ queued/);
     expect(r.stdout).toMatch(/pulumi-svc: run run-\S+: timed out waiting for completed; it was discarded/);
     const kept = (await s.state()).resources.find((q) => q.urn.endsWith("::partial"))!;
     expect(kept.id).toMatch(/^run-/);
