@@ -9,10 +9,11 @@ import { registryControlRoutes } from "./secrets/registry/control";
 import { mfaControlRoutes } from "./secrets/mfa/control";
 import { runControlRoutes } from "./runs/control";
 import { runSeedRoutes } from "./runs/controlSeed";
+import { restoreSnapshot, SnapshotError, takeSnapshot } from "./snapshot";
 import { dict, isRecord } from "./util";
 
 /**
- * `/_emulator` endpoints for tests and examples: reset, seed, logs, faults, mounts, sinks.
+ * `/_emulator` endpoints for tests and examples: reset, snapshot, seed, logs, faults, mounts, sinks.
  * No auth: the emulator binds to loopback and holds nothing real.
  */
 
@@ -55,7 +56,22 @@ function setSink(rt: Runtime, req: Incoming): Reply {
   return emptyReply(204);
 }
 
+/** Every cluster's store, cluster 0 first, whichever cluster's control endpoint was called. */
+const storesOf = (rt: Runtime) => [...rt.cluster.network.clusters].sort((a, b) => a.index - b.index).map((c) => c.store);
+
+function restore(rt: Runtime, req: Incoming): Reply {
+  try {
+    restoreSnapshot(storesOf(rt), req.body.toString("utf8"));
+  } catch (err) {
+    if (err instanceof SnapshotError) return fail(400, err.message);
+    throw err;
+  }
+  return emptyReply(204);
+}
+
 const routes: Route<Runtime>[] = [
+  { method: "GET", path: "/snapshot", handler: (rt) => ({ status: 200, headers: { "content-type": "application/json" }, body: takeSnapshot(storesOf(rt)) }) },
+  { method: "PUT", path: "/snapshot", handler: restore },
   {
     method: "POST",
     path: "/reset",
