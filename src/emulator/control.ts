@@ -9,7 +9,8 @@ import { registryControlRoutes } from "./secrets/registry/control";
 import { mfaControlRoutes } from "./secrets/mfa/control";
 import { runControlRoutes } from "./runs/control";
 import { runSeedRoutes } from "./runs/controlSeed";
-import { restoreSnapshot, SnapshotError, takeSnapshot } from "./snapshot";
+import { restoreSnapshot, SnapshotError, storesOf, takeSnapshot } from "./snapshot";
+import { uiRoutes } from "./ui/routes";
 import { dict, isRecord } from "./util";
 
 /**
@@ -56,9 +57,6 @@ function setSink(rt: Runtime, req: Incoming): Reply {
   return emptyReply(204);
 }
 
-/** Every cluster's store, cluster 0 first, whichever cluster's control endpoint was called. */
-const storesOf = (rt: Runtime) => [...rt.cluster.network.clusters].sort((a, b) => a.index - b.index).map((c) => c.store);
-
 function restore(rt: Runtime, req: Incoming): Reply {
   try {
     restoreSnapshot(storesOf(rt), req.body.toString("utf8"));
@@ -72,6 +70,7 @@ function restore(rt: Runtime, req: Incoming): Reply {
 const routes: Route<Runtime>[] = [
   { method: "GET", path: "/snapshot", handler: (rt) => ({ status: 200, headers: { "content-type": "application/json" }, body: takeSnapshot(storesOf(rt)) }) },
   { method: "PUT", path: "/snapshot", handler: restore },
+  ...uiRoutes,
   {
     method: "POST",
     path: "/reset",

@@ -1,3 +1,4 @@
+import type { Runtime } from "./runtime";
 import { mountableTypes } from "./secrets";
 import { seal, STATE_KEY_ENV, unseal } from "./state-file";
 import { readDocument, type Store } from "./store";
@@ -10,6 +11,9 @@ import { isRecord } from "./util";
  */
 
 export class SnapshotError extends Error {}
+
+/** Every cluster's store, cluster 0 first, whichever cluster's runtime asks. */
+export const storesOf = (rt: Runtime): Store[] => [...rt.cluster.network.clusters].sort((a, b) => a.index - b.index).map((c) => c.store);
 
 const KEY_HINT = `start both emulators with the same ${STATE_KEY_ENV} (a snapshot is sealed with the state key)`;
 
