@@ -9,7 +9,7 @@ import { MAX_CLUSTERS, startEmulator, type Emulator, type EmulatorOptions } from
 export const COMMAND_PACE_MS = 500;
 
 const USAGE = `Usage: pulumi-svc-emulator [--port N] [--host HOST] [--state FILE] [--flush-ms N] [--clusters N]
-                           [--auto-advance-ms N]
+                           [--auto-advance-ms N] [--load SNAPSHOT]
 
 Runs the local emulator of the run service and the secrets service.
   --port N        TCP port (default 0: any free port)
@@ -17,6 +17,9 @@ Runs the local emulator of the run service and the secrets service.
                   endpoints need the control token printed at start
   --state FILE    keep objects, tokens and mounts in FILE across restarts, sealed with
                   AES-256-GCM (key: SVC_EMULATOR_STATE_KEY, else FILE.key, created 0600)
+  --load SNAPSHOT start from a snapshot (GET /_emulator/snapshot): every object, mount,
+                  cluster and token it holds; it replaces what FILE held. Sealed with the
+                  state key: give this emulator the same SVC_EMULATOR_STATE_KEY
   --flush-ms N    durability window: a write reaches FILE within N ms (default 1000);
                   SIGTERM, SIGINT and exit always write it
   --clusters N    secrets-service clusters to start, linked by performance replication
@@ -66,6 +69,9 @@ export function parseArgs(argv: string[]): EmulatorOptions | "help" {
         break;
       case "--state":
         options.statePath = value();
+        break;
+      case "--load":
+        options.loadPath = value();
         break;
       case "--flush-ms": {
         const v = value();

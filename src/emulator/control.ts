@@ -9,10 +9,12 @@ import { registryControlRoutes } from "./secrets/registry/control";
 import { mfaControlRoutes } from "./secrets/mfa/control";
 import { runControlRoutes } from "./runs/control";
 import { runSeedRoutes } from "./runs/controlSeed";
+import { restoreSnapshot, SnapshotError, storesOf, takeSnapshot } from "./snapshot";
+import { uiRoutes } from "./ui/routes";
 import { dict, isRecord } from "./util";
 
 /**
- * `/_emulator` endpoints for tests and examples: reset, seed, logs, faults, mounts, sinks.
+ * `/_emulator` endpoints for tests and examples: reset, snapshot, seed, logs, faults, mounts, sinks.
  * No auth: the emulator binds to loopback and holds nothing real.
  */
 
@@ -55,7 +57,20 @@ function setSink(rt: Runtime, req: Incoming): Reply {
   return emptyReply(204);
 }
 
+function restore(rt: Runtime, req: Incoming): Reply {
+  try {
+    restoreSnapshot(storesOf(rt), req.body.toString("utf8"));
+  } catch (err) {
+    if (err instanceof SnapshotError) return fail(400, err.message);
+    throw err;
+  }
+  return emptyReply(204);
+}
+
 const routes: Route<Runtime>[] = [
+  { method: "GET", path: "/snapshot", handler: (rt) => ({ status: 200, headers: { "content-type": "application/json" }, body: takeSnapshot(storesOf(rt)) }) },
+  { method: "PUT", path: "/snapshot", handler: restore },
+  ...uiRoutes,
   {
     method: "POST",
     path: "/reset",

@@ -5,12 +5,14 @@
  * model) and `control.ts` (its `/_emulator` rows). Imports point one way: objects → state → shared.
  */
 import { Faults } from "./faults";
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
 import { startAutoAdvance } from "./runs/runPath";
 import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";
 import { KeyedSerial } from "./serial";
+import { restoreSnapshot } from "./snapshot";
 import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, RunService } from "./runs/state";
 import type { EmulatorTokens } from "./state";
@@ -48,6 +50,12 @@ export interface EmulatorOptions {
    * cluster i > 0 keeps its state in `<statePath>.cluster<i>`.
    */
   clusters?: number;
+  /**
+   * A snapshot file (`GET /_emulator/snapshot`) to start from: it replaces whatever statePath held,
+   * tokens included. It must hold as many clusters as `clusters` and be sealed with this emulator's
+   * state key (SVC_EMULATOR_STATE_KEY).
+   */
+  loadPath?: string;
 }
 
 /** One secrets-service cluster of a running emulator. */
@@ -113,6 +121,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await Promise.all(started.map((s) => s.server.close()));
     throw err;
   }
+  if (options.loadPath !== undefined) {
+    try {
+      restoreSnapshot(started.map((s) => s.rt.store), readFileSync(options.loadPath, "utf8"), options.loadPath);
+    } catch (err) {
+      await Promise.all(started.map((s) => s.server.close()));
+      throw err;
+    }
+  }
   const first = started[0];
   first.rt.runService.baseUrl = first.url;
   startAutoAdvance(first.rt);
@@ -122,7 +138,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     secretsUrl: `${first.url}/v1`,
     controlUrl: `${first.url}/_emulator`,
     ...(controlToken === undefined ? {} : { controlToken }),
-    tokens: { ...first.rt.store.tokens },
+    // Getters: a restored snapshot brings its own tokens.
+    get tokens() {
+      return { ...first.rt.store.tokens };
+    },
     organization: DEFAULT_ORGANIZATION,
     workspaceId: DEFAULT_WORKSPACE_ID,
     clusters: started.map(({ rt, url }, index) => ({
@@ -130,8 +149,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       url,
       secretsUrl: `${url}/v1`,
       controlUrl: `${url}/_emulator`,
-      secretsToken: rt.store.tokens.secretsRoot,
-      tokens: { secretsRoot: rt.store.tokens.secretsRoot, secretsUser: rt.store.tokens.secretsUser },
+      get secretsToken() {
+        return rt.store.tokens.secretsRoot;
+      },
+      get tokens() {
+        return { secretsRoot: rt.store.tokens.secretsRoot, secretsUser: rt.store.tokens.secretsUser };
+      },
     })),
     close: async () => {
       await Promise.all(started.map((s) => s.server.close()));

@@ -17,6 +17,7 @@ const RUN_PREFIX = "/api/v2";
 const SECRETS_PREFIX = "/v1";
 const CONTROL_PREFIX = "/_emulator";
 const SINK_PREFIX = "/_emulator/sink/";
+const UI_PREFIX = "/_emulator/ui";
 export const CONTROL_TOKEN_HEADER = "x-emulator-control-token";
 
 type Service = "run" | "secrets" | "sink" | "control" | "none";
@@ -105,7 +106,7 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
   const mutating = rawMethod !== "GET" && rawMethod !== "HEAD";
 
   if (service === "control" || service === "none") {
-    const refused = service === "control" ? controlRefusal(rt, req) : undefined;
+    const refused = service === "control" ? controlRefusal(rt, req, path.startsWith(UI_PREFIX) ? query.get("token") : null) : undefined;
     const reply =
       refused ?? (service === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) }));
     settle(rt, mutating);
@@ -142,12 +143,13 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
  * Control endpoints never answer the emulator's own outbound requests (a notification URL pointing
  * at /_emulator/reset), and need the control token when the emulator listens beyond loopback.
  */
-function controlRefusal(rt: Runtime, req: http.IncomingMessage): Reply | undefined {
+function controlRefusal(rt: Runtime, req: http.IncomingMessage, uiToken: string | null): Reply | undefined {
   if (isOwnOutbound(req.socket)) {
     return jsonReply(403, { error: "control endpoints do not answer the emulator's own outbound requests" });
   }
   if (rt.controlToken === undefined) return undefined;
-  const given = Buffer.from(header(req.headers, CONTROL_TOKEN_HEADER) ?? "");
+  // A browser cannot set a header on the page it opens: the web page takes the token as ?token=.
+  const given = Buffer.from(header(req.headers, CONTROL_TOKEN_HEADER) ?? uiToken ?? "");
   const expected = Buffer.from(rt.controlToken);
   if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;
   return jsonReply(401, { error: `control endpoints need the control token (header ${CONTROL_TOKEN_HEADER}) printed at start` });

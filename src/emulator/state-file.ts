@@ -35,8 +35,8 @@ function parseKey(text: string, source: string): Buffer {
  * `wx` makes two emulators starting at once agree on one key instead of overwriting each other's.
  */
 export function stateKey(statePath: string, env: NodeJS.ProcessEnv = process.env): Buffer {
-  const fromEnv = env[STATE_KEY_ENV];
-  if (fromEnv !== undefined && fromEnv !== "") return parseKey(fromEnv, STATE_KEY_ENV);
+  const fromEnv = envStateKey(env);
+  if (fromEnv) return fromEnv;
   const keyPath = `${statePath}.key`;
   if (!existsSync(keyPath)) {
     try {
@@ -49,6 +49,12 @@ export function stateKey(statePath: string, env: NodeJS.ProcessEnv = process.env
     }
   }
   return parseKey(readFileSync(keyPath, "utf8"), keyPath);
+}
+
+/** The key SVC_EMULATOR_STATE_KEY holds, if it is set. */
+export function envStateKey(env: NodeJS.ProcessEnv = process.env): Buffer | undefined {
+  const fromEnv = env[STATE_KEY_ENV];
+  return fromEnv !== undefined && fromEnv !== "" ? parseKey(fromEnv, STATE_KEY_ENV) : undefined;
 }
 
 export const keyId = (key: Buffer) => createHash("sha256").update(key).digest("hex").slice(0, 16);
@@ -70,7 +76,7 @@ export function seal(plaintext: string, key: Buffer): string {
 }
 
 /** The document inside a state file of either version; throws a message naming the file. */
-export function unseal(path: string, text: string, key: () => Buffer): unknown {
+export function unseal(path: string, text: string, key: () => Buffer, keyHint = `set ${STATE_KEY_ENV} or restore ${path}.key`): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -83,7 +89,7 @@ export function unseal(path: string, text: string, key: () => Buffer): unknown {
   }
   const k = key();
   if (parsed.keyId !== keyId(k)) {
-    throw new Error(`${path} was sealed with another key (key id ${String(parsed.keyId)}, this key is ${keyId(k)}); set ${STATE_KEY_ENV} or restore ${path}.key`);
+    throw new Error(`${path} was sealed with another key (key id ${String(parsed.keyId)}, this key is ${keyId(k)}); ${keyHint}`);
   }
   try {
     const decipher = createDecipheriv("aes-256-gcm", k, Buffer.from(String(parsed.iv), "base64"));

@@ -1,10 +1,11 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { replaceAtomically, seal, stateKey, unseal } from "./state-file";
+import { envStateKey, replaceAtomically, seal, stateKey, unseal } from "./state-file";
 import { randomHex, isRecord, now, nullProto } from "./util";
 import { seededData, type Data, type EmulatorTokens } from "./state";
 
-interface FileShape {
+/** The plaintext inside a state file, and inside a snapshot (snapshot.ts), per cluster. */
+export interface FileShape {
   version: 1;
   tokens: EmulatorTokens;
   data: Data;
@@ -36,9 +37,14 @@ export interface StoreOptions {
  */
 export class Store {
   data: Data;
+  /** Changed in place only (by replace), so whoever holds it sees the current tokens. */
   readonly tokens: EmulatorTokens;
   readonly flushMs: number;
-  private readonly key: Buffer | undefined;
+  /**
+   * Seals the state file and snapshots: SVC_EMULATOR_STATE_KEY, else the state file's key, else one
+   * made for this process (its snapshots restore only into it).
+   */
+  readonly key: Buffer;
   /** Hash of the last plaintext written: an unchanged document is not written again. */
   private lastDigest = "";
   private timer: NodeJS.Timeout | undefined;
@@ -51,12 +57,11 @@ export class Store {
   ) {
     this.flushMs = options.flushMs ?? DEFAULT_FLUSH_MS;
     if (!Number.isInteger(this.flushMs) || this.flushMs < 0) throw new Error(`flushMs must be a non-negative integer, got ${this.flushMs}`);
-    this.key = statePath ? stateKey(statePath, options.env) : undefined;
-    const loaded = statePath && existsSync(statePath) ? load(statePath, this.key as Buffer) : undefined;
+    this.key = statePath ? stateKey(statePath, options.env) : envStateKey(options.env) ?? randomBytes(32);
+    const loaded = statePath && existsSync(statePath) ? load(statePath, this.key) : undefined;
     this.data = loaded?.data ?? seededData(now());
     this.tokens = { ...randomTokens(), ...(loaded?.tokens ?? {}), ...definedOnly(tokenOverrides) };
-    const values = TOKEN_KEYS.map((k) => this.tokens[k]);
-    if (new Set(values).size !== values.length) throw new Error("emulator tokens must all differ");
+    distinct(this.tokens);
     if (statePath) process.on("exit", this.onExit);
     // Written at once: tokens must be on disk before anyone is told them, and a version 1 file is sealed.
     this.flush();
@@ -64,6 +69,20 @@ export class Store {
 
   reset(): void {
     this.data = seededData(now());
+  }
+
+  /** The whole state of this cluster as the state file holds it (not a copy: serialise it at once). */
+  document(): FileShape {
+    return { version: 1, tokens: this.tokens, data: this.data };
+  }
+
+  /** Takes another state (a restored snapshot): its data and its tokens, so tokens that worked there work here. */
+  replace(next: { tokens: Partial<EmulatorTokens>; data: Data }): void {
+    const tokens = { ...this.tokens, ...next.tokens };
+    distinct(tokens);
+    Object.assign(this.tokens, tokens);
+    this.data = next.data;
+    this.save();
   }
 
   /** Marks the data changed; the snapshot follows within flushMs. */
@@ -78,8 +97,8 @@ export class Store {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.statePath || !this.key) return;
-    const text = JSON.stringify({ version: 1, tokens: this.tokens, data: this.data } satisfies FileShape);
+    if (!this.statePath) return;
+    const text = JSON.stringify(this.document());
     const digest = createHash("sha256").update(text).digest("hex");
     if (digest === this.lastDigest) return;
     replaceAtomically(this.statePath, seal(text, this.key));
@@ -102,10 +121,19 @@ function definedOnly(tokens: Partial<EmulatorTokens>): Partial<EmulatorTokens> {
   return out;
 }
 
+function distinct(tokens: EmulatorTokens): void {
+  const values = TOKEN_KEYS.map((k) => tokens[k]);
+  if (new Set(values).size !== values.length) throw new Error("emulator tokens must all differ");
+}
+
 function load(path: string, key: Buffer): { tokens: Partial<EmulatorTokens>; data: Data } {
-  const parsed = unseal(path, readFileSync(path, "utf8"), () => key);
+  return readDocument(path, unseal(path, readFileSync(path, "utf8"), () => key));
+}
+
+/** A decrypted state document (a state file's, or one cluster's of a snapshot) as tokens and data. */
+export function readDocument(source: string, parsed: unknown): { tokens: Partial<EmulatorTokens>; data: Data } {
   if (!isRecord(parsed) || parsed.version !== 1 || !isRecord(parsed.data)) {
-    throw new Error(`${path} is not an emulator state file (version 1)`);
+    throw new Error(`${source} is not an emulator state file (version 1)`);
   }
   // Branches added in later versions (runs, more engines) start empty in an older file.
   const seeded = seededData(now());

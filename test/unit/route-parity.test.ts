@@ -113,6 +113,9 @@ const UNSENT: Record<string, string> = {
   "transform engine DELETE stores/builtin/:name": BUILTIN,
   "directory engine GET roles": "the seed lists roles with GET or LIST; the provider uses LIST",
   "directory engine GET rotate-root": "the seed rotates the root with GET or POST; the provider uses POST",
+  "GET sys/health": "answered for health probes and third-party clients, not the provider",
+  "HEAD sys/health": "answered for health probes and third-party clients, not the provider",
+  "GET auth/token/lookup-self": "answered for third-party clients that check their token first, not the provider",
 };
 
 describe("route parity between the provider and the emulator", () => {

@@ -2,6 +2,7 @@ import { runPrincipal } from "../auth";
 import type { Incoming, Reply } from "../http";
 import { Router, type Route } from "../router";
 import type { Runtime } from "../runtime";
+import { EMULATOR_VERSION, RUN_API_VERSION } from "../version";
 import type { RunContext } from "./context";
 import { errorReply, negotiate, simpleError } from "./jsonapi";
 import { notificationConfigurationRoutes } from "./notificationConfiguration";
@@ -21,8 +22,20 @@ export const ROUTES: Route<RunContext>[] = [
 
 const router = new Router<RunContext>(ROUTES);
 
+/**
+ * Answered without a token: go-tfe calls GET /ping when a client is made and reads the API version
+ * from its TFP-API-Version header.
+ */
+const ping = (): Reply => ({ status: 204, headers: { "tfp-api-version": RUN_API_VERSION, "x-tfe-version": EMULATOR_VERSION } });
+const openRouter = new Router<Runtime>([
+  { method: "GET", path: "/ping", handler: ping },
+  { method: "HEAD", path: "/ping", handler: ping },
+]);
+
 /** Handles a request whose path is relative to `/api/v2`. */
 export async function handleRun(rt: Runtime, req: Incoming): Promise<Reply> {
+  const open = openRouter.match(req.method, req.path);
+  if (open.kind === "found") return open.route.handler(rt, req);
   const principal = runPrincipal(rt.store.tokens, req.headers);
   if (!principal) return errorReply(401, [{ status: "401", title: "unauthorized" }]);
   const refused = negotiate(req);

@@ -1,18 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { jsonReply, type Reply } from "../http";
 
-/** The response envelope every successful read of the secrets service carries. */
+/** The response envelope every successful read of the secrets service carries; request_id is always a fresh UUID. */
 export function dataReply(data: unknown, warnings: string[] | null = null): Reply {
-  return jsonReply(200, {
-    request_id: randomUUID(),
-    lease_id: "",
-    renewable: false,
-    lease_duration: 0,
-    data,
-    wrap_info: null,
-    warnings,
-    auth: null,
-  });
+  return leasedReply(data, { lease_id: "", renewable: false, lease_duration: 0 }, warnings);
+}
+
+/** The envelope of a read that hands out a lease (credentials with a lifetime). */
+export function leasedReply(data: unknown, lease: { lease_id: string; renewable: boolean; lease_duration: number }, warnings: string[] | null = null): Reply {
+  return jsonReply(200, { request_id: randomUUID(), ...lease, data, wrap_info: null, warnings, auth: null });
 }
 
 export function secretsError(status: number, ...messages: string[]): Reply {

@@ -13,6 +13,8 @@ import { catalogEntryRoutes } from "./plugins/catalogEntry";
 import { registryEngine } from "./registry";
 import { replicationRoutes } from "./replication";
 import { guardReplicated } from "./replication/performanceSecondary";
+import { healthRoutes } from "./system/health";
+import { tokenSelfRoutes } from "./system/tokenSelf";
 import { transformEngine } from "./transform";
 
 /** Engine types that can be mounted; adding an engine is one line here. */
@@ -29,7 +31,8 @@ export const ENGINES: Record<string, Engine> = {
  */
 export const SYSTEM_PATHS: Record<string, Route<SystemContext>[]> = {
   identity: [...entityAliasRoutes, ...dualFactorMethodRoutes],
-  sys: [...catalogEntryRoutes, ...replicationRoutes],
+  sys: [...catalogEntryRoutes, ...replicationRoutes, ...healthRoutes],
+  auth: tokenSelfRoutes,
 };
 
 const routers = new Map(Object.values(ENGINES).map((engine) => [engine.type, new Router(engine.routes)]));
@@ -81,7 +84,7 @@ export async function handleSecrets(rt: Runtime, req: Incoming): Promise<Reply> 
     dispatch<SecretsContext>(router, path, mountPath, req, { rt, principal, mountPath, mount }));
 }
 
-/** Without a valid token only the open routes (replication status) answer; everything else is 403. */
+/** Without a valid token only the open routes (replication status, health) answer; everything else is 403. */
 function anonymous(rt: Runtime, req: Incoming): Reply | Promise<Reply> {
   const path = req.path.replace(/^\/+/, "");
   const system = systemRouters.find((s) => s.prefix === reservedPrefix(path));

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { jsonReply, header, type Incoming, type Reply } from "../../http";
+import { header, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import { randomId } from "../../util";
 import type { SecretsContext } from "../context";
-import { dataReply } from "../envelope";
+import { dataReply, leasedReply } from "../envelope";
 import { bad, body, str, strList } from "../fields";
 import { parseDuration } from "../duration";
 import { own } from "../objects";
@@ -74,16 +74,7 @@ async function checkOut(ctx: SecretsContext, req: Incoming): Promise<Reply> {
     }
   }
   const password = own(managed(ctx), account)!.password;
-  return jsonReply(200, {
-    request_id: randomId("req", 16).slice(4),
-    lease_id,
-    renewable: true,
-    lease_duration: ttl,
-    data: { service_account_name: account, password },
-    wrap_info: null,
-    warnings: null,
-    auth: null,
-  });
+  return leasedReply({ service_account_name: account, password }, { lease_id, renewable: true, lease_duration: ttl });
 }
 
 /**

@@ -1,7 +1,7 @@
-import { emptyReply, jsonReply, type Incoming, type Reply } from "../../http";
+import { emptyReply, type Incoming, type Reply } from "../../http";
 import type { Route } from "../../router";
 import type { SecretsContext } from "../context";
-import { dataReply, listReply } from "../envelope";
+import { dataReply, leasedReply, listReply } from "../envelope";
 import { bad, body, bool, guarded, notFound, str, strList, type Body } from "../fields";
 import { formatDuration, parseDuration } from "../duration";
 import { own } from "../objects";
@@ -50,16 +50,10 @@ function creds(ctx: SecretsContext, req: Incoming): Reply {
   if (!role) bad(`role "${req.params.name}" does not exist`);
   if (!accessOf(ctx)) bad("no registry access is configured: POST config/access first");
   const { token, accessor } = mint(ctx.mount, { type: role.token_type, policies: [...role.policies], local: role.local, role: req.params.name });
-  return jsonReply(200, {
-    request_id: accessor,
-    lease_id: `${ctx.mountPath}/creds/${req.params.name}/${accessor}`,
-    renewable: true,
-    lease_duration: role.ttl,
-    data: { token, accessor, local: role.local },
-    wrap_info: null,
-    warnings: null,
-    auth: null,
-  });
+  return leasedReply(
+    { token, accessor, local: role.local },
+    { lease_id: `${ctx.mountPath}/creds/${req.params.name}/${accessor}`, renewable: true, lease_duration: role.ttl },
+  );
 }
 
 export const roleRoutes: Route<SecretsContext>[] = [

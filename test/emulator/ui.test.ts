@@ -1,0 +1,162 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { bearer, call, svcToken } from "./helpers";
+
+/**
+ * The web page in a real browser: Debian's chromium, driven by playwright-core (found through
+ * node_modules or NODE_PATH). Without either the file skips with the reason printed, unless
+ * SVC_REQUIRE_REAL=1 makes that a failure.
+ */
+const CHROMIUM = process.env.SVC_CHROMIUM ?? "/usr/bin/chromium";
+const PLAYWRIGHT_VERSION = "1.65.1";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function loadPlaywright(): { chromium: any } | string {
+  if (!existsSync(CHROMIUM)) return `no browser at ${CHROMIUM} (apt-get install -y chromium)`;
+  try {
+    return createRequire(join(process.cwd(), "package.json"))("playwright-core");
+  } catch {
+    return `playwright-core is not installed (npm install playwright-core@${PLAYWRIGHT_VERSION}, or NODE_PATH to a folder holding it)`;
+  }
+}
+
+const loaded = loadPlaywright();
+const skip = typeof loaded === "string";
+if (skip) {
+  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${loaded}`);
+  console.warn(`skipping the web page tests: ${loaded}`);
+}
+
+const HOSTILE = `<img src=x onerror="window.__pwned=1">`;
+const SECRETS = { nc: "nc-ui-signing-secret-41ab", kms: "kms-ui-client-secret-77cd", bind: "bind-ui-pass-90ef" };
+
+describe.skipIf(skip)("the emulator's web page", () => {
+  let emu: Emulator;
+  let dir = "";
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let browser: any;
+  beforeAll(async () => {
+    emu = await startEmulator();
+    dir = mkdtempSync(join(tmpdir(), "emu-ui-"));
+    browser = await (loaded as { chromium: { launch(o: unknown): Promise<unknown> } }).chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await emu?.close();
+    console.log(`web page screenshot: ${join(dir, "emulator-ui.png")}`);
+  });
+
+  test("shows objects, a run's transitions and a delivery as they happen; advance moves the run; no secret; names are text", async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const bodies: string[] = [];
+    page.on("response", async (res: { text(): Promise<string> }) => bodies.push(await res.text().catch(() => "")));
+    const errors: string[] = [];
+    page.on("pageerror", (err: Error) => errors.push(err.message));
+    await page.goto(`${emu.controlUrl}/ui/`);
+    await page.getByText("no runs yet").waitFor();
+
+    // Objects made while the page is open.
+    const root = svcToken(emu.tokens.secretsRoot);
+    expect((await call("POST", `${emu.secretsUrl}/transform/alphabet/${encodeURIComponent(HOSTILE)}`, { headers: root, body: { alphabet: "01" } })).status).toBe(204);
+    expect((await call("POST", `${emu.secretsUrl}/keymgmt/kms/p`, { headers: root, body: { provider: "azurekeyvault", key_collection: "c", credentials: { client_id: "i", client_secret: SECRETS.kms, tenant_id: "t" } } })).status).toBe(204);
+    expect((await call("POST", `${emu.controlUrl}/directory/accounts`, { body: { accounts: ["svc-a"] } })).status).toBe(200);
+    expect((await call("POST", `${emu.secretsUrl}/directory/config`, { headers: root, body: { binddn: "cn=admin,dc=example,dc=org", bindpass: SECRETS.bind, url: "ldap://127.0.0.1:1" } })).status).toBe(204);
+    const nc = await call("POST", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, {
+      headers: bearer(emu.tokens.runAdmin),
+      body: { data: { type: "notification-configurations", attributes: { name: "ui-hook", "destination-type": "generic", enabled: true, url: `${emu.url}/_emulator/sink/ui`, token: SECRETS.nc, triggers: ["run:created", "run:planning"] } } },
+    });
+    expect(nc.status).toBe(201);
+    const runs = await call("POST", `${emu.controlUrl}/runs`, { body: { workspaceId: emu.workspaceId, count: 1, message: "from the ui test" } });
+    expect(runs.status).toBe(201);
+    const runId: string = runs.json.ids[0];
+
+    // The page finds them by polling.
+    await page.getByText(HOSTILE, { exact: true }).waitFor();
+    await page.locator("#objects .fields", { hasText: 'name="ui-hook"' }).waitFor();
+    const row = page.locator(`tr[data-run="${runId}"]`);
+    await row.waitFor();
+    expect(await row.locator(".status").textContent()).toBe("pending");
+    await page.locator("details.delivery summary", { hasText: "run:created" }).first().waitFor();
+    const delivery = page.locator("details.delivery", { hasText: "run:created" }).first();
+    await delivery.locator("summary").click();
+    expect(await delivery.textContent()).toMatch(/"X-Svc-Notification-Signature": "[0-9a-f]{128}"/);
+    expect(await delivery.textContent()).toContain(runId);
+    expect(await delivery.textContent()).toMatch(/answered 200/);
+
+    // advance: the run moves and its timeline grows, the next delivery arrives.
+    await row.locator("button.advance").click();
+    await row.locator(".status", { hasText: "plan_queued" }).waitFor();
+    await row.locator(".timeline li", { hasText: "plan_queued" }).waitFor();
+    const early = (await row.locator(".timeline li").allTextContents()).map((t: string) => t.split(" ")[0]);
+    expect(early).toEqual(["plan_queueable", "plan_queued"]);
+    await row.locator("button.advance").click();
+    await row.locator(".status", { hasText: "planning" }).waitFor();
+    await page.locator("details.delivery summary", { hasText: "run:planning" }).first().waitFor();
+    const timeline = (await row.locator(".timeline li").allTextContents()).map((t: string) => t.split(" ")[0]);
+    expect(timeline).toEqual(["plan_queueable", "plan_queued", "planning"]);
+
+    // An outcome applied from the page decides where the next step goes.
+    await row.locator("select").selectOption("plan-error");
+    await row.getByText("apply outcome").click();
+    await page.locator("#note", { hasText: "/outcome → 200" }).waitFor();
+    await row.locator("button.advance").click();
+    await row.locator(".status", { hasText: "errored" }).waitFor();
+
+    // A fault added and cleared from the page.
+    await page.fill("input[name=fault-path]", "/v1/transform/*");
+    await page.fill("input[name=fault-status]", "503");
+    await page.click("#fault-form button");
+    await page.locator("#faults td", { hasText: "/v1/transform/*" }).waitFor();
+    expect((await call("GET", `${emu.controlUrl}/faults`)).json.faults).toHaveLength(1);
+    await page.click("#clear-faults");
+    await page.getByText("no active faults").waitFor();
+
+    // The hostile name is text: no element was made from it and its handler never ran.
+    expect(await page.evaluate("document.querySelectorAll('img').length")).toBe(0);
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+
+    // One object's JSON opens through its link, masked.
+    const kmsLink = page.locator("a", { hasText: /^p$/ }).first();
+    const json = await (await page.context().request.get(new URL((await kmsLink.getAttribute("href")) as string, emu.url).toString())).json();
+    expect(json).toMatchObject({ provider: "azurekeyvault", credentials: "••••••" });
+
+    await page.screenshot({ path: join(dir, "emulator-ui.png"), fullPage: false });
+    expect(statSync(join(dir, "emulator-ui.png")).size).toBeGreaterThan(0);
+
+    const text = await page.evaluate("document.body.innerText");
+    const secrets = [...Object.values(SECRETS), ...Object.values(emu.tokens)];
+    for (const secret of secrets) {
+      expect(text).not.toContain(secret);
+      for (const body of bodies) expect(body).not.toContain(secret);
+    }
+    expect(bodies.length).toBeGreaterThan(5);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  test("reset from the page empties it; beyond loopback the page needs the control token", async () => {
+    const page = await browser.newPage();
+    await call("POST", `${emu.controlUrl}/runs`, { body: { workspaceId: emu.workspaceId, count: 1 } });
+    await page.goto(`${emu.controlUrl}/ui/`);
+    await page.locator("tr[data-run]").first().waitFor();
+    await page.click("#reset");
+    await page.getByText("no runs yet").waitFor();
+    await page.close();
+
+    const open = await startEmulator({ controlToken: "ui-control-token-1234" });
+    try {
+      expect((await call("GET", `${open.controlUrl}/ui/`)).status).toBe(401);
+      expect((await call("GET", `${open.controlUrl}/ui/state.json?token=wrong`)).status).toBe(401);
+      const tokened = await browser.newPage();
+      await tokened.goto(`${open.controlUrl}/ui/?token=ui-control-token-1234`);
+      await tokened.getByText("no runs yet").waitFor();
+      await tokened.close();
+    } finally {
+      await open.close();
+    }
+  });
+});
