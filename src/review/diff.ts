@@ -124,6 +124,18 @@ function propertyChanges(olds: Record<string, unknown>, news: Record<string, unk
   });
 }
 
+/**
+ * The provider's diff of the inputs as the preview prints them; undefined when they are not what
+ * the provider expects (hand-edited JSON, masked values a rule cannot read): then nothing is said.
+ */
+function plannedReplacement(def: ResourceDefinition, olds: Record<string, unknown>, news: Record<string, unknown>): { replaces: string[]; deleteBeforeReplace: boolean } | undefined {
+  try {
+    return providerDiff(def, olds, news);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads the steps of a preview into one change per resource, in the order the engine planned them. */
 export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, ResourceDefinition> = new Map()): ReviewModel {
   const byUrn = new Map<string, PreviewStep[]>();
@@ -160,12 +172,13 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
     if (replace) {
       // The provider's own rule (immutable fields; identity or claims kept: delete first) where the
       // preview does not say: the same function decides it during the real diff.
-      const planned = def ? providerDiff(def, olds, news) : undefined;
+      const planned = def ? plannedReplacement(def, olds, news) : undefined;
       if (!change.replaceReasons.length && planned?.replaces.length) {
         change.replaceReasons = planned.replaces;
         change.reasonsFrom = "immutable";
       }
-      change.deleteFirst = deleteFirst(steps, oldState, newState) ?? planned?.deleteBeforeReplace;
+      // The rule's order holds only where the rule itself asks for this replacement.
+      change.deleteFirst = deleteFirst(steps, oldState, newState) ?? (planned?.replaces.length ? planned.deleteBeforeReplace : undefined);
       if (change.path) {
         const moved = created ?? movedPath(change.path, olds, news);
         if (moved !== change.path) change.newPath = moved;

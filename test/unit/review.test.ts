@@ -98,6 +98,10 @@ describe("pulumi-svc-review", () => {
     expect(sameName).toContain("- `deletionAllowed`: `true` → `false`");
     const renamed = await reviewPreview(preview([step("replace", T("KeymgmtKey"), "signing",
       { mount: "keymgmt", name: "signing", type: "rsa-2048" }, { mount: "keymgmt", name: "signing-v2", type: "rsa-4096" }, { id: "keymgmt/key/signing" })]));
+    // The engine's reason, which the rule does not give: the rule says nothing of the order either.
+    const engineOnly = await reviewPreview(preview([step("replace", T("KeymgmtKey"), "signing", { mount: "keymgmt", name: "signing", deletionAllowed: true },
+      { mount: "keymgmt", name: "signing", deletionAllowed: false }, { id: "keymgmt/key/signing", replaceReasons: ["deletionAllowed"] })]));
+    expect(engineOnly).toContain("Replacement forced by `deletionAllowed`; order not stated in the preview.");
     expect(renamed).toContain("`keymgmt/key/signing` → `keymgmt/key/signing-v2`\nReplacement forced by `name`, `type` (immutable); the new object is created first, then the old one deleted.");
   });
 
