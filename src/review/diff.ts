@@ -3,13 +3,16 @@
  * new input (the dynamic-provider host sends no property diff, so the inputs are compared here),
  * the reason and order of a replacement, and for objects of this package their path on the service.
  */
+import type { ResourceDefinition } from "../core/definition";
+import { diff as providerDiff } from "../core/provider";
+import { UNKNOWN } from "../core/unknown";
+import { createdPath } from "./paths";
 import type { Preview, PreviewState, PreviewStep } from "./preview";
-import { holdsSecret, sameValue, secretStatus, secretTexts, type SecretStatus } from "./secret";
+import { holdsSecret, sameValue, secretStatus, secretTexts, versionKey, versionOf, type SecretStatus } from "./secret";
 
 /** The engine's key for the serialized dynamic provider: in every input, never a change a reviewer wants. */
 const PROVIDER_KEY = "__provider";
-/** The value of an input the preview cannot know yet. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN };
 const DYNAMIC = /^pulumi-nodejs:dynamic\/(runs|secrets):([A-Za-z]+)$/;
 
 export interface PropertyChange {
@@ -19,6 +22,8 @@ export interface PropertyChange {
   new?: unknown;
   /** Set for a secret property: what may be said about it. Its values are never kept. */
   secret?: SecretStatus;
+  /** Of a secret property: its version on each side, when the provider keeps one (`<name>Version`). */
+  versions?: { old?: number; new?: number };
 }
 
 export interface ResourceChange {
@@ -35,6 +40,8 @@ export interface ResourceChange {
   newPath?: string;
   properties: PropertyChange[];
   replaceReasons: string[];
+  /** Where the reasons come from: the engine's `replaceReasons`, or this package's immutable fields. */
+  reasonsFrom?: "engine" | "immutable";
   /** Of a replacement: whether the old object is deleted before the new one is created (undefined: not said). */
   deleteFirst?: boolean;
 }
@@ -49,6 +56,12 @@ export interface ReviewModel {
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced", "read-replacement", "import-replacement"]);
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
+
+/** `secrets:TransformRole` for a type token of this package, undefined for others. */
+export function kindOf(type: string): string | undefined {
+  const m = DYNAMIC.exec(type);
+  return m ? `${m[1]}:${m[2]}` : undefined;
+}
 
 /** The heading of a type token: service and engine for this package, the package for others. */
 export function groupOf(type: string): string {
@@ -92,22 +105,39 @@ function inputsOf(s: PreviewState | null | undefined): Record<string, unknown> {
 
 function propertyChanges(olds: Record<string, unknown>, news: Record<string, unknown>, secretNames: Set<string>, secrets: Set<string>): PropertyChange[] {
   const names = [...new Set([...Object.keys(olds), ...Object.keys(news)])].sort();
-  return names.map((name): PropertyChange => {
+  const isSecret = (name: string) => secretNames.has(name) || holdsSecret(olds[name]) || holdsSecret(news[name]);
+  // A secret's version counter is said on the secret's own line.
+  const counters = new Set(names.filter((n) => isSecret(n)).map(versionKey));
+  return names.filter((n) => !counters.has(n)).map((name): PropertyChange => {
     const o = olds[name];
     const n = news[name];
-    const kind = o === undefined ? "added" : n === undefined ? "removed" : sameValue(o, n) ? "unchanged" : "changed";
-    if (secretNames.has(name) || holdsSecret(o) || holdsSecret(n)) {
+    if (isSecret(name)) {
       secretTexts(o, secrets);
       secretTexts(n, secrets);
-      const status = secretStatus(o, n);
-      return { name, kind: status === "unchanged" ? "unchanged" : status === "added" ? "added" : status === "removed" ? "removed" : "changed", secret: status };
+      const versions = { old: versionOf(olds[versionKey(name)]), new: versionOf(news[versionKey(name)]) };
+      const status = secretStatus(o, n, versions);
+      const kind = status === "unknown" ? "changed" : status;
+      return { name, kind, secret: status, ...(versions.old !== undefined || versions.new !== undefined ? { versions } : {}) };
     }
+    const kind = o === undefined ? "added" : n === undefined ? "removed" : sameValue(o, n) ? "unchanged" : "changed";
     return { name, kind, old: o, new: n };
   });
 }
 
+/**
+ * The provider's diff of the inputs as the preview prints them; undefined when they are not what
+ * the provider expects (hand-edited JSON, masked values a rule cannot read): then nothing is said.
+ */
+function plannedReplacement(def: ResourceDefinition, olds: Record<string, unknown>, news: Record<string, unknown>): { replaces: string[]; deleteBeforeReplace: boolean } | undefined {
+  try {
+    return providerDiff(def, olds, news);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads the steps of a preview into one change per resource, in the order the engine planned them. */
-export function reviewModel(preview: Preview): ReviewModel {
+export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, ResourceDefinition> = new Map()): ReviewModel {
   const byUrn = new Map<string, PreviewStep[]>();
   for (const s of preview.steps ?? []) {
     if (s.op === "same" || s.urn.includes("::pulumi:pulumi:Stack::")) continue;
@@ -122,22 +152,35 @@ export function reviewModel(preview: Preview): ReviewModel {
     const oldState = steps.find((s) => s.oldState)?.oldState ?? undefined;
     const newState = [...steps].reverse().find((s) => s.newState)?.newState ?? undefined;
     const type = newState?.type ?? oldState?.type ?? urn.split("::")[2] ?? "";
-    const secretNames = new Set([...(oldState?.additionalSecretOutputs ?? []), ...(newState?.additionalSecretOutputs ?? [])]);
+    const kind = kindOf(type);
+    const def = kind === undefined ? undefined : definitions.get(kind);
+    // The fields this package declares secret are secret by name too, whatever the JSON shows.
+    const secretNames = new Set([...(oldState?.additionalSecretOutputs ?? []), ...(newState?.additionalSecretOutputs ?? []), ...(def?.secrets ?? [])]);
     const olds = op === "create" ? {} : inputsOf(oldState);
     const news = op === "delete" ? {} : inputsOf(newState);
+    const created = kind === undefined || op === "delete" ? undefined : createdPath(kind, news, def?.defaults as Record<string, unknown> | undefined);
     const change: ResourceChange = {
       name: nameOf(urn),
       type,
       group: groupOf(type),
       op,
-      path: pathOf(type, oldState?.id),
+      path: op === "create" ? created : pathOf(type, oldState?.id),
       properties: propertyChanges(olds, news, secretNames, secrets),
       replaceReasons: [...new Set(steps.flatMap((s) => s.replaceReasons ?? []))],
     };
+    if (change.replaceReasons.length) change.reasonsFrom = "engine";
     if (replace) {
-      change.deleteFirst = deleteFirst(steps, oldState, newState);
+      // The provider's own rule (immutable fields; identity or claims kept: delete first) where the
+      // preview does not say: the same function decides it during the real diff.
+      const planned = def ? plannedReplacement(def, olds, news) : undefined;
+      if (!change.replaceReasons.length && planned?.replaces.length) {
+        change.replaceReasons = planned.replaces;
+        change.reasonsFrom = "immutable";
+      }
+      // The rule's order holds only where the rule itself asks for this replacement.
+      change.deleteFirst = deleteFirst(steps, oldState, newState) ?? (planned?.replaces.length ? planned.deleteBeforeReplace : undefined);
       if (change.path) {
-        const moved = movedPath(change.path, olds, news);
+        const moved = created ?? movedPath(change.path, olds, news);
         if (moved !== change.path) change.newPath = moved;
       }
     }

@@ -2,7 +2,7 @@
  * The Markdown of a review, in pieces: a title and summary, then one block per changed resource
  * under its group's heading. truncate.ts decides which blocks fit.
  */
-import { UNKNOWN, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
+import { kindOf, UNKNOWN, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
 
 export interface RenderOptions {
   /** List unchanged properties too. */
@@ -17,6 +17,10 @@ export interface Block {
   kept: boolean;
   text: string;
 }
+
+/** What a preview cannot show (docs/review.md, "What a preview cannot show"). */
+export const FUNCTIONS_NOTE = "_A preview does not run the program's functions: what they do on `up` (encode or decode values, " +
+  "rotate keys, check out accounts, apply, discard or cancel runs) is not in this review._";
 
 /** Longest text of one value in a review; longer values are cut with an ellipsis. */
 const MAX_VALUE = 200;
@@ -43,7 +47,12 @@ export function valueText(v: unknown): string {
 function propertyLine(p: PropertyChange): string {
   const name = code(p.name);
   if (p.secret) {
-    const said = p.secret === "may have changed" ? "secret (may have changed)" : `${p.secret} (secret)`;
+    const v = p.versions;
+    const version = v?.old !== undefined && v.new !== undefined ? (v.old === v.new ? `, version ${v.new}` : `, version ${v.old} → ${v.new}`)
+      : v?.new !== undefined ? `, version ${v.new}` : "";
+    const said = p.secret === "unknown"
+      ? "secret (whether it changed cannot be told: the preview masks it and no version of it is recorded)"
+      : `${p.secret} (secret${version})`;
     return `- ${name}: ${said}`;
   }
   switch (p.kind) {
@@ -65,7 +74,9 @@ function title(c: ResourceChange): string {
 }
 
 function replacementLine(c: ResourceChange): string {
-  const because = c.replaceReasons.length ? `forced by ${c.replaceReasons.map(code).join(", ")}` : "no reason given by the provider";
+  const fields = c.replaceReasons.map(code).join(", ");
+  const because = !c.replaceReasons.length ? "no reason given by the provider"
+    : c.reasonsFrom === "immutable" ? `forced by ${fields} (immutable)` : `forced by ${fields}`;
   const order = c.deleteFirst === undefined ? "order not stated in the preview"
     : c.deleteFirst ? "**the old object is deleted first**, then the new one created"
       : "the new object is created first, then the old one deleted";
@@ -94,6 +105,9 @@ export function summary(model: ReviewModel): string {
   const parts = counts(model).map(([op, n]) => `${n} ${VERBS[op] ?? `to ${op}`}`);
   if (model.unchanged) parts.push(`${model.unchanged} unchanged`);
   const lines = ["## Pulumi preview review", "", `**Plan:** ${parts.join(", ")}.`];
+  // Side-effecting functions make no request in a preview and leave nothing in its JSON: say so
+  // rather than let a reviewer read the plan as all that `up` will do.
+  if (model.changes.some((c) => kindOf(c.type) !== undefined)) lines.push("", FUNCTIONS_NOTE);
   const risky = model.changes.filter((c) => c.op === "replace" || c.op === "delete");
   if (risky.length) {
     lines.push("", "**Replacements and deletes:**", "");
@@ -104,7 +118,8 @@ export function summary(model: ReviewModel): string {
 
 /** The one line of a preview that changes nothing. */
 export function noChanges(model: ReviewModel): string {
-  return `No changes: the preview plans no create, update, replace or delete${model.unchanged ? ` (${model.unchanged} resources unchanged)` : ""}.\n`;
+  const n = model.unchanged;
+  return `No changes: the preview plans no create, update, replace or delete${n ? ` (${n} ${n === 1 ? "resource" : "resources"} unchanged)` : ""}.\n`;
 }
 
 /** Every resource's block, grouped by heading (groups in first-seen order, risky ones first inside). */

@@ -1,6 +1,8 @@
 /** `pulumi preview --json` text in, Markdown review out. */
-import { reviewModel } from "./diff";
-import { parsePreview } from "./preview";
+import type { ResourceDefinition } from "../core/definition";
+import { kindDefinition } from "../kinds";
+import { kindOf, reviewModel } from "./diff";
+import { parsePreview, type Preview } from "./preview";
 import { blocks, noChanges, summary, type RenderOptions } from "./render";
 import { scrub } from "./secret";
 import { assemble, COMMENT_LIMIT } from "./truncate";
@@ -10,8 +12,21 @@ export interface ReviewOptions extends RenderOptions {
   limit?: number;
 }
 
-export function reviewPreview(json: string, options: ReviewOptions = {}): string {
-  const model = reviewModel(parsePreview(json));
+/** The definitions of this package's kinds in the preview: immutable fields, defaults, identity. */
+async function definitionsOf(preview: Preview): Promise<Map<string, ResourceDefinition>> {
+  const kinds = new Set((preview.steps ?? []).flatMap((s) => [s.oldState?.type, s.newState?.type, s.urn.split("::")[2]])
+    .map((t) => (t ? kindOf(t) : undefined)).filter((k): k is string => k !== undefined));
+  const out = new Map<string, ResourceDefinition>();
+  for (const k of kinds) {
+    const def = await kindDefinition(k);
+    if (def) out.set(k, def);
+  }
+  return out;
+}
+
+export async function reviewPreview(json: string, options: ReviewOptions = {}): Promise<string> {
+  const preview = parsePreview(json);
+  const model = reviewModel(preview, await definitionsOf(preview));
   const text = model.changes.length === 0 ? noChanges(model) : assemble(summary(model), blocks(model, options), options.limit ?? COMMENT_LIMIT);
   // Secret values are never rendered; a secret's text met in a plain place is masked as well.
   return scrub(text, model.secrets);

@@ -5,9 +5,12 @@
  * A property is secret when either side of it contains the engine's mask (`"[secret]"`), an
  * engine secret envelope (an object with the secret signature key), or when its name is in the
  * state's `additionalSecretOutputs`. The review then says only one of: changed, unchanged, added,
- * removed, or "may have changed" when a side is masked (nothing to compare). Equality is the one
- * bit it derives, and the engine's own plan already shows it (an update or not); no length, digest
- * or prefix of a value is computed. Every string found inside a secret property is also collected,
+ * removed, or "unknown" when that cannot be told. Whether it changed comes first from the secret's
+ * version: for a top-level secret input `X`, the provider keeps a plain number `XVersion` beside it
+ * (1 on create, one more each time the secret's value changes), so old and new inputs tell it
+ * without the plaintext. Without versions on both sides (state from before them, other providers),
+ * equal ciphertexts or, under --show-secrets, equal plaintexts say "unchanged"; a masked side
+ * leaves it unknown. No length, digest or prefix of a value is computed. Every string found inside a secret property is also collected,
  * so the final text can be scrubbed of it wherever else it might turn up (with --show-secrets the
  * CLI may print an input that came from a secret config value in plain text beside its marker).
  */
@@ -17,7 +20,15 @@ export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 /** What the CLI prints in place of a secret it does not show. */
 export const SECRET_MASK = "[secret]";
 
-export type SecretStatus = "changed" | "unchanged" | "added" | "removed" | "may have changed";
+export type SecretStatus = "changed" | "unchanged" | "added" | "removed" | "unknown";
+
+/** The plain sibling input that counts the changes of a top-level secret input. */
+export const versionKey = (name: string) => `${name}Version`;
+
+/** A version number of a secret, when the side has one (not unknown, not absent). */
+export function versionOf(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
 
 /** True when `v` is or holds a masked value or a secret envelope. */
 export function holdsSecret(v: unknown): boolean {
@@ -84,14 +95,18 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return keys.length === Object.keys(bo).length && keys.every((k) => k in bo && sameValue(ao[k], bo[k]));
 }
 
-/** What a review may say about a secret property: `undefined` side = absent. */
-export function secretStatus(old: unknown, next: unknown): SecretStatus {
+/**
+ * What a review may say about a secret property (`undefined` side = absent), given its versions on
+ * each side when the provider keeps them.
+ */
+export function secretStatus(old: unknown, next: unknown, versions: { old?: number; new?: number } = {}): SecretStatus {
   if (old === undefined) return "added";
   if (next === undefined) return "removed";
+  if (versions.old !== undefined && versions.new !== undefined) return versions.old === versions.new ? "unchanged" : "changed";
   if (!opaque(old) && !opaque(next)) return sameValue(open(old), open(next)) ? "unchanged" : "changed";
   // Two envelopes with the same ciphertext hold the same secret; a mask hides whether it changed.
   if (!holdsMask(old) && !holdsMask(next) && sameValue(old, next)) return "unchanged";
-  return "may have changed";
+  return "unknown";
 }
 
 /** Every string inside `v` of at least `min` characters (envelope plaintexts opened), to scrub. */

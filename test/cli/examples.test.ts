@@ -10,6 +10,7 @@ import { skipWithoutPostgres } from "../support/postgres";
 import { root } from "../support/dist";
 import { changedProperties, CliStack, describeCli, ops, type JsonResult } from "./cli";
 import { examples, fillAll, outputValues, prepareExample, serviceCall, serviceRequest, type Example, type Prepared } from "./expectations";
+import { checkReview } from "./review-golden";
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";
@@ -101,6 +102,10 @@ function describeExample({ name, expectations: x }: Example): void {
   describe.skipIf(exp.postgres !== undefined && skipWithoutPostgres())(`examples/${name}`, () => {
     let stack: CliStack;
     let prepared: Prepared | undefined;
+    /** The secret texts of the first up's state, and step2's preview --json, for the review's checks. */
+    let material = new Map<string, string[]>();
+    let step2Preview = "";
+    let step2Paths: Record<string, string | undefined> = {};
     const step2Ops = () => Object.fromEntries(Object.entries(exp.step2).filter(([, s]) => s.op !== "same").map(([n, s]) => [n, s.op]));
     // The example's secret config and every token of the emulator, by name.
     const secretValues = (): [string, string[]][] => [
@@ -153,7 +158,7 @@ function describeExample({ name, expectations: x }: Example): void {
       for (const k of secretKeys) expect(stackOutputs[k]?.[SECRET_SIG], `stack output ${k} is a secret`).toBe(SECRET);
       // The plaintext of every secret the state holds (config, resource inputs and outputs, stack
       // outputs: service-generated tokens and passwords too) appears nowhere in the export.
-      const material = await secretMaterial(stack, prepared!.config);
+      material = await secretMaterial(stack, prepared!.config);
       for (const [resource, props] of Object.entries(exp.secretOutputs ?? {})) {
         for (const p of props) expect(material.get(`${resource}.${p}`)?.length, `${resource}.${p} holds secret text`).toBeGreaterThan(0);
       }
@@ -177,11 +182,19 @@ function describeExample({ name, expectations: x }: Example): void {
         const r = await stack.preview();
         expectNoError(r);
         expect(ops(r)).toEqual(step2Ops());
+        const { code: _code, text: _text, ...printed } = r;
+        step2Preview = JSON.stringify(printed);
         const text = await stack.ok(["preview", "--diff"]);
         const changed = changedProperties(text.stdout);
         for (const [n, s] of Object.entries(exp.step2)) {
           if (s.properties) expect(changed[n] ?? [], `${n}: ${text.stdout}`).toEqual(expect.arrayContaining(s.properties));
         }
+      });
+
+      it("step2: pulumi-svc-review names each change old → new, each replacement's reason and order, no secret (docs/review.md)", async () => {
+        expect(step2Preview, "the step2 preview ran").not.toBe("");
+        const shown = (await stack.ok(["preview", "--json", "--show-secrets"])).stdout;
+        step2Paths = await checkReview(exp, step2Preview, shown, [...secretValues(), ...material]);
       });
 
       it("step2: up applies the plan, replacements in the order the provider asks for", async () => {
@@ -199,7 +212,12 @@ function describeExample({ name, expectations: x }: Example): void {
         expect(await stack.outputs()).toMatchObject(exp.step2Outputs ?? {});
         const again = await stack.up();
         expect(ops(again)).toEqual({});
-        expectHidden(await stack.exportText(), new Map([...secretValues(), ...(await secretMaterial(stack, prepared!.config))]));
+        const exported = await stack.exportText();
+        expectHidden(exported, new Map([...secretValues(), ...(await secretMaterial(stack, prepared!.config))]));
+        // The path the review gave each created object is the id it got.
+        const ids = Object.fromEntries((JSON.parse(exported) as { deployment: { resources: { urn: string; id?: string }[] } }).deployment.resources
+          .map((q) => [q.urn.split("::").pop()!, q.id]));
+        for (const [n, p] of Object.entries(step2Paths)) if (p !== undefined) expect(p, `${n}'s path in the review`).toBe(ids[n]);
       });
     }
 

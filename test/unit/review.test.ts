@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { reviewPreview } from "../../src/review/review";
 import { SECRET_SIG } from "../../src/review/secret";
 import { parseArgs } from "../../src/review/cli";
+import { PATH_KINDS } from "../../src/review/paths";
+import { KIND_NAMES } from "../../src/kinds";
 
 const STACK = "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev";
 const urn = (type: string, name: string) => `urn:pulumi:dev::p::${type}::${name}`;
@@ -31,8 +33,8 @@ const role = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
   step("update", T("TransformRole"), "payments", { mount: "transform", name: "payments", ...olds }, { mount: "transform", name: "payments", ...news }, { id: "transform/role/payments" });
 
 describe("pulumi-svc-review", () => {
-  it("summary first: counts by operation, every replacement and delete named", () => {
-    const out = reviewPreview(preview([
+  it("summary first: counts by operation, every replacement and delete named", async () => {
+    const out = await reviewPreview(preview([
       role({ transformations: ["a"] }, { transformations: ["a", "b"] }),
       step("replace", T("TransformTemplate"), "ssn", { name: "us-ssn", pattern: "x" }, { name: "us-ssn-v2", pattern: "x" }, { id: "transform/template/us-ssn", old: { delete: true }, replaceReasons: ["name"] }),
       step("delete", T("TransformAlphabet"), "old-digits", { name: "digits8", alphabet: "01234567" }, undefined, { id: "transform/alphabet/digits8" }),
@@ -47,8 +49,8 @@ describe("pulumi-svc-review", () => {
     expect(out).not.toContain("serialized provider");
   });
 
-  it("an update names each changed property old → new, with the object's path; unchanged ones only counted", () => {
-    const out = reviewPreview(preview([role({ transformations: ["a"], tokenTtl: 60 }, { transformations: ["a", "b"], tokenTtl: 60 })]));
+  it("an update names each changed property old → new, with the object's path; unchanged ones only counted", async () => {
+    const out = await reviewPreview(preview([role({ transformations: ["a"], tokenTtl: 60 }, { transformations: ["a", "b"], tokenTtl: 60 })]));
     expect(out).toContain("#### update: `payments` (secrets:TransformRole) `transform/role/payments`");
     expect(out).toContain('- `transformations`: `["a"]` → `["a","b"]`');
     expect(out).not.toContain("tokenTtl");
@@ -56,50 +58,98 @@ describe("pulumi-svc-review", () => {
     expect(out).toContain("### secrets · transform");
   });
 
-  it("--full lists unchanged properties too", () => {
-    const out = reviewPreview(preview([role({ tokenTtl: 60 }, { tokenTtl: 61 })]), { full: true });
+  it("--full lists unchanged properties too", async () => {
+    const out = await reviewPreview(preview([role({ tokenTtl: 60 }, { tokenTtl: 61 })]), { full: true });
     expect(out).toContain("- `mount`: `\"transform\"` (unchanged)");
     expect(out).toContain("- `tokenTtl`: `60` → `61`");
   });
 
-  it("added and removed properties, unknown values", () => {
-    const out = reviewPreview(preview([role({ tokenTtl: 60 }, { maxTtl: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" })]));
+  it("added and removed properties, unknown values", async () => {
+    const out = await reviewPreview(preview([role({ tokenTtl: 60 }, { maxTtl: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" })]));
     expect(out).toContain("- `tokenTtl`: `60` → (none)");
     expect(out).toContain("- `maxTtl`: (none) → (known after apply)");
   });
 
-  it("a replacement: the property that forces it and the order, from the preview's markers or the step order", () => {
-    const dbr = reviewPreview(preview([step("replace", "pulumi-nodejs:dynamic/runs:Run", "deploy", { triggers: { release: "1" } }, { triggers: { release: "2" } }, { id: "run-1", old: { pendingReplacement: true }, replaceReasons: ["triggers"] })]));
+  it("a replacement: the property that forces it and the order, from the preview's markers or the step order", async () => {
+    const dbr = await reviewPreview(preview([step("replace", "pulumi-nodejs:dynamic/runs:Run", "deploy", { triggers: { release: "1" } }, { triggers: { release: "2" } }, { id: "run-1", old: { pendingReplacement: true }, replaceReasons: ["triggers"] })]));
     expect(dbr).toContain("#### replace: `deploy` (runs:Run) `runs/run-1`");
     expect(dbr).toContain("Replacement forced by `triggers`; **the old object is deleted first**, then the new one created.");
     expect(dbr).toContain('- `triggers`: `{"release":"1"}` → `{"release":"2"}`');
     // The order of create-replacement and delete-replaced (as an up's event stream lists them).
     const tpl = (ops: string[]) => reviewPreview(preview(ops.map((op) =>
       step(op, T("TransformTemplate"), "ssn", { name: "a" }, { name: "b" }, { id: "transform/template/a", replaceReasons: ["name"] }))));
-    expect(tpl(["delete-replaced", "create-replacement", "replace"])).toContain("**the old object is deleted first**");
-    expect(tpl(["create-replacement", "replace", "delete-replaced"])).toContain("the new object is created first, then the old one deleted");
-    expect(tpl(["replace"])).toContain("order not stated in the preview");
-    expect(tpl(["create-replacement", "replace", "delete-replaced"])).toContain("**Plan:** 1 to replace");
+    expect(await tpl(["delete-replaced", "create-replacement", "replace"])).toContain("**the old object is deleted first**");
+    expect(await tpl(["create-replacement", "replace", "delete-replaced"])).toContain("the new object is created first, then the old one deleted");
+    // No marker and no step order: this package's own rule (the name, part of the path, changes: create first).
+    expect(await tpl(["replace"])).toContain("forced by `name`; the new object is created first");
+    // Another provider's replacement with nothing said.
+    expect(await reviewPreview(preview([step("replace", "aws:s3/bucket:Bucket", "b", { bucket: "x" }, { bucket: "y" }, { id: "x", replaceReasons: ["bucket"] })])))
+      .toContain("Replacement forced by `bucket`; order not stated in the preview.");
+    expect(await tpl(["create-replacement", "replace", "delete-replaced"])).toContain("**Plan:** 1 to replace");
     // deleteBeforeReplace as a resource option.
-    expect(reviewPreview(preview([step("replace", "aws:s3/bucket:Bucket", "b", { bucket: "x" }, { bucket: "y" }, { id: "x", new: { deleteBeforeReplace: true } })])))
+    expect(await reviewPreview(preview([step("replace", "aws:s3/bucket:Bucket", "b", { bucket: "x" }, { bucket: "y" }, { id: "x", new: { deleteBeforeReplace: true } })])))
       .toContain("no reason given by the provider; **the old object is deleted first**");
   });
 
-  it("a delete names the object and its path, without its properties unless --full", () => {
+  it("a replacement without replaceReasons: the immutable fields that force it, and delete-first when the path stays", async () => {
+    const key = (olds: Record<string, unknown>, news: Record<string, unknown>) => reviewPreview(preview([step("replace", T("KeymgmtKey"), "signing",
+      { mount: "keymgmt", name: "signing", ...olds }, { mount: "keymgmt", name: "signing", ...news }, { id: "keymgmt/key/signing" })]));
+    const sameName = await key({ type: "rsa-2048", deletionAllowed: true }, { type: "ecdsa-p256", deletionAllowed: false });
+    expect(sameName).toContain("#### replace: `signing` (secrets:KeymgmtKey) `keymgmt/key/signing`\nReplacement forced by `type` (immutable); **the old object is deleted first**, then the new one created.");
+    expect(sameName).toContain('- `type`: `"rsa-2048"` → `"ecdsa-p256"`');
+    expect(sameName).toContain("- `deletionAllowed`: `true` → `false`");
+    const renamed = await reviewPreview(preview([step("replace", T("KeymgmtKey"), "signing",
+      { mount: "keymgmt", name: "signing", type: "rsa-2048" }, { mount: "keymgmt", name: "signing-v2", type: "rsa-4096" }, { id: "keymgmt/key/signing" })]));
+    // The engine's reason, which the rule does not give: the rule says nothing of the order either.
+    const engineOnly = await reviewPreview(preview([step("replace", T("KeymgmtKey"), "signing", { mount: "keymgmt", name: "signing", deletionAllowed: true },
+      { mount: "keymgmt", name: "signing", deletionAllowed: false }, { id: "keymgmt/key/signing", replaceReasons: ["deletionAllowed"] })]));
+    expect(engineOnly).toContain("Replacement forced by `deletionAllowed`; order not stated in the preview.");
+    expect(renamed).toContain("`keymgmt/key/signing` → `keymgmt/key/signing-v2`\nReplacement forced by `name`, `type` (immutable); the new object is created first, then the old one deleted.");
+  });
+
+  it("a create names the path the object will have; objects the service names have none yet", async () => {
+    const out = await reviewPreview(preview([
+      step("create", T("TransformRole"), "support", undefined, { name: "support", transformations: ["masked"] }),
+      step("create", T("KeymgmtKeyDistribution"), "to-aws", undefined, { kmsName: "aws", keyName: "signing", purpose: ["signing"] }),
+      step("create", T("TransformStoreSchema"), "schema", undefined, { store: "tokens", mount: "tx", transformations: ["card"] }),
+      step("create", T("TransformRole"), "later", undefined, { name: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" }),
+      step("create", "pulumi-nodejs:dynamic/runs:Run", "deploy", undefined, { message: "go" }),
+    ]));
+    // The mount is the kind's default when absent (check fills it in before the preview is printed).
+    expect(out).toContain("#### create: `support` (secrets:TransformRole) `transform/role/support`\n");
+    expect(out).toContain("#### create: `to-aws` (secrets:KeymgmtKeyDistribution) `keymgmt/kms/aws/key/signing`\n");
+    expect(out).toContain("#### create: `schema` (secrets:TransformStoreSchema) `tx/stores/tokens/schema`\n");
+    expect(out).toContain("#### create: `later` (secrets:TransformRole)\n");
+    expect(out).toContain("#### create: `deploy` (runs:Run)\n");
+  });
+
+  it("every kind given a created path is a kind of this package", () => {
+    expect(PATH_KINDS.filter((k) => !KIND_NAMES.includes(k))).toEqual([]);
+  });
+
+  it("a delete names the object and its path, without its properties unless --full", async () => {
     const p = preview([step("delete", T("TransformAlphabet"), "old", { name: "d8", alphabet: "0123" }, undefined, { id: "transform/alphabet/d8" })]);
-    const out = reviewPreview(p);
+    const out = await reviewPreview(p);
     expect(out).toContain("#### delete: `old` (secrets:TransformAlphabet) `transform/alphabet/d8`");
     expect(out).not.toContain("0123");
-    expect(reviewPreview(p, { full: true })).toContain("- `alphabet`: `\"0123\"` → (none)");
+    expect(await reviewPreview(p, { full: true })).toContain("- `alphabet`: `\"0123\"` → (none)");
   });
 
-  it("a preview with no changes is one line", () => {
-    const out = reviewPreview(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 4 } }));
+  it("a preview with no changes is one line", async () => {
+    const out = await reviewPreview(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 4 } }));
     expect(out).toBe("No changes: the preview plans no create, update, replace or delete (3 resources unchanged).\n");
+    expect(await reviewPreview(JSON.stringify({ steps: [], changeSummary: {} }))).toBe("No changes: the preview plans no create, update, replace or delete.\n");
+    expect(await reviewPreview(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 2 } }))).toContain("(1 resource unchanged)");
   });
 
-  it("resources of other providers: the same property diff, grouped by package, no service path", () => {
-    const out = reviewPreview(preview([
+  it("with objects of this package, the summary says a preview shows nothing of what functions do on up", async () => {
+    const note = "A preview does not run the program's functions";
+    expect(await reviewPreview(preview([role({ tokenTtl: 1 }, { tokenTtl: 2 })]))).toContain(note);
+    expect(await reviewPreview(preview([step("create", "random:index/randomPet:RandomPet", "pet", undefined, { length: 2 })]))).not.toContain(note);
+  });
+
+  it("resources of other providers: the same property diff, grouped by package, no service path", async () => {
+    const out = await reviewPreview(preview([
       step("update", "aws:s3/bucket:Bucket", "site", { bucket: "site", tags: { env: "dev" } }, { bucket: "site", tags: { env: "prod" } }, { id: "site-1234" }),
       step("create", "random:index/randomPet:RandomPet", "pet", undefined, { length: 2 }),
     ]));
@@ -119,21 +169,21 @@ describe("pulumi-svc-review", () => {
         { id: "nc-1", old: { additionalSecretOutputs: secretOutputs }, new: { additionalSecretOutputs: secretOutputs } });
     const envelope = (plaintext: string) => ({ [SECRET_SIG]: "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(plaintext) });
 
-    it("masked on both sides ([secret], as preview --json prints them): may have changed", () => {
-      const out = reviewPreview(preview([nc({ token: "[secret]", enabled: true }, { token: "[secret]", enabled: false })]));
-      expect(out).toContain("- `token`: secret (may have changed)");
+    it("masked on both sides ([secret], as preview --json prints them): cannot be told", async () => {
+      const out = await reviewPreview(preview([nc({ token: "[secret]", enabled: true }, { token: "[secret]", enabled: false })]));
+      expect(out).toContain("- `token`: secret (whether it changed cannot be told");
     });
 
-    it("plaintext under --show-secrets, marked by additionalSecretOutputs: changed or unchanged, never printed", () => {
-      const changed = reviewPreview(preview([nc({ token: PLAIN_OLD }, { token: PLAIN_NEW })]));
+    it("plaintext under --show-secrets, marked by additionalSecretOutputs: changed or unchanged, never printed", async () => {
+      const changed = await reviewPreview(preview([nc({ token: PLAIN_OLD }, { token: PLAIN_NEW })]));
       expect(changed).toContain("- `token`: changed (secret)");
-      const same = reviewPreview(preview([nc({ token: PLAIN_OLD, enabled: true }, { token: PLAIN_OLD, enabled: false })]), { full: true });
+      const same = await reviewPreview(preview([nc({ token: PLAIN_OLD, enabled: true }, { token: PLAIN_OLD, enabled: false })]), { full: true });
       expect(same).toContain("- `token`: unchanged (secret)");
       for (const out of [changed, same]) for (const s of [PLAIN_OLD, PLAIN_NEW]) expect(out).not.toContain(s);
     });
 
-    it("secret envelopes with plaintext: compared, never printed; nested in a plain property too", () => {
-      const out = reviewPreview(preview([nc(
+    it("secret envelopes with plaintext: compared, never printed; nested in a plain property too", async () => {
+      const out = await reviewPreview(preview([nc(
         { creds: { user: "svc", key: envelope(PLAIN_OLD) }, token: envelope(PLAIN_OLD) },
         { creds: { user: "svc", key: envelope(PLAIN_NEW) }, token: envelope(PLAIN_OLD) }, [])]), { full: true });
       expect(out).toContain("- `creds`: changed (secret)");
@@ -142,26 +192,63 @@ describe("pulumi-svc-review", () => {
       expect(out).not.toContain(PLAIN_NEW);
     });
 
-    it("a secret's text copied into a plain property is masked there too", () => {
-      const out = reviewPreview(preview([nc({ token: PLAIN_OLD, note: "x" }, { token: PLAIN_NEW, note: `uses ${PLAIN_NEW}` })]));
+    it("a secret's text copied into a plain property is masked there too", async () => {
+      const out = await reviewPreview(preview([nc({ token: PLAIN_OLD, note: "x" }, { token: PLAIN_NEW, note: `uses ${PLAIN_NEW}` })]));
       expect(out).not.toContain(PLAIN_NEW);
       expect(out).toContain("- `note`: `\"x\"` → `\"uses [secret]\"`");
     });
 
-    it("added and removed secrets", () => {
-      const out = reviewPreview(preview([nc({ a: "[secret]" }, { token: "[secret]" }, [])]));
+    describe("from the secret's version (`<name>Version`, kept by the provider beside each top-level secret input)", () => {
+      const store = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+        step("update", T("TransformStore"), "tokens", { name: "tokens", ...olds }, { name: "tokens", ...news }, { id: "transform/stores/tokens" });
+
+      it("versions differ: changed; equal: unchanged; the version is said, the value never", async () => {
+        const out = await reviewPreview(preview([
+          store({ password: "[secret]", passwordVersion: 2, maxOpen: 4 }, { password: "[secret]", passwordVersion: 3, maxOpen: 4 }),
+          step("update", T("TransformStore"), "other", { name: "other", password: "[secret]", passwordVersion: 1, maxOpen: 4 },
+            { name: "other", password: "[secret]", passwordVersion: 1, maxOpen: 5 }, { id: "transform/stores/other" }),
+        ]), { full: true });
+        expect(out).toContain("- `password`: changed (secret, version 2 → 3)");
+        expect(out).toContain("- `password`: unchanged (secret, version 1)");
+        // The counter is said on the secret's line, not as a property of its own.
+        expect(out).not.toContain("`passwordVersion`");
+      });
+
+      it("a field this package declares secret is secret by name, even in plaintext (--show-secrets): said by its version", async () => {
+        const changed = await reviewPreview(preview([store({ password: PLAIN_OLD, passwordVersion: 1 }, { password: PLAIN_NEW, passwordVersion: 2 })]));
+        expect(changed).toContain("- `password`: changed (secret, version 1 → 2)");
+        const same = await reviewPreview(preview([store({ password: envelope(PLAIN_OLD), passwordVersion: 4, x: 1 }, { password: envelope(PLAIN_OLD), passwordVersion: 4, x: 2 })]), { full: true });
+        expect(same).toContain("- `password`: unchanged (secret, version 4)");
+        for (const out of [same, changed]) for (const v of [PLAIN_OLD, PLAIN_NEW]) expect(out).not.toContain(v);
+      });
+
+      it("no version on one side (state from before versions, or unknown): cannot be told", async () => {
+        for (const [o, n] of [[undefined, 1], [1, "04da6b54-80e4-46f7-96ec-b56ff0331ba9"], [undefined, undefined]]) {
+          const out = await reviewPreview(preview([store({ password: "[secret]", passwordVersion: o, x: 1 }, { password: "[secret]", passwordVersion: n, x: 2 })]));
+          expect(out, `${o} → ${n}`).toContain("- `password`: secret (whether it changed cannot be told: the preview masks it and no version of it is recorded)");
+        }
+      });
+
+      it("a secret added with its first version", async () => {
+        const out = await reviewPreview(preview([store({ x: 1 }, { password: "[secret]", passwordVersion: 1, x: 1 })]));
+        expect(out).toContain("- `password`: added (secret, version 1)");
+      });
+    });
+
+    it("added and removed secrets", async () => {
+      const out = await reviewPreview(preview([nc({ a: "[secret]" }, { token: "[secret]" }, [])]));
       expect(out).toContain("- `a`: removed (secret)");
       expect(out).toContain("- `token`: added (secret)");
     });
   });
 
-  it("a review past 65,536 characters keeps the summary and every replacement and delete, cuts updates, says how many", () => {
+  it("a review past 65,536 characters keeps the summary and every replacement and delete, cuts updates, says how many", async () => {
     const long = "v".repeat(150);
     const steps: Step[] = [];
     for (let i = 0; i < 400; i++) steps.push(step("update", T("TransformRole"), `role-${i}`, { name: `r${i}`, a: `${long}-${i}`, b: `${long}-b${i}` }, { name: `r${i}`, a: `${long}-${i}x`, b: `${long}-b${i}x` }, { id: `transform/role/r${i}` }));
     for (let i = 0; i < 30; i++) steps.push(step("replace", T("TransformTemplate"), `tpl-${i}`, { name: `t${i}` }, { name: `t${i}-v2` }, { id: `transform/template/t${i}`, old: { delete: true }, replaceReasons: ["name"] }));
     for (let i = 0; i < 30; i++) steps.push(step("delete", T("TransformAlphabet"), `alpha-${i}`, { name: `a${i}` }, undefined, { id: `transform/alphabet/a${i}` }));
-    const out = reviewPreview(preview(steps));
+    const out = await reviewPreview(preview(steps));
     expect(out.length).toBeLessThanOrEqual(65_536);
     expect(out.length).toBeGreaterThan(60_000);
     expect(out.startsWith("## Pulumi preview review\n\n**Plan:** 30 to replace, 30 to delete, 400 to update.")).toBe(true);
@@ -178,12 +265,12 @@ describe("pulumi-svc-review", () => {
     expect(out).not.toContain("`role-399`");
   });
 
-  it("rejects input that is not a preview, without echoing it", () => {
-    expect(() => reviewPreview("not json secret-ish")).toThrow(/not JSON/);
-    expect(() => reviewPreview(JSON.stringify({ steps: [{ urn: 3 }] }))).toThrow(/not the output of `pulumi preview --json`/);
+  it("rejects input that is not a preview, without echoing it", async () => {
+    await expect(reviewPreview("not json secret-ish")).rejects.toThrow(/not JSON/);
+    await expect(reviewPreview(JSON.stringify({ steps: [{ urn: 3 }] }))).rejects.toThrow(/not the output of `pulumi preview --json`/);
   });
 
-  it("arguments: --full, a file or - for standard input", () => {
+  it("arguments: --full, a file or - for standard input", async () => {
     expect(parseArgs([])).toEqual({ full: false });
     expect(parseArgs(["--full", "p.json"])).toEqual({ full: true, file: "p.json" });
     expect(parseArgs(["-"])).toEqual({ full: false, file: "-" });
