@@ -7,6 +7,7 @@ import { makeContext } from "./context";
 import type { Context, Props } from "./definition";
 import { fieldSet, registerSecrets, type Fields } from "./fields";
 import { validate, type Schema } from "./validate";
+import { planned } from "./planned";
 
 export interface FunctionDefinition<A, R> {
   /** The function's name as users call it, for messages. */
@@ -143,6 +144,7 @@ function checkInPreview(def: FunctionDefinition<unknown, unknown>, args: unknown
   const source = connectionSource(programConfig, def.service, connection as { url?: unknown } | undefined);
   const missing = missingSettings(serviceOf(def), source).filter((m) => !def.tokenless || !m.includes("token"));
   if (missing.length > 0) throw new Error(missing.join("; "));
+  void pulumi.log.info(planned(def, args));
 }
 
 async function run<A, R>(def: FunctionDefinition<A, R>, args: A, connection: unknown): Promise<R> {
@@ -200,7 +202,12 @@ export function invokeOutput<A, R>(def: FunctionDefinition<A, R>, args: pulumi.I
     const ids = deps.filter((r) => pulumi.CustomResource.isInstance(r)).map((r) => (r as pulumi.CustomResource).id);
     // The token is secret, the result is not made of it: only secret arguments make a secret result.
     const connection = pulumi.unsecret(pulumi.output(opts.connection as pulumi.Input<Connection> | undefined));
-    return pulumi.all([argsOut, connection, pulumi.all(ids)]);
+    const all = pulumi.all([argsOut, connection, pulumi.all(ids)]);
+    // Not known in this preview, the call below never runs: the preview still says it will be made.
+    if (def.sideEffects && inPreview() && await (all as unknown as { isKnown?: Promise<boolean> }).isKnown === false) {
+      void pulumi.log.info(`${planned(def, undefined)} (with arguments known only then)`);
+    }
+    return all;
   })();
   return pulumi.output(ready).apply(async ([plain, connection]) => {
     try {

@@ -7,6 +7,7 @@ import type { ResourceDefinition } from "../core/definition";
 import { diff as providerDiff } from "../core/provider";
 import { UNKNOWN } from "../core/unknown";
 import { createdPath } from "./paths";
+import { PLANNED } from "../core/planned";
 import type { Preview, PreviewState, PreviewStep } from "./preview";
 import { holdsSecret, sameValue, secretStatus, secretTexts, versionKey, versionOf, type SecretStatus } from "./secret";
 
@@ -44,6 +45,8 @@ export interface ResourceChange {
   reasonsFrom?: "engine" | "immutable";
   /** Of a replacement: whether the old object is deleted before the new one is created (undefined: not said). */
   deleteFirst?: boolean;
+  /** The error the last `up` left on the object (its state's initErrors): why the engine updates it again. */
+  lastError?: string;
 }
 
 export interface ReviewModel {
@@ -52,6 +55,8 @@ export interface ReviewModel {
   unchanged: number;
   /** Texts found inside secret properties: never to be printed. */
   secrets: Set<string>;
+  /** The side-effecting function calls the preview announced (src/core/planned.ts), each once with its count. */
+  calls: string[];
 }
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced", "read-replacement", "import-replacement"]);
@@ -99,7 +104,8 @@ function movedPath(path: string, olds: Record<string, unknown>, news: Record<str
 
 function inputsOf(s: PreviewState | null | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s?.inputs ?? {})) if (k !== PROVIDER_KEY) out[k] = v;
+  // The engine's own keys and the hidden ones of this package (`__urn`) start with two underscores.
+  for (const [k, v] of Object.entries(s?.inputs ?? {})) if (!k.startsWith("__")) out[k] = v;
   return out;
 }
 
@@ -169,6 +175,8 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
       replaceReasons: [...new Set(steps.flatMap((s) => s.replaceReasons ?? []))],
     };
     if (change.replaceReasons.length) change.reasonsFrom = "engine";
+    const failed = (oldState?.initErrors ?? []).join("; ").trim();
+    if (failed && op !== "delete") change.lastError = failed;
     if (replace) {
       // The provider's own rule (immutable fields; identity or claims kept: delete first) where the
       // preview does not say: the same function decides it during the real diff.
@@ -189,7 +197,19 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
   // The stack's `same` step counts too in the engine's summary.
   const stackSame = (preview.steps ?? []).some((s) => s.op === "same" && s.urn.includes("::pulumi:pulumi:Stack::"));
   const unchanged = Math.max(0, (preview.changeSummary?.same ?? 0) - (stackSame ? 1 : 0));
-  return { changes, unchanged, secrets };
+  return { changes, unchanged, secrets, calls: plannedCalls(preview) };
+}
+
+/** The calls announced in the preview's diagnostics, in order, identical ones once with a count. */
+function plannedCalls(preview: Preview): string[] {
+  const counts = new Map<string, number>();
+  for (const d of preview.diagnostics ?? []) {
+    const at = d.message?.indexOf(PLANNED) ?? -1;
+    if (at < 0) continue;
+    const call = d.message!.slice(at + PLANNED.length).split("\n")[0]!.trim();
+    counts.set(call, (counts.get(call) ?? 0) + 1);
+  }
+  return [...counts].map(([call, n]) => (n > 1 ? `${call} (${n} times)` : call));
 }
 
 /**

@@ -2,7 +2,7 @@
  * The Markdown of a review, in pieces: a title and summary, then one block per changed resource
  * under its group's heading. truncate.ts decides which blocks fit.
  */
-import { kindOf, UNKNOWN, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
+import { UNKNOWN, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
 
 export interface RenderOptions {
   /** List unchanged properties too. */
@@ -17,10 +17,6 @@ export interface Block {
   kept: boolean;
   text: string;
 }
-
-/** What a preview cannot show (docs/review.md, "What a preview cannot show"). */
-export const FUNCTIONS_NOTE = "_A preview does not run the program's functions: what they do on `up` (encode or decode values, " +
-  "rotate keys, check out accounts, apply, discard or cancel runs) is not in this review._";
 
 /** Longest text of one value in a review; longer values are cut with an ellipsis. */
 const MAX_VALUE = 200;
@@ -42,6 +38,12 @@ export function valueText(v: unknown): string {
   const json = JSON.stringify(v, (_k, x: unknown) => (x === UNKNOWN ? "(known after apply)" : x)) ?? String(v);
   const flat = json.replace(/\s+/g, " ");
   return code(flat.length > MAX_VALUE ? `${flat.slice(0, MAX_VALUE)}…` : flat);
+}
+
+/** A message as one line of code, long ones cut. */
+function textLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return code(flat.length > MAX_VALUE * 2 ? `${flat.slice(0, MAX_VALUE * 2)}…` : flat);
 }
 
 function propertyLine(p: PropertyChange): string {
@@ -87,8 +89,9 @@ function resourceBlock(c: ResourceChange, options: RenderOptions): Block {
   const lines = [`#### ${c.op}: ${title(c)}`];
   if (c.op === "replace") lines.push(`Replacement ${replacementLine(c)}.`);
   const shown = c.op === "delete" && !options.full ? [] : c.properties.filter((p) => options.full || p.kind !== "unchanged");
+  if (c.lastError) lines.push("", `The last \`up\` failed on it, so the engine updates it again: ${textLine(c.lastError)}`);
   if (shown.length) lines.push("", ...shown.map(propertyLine));
-  else if (c.op === "update" || c.op === "replace") lines.push("", "No input changed (the provider asked for this step).");
+  else if (!c.lastError && (c.op === "update" || c.op === "replace")) lines.push("", "No input changed (the provider asked for this step).");
   const hidden = c.properties.length - shown.length;
   if (hidden > 0 && c.op !== "delete") lines.push("", `${hidden} unchanged ${hidden === 1 ? "property" : "properties"} not shown (--full lists them).`);
   return { group: c.group, op: c.op, kept: c.op === "replace" || c.op === "delete", text: `${lines.join("\n")}\n` };
@@ -105,9 +108,7 @@ export function summary(model: ReviewModel): string {
   const parts = counts(model).map(([op, n]) => `${n} ${VERBS[op] ?? `to ${op}`}`);
   if (model.unchanged) parts.push(`${model.unchanged} unchanged`);
   const lines = ["## Pulumi preview review", "", `**Plan:** ${parts.join(", ")}.`];
-  // Side-effecting functions make no request in a preview and leave nothing in its JSON: say so
-  // rather than let a reviewer read the plan as all that `up` will do.
-  if (model.changes.some((c) => kindOf(c.type) !== undefined)) lines.push("", FUNCTIONS_NOTE);
+  lines.push(...callLines(model));
   const risky = model.changes.filter((c) => c.op === "replace" || c.op === "delete");
   if (risky.length) {
     lines.push("", "**Replacements and deletes:**", "");
@@ -116,10 +117,20 @@ export function summary(model: ReviewModel): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The one line of a preview that changes nothing. */
+/**
+ * The side-effecting functions `up` will call: they make no request in a preview, which only
+ * announces them (src/core/planned.ts), so a reviewer does not read the plan as all `up` will do.
+ */
+function callLines(model: ReviewModel): string[] {
+  if (!model.calls.length) return [];
+  return ["", "**Functions the program calls on `up`** (a preview makes no request for them):", "", ...model.calls.map((c) => `- ${code(c)}`)];
+}
+
+/** The one line of a preview that changes nothing (and the functions `up` will call all the same). */
 export function noChanges(model: ReviewModel): string {
   const n = model.unchanged;
-  return `No changes: the preview plans no create, update, replace or delete${n ? ` (${n} ${n === 1 ? "resource" : "resources"} unchanged)` : ""}.\n`;
+  const line = `No changes: the preview plans no create, update, replace or delete${n ? ` (${n} ${n === 1 ? "resource" : "resources"} unchanged)` : ""}.`;
+  return `${[line, ...callLines(model)].join("\n")}\n`;
 }
 
 /** Every resource's block, grouped by heading (groups in first-seen order, risky ones first inside). */

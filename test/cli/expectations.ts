@@ -42,6 +42,8 @@ export interface Expectations {
   };
   /** Requests the program's functions make on every up (`"POST /v1/..."`), so a second up is not "no writes". */
   functionCalls?: string[];
+  /** The side-effecting calls step 2's preview announces, as pulumi-svc-review lists them (`encode role="payments" ...`). */
+  plannedCalls?: string[];
   /** Why there is no out-of-band change or delete for this example. */
   outOfBandNote?: string;
   /**

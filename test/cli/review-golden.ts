@@ -62,5 +62,8 @@ export async function checkReview(exp: Expectations, json: string, shown: string
     const leaked = secrets.filter(([, values]) => values.some((v) => full.includes(v) || full.includes(JSON.stringify(v).slice(1, -1)))).map(([k]) => k);
     expect(leaked, "secrets in the review").toEqual([]);
   }
+  // The functions up will call, which a preview only announces.
+  for (const call of exp.plannedCalls ?? []) expect(review, review).toContain(`- \`${call}\``);
+  if (!exp.plannedCalls?.length) expect(review).not.toContain("Functions the program calls on `up`");
   return created;
 }

@@ -142,10 +142,33 @@ describe("pulumi-svc-review", () => {
     expect(await reviewPreview(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 2 } }))).toContain("(1 resource unchanged)");
   });
 
-  it("with objects of this package, the summary says a preview shows nothing of what functions do on up", async () => {
-    const note = "A preview does not run the program's functions";
-    expect(await reviewPreview(preview([role({ tokenTtl: 1 }, { tokenTtl: 2 })]))).toContain(note);
-    expect(await reviewPreview(preview([step("create", "random:index/randomPet:RandomPet", "pet", undefined, { length: 2 })]))).not.toContain(note);
+  it("lists the side-effecting calls the preview announced, identical ones once with a count, also with no change", async () => {
+    const { planned } = await import("../../src/core/planned");
+    const { field } = await import("../../src/core/fields");
+    const { z } = await import("zod");
+    const argFields = { role: field(() => z.string()), transformation: field(() => z.string()), value: field(() => z.string(), { secret: true }) };
+    const encode = planned({ name: "encode", fields: argFields }, { role: "payments", transformation: "card", value: "4111-1111-1111-1111" });
+    expect(encode).not.toContain("4111");
+    const diagnostics = [encode, encode, planned({ name: "rotateKey" }, { name: "signing" }), "pulumi-svc: run run-1 queued"].map((message) => ({ severity: "info", message: `${message}\n` }));
+    const withCalls = (json: string) => JSON.stringify({ ...JSON.parse(json), diagnostics });
+    const out = await reviewPreview(withCalls(preview([role({ tokenTtl: 1 }, { tokenTtl: 2 })])));
+    expect(out).toContain("**Functions the program calls on `up`** (a preview makes no request for them):");
+    expect(out).toContain('- `encode role="payments" transformation="card" (2 times)`');
+    expect(out).toContain("- `rotateKey`\n");
+    expect(out).not.toContain("queued");
+    const none = await reviewPreview(withCalls(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 2 } })));
+    expect(none.split("\n")[0]).toBe("No changes: the preview plans no create, update, replace or delete (1 resource unchanged).");
+    expect(none).toContain("- `rotateKey`");
+    expect(await reviewPreview(preview([role({ tokenTtl: 1 }, { tokenTtl: 2 })]))).not.toContain("Functions the program calls");
+  });
+
+  it("an update after a failed up says so, with the error the state kept; hidden __ inputs are never listed", async () => {
+    const failed = step("update", "pulumi-nodejs:dynamic/runs:Run", "deploy", { workspaceId: "ws-1", __urn: "urn:x" }, { workspaceId: "ws-1", __urn: "urn:x" },
+      { id: "run-1", old: { initErrors: ["run run-1 did not reach completed within 1 s (it is pending); it was discarded"] } });
+    const out = await reviewPreview(preview([failed]));
+    expect(out).toContain("The last `up` failed on it, so the engine updates it again: `run run-1 did not reach completed within 1 s");
+    expect(out).not.toContain("No input changed");
+    expect(out).not.toContain("__urn");
   });
 
   it("resources of other providers: the same property diff, grouped by package, no service path", async () => {
