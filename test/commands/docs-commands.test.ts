@@ -33,7 +33,9 @@ const EXEMPT: Record<string, string> = {
     "installs from the registry and rebuilds dist/ under the running suite; .ci/run runs npm ci, `npm test` builds, test/package/pack.test.ts runs npm pack",
   "cd /path/to/your/program": "a placeholder for the reader's own folder; test/package/pack.test.ts sets up such a program",
   "npm install @pulumi/pulumi /path/to/pulumi-svc-0.1.0.tgz":
-    "needs the npm registry (no network here); test/package/pack.test.ts installs the packed tarball into a program and compiles it",
+    "installs into the reader's program; test/package/install.test.ts runs it in a fresh project on Node 22 with the newest @pulumi/pulumi (.ci/run's second combination)",
+  "npm install @pulumi/pulumi@3.248.0 /path/to/pulumi-svc-0.1.0.tgz":
+    "installs into the reader's program; test/package/install.test.ts runs it in a fresh project on Node 20 (npm test)",
   "npm install": "needs the npm registry (no network here); .ci/run installs with npm ci before every run",
   "npm start": "rebuilds dist/ (npm run build) under the running suite; test/cli/start.test.ts runs its script with the real CLI",
   "npm test": "what CI runs: .ci/run runs it",
@@ -42,9 +44,11 @@ const EXEMPT: Record<string, string> = {
   "npx vitest run test/cli": "the real-CLI suite, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
   "SVC_CLI_EXAMPLES=quickstart npx vitest run test/cli/examples.test.ts": "one example of test/cli/examples.test.ts, which .ci/run runs in full",
   'out="$(scripts/node22.sh)"; bin="$(echo "$out" | sed -n 1p)"; tree="$(echo "$out" | sed -n 2p)"':
-    "downloads Node 22 and @pulumi/pulumi 3.270; .ci/run runs scripts/node22.sh for its second combination",
-  '(cd "$tree" && PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli)':
-    ".ci/run runs exactly these suites as its second combination (Node 22); a suite cannot run itself",
+    "downloads Node 22 and the newest @pulumi/pulumi; .ci/run runs scripts/node22.sh for its second combination",
+  'cli="$(PULUMI_CLI_VERSION=newest scripts/pulumi-cli.sh)"':
+    "builds the newest Pulumi CLI from the Go module proxy (minutes); .ci/run runs it for its second combination",
+  '(cd "$tree" && SVC_PULUMI_BIN="$cli" PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts)':
+    ".ci/run runs exactly these suites as its second combination (Node 22, newest CLI); a suite cannot run itself",
 };
 
 /** What a block's placeholders draw on: the throwaway PostgreSQL, started when a block needs it. */

@@ -8,8 +8,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { localLinks, manualFiles } from "../support/markdown";
+import { npm, packTarball } from "./tarball";
 
-const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
 let dir: string;
 let project: string;
@@ -20,10 +20,8 @@ function packList(): string[] {
 }
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(root, "dist/src/index.d.ts"))) throw new Error("dist/ is missing: run npm run build (npm test does)");
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pack-"));
-  const out = execFileSync(npm, ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  const tarball = path.join(dir, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+  const tarball = packTarball(dir);
   // A program folder with the tarball installed as npm would (extracted under node_modules) and
   // the dependencies linked from this repository: no registry needed.
   project = path.join(dir, "program");
