@@ -1,48 +1,25 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
+import { expectNoSecretShown, launchChromium, playwrightFor, watchPage, type Browser } from "../support/browser";
 import { bearer, call, svcToken } from "./helpers";
 
-/**
- * The web page in a real browser: Debian's chromium, driven by playwright-core (found through
- * node_modules or NODE_PATH). Without either the file skips with the reason printed, unless
- * SVC_REQUIRE_REAL=1 makes that a failure.
- */
-const CHROMIUM = process.env.SVC_CHROMIUM ?? "/usr/bin/chromium";
-const PLAYWRIGHT_VERSION = "1.65.1";
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function loadPlaywright(): { chromium: any } | string {
-  if (!existsSync(CHROMIUM)) return `no browser at ${CHROMIUM} (apt-get install -y chromium)`;
-  try {
-    return createRequire(join(process.cwd(), "package.json"))("playwright-core");
-  } catch {
-    return `playwright-core is not installed (npm install playwright-core@${PLAYWRIGHT_VERSION}, or NODE_PATH to a folder holding it)`;
-  }
-}
-
-const loaded = loadPlaywright();
-const skip = typeof loaded === "string";
-if (skip) {
-  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${loaded}`);
-  console.warn(`skipping the web page tests: ${loaded}`);
-}
+// The web page in a real browser (test/support/browser.ts says what it needs).
+const playwright = playwrightFor("the web page tests");
 
 const HOSTILE = `<img src=x onerror="window.__pwned=1">`;
 const SECRETS = { nc: "nc-ui-signing-secret-41ab", kms: "kms-ui-client-secret-77cd", bind: "bind-ui-pass-90ef" };
 
-describe.skipIf(skip)("the emulator's web page", () => {
+describe.skipIf(!playwright)("the emulator's web page", () => {
   let emu: Emulator;
   let dir = "";
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let browser: any;
+  let browser: Browser;
   beforeAll(async () => {
     emu = await startEmulator();
     dir = mkdtempSync(join(tmpdir(), "emu-ui-"));
-    browser = await (loaded as { chromium: { launch(o: unknown): Promise<unknown> } }).chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+    browser = await launchChromium(playwright!);
   });
   afterAll(async () => {
     await browser?.close();
@@ -52,10 +29,7 @@ describe.skipIf(skip)("the emulator's web page", () => {
 
   test("shows objects, a run's transitions and a delivery as they happen; advance moves the run; no secret; names are text", async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    const bodies: string[] = [];
-    page.on("response", async (res: { text(): Promise<string> }) => bodies.push(await res.text().catch(() => "")));
-    const errors: string[] = [];
-    page.on("pageerror", (err: Error) => errors.push(err.message));
+    const watched = watchPage(page);
     await page.goto(`${emu.controlUrl}/ui/`);
     await page.getByText("no runs yet").waitFor();
 
@@ -127,14 +101,8 @@ describe.skipIf(skip)("the emulator's web page", () => {
     await page.screenshot({ path: join(dir, "emulator-ui.png"), fullPage: false });
     expect(statSync(join(dir, "emulator-ui.png")).size).toBeGreaterThan(0);
 
-    const text = await page.evaluate("document.body.innerText");
-    const secrets = [...Object.values(SECRETS), ...Object.values(emu.tokens)];
-    for (const secret of secrets) {
-      expect(text).not.toContain(secret);
-      for (const body of bodies) expect(body).not.toContain(secret);
-    }
-    expect(bodies.length).toBeGreaterThan(5);
-    expect(errors).toEqual([]);
+    await expectNoSecretShown(page, watched, [...Object.entries(SECRETS), ...Object.entries(emu.tokens)]);
+    expect(watched.errors).toEqual([]);
     await page.close();
   });
 
