@@ -158,7 +158,7 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     await control(emu, "DELETE", "/requests");
     try {
       const r = await s.up(["--parallel", "64"]);
-      expect(r.code, r.stdout).toBe(0);
+      expect(r.code, r.text).toBe(0);
       expect(r.changeSummary).toEqual({ create: count + 1 });
       expect(r.diagnostics?.filter((d) => d.severity === "error")).toEqual([]);
       const throttled = async () => {
@@ -172,7 +172,7 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
       expect((listed.body.data.keys as string[]).filter((k) => k.startsWith("bulk-"))).toHaveLength(count);
       await control(emu, "PUT", "/throttle", { rate: 20 });
       const d = await s.destroy(["--parallel", "64"]);
-      expect(d.code, d.stdout).toBe(0);
+      expect(d.code, d.text).toBe(0);
       expect(d.changeSummary).toEqual({ delete: count + 1 });
       await throttled();
       // Each object written once and deleted once: no write repeated after its 429 was answered by a success.

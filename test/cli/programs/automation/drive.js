@@ -10,8 +10,8 @@ const svc = require("pulumi-svc");
 const [cliDir, base, emulatorJson] = process.argv.slice(2);
 const emu = JSON.parse(emulatorJson);
 
-// The provider host runs in the workspace's folder and loads pulumi-svc from there: an inline
-// program's workDir must be a folder that resolves it (here, inside this package).
+// The provider host starts in this process's current directory (the project, where node_modules
+// holds pulumi-svc) and resolves modules from there; workDir only holds Pulumi.yaml and settings.
 function options(name, command) {
   return {
     workDir: path.join(base, name),
