@@ -14,10 +14,10 @@ import {
   extractMessages,
 } from "./errors";
 import { registerSecret, registerSecretField } from "./redact";
+import { DEFAULT_MAX_CONCURRENT_REQUESTS, gateFor, type Gate } from "./limiter";
 
 // The header every secrets-service request carries its token in: masked wherever a server echoes it.
 registerSecretField("x-svc-token");
-import { DEFAULT_MAX_CONCURRENT_REQUESTS, gateFor, type Gate } from "./limiter";
 import { backoffDelay, isRetryableStatus, isRetryableTransport, isSafeRequest, parseRetryAfter, sleep } from "./retry";
 
 export interface RetryInfo {
@@ -306,9 +306,9 @@ export class HttpClient {
       problems.push({ path: "baseUrl", message: "must be an http or https URL" });
     }
     if (typeof options.token !== "string") problems.push({ path: "token", message: "must be a string" });
+    else registerSecret(options.token);
     const limit = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
     if (!Number.isInteger(limit) || limit < 1) problems.push({ path: "maxConcurrentRequests", message: "must be a positive integer" });
-    else registerSecret(options.token);
     if (problems.length > 0) throw new InvalidInputError(problems, { service: options.service });
     this.options = options;
     this.base = base;
