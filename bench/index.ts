@@ -12,6 +12,7 @@ const benches: [string, string[]][] = [
   ["transform.js", []],
   ["redact.js", []],
   ["coldstart.js", []],
+  ["scale.js", []],
 ];
 
 for (const [file, args] of benches) {

@@ -23,6 +23,7 @@ export const SETTINGS = {
   insecureTls: { key: "svc:insecureTls", env: "SVC_INSECURE_TLS", about: "skip TLS verification (true/false)" },
   requestTimeoutMs: { key: "svc:requestTimeoutMs", env: "SVC_REQUEST_TIMEOUT_MS", about: "per-request timeout" },
   maxRetries: { key: "svc:maxRetries", env: "SVC_MAX_RETRIES", about: "retries of safe requests" },
+  maxConcurrentRequests: { key: "svc:maxConcurrentRequests", env: "SVC_MAX_CONCURRENT_REQUESTS", about: "requests in flight to one server at once, per process" },
 } satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -37,7 +38,7 @@ export interface ConfigSource {
 }
 
 /** What a client of one service needs, as resolved from config and environment. */
-export type ServiceConfig = Pick<ClientOptions, "service" | "baseUrl" | "token" | "tokenFrom" | "caCert" | "insecureTls" | "requestTimeoutMs" | "maxRetries">;
+export type ServiceConfig = Pick<ClientOptions, "service" | "baseUrl" | "token" | "tokenFrom" | "caCert" | "insecureTls" | "requestTimeoutMs" | "maxRetries" | "maxConcurrentRequests">;
 
 /** A setting that is missing or unusable. Its message is redacted like every error's. */
 export class ConfigError extends Error {
@@ -103,6 +104,17 @@ function integer(source: ConfigSource | undefined, name: SettingName): number | 
   return n;
 }
 
+/** A count of at least 1, refused naming where the value came from (a connection, or the key and variable). */
+function positive(source: ConfigSource | undefined, name: SettingName): number | undefined {
+  const raw = lookup(source, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (Number.isInteger(n) && n >= 1) return n;
+  const s = SETTINGS[name];
+  const layered = source?.origin?.(s.key);
+  throw new ConfigError(`${layered ?? `${s.key} / ${s.env}`} must be a positive integer, got "${raw}"`);
+}
+
 function bool(source: ConfigSource | undefined, name: SettingName): boolean | undefined {
   const raw = lookup(source, name);
   if (raw === undefined) return undefined;
@@ -132,8 +144,8 @@ export function serviceSettings(service: Service): { url: SettingName; token: Se
 
 /** Every setting a client of each service depends on, in a fixed order (see settingValues). */
 const CLIENT_SETTINGS: Record<Service, readonly Setting[]> = {
-  runs: [SETTINGS.runUrl, SETTINGS.runToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries],
-  secrets: [SETTINGS.secretsUrl, SETTINGS.secretsToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries],
+  runs: [SETTINGS.runUrl, SETTINGS.runToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries, SETTINGS.maxConcurrentRequests],
+  secrets: [SETTINGS.secretsUrl, SETTINGS.secretsToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries, SETTINGS.maxConcurrentRequests],
 };
 
 /** `http://h/v1/` and `http://h/v1` are the same server: compared and recorded without trailing slashes. */
@@ -219,5 +231,6 @@ export function resolveServiceConfig(service: Service, source?: ConfigSource, to
     insecureTls: bool(source, "insecureTls"),
     requestTimeoutMs: integer(source, "requestTimeoutMs"),
     maxRetries: integer(source, "maxRetries"),
+    maxConcurrentRequests: positive(source, "maxConcurrentRequests"),
   };
 }

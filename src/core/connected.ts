@@ -20,7 +20,7 @@ export const SERVER_KEY = "serverUrl";
 /** The resource's URN, for progress lines logged against it (src/core/engineLog.ts). */
 export const URN_KEY = "__urn";
 
-interface Plain { url?: unknown; token?: unknown; service?: unknown }
+interface Plain { url?: unknown; token?: unknown; service?: unknown; maxConcurrentRequests?: unknown }
 
 export function serviceOfKind(kind: string): Service {
   return kind.slice(0, kind.indexOf(":")) as Service;
@@ -52,16 +52,23 @@ function text(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" && !isUnknown(v) ? v : undefined;
 }
 
+/** Why a connection's maxConcurrentRequests is unusable (an unknown one during preview is not). */
+export function limitProblem(v: unknown): string | undefined {
+  if (v === undefined || v === null || isUnknown(v)) return undefined;
+  return Number.isInteger(v) && (v as number) >= 1 ? undefined : "must be a positive integer";
+}
+
 /**
  * A config source in which the connection wins over stack config and environment for `service`:
- * `url` (the recorded server, else the connection's) and `token`.
+ * `url` (the recorded server, else the connection's), `token` and `maxConcurrentRequests`.
  */
 export function connectionSource(base: ConfigSource | undefined, service: Service | undefined,
-  c: { url?: unknown; token?: unknown; service?: unknown } | undefined): ConfigSource | undefined {
+  c: Plain | undefined): ConfigSource | undefined {
   const url = text(c?.url);
   const token = text(c?.token);
+  const limit = typeof c?.maxConcurrentRequests === "number" ? String(c.maxConcurrentRequests) : undefined;
   if (token) registerSecret(token);
-  if (!url && !token) return base;
+  if (!url && !token && limit === undefined) return base;
   const forService = service ?? (c?.service as Service | undefined);
   const names = forService ? serviceSettings(forService) : undefined;
   const urlKey = names && SETTINGS[names.url].key;
@@ -71,10 +78,12 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
   const layered: ConfigSource = (key) => {
     if (url && key === urlKey) return url;
     if (isToken(key)) return token;
+    if (limit !== undefined && key === SETTINGS.maxConcurrentRequests.key) return limit;
     if (!forService && url && (key === SETTINGS.runUrl.key || key === SETTINGS.secretsUrl.key)) return url;
     return base?.(key);
   };
-  layered.origin = (key) => (isToken(key) ? "connection.token" : base?.origin?.(key));
+  layered.origin = (key) => isToken(key) ? "connection.token"
+    : limit !== undefined && key === SETTINGS.maxConcurrentRequests.key ? "connection.maxConcurrentRequests" : base?.origin?.(key);
   return layered;
 }
 
@@ -105,6 +114,8 @@ function checkConnection(def: ResourceDefinition, source: ConfigSource | undefin
   for (const k of ["url", "token"] as const) {
     if (c[k] !== undefined && c[k] !== null && !isUnknown(c[k]) && typeof c[k] !== "string") fail(`.${k}`, "must be a string");
   }
+  const badLimit = limitProblem(c.maxConcurrentRequests);
+  if (badLimit) fail(".maxConcurrentRequests", badLimit);
   if (isUnknown(c.url)) return { serverUrl: c.url as string, failures };
   const layered = connectionSource(source, service, c);
   const names = serviceSettings(service);

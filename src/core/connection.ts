@@ -23,6 +23,12 @@ export interface Connection<S extends ServiceName = ServiceName> {
    * it again to refresh and delete), never in the provider text, and redacted from error messages.
    */
   token?: pulumi.Input<string>;
+  /**
+   * Requests in flight to this server at once from one process (the provider host, or the program
+   * for its functions); default `svc:maxConcurrentRequests` / `SVC_MAX_CONCURRENT_REQUESTS`, else 16.
+   * Counted with every other request to the same server.
+   */
+  maxConcurrentRequests?: pulumi.Input<number>;
   /** Set by `svc.secrets.connection` / `svc.runs.connection`, so one service's connection is refused by the other's resources. */
   service?: S;
 }
@@ -38,9 +44,10 @@ export interface ConnectionArgs<S extends ServiceName> {
 }
 
 /** Declares a connection of one service once, with its token made secret. */
-export function connectionOf<S extends ServiceName>(service: S, c: { url?: pulumi.Input<string>; token?: pulumi.Input<string> }): Connection<S> {
+export function connectionOf<S extends ServiceName>(service: S, c: { url?: pulumi.Input<string>; token?: pulumi.Input<string>; maxConcurrentRequests?: pulumi.Input<number> }): Connection<S> {
   const out: Connection<S> = { service };
   if (c.url !== undefined) out.url = c.url;
+  if (c.maxConcurrentRequests !== undefined) out.maxConcurrentRequests = c.maxConcurrentRequests;
   if (c.token !== undefined) out.token = pulumi.secret(c.token);
   return out;
 }

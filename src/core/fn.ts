@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { baseUrlProblem, missingSettings } from "../config";
 import { InvalidInputError, type Service } from "../http";
-import { connectionSource } from "./connected";
+import { connectionSource, limitProblem } from "./connected";
 import type { Connection, ServiceName } from "./connection";
 import { makeContext } from "./context";
 import type { Context, Props } from "./definition";
@@ -117,11 +117,13 @@ export function programContext(connection?: { url?: unknown; token?: unknown; se
   return makeContext(connectionSource(programConfig, service, connection), tokenless);
 }
 
-/** A connection's URL is refused as `connection.url`, not under the config key it stands in for. */
-function checkConnectionUrl(connection: { url?: unknown } | undefined): void {
+/** A connection's URL and limit are refused as `connection.<member>`, not under the config key they stand in for. */
+function checkConnectionUrl(connection: { url?: unknown; maxConcurrentRequests?: unknown } | undefined): void {
   const url = connection?.url;
   const problem = typeof url === "string" && url !== "" ? baseUrlProblem(url) : undefined;
   if (problem) throw new InvalidInputError([{ path: "connection.url", message: problem }]);
+  const badLimit = limitProblem(connection?.maxConcurrentRequests);
+  if (badLimit) throw new InvalidInputError([{ path: "connection.maxConcurrentRequests", message: badLimit }]);
 }
 
 /** Every error of a function names it, whatever layer it comes from. */

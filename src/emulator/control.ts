@@ -103,6 +103,18 @@ const routes: Route<Runtime>[] = [
   },
   { method: "GET", path: "/faults", handler: (rt) => jsonReply(200, { faults: rt.faults.list() }) },
   { method: "DELETE", path: "/faults", handler: (rt) => (rt.faults.clear(), emptyReply(204)) },
+  {
+    method: "PUT",
+    path: "/throttle",
+    handler: (rt, req) => {
+      const b = body(req);
+      if (!b.ok) return b.reply;
+      const problem = rt.faults.throttle.set(b.value);
+      return problem ? fail(400, problem) : jsonReply(200, rt.faults.throttle.report());
+    },
+  },
+  { method: "GET", path: "/throttle", handler: (rt) => jsonReply(200, rt.faults.throttle.report()) },
+  { method: "DELETE", path: "/throttle", handler: (rt) => (rt.faults.throttle.off(), emptyReply(204)) },
   { method: "POST", path: "/mounts", handler: addMount },
   ...identityControlRoutes,
   ...directoryControlRoutes,

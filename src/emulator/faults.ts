@@ -27,8 +27,83 @@ export function faultAction(fault: Fault): FaultAction {
   return { kind: "status", status: 503 };
 }
 
+/**
+ * Throttling of the service endpoints: above `maxConcurrent` requests held at once, or above `rate`
+ * requests answered per second, a request gets 429 with Retry-After. It also reports the most
+ * requests the emulator held at once, so a test can prove a client never exceeds its limit.
+ */
+export class Throttle {
+  maxConcurrent?: number;
+  rate?: number;
+  /** Seconds announced when refusing above maxConcurrent (above the rate: until the second ends). */
+  retryAfter = 1;
+  inFlight = 0;
+  peak = 0;
+  throttled = 0;
+  private windowStart = 0;
+  private inWindow = 0;
+
+  set(input: unknown): string | undefined {
+    if (!isRecord(input)) return "body must be a JSON object";
+    const { maxConcurrent, rate, retryAfter = 1 } = input;
+    if (maxConcurrent !== undefined && (!Number.isInteger(maxConcurrent) || (maxConcurrent as number) < 1)) return "maxConcurrent must be a positive integer";
+    if (rate !== undefined && (!Number.isInteger(rate) || (rate as number) < 1)) return "rate must be a positive integer (requests per second)";
+    if (!Number.isInteger(retryAfter) || (retryAfter as number) < 0) return "retryAfter must be a non-negative integer number of seconds";
+    this.maxConcurrent = maxConcurrent as number | undefined;
+    this.rate = rate as number | undefined;
+    this.retryAfter = retryAfter as number;
+    this.reset();
+    return undefined;
+  }
+
+  /** Settings off and counters from now (requests in flight stay counted until they end). */
+  reset(): void {
+    this.peak = this.inFlight;
+    this.throttled = 0;
+    this.inWindow = 0;
+    this.windowStart = 0;
+  }
+
+  off(): void {
+    this.maxConcurrent = undefined;
+    this.rate = undefined;
+    this.retryAfter = 1;
+    this.reset();
+  }
+
+  /** A service request arrived: the Retry-After seconds of a 429 for it, or undefined to serve it. */
+  enter(now = Date.now()): number | undefined {
+    this.inFlight += 1;
+    if (this.inFlight > this.peak) this.peak = this.inFlight;
+    if (this.maxConcurrent !== undefined && this.inFlight > this.maxConcurrent) return this.refuse(this.retryAfter);
+    if (this.rate !== undefined) {
+      if (now - this.windowStart >= 1000) {
+        this.windowStart = now;
+        this.inWindow = 0;
+      }
+      if (this.inWindow >= this.rate) return this.refuse(Math.max(1, Math.ceil((this.windowStart + 1000 - now) / 1000)));
+      this.inWindow += 1;
+    }
+    return undefined;
+  }
+
+  leave(): void {
+    this.inFlight -= 1;
+  }
+
+  report(): Record<string, unknown> {
+    return { maxConcurrent: this.maxConcurrent ?? null, rate: this.rate ?? null, retryAfter: this.retryAfter, inFlight: this.inFlight, peak: this.peak, throttled: this.throttled };
+  }
+
+  private refuse(seconds: number): number {
+    this.throttled += 1;
+    return seconds;
+  }
+}
+
 export class Faults {
   private faults: Fault[] = [];
+  readonly throttle = new Throttle();
 
   add(input: unknown): Fault | string {
     if (!isRecord(input)) return "body must be a JSON object";
@@ -86,6 +161,7 @@ export class Faults {
 
   clear(): void {
     this.faults = [];
+    this.throttle.off();
   }
 }
 

@@ -92,7 +92,29 @@ export async function listen(rt: Runtime, abort: AbortController, host: string, 
   };
 }
 
+/** Service requests are counted while the emulator holds them, and throttled when asked (faults.ts). */
 async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const target = req.url ?? "/";
+  const q = target.indexOf("?");
+  const service = classify(q < 0 ? target : target.slice(0, q));
+  if (service !== "run" && service !== "secrets") return serveRequest(rt, req, res);
+  const throttle = rt.faults.throttle;
+  const retryAfter = throttle.enter();
+  try {
+    if (retryAfter === undefined) return await serveRequest(rt, req, res);
+    req.resume();
+    const path = q < 0 ? target : target.slice(0, q);
+    const query = q < 0 ? "" : target.slice(q + 1);
+    const method = service === "secrets" ? secretsMethod(req.method ?? "GET", new URLSearchParams(query)) : req.method ?? "GET";
+    rt.requests.push({ method, path, query, status: 429, at: Date.now() });
+    const reply = errorFor(service, 429, "throttled: too many requests");
+    send(res, { ...reply, headers: { ...reply.headers, "retry-after": String(retryAfter) } });
+  } finally {
+    throttle.leave();
+  }
+}
+
+async function serveRequest(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const target = req.url ?? "/";
   const q = target.indexOf("?");
   const path = q < 0 ? target : target.slice(0, q);

@@ -14,6 +14,7 @@ import {
   extractMessages,
 } from "./errors";
 import { registerSecret, registerSecretField } from "./redact";
+import { DEFAULT_MAX_CONCURRENT_REQUESTS, gateFor, type Gate } from "./limiter";
 
 // The header every secrets-service request carries its token in: masked wherever a server echoes it.
 registerSecretField("x-svc-token");
@@ -45,6 +46,11 @@ export interface ClientOptions {
   retryBaseMs?: number;
   /** Cap for Retry-After and backoff; default 30000. */
   maxRetryDelayMs?: number;
+  /**
+   * Requests this client may have in flight to its server at once, counted with every other client
+   * of the same server (origin and base path) in the process; default 16.
+   */
+  maxConcurrentRequests?: number;
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -276,6 +282,8 @@ export class HttpClient {
   private readonly origin: string;
   private readonly basePath: string;
   private readonly tlsKey: string;
+  private readonly gate: Gate;
+  private readonly limit: number;
   private headers?: Record<string, string>;
   private bodyHeaders?: Record<string, string>;
 
@@ -299,12 +307,16 @@ export class HttpClient {
     }
     if (typeof options.token !== "string") problems.push({ path: "token", message: "must be a string" });
     else registerSecret(options.token);
+    const limit = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
+    if (!Number.isInteger(limit) || limit < 1) problems.push({ path: "maxConcurrentRequests", message: "must be a positive integer" });
     if (problems.length > 0) throw new InvalidInputError(problems, { service: options.service });
     this.options = options;
     this.base = base;
     this.origin = origin;
     this.basePath = basePath;
     this.tlsKey = agentKey(options);
+    this.gate = gateFor(origin + basePath);
+    this.limit = limit;
   }
 
   /** The service's base URL, without a trailing slash. */
@@ -326,12 +338,22 @@ export class HttpClient {
       let retryAfterMs: number | undefined;
       let reason: string;
       try {
-        const res = await send(agentFor(o, this.tlsKey), this.origin, this.basePath + p.path, p, timeout);
+        // A retry goes first: it has waited its turn already, and the pause a 429 set is honoured here.
+        const turn = this.gate.enter(this.limit, attempt > 0);
+        if (turn) await turn;
+        let res: Received;
+        try {
+          res = await send(agentFor(o, this.tlsKey), this.origin, this.basePath + p.path, p, timeout);
+        } finally {
+          this.gate.leave();
+        }
         const body = parseBody(res.statusCode, res.text, res.headers["content-type"]);
         if ((res.statusCode >= 200 && res.statusCode < 300) || spec.expect?.includes(res.statusCode)) {
           return { status: res.statusCode, headers: res.headers, body: body as T | undefined };
         }
         retryAfterMs = parseRetryAfter(res.headers["retry-after"]);
+        // 429 is about the server, not this request: every request to it waits, retried or not.
+        if (res.statusCode === 429 && retryAfterMs !== undefined) this.gate.pause(Math.min(retryAfterMs, capMs));
         const messages = extractMessages(body);
         // A refused token is most often the wrong one: say which setting it came from.
         if ((res.statusCode === 401 || res.statusCode === 403) && o.tokenFrom) messages.push(`check the token (from ${o.tokenFrom})`);
@@ -352,7 +374,8 @@ export class HttpClient {
       } catch {
         // A logging hook must not change the outcome of a request.
       }
-      await sleep(delayMs);
+      // After a 429 with Retry-After the gate holds every request back, this one included.
+      if (!(retryAfterMs !== undefined && error.status === 429)) await sleep(delayMs);
     }
   }
 

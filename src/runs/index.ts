@@ -32,6 +32,8 @@ export function connection(c: {
   url?: pulumi.Input<string>;
   /** API token, made secret; default `svc:runToken` / `SVC_RUN_TOKEN`. */
   token?: pulumi.Input<string>;
+  /** Requests in flight to this server at once, per process; default `svc:maxConcurrentRequests` / `SVC_MAX_CONCURRENT_REQUESTS`, else 16. */
+  maxConcurrentRequests?: pulumi.Input<number>;
 }): Connection<"runs"> {
   return connectionOf("runs", c);
 }

@@ -25,6 +25,8 @@ export function connection(c: {
   url?: pulumi.Input<string>;
   /** API token, made secret; default `svc:secretsToken` / `SVC_SECRETS_TOKEN`. */
   token?: pulumi.Input<string>;
+  /** Requests in flight to this server at once, per process; default `svc:maxConcurrentRequests` / `SVC_MAX_CONCURRENT_REQUESTS`, else 16. */
+  maxConcurrentRequests?: pulumi.Input<number>;
 }): Connection<"secrets"> {
   return connectionOf("secrets", c);
 }

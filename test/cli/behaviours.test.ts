@@ -156,17 +156,43 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     expect(repaired.initErrors ?? []).toEqual([]);
   });
 
-  it("up --parallel 16 creates 200 resources with 0 failures; destroy removes them all", async () => {
-    const s = await stack("parallel", { "behaviours:count": "200" });
-    const r = await s.up(["--parallel", "16"]);
-    expect(r.code).toBe(0);
-    expect(r.changeSummary).toEqual({ create: 201 });
-    expect(r.diagnostics?.filter((d) => d.severity === "error")).toEqual([]);
-    const listed = await secretsApi(emu, "LIST", "/transform/alphabet");
-    expect((listed.body.data.keys as string[]).filter((k) => k.startsWith("bulk-"))).toHaveLength(200);
-    const d = await s.destroy(["--parallel", "16"]);
-    expect(d.code).toBe(0);
-    expect(d.changeSummary).toEqual({ delete: 201 });
+  it("up --parallel 64 creates 200 resources under svc:maxConcurrentRequests 4 against an emulator throttling above a rate: 0 failures, never more than 4 requests at once", async () => {
+    const count = 200;
+    const s = await stack("parallel", { "behaviours:count": String(count), "svc:maxConcurrentRequests": "4" });
+    // Each request held 50 ms, so they overlap (without the limit, 100 resources reached 24 at
+    // once); 20 a second is below what 4 at a time ask for, so the server answers 429s.
+    await control(emu, "PUT", "/throttle", { rate: 20 });
+    await control(emu, "POST", "/faults", { path: "/v1/transform/alphabet/*", delayMs: 50, count: 100_000 });
+    await control(emu, "DELETE", "/requests");
+    try {
+      const r = await s.up(["--parallel", "64"]);
+      expect(r.code, r.text).toBe(0);
+      expect(r.changeSummary).toEqual({ create: count + 1 });
+      expect(r.diagnostics?.filter((d) => d.severity === "error")).toEqual([]);
+      const throttled = async () => {
+        const report = await control<{ peak: number; throttled: number }>(emu, "GET", "/throttle");
+        expect(report.peak).toBeLessThanOrEqual(4);
+        expect(report.throttled).toBeGreaterThan(0);
+      };
+      await throttled();
+      await control(emu, "PUT", "/throttle", {});
+      const listed = await secretsApi(emu, "LIST", "/transform/alphabet");
+      expect((listed.body.data.keys as string[]).filter((k) => k.startsWith("bulk-"))).toHaveLength(count);
+      await control(emu, "PUT", "/throttle", { rate: 20 });
+      const d = await s.destroy(["--parallel", "64"]);
+      expect(d.code, d.text).toBe(0);
+      expect(d.changeSummary).toEqual({ delete: count + 1 });
+      await throttled();
+      // Each object written once and deleted once: no write repeated after its 429 was answered by a success.
+      const done = (await control<{ requests: { method: string; path: string; status: number }[] }>(emu, "GET", "/requests")).requests
+        .filter((q) => q.path.includes("/alphabet/bulk-") && q.status < 300);
+      expect(done.filter((q) => q.method === "POST")).toHaveLength(count);
+      expect(done.filter((q) => q.method === "DELETE")).toHaveLength(count);
+    } finally {
+      await control(emu, "DELETE", "/faults"); // the throttle too
+    }
+    const left = await secretsApi(emu, "LIST", "/transform/alphabet");
+    expect(((left.body?.data?.keys ?? []) as string[]).filter((k) => k.startsWith("bulk-"))).toEqual([]);
   }, 600_000);
 
   it("expected failures print one line each, with no stack frame, naming the token's setting", async () => {

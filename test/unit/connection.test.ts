@@ -46,6 +46,14 @@ describe("check", () => {
     expect(failures.find((f) => f.property === "connection.url")!.reason).toMatch(/must be an http\(s\) URL/);
   });
 
+  it("takes a connection's maxConcurrentRequests (unknown in a preview too) and refuses one below 1 or not an integer", async () => {
+    for (const ok of [1, 64, UNKNOWN]) expect((await check({ ...base, connection: { maxConcurrentRequests: ok } })).failures).toEqual([]);
+    for (const bad of [0, 2.5, "4"]) {
+      expect((await check({ ...base, connection: { maxConcurrentRequests: bad } })).failures)
+        .toEqual([{ property: "connection.maxConcurrentRequests", reason: "must be a positive integer" }]);
+    }
+  });
+
   it("fails when neither the connection, the config nor the environment gives URL and token, naming key and variable", async () => {
     delete process.env.SVC_SECRETS_URL;
     delete process.env.SVC_SECRETS_TOKEN;
