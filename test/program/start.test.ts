@@ -92,7 +92,7 @@ describe("npm start", () => {
       // Not spawnSync: see shell() for why this process's event loop must keep running meanwhile.
       const step2 = await shell(command, { ...startEnv(), PATH: [path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter) });
       expect(step2.status, `${step2.stdout}\n${step2.stderr}`).toBe(0);
-      expect(step2.stdout).toMatch(/~ update {2}pulumi-nodejs:dynamic\/runs:NotificationConfiguration {2}ci-hook {2}\[changed: token, triggers\]/);
+      expect(step2.stdout).toMatch(/~ update {2}pulumi-nodejs:dynamic\/runs:NotificationConfiguration {2}ci-hook {2}\[changed: token, tokenVersion, triggers\]/);
       expect(step2.stdout).toMatch(/\+- replace {2}pulumi-nodejs:dynamic\/secrets:TransformTemplate {2}ssn/);
       expect(step2.stdout).toMatch(/hookId: "nc-/);
       expect((await hook()).triggers.sort()).toEqual(["run:completed", "run:errored", "run:needs_attention"]);
