@@ -4,6 +4,7 @@
  * configure() calls except what configure() itself hands over.
  */
 import type { ClientOptions, Service } from "./http";
+import { limitRule } from "./http/limiter";
 import { markExpected } from "./http/quiet";
 import { redact } from "./http/redact";
 
@@ -109,10 +110,11 @@ function positive(source: ConfigSource | undefined, name: SettingName): number |
   const raw = lookup(source, name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (Number.isInteger(n) && n >= 1) return n;
+  const problem = limitRule(n);
+  if (!problem) return n;
   const s = SETTINGS[name];
   const layered = source?.origin?.(s.key);
-  throw new ConfigError(`${layered ?? `${s.key} / ${s.env}`} must be a positive integer, got "${raw}"`);
+  throw new ConfigError(`${layered ?? `${s.key} / ${s.env}`} ${problem}, got "${raw}"`);
 }
 
 function bool(source: ConfigSource | undefined, name: SettingName): boolean | undefined {

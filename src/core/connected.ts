@@ -7,6 +7,7 @@
 import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, withoutCredentials, type ConfigSource } from "../config";
 import type { Service } from "../http";
 import { isSvcError } from "../http/errors";
+import { limitRule } from "../http/limiter";
 import { registerSecret } from "../http/redact";
 import { registerSecrets } from "./fields";
 import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
@@ -54,8 +55,7 @@ function text(v: unknown): string | undefined {
 
 /** Why a connection's maxConcurrentRequests is unusable (an unknown one during preview is not). */
 export function limitProblem(v: unknown): string | undefined {
-  if (v === undefined || v === null || isUnknown(v)) return undefined;
-  return Number.isInteger(v) && (v as number) >= 1 ? undefined : "must be a positive integer";
+  return v === undefined || v === null || isUnknown(v) ? undefined : limitRule(v);
 }
 
 /**

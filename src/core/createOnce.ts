@@ -73,6 +73,7 @@ export async function createOnce<T>(op: CreateOnce<T>): Promise<T> {
       owned.add(op.idOf(created));
       return created;
     } catch (e) {
+      const failedAt = Date.now();
       last = e;
       if (!isAmbiguous(e)) throw e;
       let found: T | undefined;
@@ -95,7 +96,9 @@ export async function createOnce<T>(op: CreateOnce<T>): Promise<T> {
       // After the last attempt there is nothing to announce: the error goes to the engine.
       if (i === max) break;
       if (isSvcError(e, "rate_limited")) {
-        const wait = Math.min((e as { retryAfterMs?: number }).retryAfterMs ?? 1000, 30_000);
+        // Retry-After counts from the 429: the client's shared pause may have held the lookup for
+        // most of it already, and waiting it out again would double every throttled create.
+        const wait = Math.max(0, Math.min((e as { retryAfterMs?: number }).retryAfterMs ?? 1000, 30_000) - (Date.now() - failedAt));
         op.log?.(`create refused with 429 and nothing was created; trying again in ${wait} ms`);
         await new Promise((r) => setTimeout(r, wait));
       } else {

@@ -9,7 +9,9 @@
 import * as path from "path";
 
 type Client = { log(req: unknown, done: (err: unknown) => void): void };
-let client: Client | null | undefined;
+type Messages = { LogRequest: new () => LogRequest; LogSeverity: { INFO: number } };
+type LogRequest = { setSeverity(s: number): void; setMessage(m: string): void; setUrn(u: string): void; setEphemeral(e: boolean): void };
+let client: { call: Client; pb: Messages } | null | undefined;
 
 function engineAddress(): string | undefined {
   const script = process.argv[1] ?? "";
@@ -18,7 +20,7 @@ function engineAddress(): string | undefined {
   return /^[\w.:[\]-]+:[1-9]\d*$/.test(addr) ? addr : undefined;
 }
 
-function engine(): Client | null {
+function engine(): { call: Client; pb: Messages } | null {
   if (client !== undefined) return client;
   client = null;
   const addr = engineAddress();
@@ -28,7 +30,8 @@ function engine(): Client | null {
     const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
     const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
     const stubs = require(path.join(sdk, "proto", "engine_grpc_pb.js"));
-    client = new stubs.EngineClient(addr, grpc.credentials.createInsecure()) as Client;
+    const pb = require(path.join(sdk, "proto", "engine_pb.js")) as Messages;
+    client = { call: new stubs.EngineClient(addr, grpc.credentials.createInsecure()) as Client, pb };
   } catch {
     client = null;
   }
@@ -39,14 +42,12 @@ function engine(): Client | null {
 export function logToEngine(line: string, urn: string): boolean {
   const c = engine();
   if (!c) return false;
-  const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const pb = require(path.join(sdk, "proto", "engine_pb.js"));
-  const req = new pb.LogRequest();
-  req.setSeverity(pb.LogSeverity.INFO);
+  const req = new c.pb.LogRequest();
+  req.setSeverity(c.pb.LogSeverity.INFO);
   req.setMessage(line);
   req.setUrn(urn);
   req.setEphemeral(false);
-  c.log(req, (err) => {
+  c.call.log(req, (err) => {
     if (err) process.stderr.write(`${line}\n`);
   });
   return true;

@@ -14,7 +14,7 @@ import {
   extractMessages,
 } from "./errors";
 import { registerSecret, registerSecretField } from "./redact";
-import { DEFAULT_MAX_CONCURRENT_REQUESTS, gateFor, type Gate } from "./limiter";
+import { DEFAULT_MAX_CONCURRENT_REQUESTS, gateFor, limitRule, type Gate } from "./limiter";
 
 // The header every secrets-service request carries its token in: masked wherever a server echoes it.
 registerSecretField("x-svc-token");
@@ -308,7 +308,8 @@ export class HttpClient {
     if (typeof options.token !== "string") problems.push({ path: "token", message: "must be a string" });
     else registerSecret(options.token);
     const limit = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
-    if (!Number.isInteger(limit) || limit < 1) problems.push({ path: "maxConcurrentRequests", message: "must be a positive integer" });
+    const badLimit = limitRule(limit);
+    if (badLimit) problems.push({ path: "maxConcurrentRequests", message: badLimit });
     if (problems.length > 0) throw new InvalidInputError(problems, { service: options.service });
     this.options = options;
     this.base = base;

@@ -6,6 +6,11 @@
 /** The default of `svc:maxConcurrentRequests`: twice what `pulumi up` runs at once by default on 2 cores (8). */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 16;
 
+/** The one rule for a limit, wherever it comes from (stack config, environment, a connection, a client). */
+export function limitRule(v: unknown): string | undefined {
+  return Number.isInteger(v) && (v as number) >= 1 ? undefined : "must be a positive integer";
+}
+
 interface Waiter {
   limit: number;
   start: () => void;

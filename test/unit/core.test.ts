@@ -150,6 +150,17 @@ describe("createOnce", () => {
     expect([taken, posted]).toEqual(["made-before-429", 1]);
   });
 
+  it("counts Retry-After from the 429, so a lookup held by the client's pause is not followed by a second full wait", async () => {
+    const logs: string[] = [];
+    let attempts = 0;
+    await createOnce({ ...op({
+      attempt: async () => { if (++attempts === 1) throw new RateLimitedError({ status: 429, method: "POST", path: "/x", retryAfterMs: 200 }); return "ok"; },
+      // The lookup stands for one the client's shared pause held for the whole Retry-After.
+      find: async () => { await new Promise((r) => setTimeout(r, 250)); return undefined; },
+    }), log: (m: string) => logs.push(m) });
+    expect(logs).toEqual(["create refused with 429 and nothing was created; trying again in 0 ms"]);
+  });
+
   it("never hands one object to two creates: a lookup skips ids other creates own and waits for posts in flight", async () => {
     const scope = "unit-shared";
     const server: string[] = [];
