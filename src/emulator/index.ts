@@ -5,6 +5,7 @@
  * model) and `control.ts` (its `/_emulator` rows). Imports point one way: objects → state → shared.
  */
 import { Faults } from "./faults";
+import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
@@ -99,6 +100,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const statePath = options.statePath && index > 0 ? `${options.statePath}.cluster${index}` : options.statePath;
       const store = new Store(statePath, index === 0 ? options.tokens : {}, { flushMs: options.flushMs });
       const abort = new AbortController();
+      // Every delayed request listens for the close while it waits, and a bench holds hundreds at once.
+      setMaxListeners(0, abort.signal);
       const rt: Runtime = {
         store,
         requests: new Log<RawRequestEntry>(),

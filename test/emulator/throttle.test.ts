@@ -26,6 +26,20 @@ describe("throttle", () => {
     expect(log.filter((r) => r.status === 429)).toHaveLength(3);
   });
 
+  test("a dozen requests delayed at once raise no MaxListenersExceeded warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      await call("POST", `${emu.controlUrl}/faults`, { body: { path: "/v1/transform/alphabet", delayMs: 50, count: 12 } });
+      await Promise.all(Array.from({ length: 12 }, readAlphabets));
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+
   test("above the rate: 429 until the second ends; nothing is changed by a refused write", async () => {
     await throttle("PUT", { rate: 3 });
     const statuses: number[] = [];
