@@ -106,11 +106,17 @@ describe.skipIf(!playwright)("the emulator's web page", () => {
     await page.close();
   });
 
-  test("reset from the page empties it; beyond loopback the page needs the control token", async () => {
+  test("reset from the page empties it; the clock box follows the clock; beyond loopback the page needs the control token", async () => {
     const page = await browser.newPage();
     await call("POST", `${emu.controlUrl}/runs`, { body: { workspaceId: emu.workspaceId, count: 1 } });
+    expect((await call("PUT", `${emu.controlUrl}/clock`, { body: { autoAdvanceMs: 60_000 } })).status).toBe(200);
     await page.goto(`${emu.controlUrl}/ui/`);
     await page.locator("tr[data-run]").first().waitFor();
+    await page.getByText("every 60000 ms").waitFor();
+    expect(await page.inputValue('input[name="clock-ms"]')).toBe("60000");
+    await call("PUT", `${emu.controlUrl}/clock`, { body: { autoAdvanceMs: 0 } });
+    await page.getByText("auto-advance off").waitFor();
+    expect(await page.inputValue('input[name="clock-ms"]')).toBe("0");
     await page.click("#reset");
     await page.getByText("no runs yet").waitFor();
     await page.close();

@@ -164,6 +164,9 @@ export const APP_JS = String.raw`"use strict";
     });
   }
   function render(s) {
+    // The box follows the clock, except while someone is typing a new value into it.
+    var box = document.querySelector('input[name="clock-ms"]');
+    if (document.activeElement !== box) box.value = String(s.clock.autoAdvanceMs || 0);
     document.getElementById("clock").textContent = "cluster " + s.cluster + " at " + s.at + "; auto-advance " + (s.clock.autoAdvanceMs ? "every " + s.clock.autoAdvanceMs + " ms" : "off") + "; force-cancel cool-off " + s.clock.forceCancelCooloffMs + " ms";
     fill("faults", s.faults.length === 0 ? [el("p", { class: "empty", text: "no active faults" })] : [table(["method", "path", "status", "left", "when"], s.faults.map(function (f) {
       return el("tr", {}, [el("td", { text: f.method || "any" }), el("td", { text: f.path }), el("td", { text: f.drop ? "drop" : String(f.status || (f.delayMs ? "delay " + f.delayMs + " ms" : "")) }), el("td", { text: String(f.count) }), el("td", { text: f.when || "before" })]);
