@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import * as plugins from "../../src/secrets/plugins";
 import { checked, created, type Props, type Res } from "../support/calls";
-import { control, requests, secretsApi, useEmulator } from "../support/emulator";
+import { control, requests, secretsApi, useEmulator, withEnvSecretsToken } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
 // The plugin catalog needs the sudo capability: the provider runs with the root token here.
@@ -15,16 +15,6 @@ const SHA2 = "fedcba9876543210".repeat(4);
 const DB_PASSWORD = "Kd9-eNv-Qz4w-5c6d7e";
 
 const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
-
-async function withToken<T>(token: string, fn: () => Promise<T>): Promise<T> {
-  const saved = process.env.SVC_SECRETS_TOKEN;
-  process.env.SVC_SECRETS_TOKEN = token;
-  try {
-    return await fn();
-  } finally {
-    process.env.SVC_SECRETS_TOKEN = saved;
-  }
-}
 
 const base = { type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"], env: [`ACME_PASSWORD=${DB_PASSWORD}`] };
 
@@ -70,14 +60,14 @@ describe("plugin CatalogEntry", () => {
   });
 
   it("says a sudo token is needed when the token is not one, and changes nothing", async () => {
-    const err = await rejectionOf(withToken(emu().tokens.secretsUser, () => created(PLUGIN, base)));
+    const err = await rejectionOf(withEnvSecretsToken(emu().tokens.secretsUser, () => created(PLUGIN, base)));
     expect(err.code).toBe("forbidden");
     expect(err.message).toMatch(/^GET \/sys\/plugins\/catalog\/database\/acme-db: 403 Forbidden: permission denied; check the token \(from environment variable SVC_SECRETS_TOKEN\); the plugin catalog needs a token with the sudo capability/);
     expect(err.message).not.toContain(emu().tokens.secretsUser);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
 
     const { id, outs } = await created(PLUGIN, base);
-    const del = await rejectionOf(withToken(emu().tokens.secretsUser, () => call(PLUGIN, "delete", [id, outs])));
+    const del = await rejectionOf(withEnvSecretsToken(emu().tokens.secretsUser, () => call(PLUGIN, "delete", [id, outs])));
     expect(del.message).toMatch(/^DELETE .*403 Forbidden.*sudo capability/);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(200);
   });
@@ -122,9 +112,9 @@ describe("plugin CatalogEntry", () => {
     expect((await plugins.listPlugins()).database).toContain("acme-db");
     expect(await plugins.listPlugins({ type: "database" })).toMatchObject({ auth: [], secret: [], database: expect.arrayContaining(["acme-db"]) });
     expect(await plugins.getPlugin({ type: "database", name: "acme-db" })).toEqual({ type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"], builtin: false });
-    const denied = await rejectionOf(withToken(emu().tokens.secretsUser, () => plugins.getPlugin({ type: "database", name: "acme-db" })));
+    const denied = await rejectionOf(withEnvSecretsToken(emu().tokens.secretsUser, () => plugins.getPlugin({ type: "database", name: "acme-db" })));
     expect(denied.message).toMatch(/sudo capability/);
     // Listing needs no sudo.
-    expect((await withToken(emu().tokens.secretsUser, () => plugins.listPlugins())).database).toContain("acme-db");
+    expect((await withEnvSecretsToken(emu().tokens.secretsUser, () => plugins.listPlugins())).database).toContain("acme-db");
   });
 });

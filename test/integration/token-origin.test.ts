@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { call, configure } from "../../src/core/runtime";
 import * as transform from "../../src/secrets/transform";
 import { created } from "../support/calls";
-import { useEmulator } from "../support/emulator";
+import { useEmulator, withEnvSecretsToken } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
@@ -20,20 +20,10 @@ afterEach(() => {
   configured({});
 });
 
-async function withEnvToken<T>(token: string, fn: () => Promise<T>): Promise<T> {
-  const saved = process.env.SVC_SECRETS_TOKEN;
-  process.env.SVC_SECRETS_TOKEN = token;
-  try {
-    return await fn();
-  } finally {
-    process.env.SVC_SECRETS_TOKEN = saved;
-  }
-}
-
 describe("a refused token names its setting", () => {
   it("from the environment, for a resource's read", async () => {
     const { id, outs } = await created(ALPHABET, { name: "origin-env", alphabet: "0123" });
-    const e = await withEnvToken(WRONG, () => rejectionOf(call(ALPHABET, "read", [id, outs])));
+    const e = await withEnvSecretsToken(WRONG, () => rejectionOf(call(ALPHABET, "read", [id, outs])));
     expect(e.message).toBe("GET /transform/alphabet/origin-env: 403 Forbidden: permission denied; check the token (from environment variable SVC_SECRETS_TOKEN)");
   });
 
@@ -54,7 +44,7 @@ describe("a refused token names its setting", () => {
   });
 
   it("a function without a connection names the variable it read", async () => {
-    const e = await withEnvToken(WRONG, () => rejectionOf(transform.listAlphabets({})));
+    const e = await withEnvSecretsToken(WRONG, () => rejectionOf(transform.listAlphabets({})));
     expect(e.message).toContain("check the token (from environment variable SVC_SECRETS_TOKEN)");
   });
 });

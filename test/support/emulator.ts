@@ -69,3 +69,16 @@ async function parsed(res: Dispatcher.ResponseData): Promise<{ status: number; b
   const text = await res.body.text();
   return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }
+
+/** Runs `fn` with SVC_SECRETS_TOKEN set to `token`, then puts back what was there (or nothing). */
+export async function withEnvSecretsToken<T>(token: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.SVC_SECRETS_TOKEN;
+  process.env.SVC_SECRETS_TOKEN = token;
+  try {
+    return await fn();
+  } finally {
+    // Assigning undefined would leave the string "undefined" behind.
+    if (saved === undefined) delete process.env.SVC_SECRETS_TOKEN;
+    else process.env.SVC_SECRETS_TOKEN = saved;
+  }
+}
