@@ -13,6 +13,8 @@ import { secretsError } from "./secrets/envelope";
 import { listTakeover, serveNative } from "./list-takeover";
 
 const MAX_BODY = 10 * 1024 * 1024;
+// A snapshot holds every object of every cluster: a big emulator's is far past an API request's limit.
+const MAX_SNAPSHOT_BODY = 512 * 1024 * 1024;
 const RUN_PREFIX = "/api/v2";
 const SECRETS_PREFIX = "/v1";
 const CONTROL_PREFIX = "/_emulator";
@@ -119,8 +121,9 @@ async function serveRequest(rt: Runtime, req: http.IncomingMessage, res: http.Se
   const q = target.indexOf("?");
   const path = q < 0 ? target : target.slice(0, q);
   const query = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
-  const body = await readBody(req);
-  if (body === undefined) return send(res, jsonReply(413, { error: "request body too large" }));
+  const max = path === "/_emulator/snapshot" ? MAX_SNAPSHOT_BODY : MAX_BODY;
+  const body = await readBody(req, max);
+  if (body === undefined) return send(res, jsonReply(413, { error: `request body too large (at most ${max} bytes)` }));
   const service = classify(path);
   const rawMethod = req.method ?? "GET";
   const method = service === "secrets" ? secretsMethod(rawMethod, query) : rawMethod;
@@ -236,7 +239,7 @@ function send(res: http.ServerResponse, reply: Reply): void {
 
 const NO_BODY = Buffer.alloc(0);
 
-function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> | Buffer {
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | undefined> | Buffer {
   // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 6.3): no listeners,
   // no promise, on the path every GET takes.
   if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
@@ -248,9 +251,9 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> | Buff
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
+      if (size <= max) chunks.push(chunk);
     });
-    req.on("end", () => resolve(size > MAX_BODY ? undefined : Buffer.concat(chunks)));
+    req.on("end", () => resolve(size > max ? undefined : Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }
