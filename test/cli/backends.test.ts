@@ -39,9 +39,10 @@ async function postgresBackend(): Promise<Backend> {
   await pg.query(`CREATE ROLE ${role.username} LOGIN PASSWORD '${role.password}'`);
   await pg.query(`CREATE DATABASE pulumi OWNER ${role.username}`);
   return {
-    // The test server has no TLS; lib/pq's default sslmode refuses such a server.
-    url: `postgres://${role.username}:${role.password}@127.0.0.1:${pg.port}/pulumi?sslmode=disable`,
-    env: {},
+    // The test server has no TLS, which lib/pq's default sslmode refuses. The password goes in
+    // PGPASSWORD: in the URL, `pulumi login` would print it and credentials.json keep it.
+    url: `postgres://${role.username}@127.0.0.1:${pg.port}/pulumi?sslmode=disable`,
+    env: { PGPASSWORD: role.password },
     secrets: [["PostgreSQL role password", [role.password]], ["PostgreSQL superuser password", [pg.admin.password]]],
     async stored() {
       const client = new Client({ connectionString: pg.url(pg.admin.username, pg.admin.password, "pulumi") });
