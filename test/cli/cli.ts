@@ -9,6 +9,9 @@ import { root } from "../support/dist";
 
 export const CLI_VERSION = "v3.259.0";
 
+/** The passphrase secrets provider's passphrase of every test stack: it must never reach a backend. */
+export const CLI_PASSPHRASE = "pulumi-svc-cli-tests";
+
 function cacheBin(): string {
   const base = process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
   return path.join(base, "pulumi-cli", CLI_VERSION, "bin");
@@ -107,9 +110,14 @@ export interface StackOptions {
   config?: Record<string, string>;
   secretConfig?: Record<string, string>;
   env?: Record<string, string | undefined>;
+  /** A state backend other than the stack folder's own file backend (test/cli/backends.test.ts). */
+  backendUrl?: string;
 }
 
-/** One stack `dev` of one project in its own temporary folder (backend, PULUMI_HOME, Pulumi.yaml). */
+/**
+ * One stack `dev` of one project in its own temporary folder (PULUMI_HOME, Pulumi.yaml, and the
+ * file backend unless `backendUrl` names another).
+ */
 export class CliStack {
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -125,9 +133,9 @@ export class CliStack {
       ...options.env,
       // The Node that runs the tests runs the language host, the program and the provider host.
       PATH: [cliDir!, langhostDir, sdkDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
-      PULUMI_BACKEND_URL: `file://${path.join(this.dir, "backend")}`,
+      PULUMI_BACKEND_URL: options.backendUrl ?? `file://${path.join(this.dir, "backend")}`,
       PULUMI_HOME: path.join(this.dir, "home"),
-      PULUMI_CONFIG_PASSPHRASE: "pulumi-svc-cli-tests",
+      PULUMI_CONFIG_PASSPHRASE: CLI_PASSPHRASE,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",

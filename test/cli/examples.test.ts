@@ -9,11 +9,9 @@ import { control } from "../support/emulator";
 import { skipWithoutPostgres } from "../support/postgres";
 import { root } from "../support/dist";
 import { changedProperties, CliStack, describeCli, ops, type JsonResult } from "./cli";
-import { examples, fillAll, outputValues, prepareExample, serviceCall, serviceRequest, type Example, type Prepared } from "./expectations";
+import { examples, outputValues, prepareExample, serviceCall, serviceRequest, type Example, type Prepared } from "./expectations";
 import { checkReview } from "./review-golden";
-
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+import { exampleSecrets, leakedPlaces, SECRET, SECRET_SIG, secretMaterial } from "./secret-scan";
 
 let emu: Emulator;
 
@@ -28,56 +26,9 @@ afterAll(async () => {
 
 const program = (name: string, step2 = false) => path.join(root, "dist/examples", name, ...(step2 ? ["step2"] : []));
 
-const isSecretValue = (o: Record<string, unknown>) => o[SECRET_SIG] === SECRET && typeof o.plaintext === "string";
-
-/**
- * The secret texts of the state, read with `stack export --show-secrets` (where each secret is
- * `{<sig>, plaintext}`), per place: `<resource>.<property>` or `output.<name>`. Left out: strings
- * shorter than 8 characters, as redaction leaves them (a user name such as `svc-app` inside a
- * secret credentials object also stands in plain sight as a role's input), and the stack's plain
- * config values (a connection's URL beside its token in one secret object is no secret).
- */
-async function secretMaterial(stack: CliStack, plainConfig: Record<string, string>): Promise<Map<string, string[]>> {
-  const shown = JSON.parse((await stack.ok(["stack", "export", "--show-secrets"])).stdout) as { deployment: { resources?: { urn: string; type: string; inputs?: object; outputs?: object }[] } };
-  const open = new Set(Object.values(plainConfig));
-  const found = new Map<string, string[]>();
-  const leaves = (v: unknown, into: string[]): void => {
-    if (typeof v === "string") {
-      if (v.trim().length >= 8 && !open.has(v)) into.push(v);
-    } else if (v && typeof v === "object") {
-      const o = v as Record<string, unknown>;
-      // A secret inside a secret.
-      if (isSecretValue(o)) leaves(JSON.parse(o.plaintext as string), into);
-      else for (const x of Object.values(o)) leaves(x, into);
-    }
-  };
-  const walk = (v: unknown, place: string): void => {
-    if (!v || typeof v !== "object") return;
-    const o = v as Record<string, unknown>;
-    if (isSecretValue(o)) {
-      const into = found.get(place) ?? [];
-      leaves(JSON.parse(o.plaintext as string), into);
-      found.set(place, into);
-      return;
-    }
-    for (const x of Object.values(o)) walk(x, place);
-  };
-  for (const r of shown.deployment.resources ?? []) {
-    const name = r.urn.split("::").pop()!;
-    for (const part of [r.inputs, r.outputs]) {
-      for (const [k, v] of Object.entries(part ?? {})) walk(v, r.type === "pulumi:pulumi:Stack" ? `output.${k}` : `${name}.${k}`);
-    }
-  }
-  return found;
-}
-
-/**
- * No secret text in the export, raw or JSON-escaped (as a PEM's line breaks would be). A failure
- * names where each leaked secret came from, never the secret.
- */
+/** No secret text in the export. A failure names where each leaked secret came from, never the secret. */
 function expectHidden(exported: string, secrets: Map<string, string[]>): void {
-  const leaked = [...secrets].filter(([, values]) => values.some((v) => exported.includes(v) || exported.includes(JSON.stringify(v).slice(1, -1))));
-  expect(leaked.map(([place]) => place), "secrets in plaintext in pulumi stack export").toEqual([]);
+  expect(leakedPlaces(exported, secrets), "secrets in plaintext in pulumi stack export").toEqual([]);
 }
 
 function expectNoError(r: JsonResult & { code: number; text: string }): void {
@@ -107,12 +58,7 @@ function describeExample({ name, expectations: x }: Example): void {
     let step2Preview = "";
     let step2Paths: Record<string, string | undefined> = {};
     const step2Ops = () => Object.fromEntries(Object.entries(exp.step2).filter(([, s]) => s.op !== "same").map(([n, s]) => [n, s.op]));
-    // The example's secret config and every token of the emulator, by name.
-    const secretValues = (): [string, string[]][] => [
-      ...Object.entries(fillAll(exp.secretConfig, emu, prepared?.extra)).map(([k, v]): [string, string[]] => [`config ${k}`, [v]]),
-      ...Object.entries(emu.tokens).map(([k, v]): [string, string[]] => [`emulator token ${k}`, [v]]),
-      ...emu.clusters.map((c): [string, string[]] => [`cluster ${c.index} root token`, [c.secretsToken]]),
-    ];
+    const secretValues = () => exampleSecrets(exp, emu, prepared);
 
     beforeAll(async () => {
       prepared = await prepareExample(exp, emu);

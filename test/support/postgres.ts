@@ -46,7 +46,8 @@ export function skipWithoutPostgres(): boolean {
   return true;
 }
 
-async function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that was free a moment ago. */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as net.AddressInfo).port;

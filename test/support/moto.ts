@@ -1,0 +1,119 @@
+/**
+ * moto's S3-compatible server (PyPI `moto[server]`, installed by scripts/moto.sh into a venv in
+ * the cache) on a free port of 127.0.0.1, as a throwaway S3 state backend. It keeps every bucket in
+ * memory, so stopping the process removes them.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { request } from "undici";
+import { freePort } from "./postgres";
+
+/** scripts/moto.sh's default. */
+export const MOTO_VERSION = "5.2.5";
+
+function binDir(): string | undefined {
+  if (process.env.SVC_MOTO_BIN) return process.env.SVC_MOTO_BIN;
+  const base = process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
+  const venv = path.join(base, "moto", MOTO_VERSION);
+  // scripts/moto.sh writes `installed` last: without it the install was cut short.
+  return fs.existsSync(path.join(venv, "installed")) ? path.join(venv, "bin") : undefined;
+}
+
+/** Why no server can be had here, or undefined when one can. */
+export function motoUnavailable(): string | undefined {
+  const bin = binDir();
+  if (!bin || !fs.existsSync(path.join(bin, "moto_server"))) return `moto ${MOTO_VERSION} is not installed: run scripts/moto.sh (or set SVC_MOTO_BIN to a folder holding moto_server)`;
+  return undefined;
+}
+
+/** For describe.skipIf: prints the reason; with SVC_REQUIRE_REAL=1 a missing server fails instead. */
+export function skipWithoutMoto(): boolean {
+  const reason = motoUnavailable();
+  if (!reason) return false;
+  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${reason}`);
+  console.warn(`skipping S3 (moto) tests: ${reason}`);
+  return true;
+}
+
+export interface Moto {
+  /** `http://127.0.0.1:<port>` */
+  endpoint: string;
+  createBucket(name: string): Promise<void>;
+  /** Every object of the bucket: key → body. */
+  objects(bucket: string): Promise<Map<string, Buffer>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Reads and writes go through boto3 from moto's venv, signed as the AWS SDK signs them: moto
+ * refuses an unsigned GET of an object whose ACL is private, as a copied object's is.
+ */
+const BOTO = `
+import base64, json, sys, boto3
+endpoint, op, bucket = sys.argv[1:4]
+s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="moto", aws_secret_access_key="moto")
+if op == "create":
+    s3.create_bucket(Bucket=bucket)
+    print("{}")
+else:
+    out = {}
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
+        for o in page.get("Contents", []):
+            out[o["Key"]] = base64.b64encode(s3.get_object(Bucket=bucket, Key=o["Key"])["Body"].read()).decode()
+    print(json.dumps(out))
+`;
+
+function boto(bin: string, endpoint: string, op: "create" | "dump", bucket: string): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    execFile(path.join(bin, "python"), ["-c", BOTO, endpoint, op, bucket], { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`boto3 ${op} ${bucket} on ${endpoint}: ${err.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout) as Record<string, string>);
+    });
+  });
+}
+
+export async function startMoto(): Promise<Moto> {
+  const bin = binDir();
+  const reason = motoUnavailable();
+  if (reason || !bin) throw new Error(reason);
+  const port = await freePort();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(path.join(bin, "moto_server"), ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout?.on("data", (c: Buffer) => (log += c.toString()));
+  child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
+  // Python's imports take seconds on a loaded machine.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await request(`${endpoint}/`);
+      await res.body.dump();
+      if (res.statusCode === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`moto_server did not start on ${endpoint}\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    endpoint,
+    async createBucket(name) {
+      await boto(bin, endpoint, "create", name);
+    },
+    async objects(bucket) {
+      return new Map(Object.entries(await boto(bin, endpoint, "dump", bucket)).map(([k, v]) => [k, Buffer.from(v, "base64")]));
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
