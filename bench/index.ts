@@ -13,6 +13,7 @@ const benches: [string, string[]][] = [
   ["redact.js", []],
   ["coldstart.js", []],
   ["scale.js", []],
+  ["fanout.js", []],
 ];
 
 for (const [file, args] of benches) {

@@ -223,3 +223,53 @@ describe("the opt-in timer", () => {
     }
   });
 });
+
+describe("held runs (holdAt)", () => {
+  test("a workspace's holdRunsAt keeps its runs in planning: advance and the timer refuse, a cancel still ends them, the lock passes on", async () => {
+    const ws = await seedWorkspace({ autoApply: true, holdRunsAt: "planning" });
+    const id = await api.createId({}, { workspaceId: ws });
+    const next = await api.createId({}, { workspaceId: ws });
+    expect(await walk(id)).toEqual(["plan_queued", "planning"]);
+    const refused = await api.advance(id);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toContain("held in planning (holdAt)");
+    expect((await api.advance(id, "applied")).status).toBe(409);
+    expect((await api.get(id)).json.data.attributes.actions).toMatchObject({ "is-cancelable": true, "is-discardable": false });
+    expect((await api.action(id, "cancel")).status).toBe(202);
+    expect(await walk(id)).toEqual(["canceled"]);
+    // The next run took the lock and is held the same way.
+    expect(await walk(next)).toEqual(["plan_queued", "planning"]);
+  });
+
+  test("the outcome endpoint holds or releases one run; the timer moves every other run", async () => {
+    const ws = await seedWorkspace({ autoApply: true });
+    const other = await seedWorkspace({ autoApply: true });
+    const held = await api.createId({}, { workspaceId: ws });
+    const free = await api.createId({}, { workspaceId: other });
+    expect((await api.outcome(held, { holdAt: "apply_queued" })).status).toBe(200);
+    await call("PUT", `${emu.controlUrl}/clock`, { body: { autoAdvanceMs: 5 } });
+    try {
+      const deadline = Date.now() + 5000;
+      while ((await api.status(free)) !== "applied" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(await api.status(free)).toBe("applied");
+      expect(await api.status(held)).toBe("apply_queued");
+      // Neither discardable nor cancelable: nothing but a release moves it.
+      expect((await api.get(held)).json.data.attributes.actions).toMatchObject({ "is-cancelable": false, "is-discardable": false });
+      expect((await api.outcome(held, { holdAt: null })).status).toBe(200);
+      while ((await api.status(held)) !== "applied" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(await api.status(held)).toBe("applied");
+    } finally {
+      await call("PUT", `${emu.controlUrl}/clock`, { body: { autoAdvanceMs: 0 } });
+    }
+  });
+
+  test("a status the service does not leave by itself cannot be held → 400 naming the field", async () => {
+    const id = await api.createId();
+    const bad = await api.outcome(id, { holdAt: "pending" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toContain("holdAt must be one of plan_queued, planning");
+    const seed = await api.seed({ workspaces: [{ name: "held", holdRunsAt: "applied" }] });
+    expect(seed.status).toBe(400);
+    expect(seed.json.error).toContain("workspaces[0].holdRunsAt must be one of");
+  });
+});

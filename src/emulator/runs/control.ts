@@ -7,7 +7,7 @@ import { API_PREFIX, documentReply } from "./jsonapi";
 import { emitAssessment } from "./notificationDelivery";
 import { runResource } from "./run";
 import { advanceTo, holdsLock, lockHolder, nextStep, pathAhead, step } from "./runPath";
-import { ADMIN_USER_ID, POLICY_MODES, RUN_STATUSES, type AssessmentResult, type Run, type RunStatus } from "./state";
+import { ADMIN_USER_ID, HOLDABLE_STATUSES, POLICY_MODES, RUN_STATUSES, type AssessmentResult, type Run, type RunStatus } from "./state";
 
 /**
  * The run service's /_emulator endpoints (see the emulator README): driving runs (advance,
@@ -32,6 +32,8 @@ function waitMessage(rt: Runtime, run: Run): string {
       return `run ${run.id} is ${run.status} and paused for confirmation: apply or discard it`;
     case "policy-override":
       return `run ${run.id} is in policy_override and needs an override (not emulated): discard it`;
+    case "hold":
+      return `run ${run.id} is held in ${run.status} (holdAt): release it with POST /_emulator/runs/${run.id}/outcome {"holdAt": null}${run.status === "planning" || run.status === "applying" ? ", or cancel it" : ""}`;
   }
 }
 
@@ -62,17 +64,19 @@ function outcome(rt: Runtime, req: Incoming): Reply {
   const parsed = objectBody(req);
   if (!parsed.ok) return parsed.reply;
   const body = parsed.value;
-  const { hasChanges, policy, error, costEstimation } = body;
+  const { hasChanges, policy, error, costEstimation, holdAt } = body;
   if (hasChanges !== undefined && typeof hasChanges !== "boolean") return fail(400, "hasChanges must be a boolean");
   if (costEstimation !== undefined && typeof costEstimation !== "boolean") return fail(400, "costEstimation must be a boolean");
   if (policy !== undefined && !(POLICY_MODES as readonly unknown[]).includes(policy)) return fail(400, `policy must be one of ${POLICY_MODES.join(", ")}`);
   if (error !== undefined && error !== null && error !== "plan" && error !== "apply") return fail(400, 'error must be "plan", "apply" or null');
+  if (holdAt !== undefined && holdAt !== null && !(HOLDABLE_STATUSES as readonly unknown[]).includes(holdAt)) return fail(400, `holdAt must be one of ${HOLDABLE_STATUSES.join(", ")}, or null`);
   const o = run.outcome;
   if (hasChanges !== undefined) o.hasChanges = hasChanges as boolean;
   if (costEstimation !== undefined) o.costEstimation = costEstimation as boolean;
   if (o.costEstimation) run.costEstimateId ??= `ce-${run.id.slice(4)}`;
   if (policy !== undefined) o.policy = policy as Run["outcome"]["policy"];
   if (error !== undefined) o.error = error as Run["outcome"]["error"];
+  if (holdAt !== undefined) o.holdAt = holdAt as Run["outcome"]["holdAt"];
   return runDocument(rt, run);
 }
 

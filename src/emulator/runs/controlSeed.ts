@@ -8,10 +8,12 @@ import { timestampKey } from "./runPath";
 import {
   COMPLETED_STATUSES,
   DEFAULT_ORGANIZATION,
+  HOLDABLE_STATUSES,
   OPERATIONS,
   POLICY_MODES,
   SOURCES,
   insertRun,
+  type HoldableStatus,
   type PolicyMode,
   type Run,
   type RunOperation,
@@ -109,6 +111,10 @@ function readWorkspaceSettings(ws: Record<string, unknown>, i: number): Workspac
   if (ws.policy !== undefined) {
     if (!(POLICY_MODES as readonly unknown[]).includes(ws.policy)) return `workspaces[${i}].policy must be one of ${POLICY_MODES.join(", ")}`;
     settings.policy = ws.policy as PolicyMode;
+  }
+  if (ws.holdRunsAt !== undefined) {
+    if (!(HOLDABLE_STATUSES as readonly unknown[]).includes(ws.holdRunsAt)) return `workspaces[${i}].holdRunsAt must be one of ${HOLDABLE_STATUSES.join(", ")}`;
+    settings.holdRunsAt = ws.holdRunsAt as HoldableStatus;
   }
   return settings;
 }

@@ -241,7 +241,7 @@ export function buildRun(state: RunState, workspace: Workspace, fields: RunField
     hasChanges: false,
     cancelRequested: false,
     forceCancelAvailableAt: null,
-    outcome: { hasChanges: true, costEstimation, policy: settings.policy ?? "none", error: null },
+    outcome: { hasChanges: true, costEstimation, policy: settings.policy ?? "none", error: null, holdAt: settings.holdRunsAt ?? null },
     planId: randomId("plan"),
     applyId: randomId("apply"),
     costEstimateId: costEstimation ? randomId("ce") : null,

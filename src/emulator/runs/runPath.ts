@@ -14,7 +14,7 @@ import { COMPLETED_STATUSES, runsOf, type Run, type RunState, type RunStatus } f
  * paused for confirmation → (apply) confirmed → apply_queued → applying → applied.
  */
 
-export type WaitReason = "lock" | "confirmation" | "policy-override";
+export type WaitReason = "lock" | "confirmation" | "policy-override" | "hold";
 
 export type Step = { kind: "move"; to: RunStatus } | { kind: "wait"; reason: WaitReason } | { kind: "final" };
 
@@ -22,6 +22,8 @@ const move = (to: RunStatus): Step => ({ kind: "move", to });
 
 export function nextStep(run: Run, holdsLock: boolean): Step {
   if (COMPLETED_STATUSES.has(run.status)) return { kind: "final" };
+  // A held process still receives the interrupt of a cancel and wraps up (the seed's cancel).
+  if (run.outcome.holdAt === run.status && !run.cancelRequested) return { kind: "wait", reason: "hold" };
   switch (run.status) {
     case "pending":
       return holdsLock ? move("plan_queued") : { kind: "wait", reason: "lock" };

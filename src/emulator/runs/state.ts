@@ -57,6 +57,13 @@ export const SOURCES = ["svc-ui", "svc-api", "svc-configuration-version"] as con
 export type RunSource = (typeof SOURCES)[number];
 
 export const POLICY_MODES = ["none", "passed", "soft-failed", "hard-failed"] as const;
+
+/**
+ * Statuses the service leaves by itself (its own work or capacity), so a run can be held in them:
+ * a plan or apply that never ends, a queue that never drains. Emulator-only (holdAt).
+ */
+export const HOLDABLE_STATUSES = ["plan_queued", "planning", "cost_estimating", "policy_checking", "apply_queued", "applying"] as const;
+export type HoldableStatus = (typeof HOLDABLE_STATUSES)[number];
 export type PolicyMode = (typeof POLICY_MODES)[number];
 
 /** Run-service settings of a workspace (from /_emulator/seed); an absent member means off/none. */
@@ -66,6 +73,8 @@ export interface WorkspaceSettings {
   policy?: PolicyMode;
   driftDetection?: boolean;
   healthAssessments?: boolean;
+  /** Every new run of the workspace stops in this status until released (RunOutcome.holdAt). */
+  holdRunsAt?: HoldableStatus;
 }
 
 /** How the rest of a run goes; fixed from the workspace at creation, changed by /_emulator/runs/:id/outcome. */
@@ -74,6 +83,11 @@ export interface RunOutcome {
   costEstimation: boolean;
   policy: PolicyMode;
   error: "plan" | "apply" | null;
+  /**
+   * The run stays in this status (a plan or apply that never ends, a queue that never drains) until
+   * released by /outcome; a cancel still ends a held planning or applying run. Absent in older state.
+   */
+  holdAt?: HoldableStatus | null;
 }
 
 export interface RunComment {

@@ -1,13 +1,14 @@
 // Drives pulumi-svc stacks through the Automation API in one Node process, as a user's tool would:
-// two inline programs at once and one local program, each through preview, up (outputs read back),
-// refresh and destroy. Run by test/cli/automation.test.ts; prints one JSON line with what it saw.
+// the stacks named in its last argument, all at once ("local" is the local program, any other name
+// an inline program), each through preview, up (outputs read back), refresh and destroy. Run by
+// test/cli/automation.test.ts, several processes at once; prints one JSON line with what it saw.
 "use strict";
 const path = require("path");
 const { LocalWorkspace, PulumiCommand } = require("@pulumi/pulumi/automation");
 const pulumi = require("@pulumi/pulumi");
 const svc = require("pulumi-svc");
 
-const [cliDir, base, emulatorJson] = process.argv.slice(2);
+const [cliDir, base, emulatorJson, stackList] = process.argv.slice(2);
 const emu = JSON.parse(emulatorJson);
 
 // The provider host starts in this process's current directory (the project, where node_modules
@@ -57,22 +58,26 @@ async function lifecycle(stack) {
   return seen;
 }
 
-async function main() {
-  require("fs").mkdirSync(path.join(base, "backend"), { recursive: true });
-  const command = await PulumiCommand.get({ root: path.dirname(cliDir), skipVersionCheck: true });
-  const inlineStacks = await Promise.all(["one", "two"].map((name) =>
-    LocalWorkspace.createOrSelectStack({ projectName: "auto-inline", stackName: name, program: inline(name) }, options(`inline-${name}`, command))));
-  const results = {};
-  // Two inline stacks at once in this one process.
-  const both = await Promise.all(inlineStacks.map(lifecycle));
-  results.one = both[0];
-  results.two = both[1];
-  // A local program: a folder with Pulumi.yaml whose main is a program file.
+/** A stack of the local program: a folder with Pulumi.yaml whose main is a program file. */
+async function localStack(command) {
   const local = await LocalWorkspace.createOrSelectStack({ stackName: "local", workDir: path.join(base, "local") }, options("local", command));
   await local.setConfig("behaviours:scenario", { value: "parallel" });
   await local.setConfig("behaviours:count", { value: "3" });
-  results.local = await lifecycle(local);
-  process.stdout.write(`${JSON.stringify(results)}\n`);
+  return local;
+}
+
+async function main() {
+  require("fs").mkdirSync(path.join(base, "backend"), { recursive: true });
+  const command = await PulumiCommand.get({ root: path.dirname(cliDir), skipVersionCheck: true });
+  const names = stackList.split(",");
+  // Every stack of this process at once; other processes may drive theirs in the same backend.
+  const seen = await Promise.all(names.map(async (name) => {
+    const stack = name === "local"
+      ? await localStack(command)
+      : await LocalWorkspace.createOrSelectStack({ projectName: "auto-inline", stackName: name, program: inline(name) }, options(`inline-${name}`, command));
+    return lifecycle(stack);
+  }));
+  process.stdout.write(`${JSON.stringify(Object.fromEntries(names.map((name, i) => [name, seen[i]])))}\n`);
 }
 
 main().catch((e) => {

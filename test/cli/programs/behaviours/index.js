@@ -51,6 +51,20 @@ switch (scenario) {
       pollIntervalSeconds: 0.05,
     });
     break;
+  case "fanout":
+    // One Run per workspace, each waiting for its run and applying it; some workspaces hold their
+    // runs (the test seeds them), so those creates time out and stop their runs.
+    for (const [i, workspaceId] of cfg.require("workspaces").split(",").entries()) {
+      new svc.runs.Run(`fan-${i}`, {
+        workspaceId,
+        message: `fan-out ${i}`,
+        waitFor: "completed",
+        applyWhenConfirmable: true,
+        timeoutSeconds: cfg.requireNumber("timeoutSeconds"),
+        pollIntervalSeconds: 0.5,
+      });
+    }
+    break;
   case "parallel":
     for (let i = 0; i < cfg.requireNumber("count"); i++) alphabet(`bulk-${i}`, "0123456789");
     break;
