@@ -73,10 +73,22 @@ describe.skipIf(!playwright)("the emulator's web page", () => {
     const timeline = (await row.locator(".timeline li").allTextContents()).map((t: string) => t.split(" ")[0]);
     expect(timeline).toEqual(["plan_queueable", "plan_queued", "planning"]);
 
+    // Each outcome is awaited by its own response: the note of an earlier one would match too.
+    const applyOutcome = async (name: string) => {
+      await row.locator("select").selectOption(name);
+      const answered = page.waitForResponse((r: { url(): string; request(): { method(): string } }) => r.url().endsWith("/outcome") && r.request().method() === "POST");
+      await row.getByText("apply outcome").click();
+      expect((await answered).status()).toBe(200);
+    };
+    // Held from the page, the run does not move on until released.
+    await applyOutcome("hold-here");
+    await row.locator("button.advance").click();
+    await page.locator("#note", { hasText: "/advance → 409" }).waitFor();
+    expect(await row.locator(".status").textContent()).toBe("planning");
+    await applyOutcome("release-hold");
+
     // An outcome applied from the page decides where the next step goes.
-    await row.locator("select").selectOption("plan-error");
-    await row.getByText("apply outcome").click();
-    await page.locator("#note", { hasText: "/outcome → 200" }).waitFor();
+    await applyOutcome("plan-error");
     await row.locator("button.advance").click();
     await row.locator(".status", { hasText: "errored" }).waitFor();
 

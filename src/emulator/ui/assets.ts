@@ -115,13 +115,19 @@ export const APP_JS = String.raw`"use strict";
   function fieldText(fields) {
     return Object.keys(fields).map(function (k) { return k + "=" + JSON.stringify(fields[k]); }).join("  ");
   }
+  var chosen = {};
   function renderRuns(runs) {
     if (runs.length === 0) return [el("p", { class: "empty", text: "no runs yet" })];
     return [table(["run", "workspace", "status", "message", "timeline", "actions"], runs.map(function (r) {
-      var outcome = el("select", { "aria-label": "outcome of " + r.id }, ["changes", "no-changes", "plan-error", "apply-error", "policy-soft-failed", "policy-hard-failed"].map(function (o) { return el("option", { value: o, text: o }); }));
+      var outcome = el("select", { "aria-label": "outcome of " + r.id }, ["changes", "no-changes", "plan-error", "apply-error", "policy-soft-failed", "policy-hard-failed", "hold-here", "release-hold"].map(function (o) { return el("option", { value: o, text: o }); }));
+      // The page is rebuilt on every poll: keep what was picked until it is applied.
+      if (chosen[r.id]) outcome.value = chosen[r.id];
+      outcome.addEventListener("change", function () { chosen[r.id] = outcome.value; });
       var bodies = {
         "changes": { hasChanges: true, error: null }, "no-changes": { hasChanges: false }, "plan-error": { error: "plan" },
         "apply-error": { error: "apply" }, "policy-soft-failed": { policy: "soft-failed" }, "policy-hard-failed": { policy: "hard-failed" },
+        // A run that never finishes by itself: it stays in its status until released or cancelled.
+        "hold-here": { holdAt: r.status }, "release-hold": { holdAt: null },
       };
       return el("tr", { "data-run": r.id }, [
         el("td", {}, [link(r.ref, r.id)]),
