@@ -2,7 +2,8 @@
  * `npm run bench` (bigstack): one stack of 1,000 transform alphabets (BENCH_BIG_COUNT) under the
  * real Pulumi CLI, `up`, `refresh` and `destroy`, against a trivial dynamic provider that sends the
  * same requests to the same emulator (bench/programs/bigstack), in the same run, operations
- * interleaved. A probe stack of BENCH_BIG_BASE alphabets first records which requests ours sends per
+ * interleaved. The trivial provider runs twice: written inline (its text, closure and all, stored
+ * with every resource) and installed as a module (a require stored, as ours is). A probe stack of BENCH_BIG_BASE alphabets first records which requests ours sends per
  * create, read and delete, which the trivial provider then replays; every operation's requests are
  * counted on both sides. Reports time per resource and its ratio to the trivial provider (the goal
  * is 1.2; reported, never asserted) and the provider host's memory growth per resource: (peak
@@ -20,9 +21,11 @@ const BASE = Number(process.env.BENCH_BIG_BASE ?? 10);
 const PARALLEL = Number(process.env.BENCH_BIG_PARALLEL ?? 16);
 const OPS = ["up", "refresh", "destroy"] as const;
 type Op = (typeof OPS)[number];
+const SIDES = ["ours", "inline", "module"] as const;
+type Side = (typeof SIDES)[number];
 
 interface Logged { method: string; path: string; query: Record<string, string>; status: number }
-interface Outcome { seconds: number; peak: number; requests: Logged[] }
+interface Outcome { seconds: number; peak: number; requests: Logged[]; stored?: number }
 type Profile = Record<Op, { method: string; path: string; query: Record<string, string> }[]>;
 
 async function control(emu: Emulator, method: string, p: string): Promise<any> {
@@ -37,12 +40,12 @@ async function alphabetsOnServer(emu: Emulator): Promise<string[]> {
 }
 
 class Bench {
-  private readonly env: NodeJS.ProcessEnv;
+  readonly env: NodeJS.ProcessEnv;
   constructor(private readonly emu: Emulator, private readonly dir: string) {
     this.env = cliEnv(dir, { BENCH_ORIGIN: new URL(emu.secretsUrl).origin, BENCH_SECRETS_TOKEN: emu.tokens.secretsUser });
   }
 
-  async init(stack: string, side: "ours" | "trivial", count: number, prefix: string, profile?: Profile): Promise<void> {
+  async init(stack: string, side: Side, count: number, prefix: string, profile?: Profile): Promise<void> {
     await mustPulumi(this.dir, this.env, ["stack", "init", stack]);
     await mustPulumi(this.dir, this.env, ["config", "set-all", "--stack", stack,
       "--plaintext", `svc:secretsUrl=${this.emu.secretsUrl}`, "--secret", `svc:secretsToken=${this.emu.tokens.secretsUser}`,
@@ -59,7 +62,14 @@ class Bench {
     const took = seconds(started);
     const peaks = watch.stop();
     const requests = (await control(this.emu, "GET", "/requests")).requests as Logged[];
-    return { seconds: took, peak: Math.max(0, ...peaks), requests };
+    return { seconds: took, peak: Math.max(0, ...peaks), requests, stored: op === "up" ? await this.storedProvider(stack) : undefined };
+  }
+
+  /** Characters of the serialized provider the state keeps with each resource (the first one's). */
+  private async storedProvider(stack: string): Promise<number> {
+    const state = JSON.parse(await mustPulumi(this.dir, this.env, ["stack", "export", "--stack", stack]));
+    const found = (state.deployment.resources as { inputs?: { __provider?: string } }[]).find((r) => r.inputs?.__provider);
+    return found?.inputs?.__provider?.length ?? 0;
   }
 }
 
@@ -99,61 +109,64 @@ async function main(): Promise<void> {
   const emu = await startEmulator();
   const project = installedProject("pulumi-svc-bigstack-");
   try {
-    fs.copyFileSync(path.join(root, "bench/programs/bigstack/index.js"), path.join(project.dir, "index.js"));
+    const programs = path.join(root, "bench/programs/bigstack");
+    const module = path.join(project.dir, "node_modules/bench-trivial");
+    fs.mkdirSync(module);
+    for (const file of ["index.js", "trivial.js"]) fs.copyFileSync(path.join(programs, file), path.join(project.dir, file));
+    fs.copyFileSync(path.join(programs, "trivial.js"), path.join(module, "trivial.js"));
+    fs.writeFileSync(path.join(module, "index.js"), 'module.exports = require("./trivial").trivialProvider(JSON.parse(process.env.BENCH_PROFILE));\n');
     fs.writeFileSync(path.join(project.dir, "Pulumi.yaml"), "name: bigstack\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n");
     const bench = new Bench(emu, project.dir);
     console.log(`pulumi-svc bench: one stack of ${COUNT} alphabets under the real CLI, --parallel ${PARALLEL}, against a trivial dynamic provider sending the same requests\n`);
 
-    const probe = {} as Record<"ours" | "trivial", Record<Op, Outcome>>;
-    await bench.init("probe-ours", "ours", BASE, "ours");
-    probe.ours = {} as Record<Op, Outcome>;
-    for (const op of OPS) probe.ours[op] = await bench.run("probe-ours", op);
-    const profile = profileOf(probe.ours, "ours");
-    for (const op of OPS) console.log(`${op}: ${profile[op].map((r) => `${r.method} ${r.path}`).join(", ")} per resource`);
-    await bench.init("probe-trivial", "trivial", BASE, "triv", profile);
-    probe.trivial = {} as Record<Op, Outcome>;
-    for (const op of OPS) probe.trivial[op] = await bench.run("probe-trivial", op);
-
-    // The big stacks, their operations interleaved so that the machine's load falls on both alike.
-    const big = { ours: {}, trivial: {} } as Record<"ours" | "trivial", Record<Op, Outcome>>;
-    await bench.init("big-ours", "ours", COUNT, "ours");
-    await bench.init("big-trivial", "trivial", COUNT, "triv", profile);
-    for (const op of OPS) {
-      big.ours[op] = await bench.run("big-ours", op);
-      big.trivial[op] = await bench.run("big-trivial", op);
-      if (op === "up") {
-        const names = await alphabetsOnServer(emu);
-        const expected = 2 * COUNT;
-        if (names.length !== expected || new Set(names).size !== expected) throw new Error(`after both ups the server holds ${names.length} alphabets, not ${expected}`);
+    const probe = {} as Record<Side, Record<Op, Outcome>>;
+    const big = {} as Record<Side, Record<Op, Outcome>>;
+    let profile: Profile | undefined;
+    for (const side of SIDES) {
+      await bench.init(`probe-${side}`, side, BASE, side, profile);
+      probe[side] = {} as Record<Op, Outcome>;
+      for (const op of OPS) probe[side][op] = await bench.run(`probe-${side}`, op);
+      if (side === "ours") {
+        profile = profileOf(probe.ours, "ours");
+        bench.env.BENCH_PROFILE = JSON.stringify(profile);
+        for (const op of OPS) console.log(`${op}: ${profile[op].map((r) => `${r.method} ${r.path}`).join(", ")} per resource`);
       }
     }
-    const left = await alphabetsOnServer(emu);
-    if (left.length > 0) throw new Error(`after both destroys the server still holds ${left.length} alphabets`);
 
-    console.log("");
-    console.log("operation   requests ours/trivial   ours s   trivial s   ours ms per resource   ours/trivial");
-    for (const op of OPS) {
-      const o = big.ours[op];
-      const t = big.trivial[op];
-      console.log(`${op.padEnd(11)} ${`${o.requests.length}/${t.requests.length}`.padEnd(23)} ${o.seconds.toFixed(1).padStart(6)}   ${t.seconds.toFixed(1).padStart(9)}   ` +
-        `${((o.seconds * 1000) / COUNT).toFixed(1).padStart(20)}   ${(o.seconds / t.seconds).toFixed(2).padStart(12)}`);
+    // The big stacks, their operations interleaved so that the machine's load falls on all alike.
+    for (const side of SIDES) {
+      await bench.init(`big-${side}`, side, COUNT, side, profile);
+      big[side] = {} as Record<Op, Outcome>;
     }
-    const total = (side: "ours" | "trivial") => OPS.reduce((sum, op) => sum + big[side][op].seconds, 0);
-    console.log(`all three   ${"".padEnd(23)} ${total("ours").toFixed(1).padStart(6)}   ${total("trivial").toFixed(1).padStart(9)}   ${"".padEnd(20)}   ${(total("ours") / total("trivial")).toFixed(2).padStart(12)}`);
-    console.log("0 failures; after both ups the server held exactly both stacks' alphabets, after both destroys none");
+    for (const op of OPS) {
+      for (const side of SIDES) big[side][op] = await bench.run(`big-${side}`, op);
+      const names = await alphabetsOnServer(emu);
+      const expected = op === "destroy" ? 0 : SIDES.length * COUNT;
+      if (names.length !== expected || new Set(names).size !== expected) throw new Error(`after ${op} the server holds ${names.length} alphabets, not ${expected}`);
+    }
+
+    console.log("\noperation   side     requests   seconds   ms per resource   ours/this");
+    for (const op of OPS) {
+      for (const side of SIDES) {
+        const o = big[side][op];
+        console.log(`${op.padEnd(11)} ${side.padEnd(8)} ${String(o.requests.length).padStart(8)}   ${o.seconds.toFixed(1).padStart(7)}   ` +
+          `${((o.seconds * 1000) / COUNT).toFixed(1).padStart(15)}   ${(big.ours[op].seconds / o.seconds).toFixed(2).padStart(9)}`);
+      }
+    }
+    const total = (side: Side) => OPS.reduce((sum, op) => sum + big[side][op].seconds, 0);
+    for (const side of SIDES) console.log(`all three   ${side.padEnd(8)} ${"".padStart(8)}   ${total(side).toFixed(1).padStart(7)}   ${"".padStart(15)}   ${(total("ours") / total(side)).toFixed(2).padStart(9)}`);
+    console.log("0 failures; after the ups the server held exactly every stack's alphabets, after the destroys none");
+    console.log(`serialized provider stored with each resource: ${SIDES.map((side) => `${side} ${big[side].up.stored} characters`).join(", ")}`);
 
     if (!hostMemorySupported()) {
       console.log("provider host memory: not measured (needs Linux /proc)");
       return;
     }
     console.log(`\nprovider host memory during up: peak resident set (VmHWM) at ${BASE} and at ${COUNT} resources, growth = difference / ${COUNT - BASE}`);
-    for (const side of ["ours", "trivial"] as const) {
-      const low = probe[side].up.peak;
-      const high = big[side].up.peak;
-      console.log(`${side.padEnd(8)} ${mb(low)} → ${mb(high)}: ${kb((high - low) / (COUNT - BASE))} per resource`);
+    const growth = (side: Side) => big[side].up.peak - probe[side].up.peak;
+    for (const side of SIDES) {
+      console.log(`${side.padEnd(8)} ${mb(probe[side].up.peak)} → ${mb(big[side].up.peak)}: ${kb(growth(side) / (COUNT - BASE))} per resource, ours/this ${(growth("ours") / growth(side)).toFixed(2)}`);
     }
-    const growth = (side: "ours" | "trivial") => big[side].up.peak - probe[side].up.peak;
-    console.log(`growth ours/trivial: ${(growth("ours") / growth("trivial")).toFixed(2)}`);
   } finally {
     project.remove();
     await emu.close();
