@@ -13,6 +13,8 @@ const benches: [string, string[]][] = [
   ["redact.js", []],
   ["coldstart.js", []],
   ["scale.js", []],
+  ["stacks.js", []],
+  ["bigstack.js", []],
 ];
 
 for (const [file, args] of benches) {

@@ -4,7 +4,8 @@
  * deployed at once through the Automation API against one emulator that answers 429 with
  * Retry-After to a share of the writes: one in 5 alphabet writes and deletes is refused before it
  * acts, and one in 4 configuration creates is refused after the server made the object (the case
- * of a proxy answering 429), so a client that posted again would make a duplicate. Checks 0
+ * of a proxy answering 429), so a client that posted again would make a duplicate. Each stack's
+ * configurations go to a workspace of its own (the service holds at most 20 in one). Checks 0
  * failures, exactly the K×M objects on the server (none duplicated, none missing), a second `up` of
  * each stack with no changes, and clean destroys; reports the wall time of K stacks against one
  * stack of the same M, and the provider hosts' memory (bench/host-memory.ts). The driver is
@@ -22,6 +23,9 @@ import { hostMemorySupported, kb, mb, watchHosts } from "./host-memory";
 const K = Number(process.env.BENCH_STACKS ?? 6);
 const M = Number(process.env.BENCH_STACKS_M ?? 40);
 const BASE = Number(process.env.BENCH_STACKS_BASE ?? 4);
+// The run service holds at most 20 notification configurations per workspace: one workspace a stack.
+if (M > 40) throw new Error("BENCH_STACKS_M must be at most 40 (half of them configurations, at most 20 in a workspace)");
+const workspaceOf = (stack: string) => `ws-bench-${stack}`;
 const PHASES = ["up", "again", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
 
@@ -36,23 +40,26 @@ async function emulatorJson(emu: Emulator, method: string, url: string, headers:
 }
 
 /** Names of the alphabets and of the workspace's configurations on the server, duplicates kept. */
-async function onServer(emu: Emulator): Promise<{ alphabets: string[]; configurations: string[] }> {
+async function onServer(emu: Emulator, stacks: string[]): Promise<{ alphabets: string[]; configurations: string[] }> {
   const a = await emulatorJson(emu, "GET", `${emu.secretsUrl}/transform/alphabet?list=true`, { "x-svc-token": emu.tokens.secretsRoot });
-  const n = await emulatorJson(emu, "GET", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, { authorization: `Bearer ${emu.tokens.runAdmin}` });
-  return {
-    alphabets: a.status === 404 ? [] : (a.json.data.keys as string[]),
-    configurations: (n.json.data as { attributes: { name: string } }[]).map((d) => d.attributes.name),
-  };
+  const configurations: string[] = [];
+  for (const stack of stacks) {
+    const n = await emulatorJson(emu, "GET", `${emu.runUrl}/workspaces/${workspaceOf(stack)}/notification-configurations`, { authorization: `Bearer ${emu.tokens.runAdmin}` });
+    configurations.push(...(n.json.data as { attributes: { name: string } }[]).map((d) => d.attributes.name));
+  }
+  return { alphabets: a.status === 404 ? [] : (a.json.data.keys as string[]), configurations };
 }
 
 /** The share of writes refused: see the header. `every` makes it a fixed share, the same in every run. */
-async function arm(emu: Emulator): Promise<void> {
+async function arm(emu: Emulator, stacks: string[]): Promise<void> {
   const control = (p: string, method: string, body?: unknown) => emulatorJson(emu, method, `${emu.controlUrl}${p}`, {}, body);
   await control("/reset", "POST");
+  const seeded = await control("/seed", "POST", { workspaces: stacks.map((s) => ({ id: workspaceOf(s), name: workspaceOf(s) })) });
+  if (seeded.status >= 300) throw new Error(`seed refused: ${JSON.stringify(seeded.json)}`);
   for (const fault of [
     { method: "POST", path: "/v1/transform/alphabet/*", retryAfter: 1, every: 5 },
     { method: "DELETE", path: "/v1/transform/alphabet/*", retryAfter: 1, every: 5 },
-    { method: "POST", path: `/api/v2/workspaces/${emu.workspaceId}/notification-configurations`, retryAfter: 1, every: 4, when: "after" },
+    { method: "POST", path: "/api/v2/workspaces/*", retryAfter: 1, every: 4, when: "after" },
     { method: "DELETE", path: "/api/v2/notification-configurations/*", retryAfter: 1, every: 4 },
   ]) {
     const r = await control("/faults", "POST", { ...fault, count: 1_000_000 });
@@ -69,11 +76,11 @@ const same = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSO
 
 /** One driver: `stacks` stacks of `count` resources, every phase at once for all of them. */
 async function run(emu: Emulator, dir: string, tag: string, stacks: number, count: number): Promise<Run> {
-  await arm(emu);
   const names = Array.from({ length: stacks }, (_, i) => `${tag}${i}`);
+  await arm(emu, names);
   const settings = {
     count, stacks: names,
-    emulator: { secretsUrl: emu.secretsUrl, secretsToken: emu.tokens.secretsUser, runUrl: emu.runUrl, runToken: emu.tokens.runAdmin, workspaceId: emu.workspaceId },
+    emulator: { secretsUrl: emu.secretsUrl, secretsToken: emu.tokens.secretsUser, runUrl: emu.runUrl, runToken: emu.tokens.runAdmin, workspaces: Object.fromEntries(names.map((n) => [n, workspaceOf(n)])) },
   };
   const base = fs.mkdtempSync(path.join(dir, `${tag}-`));
   const child = spawn(process.execPath, [path.join(dir, "drive.js"), cliDir!, base, JSON.stringify(settings)], { cwd: dir, env: cliEnv(base) });
@@ -102,11 +109,13 @@ async function run(emu: Emulator, dir: string, tag: string, stacks: number, coun
     const writes = log.filter((r) => r.method !== "GET" && r.method !== "LIST").length;
     phases[phase] = { wall: reply.wall, results: reply.results, peaks, refused: log.filter((r) => r.status === 429).length, writes };
     for (const r of reply.results as StackResult[]) {
-      if (r.error) problems.push(`${phase} of ${r.stack}: ${r.error}`);
+      // The engine's own summary repeats each error several times: its first error lines say enough.
+      const errors = [...new Set((r.error ?? "").split("\n").filter((l) => /error: /.test(l)).map((l) => l.trim()))].slice(0, 3);
+      if (r.error) problems.push(`${phase} of ${r.stack}: ${errors.join("; ") || r.error.slice(-300)}`);
       const changed = Object.keys(r.changes ?? {}).filter((k) => k !== "same");
       if (phase === "again" && changed.length > 0) problems.push(`second up of ${r.stack} changed: ${JSON.stringify(r.changes)}`);
     }
-    const held = await onServer(emu);
+    const held = await onServer(emu, names);
     const want = phase === "destroy" ? { alphabets: [], configurations: [] } : expected;
     if (!same(held.alphabets, want.alphabets)) problems.push(`after ${phase}: ${held.alphabets.length} alphabets on the server, expected ${want.alphabets.length}`);
     if (!same(held.configurations, want.configurations)) {

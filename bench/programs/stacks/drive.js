@@ -12,12 +12,12 @@ const [cliDir, base, settingsJson] = process.argv.slice(2);
 const settings = JSON.parse(settingsJson);
 const emu = settings.emulator;
 
-/** Half alphabets (path-keyed), half notification configurations (ids the server assigns). */
+/** Half alphabets (path-keyed), half notification configurations (ids the server assigns) in the stack's workspace. */
 const program = (stack) => async () => {
   for (let i = 0; i < settings.count; i++) {
     const name = `${stack}-${i}`;
     if (i % 2 === 0) new svc.secrets.transform.Alphabet(name, { name, alphabet: "0123456789" });
-    else new svc.runs.NotificationConfiguration(name, { workspaceId: emu.workspaceId, name, destinationType: "generic", url: "http://127.0.0.1:9/hook" });
+    else new svc.runs.NotificationConfiguration(name, { workspaceId: emu.workspaces[stack], name, destinationType: "generic", url: "http://127.0.0.1:9/hook" });
   }
 };
 
