@@ -14,6 +14,8 @@ const benches: [string, string[]][] = [
   ["coldstart.js", []],
   ["scale.js", []],
   ["fanout.js", []],
+  ["stacks.js", []],
+  ["bigstack.js", []],
 ];
 
 for (const [file, args] of benches) {

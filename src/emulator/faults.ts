@@ -8,6 +8,10 @@ export interface Fault {
   remaining: number;
   /** Matching requests let through untouched before the fault acts. */
   skip: number;
+  /** Acts on one matching request in `every` (the last of each group), so a share of them fails. */
+  every: number;
+  /** Matching requests seen since the fault last acted, for `every`. */
+  seen: number;
   status?: number;
   retryAfter?: number;
   delayMs?: number;
@@ -107,11 +111,12 @@ export class Faults {
 
   add(input: unknown): Fault | string {
     if (!isRecord(input)) return "body must be a JSON object";
-    const { method, path, count = 1, skip = 0, status, retryAfter, delayMs, drop = false, when = "before" } = input;
+    const { method, path, count = 1, skip = 0, every = 1, status, retryAfter, delayMs, drop = false, when = "before" } = input;
     if (typeof path !== "string" || !path.startsWith("/")) return "path is required and must start with /";
     if (method !== undefined && (typeof method !== "string" || method === "")) return "method must be a non-empty string";
     if (!Number.isInteger(count) || (count as number) < 1) return "count must be a positive integer";
     if (!Number.isInteger(skip) || (skip as number) < 0) return "skip must be a non-negative integer";
+    if (!Number.isInteger(every) || (every as number) < 1) return "every must be a positive integer";
     if (status !== undefined && (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)) {
       return "status must be an integer HTTP status (100-599)";
     }
@@ -129,6 +134,8 @@ export class Faults {
       path,
       remaining: count as number,
       skip: skip as number,
+      every: every as number,
+      seen: 0,
       status: status as number | undefined,
       retryAfter: retryAfter as number | undefined,
       delayMs: delayMs as number | undefined,
@@ -150,6 +157,9 @@ export class Faults {
       fault.skip -= 1;
       return undefined;
     }
+    fault.seen += 1;
+    if (fault.seen < fault.every) return undefined;
+    fault.seen = 0;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults.splice(index, 1);
     return fault;

@@ -60,6 +60,19 @@ describe("faults", () => {
     expect((await createNc()).status).toBe(201);
   });
 
+  test("every: one matching request in N gets the fault, a share of the writes; the others act", async () => {
+    await fault({ method: "POST", path: "/v1/transform/alphabet/*", retryAfter: 2, every: 3, count: 2 });
+    const answers: (string | number)[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await putAlphabet(`e${i}`);
+      answers.push(r.status === 429 ? `429 after ${r.headers["retry-after"]}` : r.status);
+    }
+    // The 3rd and 6th act as faults; after count uses the fault is gone.
+    expect(answers).toEqual([204, 204, "429 after 2", 204, 204, "429 after 2", 204, 204]);
+    const keys = (await call("LIST", `${emu.secretsUrl}/transform/alphabet`, { headers: svcToken(emu.tokens.secretsRoot) })).json.data.keys;
+    expect(keys).toEqual(["e0", "e1", "e3", "e4", "e6", "e7"]);
+  });
+
   test("a LIST fault matches LIST requests", async () => {
     await putAlphabet("a");
     await fault({ method: "LIST", path: "/v1/transform/alphabet", status: 500 });
@@ -83,7 +96,7 @@ describe("faults", () => {
     expect((await putAlphabet("a")).status).toBe(204);
   });
 
-  test.each([{}, { path: "no-slash" }, { path: "/x", count: 0 }, { path: "/x", status: 42 }, { path: "/x", when: "during" }, { path: "/x", drop: "yes" }])(
+  test.each([{}, { path: "no-slash" }, { path: "/x", count: 0 }, { path: "/x", every: 0 }, { path: "/x", status: 42 }, { path: "/x", when: "during" }, { path: "/x", drop: "yes" }])(
     "invalid fault %j → 400",
     async (body) => {
       expect((await fault(body)).status).toBe(400);
