@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../src/emulator";
 import { installedProject } from "../src/engine/installed";
-import { cliDir, cliEnv, mustPulumi, root, seconds } from "./cli";
+import { cliDir, cliEnv, control, mustPulumi, root, seconds } from "./cli";
 import { hostMemorySupported, kb, mb, watchHosts } from "./host-memory";
 
 const COUNT = Number(process.env.BENCH_BIG_COUNT ?? 1000);
@@ -30,11 +30,6 @@ interface Outcome { seconds: number; peak: number; requests: Logged[]; stored?: 
 interface Stored { provider: number; entry: number }
 type Profile = Record<Op, { method: string; path: string; query: Record<string, string> }[]>;
 
-async function control(emu: Emulator, method: string, p: string): Promise<any> {
-  const res = await fetch(`${emu.controlUrl}${p}`, { method });
-  const text = await res.text();
-  return text ? JSON.parse(text) : undefined;
-}
 
 async function alphabetsOnServer(emu: Emulator): Promise<string[]> {
   const res = await fetch(`${emu.secretsUrl}/transform/alphabet?list=true`, { headers: { "x-svc-token": emu.tokens.secretsRoot } });

@@ -49,3 +49,11 @@ export async function mustPulumi(dir: string, env: NodeJS.ProcessEnv, args: stri
 }
 
 export const seconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
+
+/** One emulator control call (`/_emulator/...`); a refusal throws with the emulator's answer. */
+export async function control(emu: { controlUrl: string }, method: string, p: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${emu.controlUrl}${p}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`control ${method} ${p}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}

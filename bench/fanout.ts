@@ -8,59 +8,29 @@
  * used over the up; never a threshold. Skips with a printed reason
  * without the CLI (scripts/pulumi-cli.sh builds it).
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../src/emulator";
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "../src/http/limiter";
+import { cliDir, cliEnv, control, pulumi, root } from "./cli";
 
 const COUNT = Number(process.env.BENCH_FANOUT_COUNT ?? 80);
 const TIMEOUT_SECONDS = Number(process.env.BENCH_FANOUT_TIMEOUT ?? 10);
 const HOLD_MS = Number(process.env.BENCH_FANOUT_HOLD_MS ?? 20);
-const root = path.resolve(__dirname, "../..");
-const cache = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc/pulumi-cli/v3.259.0/bin");
-const cliDir = [process.env.SVC_PULUMI_BIN, cache].find((d): d is string => !!d && fs.existsSync(path.join(d, "pulumi")));
 
 interface Scenario { name: string; held: boolean; parallel?: number; limit?: number; continueOnError?: boolean }
 interface Outcome { seconds: number; timedOut: number; peak: number; limit: number; requests: number }
 
-function pulumi(dir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(cliDir!, "pulumi"), [...args, "--stack", "dev", "--non-interactive"], { cwd: dir, env });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => { out += d.toString(); });
-    child.stderr.on("data", (d: Buffer) => { out += d.toString(); });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, out }));
-  });
-}
 
-async function control(emu: Emulator, method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${emu.controlUrl}${p}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`control ${method} ${p}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 async function run(emu: Emulator, s: Scenario): Promise<Outcome> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-fanout-"));
   try {
-    fs.mkdirSync(path.join(dir, "backend"));
     await control(emu, "POST", "/reset");
     const workspaces = Array.from({ length: COUNT }, (_, i) => ({ id: `ws-fan${i}`, name: `fan-${i}`, ...(s.held && i % 4 === 3 ? { holdRunsAt: "planning" } : {}) }));
     await control(emu, "POST", "/seed", { workspaces, configurationVersions: workspaces.map((w) => ({ workspaceId: w.id })) });
-    const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
-    const langhost = fs.existsSync(path.join(cliDir!, "pulumi-language-nodejs")) ? cliDir! : path.join(root, "scripts/langhost");
-    const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("SVC_") && !k.startsWith("PULUMI_")));
-    Object.assign(env, {
-      PATH: [cliDir, langhost, sdkDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
-      PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-      PULUMI_HOME: path.join(dir, "home"),
-      PULUMI_CONFIG_PASSPHRASE: "pulumi-svc-bench",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    });
+    const env = cliEnv(dir);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-fanout\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${path.join(root, "test/cli/programs/behaviours")}\n`);
     const config = ["--plaintext", `svc:runUrl=${emu.runUrl}`, "--plaintext", `svc:secretsUrl=${emu.secretsUrl}`,
       "--plaintext", "behaviours:scenario=fanout", "--plaintext", `behaviours:workspaces=${workspaces.map((w) => w.id).join(",")}`,
@@ -68,7 +38,7 @@ async function run(emu: Emulator, s: Scenario): Promise<Outcome> {
       "--secret", `svc:runToken=${emu.tokens.runAdmin}`, "--secret", `svc:secretsToken=${emu.tokens.secretsUser}`,
       ...(s.limit === undefined ? [] : ["--plaintext", `svc:maxConcurrentRequests=${s.limit}`])];
     for (const args of [["stack", "init"], ["config", "set-all", ...config]]) {
-      const r = await pulumi(dir, env, args);
+      const r = await pulumi(dir, env, [...args, "--stack", "dev"]);
       if (r.code !== 0) throw new Error(`pulumi ${args[0]}: ${r.out}`);
     }
     await control(emu, "POST", "/faults", { path: "/api/v2/*", delayMs: HOLD_MS, count: 1_000_000 });
@@ -76,7 +46,7 @@ async function run(emu: Emulator, s: Scenario): Promise<Outcome> {
     await control(emu, "DELETE", "/requests");
     const started = process.hrtime.bigint();
     const r = await pulumi(dir, env, ["up", "--yes", "--skip-preview", ...(s.parallel === undefined ? [] : ["--parallel", String(s.parallel)]),
-      ...(s.continueOnError ? ["--continue-on-error"] : [])]);
+      ...(s.continueOnError ? ["--continue-on-error"] : []), "--stack", "dev"]);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const timedOut = (r.out.match(/^\s+\* run run-\S+ did not reach/gm) ?? []).length;
     const expected = s.held ? COUNT / 4 : 0;

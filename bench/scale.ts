@@ -6,63 +6,34 @@
  * the limit, 429s per request, and the throttled run's time as a ratio of the free one; never a
  * threshold. Skips with a printed reason without the CLI (scripts/pulumi-cli.sh builds it).
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../src/emulator";
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "../src/http/limiter";
+import { cliDir, cliEnv, control, pulumi, root } from "./cli";
 
 const COUNT = Number(process.env.BENCH_SCALE_COUNT ?? 1000);
 const PARALLEL = 64;
 const HOLD_MS = Number(process.env.BENCH_SCALE_HOLD_MS ?? 20);
 const RATE = Number(process.env.BENCH_SCALE_RATE ?? 50);
-const root = path.resolve(__dirname, "../..");
-const cache = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc/pulumi-cli/v3.259.0/bin");
-const cliDir = [process.env.SVC_PULUMI_BIN, cache].find((d): d is string => !!d && fs.existsSync(path.join(d, "pulumi")));
 
 interface Outcome { seconds: number; failed: number; peak: number; throttled: number; requests: number }
 
-function pulumi(dir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(cliDir!, "pulumi"), [...args, "--stack", "dev", "--non-interactive"], { cwd: dir, env });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => { out += d.toString(); });
-    child.stderr.on("data", (d: Buffer) => { out += d.toString(); });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, out }));
-  });
-}
 
-async function control(emu: Emulator, method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${emu.controlUrl}${p}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** One stack in a temporary folder: up then destroy, timed together. */
 async function scenario(emu: Emulator, name: string, limit: number | undefined, rate: number | undefined): Promise<Outcome> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-scale-${name}-`));
   try {
-    fs.mkdirSync(path.join(dir, "backend"));
-    const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
-    const langhost = fs.existsSync(path.join(cliDir!, "pulumi-language-nodejs")) ? cliDir! : path.join(root, "scripts/langhost");
-    const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("SVC_") && !k.startsWith("PULUMI_")));
-    Object.assign(env, {
-      PATH: [cliDir, langhost, sdkDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
-      PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-      PULUMI_HOME: path.join(dir, "home"),
-      PULUMI_CONFIG_PASSPHRASE: "pulumi-svc-bench",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    });
+    const env = cliEnv(dir);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-scale\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${path.join(root, "test/cli/programs/behaviours")}\n`);
     const config = ["--plaintext", `svc:secretsUrl=${emu.secretsUrl}`, "--plaintext", `svc:runUrl=${emu.runUrl}`,
       "--plaintext", "behaviours:scenario=parallel", "--plaintext", `behaviours:count=${COUNT}`,
       "--secret", `svc:secretsToken=${emu.tokens.secretsUser}`, "--secret", `svc:runToken=${emu.tokens.runAdmin}`,
       ...(limit === undefined ? [] : ["--plaintext", `svc:maxConcurrentRequests=${limit}`])];
     for (const args of [["stack", "init"], ["config", "set-all", ...config]]) {
-      const r = await pulumi(dir, env, args);
+      const r = await pulumi(dir, env, [...args, "--stack", "dev"]);
       if (r.code !== 0) throw new Error(`pulumi ${args[0]}: ${r.out}`);
     }
     await control(emu, "POST", "/reset");
@@ -71,7 +42,7 @@ async function scenario(emu: Emulator, name: string, limit: number | undefined, 
     const started = process.hrtime.bigint();
     let failed = 0;
     for (const op of ["up", "destroy"]) {
-      const r = await pulumi(dir, env, [op, "--yes", "--skip-preview", "--parallel", String(PARALLEL)]);
+      const r = await pulumi(dir, env, [op, "--yes", "--skip-preview", "--parallel", String(PARALLEL), "--stack", "dev"]);
       if (r.code !== 0) failed += (r.out.match(/^\s+error: /gm) ?? ["exit"]).length;
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
