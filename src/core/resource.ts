@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceDefinition } from "./definition";
+import { PROVIDER_KEY, type ResourceDefinition } from "./definition";
 import { CONNECTION_KEY, SERVER_KEY, URN_KEY } from "./connected";
 import { providerFor } from "./trampoline";
 import { describeFailures, valueProblems } from "./validate";
@@ -24,42 +24,79 @@ function providerObject(kind: string): pulumi.dynamic.ResourceProvider {
 }
 
 /**
- * Base of every resource class: registers the kind's trampoline provider under the type token
- * `pulumi-nodejs:dynamic/<service>:<Kind>` and marks the kind's secret outputs secret. Every kind
- * takes a `connection` input (src/core/connection.ts): it is made secret as a whole, because it
- * may hold a token that the provider needs again to refresh and delete the object.
+ * The text the engine stores as each resource's `__provider` and the host evaluates (its
+ * `handler()` must return the provider object). Installed under node_modules, it is one require of
+ * the kind's generated module, resolved from the program's directory as the SDK's own serializer
+ * would resolve it, in about 100 characters instead of the serializer's 300: the engine rewrites
+ * every resource's entry after each step, so at a thousand resources each character counts. From
+ * sources (tests under vitest) the SDK serializes the trampoline.
  */
-export abstract class SvcResource extends pulumi.dynamic.Resource {
+const serialized = new Map<string, pulumi.Input<string>>();
+function serializedProvider(kind: string): pulumi.Input<string> {
+  let text = serialized.get(kind);
+  if (text !== undefined) return text;
+  const file = path.join(__dirname, "..", providerModulePath(kind)).split(path.sep).join("/");
+  const at = file.lastIndexOf("/node_modules/");
+  if (at >= 0 && fs.existsSync(file)) {
+    text = `exports.handler = () => require(${JSON.stringify(file.slice(at + "/node_modules/".length))});\n`;
+  } else {
+    const provider = providerObject(kind);
+    text = pulumi.output(pulumi.runtime.serializeFunction(() => provider).then((f) => f.text));
+  }
+  serialized.set(kind, text);
+  return text;
+}
+
+/**
+ * Base of every resource class: the kind's resources are registered as dynamic resources of the
+ * type `pulumi-nodejs:dynamic/<service>:<Kind>`, served by the SDK's dynamic-provider host. At run
+ * time it is CustomResource itself, so that no frame of this package comes between the SDK's and
+ * the user's: the SDK skips a fixed number of frames (Resource, CustomResource, the concrete class)
+ * and records the next as the resource's source position, and V8 does not always leave out the
+ * frame of a constructor a class inherits. Each kind's class calls `super(...registration(...))`.
+ */
+export interface SvcResource extends pulumi.CustomResource {
   /**
    * Base URL of the server this resource lives on, recorded when it is created (from its
    * `connection`, else the stack config or environment). A different server later replaces it.
    */
-  declare readonly serverUrl: pulumi.Output<string>;
+  readonly serverUrl: pulumi.Output<string>;
+}
+export const SvcResource = pulumi.CustomResource as unknown as abstract new (t: string, name: string, props?: pulumi.Inputs,
+  opts?: pulumi.CustomResourceOptions) => SvcResource;
 
-  constructor(def: Pick<ResourceDefinition, "kind" | "outputs" | "secrets" | "fields">, name: string, args: object,
-    opts?: pulumi.CustomResourceOptions) {
-    const [module, type] = def.kind.split(":");
-    // The SDK serializes inputs by assigning keys, so a "__proto__" key in a plain value would be
-    // dropped before check could refuse it: refuse it here (values inside Outputs are checked there).
-    const lost = valueProblems(args).filter((f) => f.property.endsWith("__proto__"));
-    if (lost.length > 0) throw new Error(`${def.kind} "${name}": ${describeFailures(lost)}`);
-    const props: Record<string, unknown> = {};
-    // Output-only keys must be present (as undefined) for the SDK to create their Output properties.
-    for (const k of [...def.outputs, ...versionKeys(def.fields)]) props[k] = undefined;
-    props[SERVER_KEY] = undefined;
-    Object.assign(props, args);
-    // Hidden from the CLI's display (a `__` name): the provider logs progress against it.
-    props[URN_KEY] = pulumi.createUrn(name, `pulumi-nodejs:dynamic/${module}:${type}`, opts?.parent);
-    const secrets = [...(def.secrets ?? [])];
-    const connection = (args as Record<string, unknown>)[CONNECTION_KEY];
-    if (connection !== undefined && connection !== null) {
-      props[CONNECTION_KEY] = pulumi.secret(connection);
-      secrets.push(CONNECTION_KEY);
-    }
-    const options: pulumi.CustomResourceOptions = {
-      ...opts,
-      additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
-    };
-    super(providerObject(def.kind), name, props, options, module, type);
+/**
+ * The arguments of a kind's `super` call: its type token, its properties with the serialized
+ * provider, and the options that mark its secret outputs secret. Every kind takes a `connection`
+ * input (src/core/connection.ts): it is made secret as a whole, because it may hold a token that the
+ * provider needs again to refresh and delete the object.
+ */
+export function registration(def: Pick<ResourceDefinition, "kind" | "outputs" | "secrets" | "fields">, name: string, args: object,
+  opts?: pulumi.CustomResourceOptions): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions] {
+  const [module, type] = def.kind.split(":");
+  const token = `pulumi-nodejs:dynamic/${module}:${type}`;
+  // The SDK serializes inputs by assigning keys, so a "__proto__" key in a plain value would be
+  // dropped before check could refuse it: refuse it here (values inside Outputs are checked there).
+  const lost = valueProblems(args).filter((f) => f.property.endsWith("__proto__"));
+  if (lost.length > 0) throw new Error(`${def.kind} "${name}": ${describeFailures(lost)}`);
+  const props: Record<string, unknown> = {};
+  // Output-only keys must be present (as undefined) for the SDK to create their Output properties.
+  for (const k of [...def.outputs, ...versionKeys(def.fields)]) props[k] = undefined;
+  props[SERVER_KEY] = undefined;
+  Object.assign(props, args);
+  // Hidden from the CLI's display (a `__` name): the provider logs progress against it.
+  props[URN_KEY] = pulumi.createUrn(name, token, opts?.parent);
+  const secrets = [...(def.secrets ?? [])];
+  const connection = (args as Record<string, unknown>)[CONNECTION_KEY];
+  if (connection !== undefined && connection !== null) {
+    props[CONNECTION_KEY] = pulumi.secret(connection);
+    secrets.push(CONNECTION_KEY);
   }
+  if (PROVIDER_KEY in props) throw new Error(`${def.kind} "${name}": ${PROVIDER_KEY} is the engine's own key, not an argument`);
+  props[PROVIDER_KEY] = serializedProvider(def.kind);
+  const options: pulumi.CustomResourceOptions = {
+    ...opts,
+    additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+  };
+  return [token, name, props, options];
 }

@@ -4,7 +4,7 @@ import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } fr
 import { segment } from "../core/segment";
 import { createOnce, firstNew } from "../core/createOnce";
 import type { Context, ResourceDefinition } from "../core/definition";
-import { SvcResource } from "../core/resource";
+import { registration, SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
 import { isSvcError } from "../http";
 import { allIds, one, pages, relIds, type JsonApiResource } from "./jsonapi";
@@ -246,6 +246,6 @@ export type NotificationConfigurationArgs = ArgsOf<typeof notificationConfigurat
 export interface NotificationConfiguration extends OutputsOf<typeof notificationConfigurationFields> {}
 export class NotificationConfiguration extends SvcResource {
   constructor(name: string, args: NotificationConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(notificationConfigurationDefinition, name, args, opts);
+    super(...registration(notificationConfigurationDefinition, name, args, opts));
   }
 }

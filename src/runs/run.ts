@@ -3,7 +3,7 @@ import { z } from "zod";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../core/fields";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
-import { SvcResource } from "../core/resource";
+import { registration, SvcResource } from "../core/resource";
 import { isSvcError } from "../http";
 import { runAction, stopRun } from "./runActions";
 import { createRunOnce, refineCreateAttributes, runCreateFields, runCreateSet, type RunCreateAttributes } from "./runCreate";
@@ -232,6 +232,6 @@ export type RunArgs = ArgsOf<typeof runFields> & ConnectionArgs<"runs">;
 export interface Run extends OutputsOf<typeof runFields, "waitFor" | "applyWhenConfirmable" | "timeoutSeconds" | "pollIntervalSeconds"> {}
 export class Run extends SvcResource {
   constructor(name: string, args: RunArgs, opts?: pulumi.CustomResourceOptions) {
-    super(runDefinition, name, args, opts);
+    super(...registration(runDefinition, name, args, opts));
   }
 }

@@ -10,7 +10,7 @@ import { PartialFailure, type Context, type ResourceDefinition } from "../../cor
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { isSvcError } from "../../http";
 import { duration } from "../duration";
 import { name } from "../fields";
@@ -203,7 +203,7 @@ export type CheckOutArgs = ArgsOf<typeof checkOutFields> & ConnectionArgs<"secre
 export interface CheckOut extends OutputsOf<typeof checkOutFields> {}
 export class CheckOut extends SvcResource {
   constructor(name: string, args: CheckOutArgs, opts?: pulumi.CustomResourceOptions) {
-    super(checkOutDefinition, name, args, opts);
+    super(...registration(checkOutDefinition, name, args, opts));
   }
 }
 

@@ -9,7 +9,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, sameForm, type Duration } from "../duration";
 import { adopt } from "../fields";
@@ -198,7 +198,7 @@ export type DirectoryConfigArgs = ArgsOf<typeof directoryConfigFields> & Connect
 export interface Config extends OutputsOf<typeof directoryConfigFields> {}
 export class Config extends SvcResource {
   constructor(name: string, args: DirectoryConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    super(directoryConfigDefinition, name, args, opts);
+    super(...registration(directoryConfigDefinition, name, args, opts));
   }
 }
 

@@ -9,7 +9,7 @@ import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, sameForm, seconds } from "../duration";
 import { dataOf } from "../envelope";
@@ -104,7 +104,7 @@ export type LibrarySetArgs = ArgsOf<typeof librarySetFields> & ConnectionArgs<"s
 export interface LibrarySet extends OutputsOf<typeof librarySetFields> {}
 export class LibrarySet extends SvcResource {
   constructor(name: string, args: LibrarySetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(librarySetDefinition, name, args, opts);
+    super(...registration(librarySetDefinition, name, args, opts));
   }
 }
 

@@ -8,7 +8,7 @@ import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { duration, keepForm, type Duration } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
@@ -81,7 +81,7 @@ export type DirectoryRoleArgs = ArgsOf<typeof directoryRoleFields> & ConnectionA
 export interface Role extends OutputsOf<typeof directoryRoleFields> {}
 export class Role extends SvcResource {
   constructor(name: string, args: DirectoryRoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(directoryRoleDefinition, name, args, opts);
+    super(...registration(directoryRoleDefinition, name, args, opts));
   }
 }
 

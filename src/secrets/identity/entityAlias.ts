@@ -13,7 +13,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
 import { fetchData, listNames, namesFunction, readDecoded } from "../pathObject";
@@ -174,7 +174,7 @@ export type EntityAliasArgs = ArgsOf<typeof entityAliasFields> & ConnectionArgs<
 export interface EntityAlias extends OutputsOf<typeof entityAliasFields> {}
 export class EntityAlias extends SvcResource {
   constructor(name: string, args: EntityAliasArgs, opts?: pulumi.CustomResourceOptions) {
-    super(entityAliasDefinition, name, args, opts);
+    super(...registration(entityAliasDefinition, name, args, opts));
   }
 }
 

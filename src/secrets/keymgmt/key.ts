@@ -10,7 +10,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
@@ -245,7 +245,7 @@ export type KeyArgs = ArgsOf<typeof keyFields> & ConnectionArgs<"secrets">;
 export interface Key extends OutputsOf<typeof keyFields> {}
 export class Key extends SvcResource {
   constructor(name: string, args: KeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(keyDefinition, name, args, opts);
+    super(...registration(keyDefinition, name, args, opts));
   }
 }
 

@@ -9,7 +9,7 @@ import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
@@ -161,7 +161,7 @@ export type KeyDistributionArgs = ArgsOf<typeof keyDistributionFields> & Connect
 export interface KeyDistribution extends OutputsOf<typeof keyDistributionFields> {}
 export class KeyDistribution extends SvcResource {
   constructor(name: string, args: KeyDistributionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(keyDistributionDefinition, name, args, opts);
+    super(...registration(keyDistributionDefinition, name, args, opts));
   }
 }
 

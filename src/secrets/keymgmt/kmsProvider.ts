@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
@@ -155,7 +155,7 @@ export type KmsProviderArgs = ArgsOf<typeof kmsProviderFields> & ConnectionArgs<
 export interface KmsProvider extends OutputsOf<typeof kmsProviderFields> {}
 export class KmsProvider extends SvcResource {
   constructor(name: string, args: KmsProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(kmsProviderDefinition, name, args, opts);
+    super(...registration(kmsProviderDefinition, name, args, opts));
   }
 }
 

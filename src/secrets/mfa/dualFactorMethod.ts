@@ -11,7 +11,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
 import { listNames, namesFunction, readDecoded, reportOf } from "../pathObject";
@@ -180,7 +180,7 @@ export type DualFactorMethodArgs = ArgsOf<typeof dualFactorMethodFields> & Conne
 export interface DualFactorMethod extends OutputsOf<typeof dualFactorMethodFields> {}
 export class DualFactorMethod extends SvcResource {
   constructor(name: string, args: DualFactorMethodArgs, opts?: pulumi.CustomResourceOptions) {
-    super(dualFactorMethodDefinition, name, args, opts);
+    super(...registration(dualFactorMethodDefinition, name, args, opts));
   }
 }
 

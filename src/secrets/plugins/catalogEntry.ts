@@ -9,7 +9,7 @@ import { isUnknown } from "../../core/unknown";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, lazy, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import type { Schema } from "../../core/validate";
 import { ForbiddenError, isSvcError, type RequestSpec, type SvcError } from "../../http";
@@ -183,7 +183,7 @@ export type CatalogEntryArgs = ArgsOf<typeof catalogEntryFields> & ConnectionArg
 export interface CatalogEntry extends OutputsOf<typeof catalogEntryFields> {}
 export class CatalogEntry extends SvcResource {
   constructor(name: string, args: CatalogEntryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(catalogEntryDefinition, name, args, opts);
+    super(...registration(catalogEntryDefinition, name, args, opts));
   }
 }
 

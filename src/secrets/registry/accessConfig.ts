@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { adopt, mount } from "../fields";
 import { dataOf } from "../envelope";
@@ -136,6 +136,6 @@ export type AccessConfigArgs = ArgsOf<typeof accessConfigFields> & ConnectionArg
 export interface AccessConfig extends OutputsOf<typeof accessConfigFields> {}
 export class AccessConfig extends SvcResource {
   constructor(name: string, args: AccessConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    super(accessConfigDefinition, name, args, opts);
+    super(...registration(accessConfigDefinition, name, args, opts));
   }
 }

@@ -9,7 +9,7 @@ import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, keepForm, seconds } from "../duration";
 import { dataOf, present } from "../envelope";
@@ -176,7 +176,7 @@ export type RegistryRoleArgs = ArgsOf<typeof registryRoleFields> & ConnectionArg
 export interface Role extends OutputsOf<typeof registryRoleFields> {}
 export class Role extends SvcResource {
   constructor(name: string, args: RegistryRoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(registryRoleDefinition, name, args, opts);
+    super(...registration(registryRoleDefinition, name, args, opts));
   }
 }
 

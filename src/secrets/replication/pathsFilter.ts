@@ -9,7 +9,7 @@ import type { Context } from "../../core/definition";
 import { field, fieldSet, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { dataOf } from "../envelope";
 import { segment } from "../../core/segment";
 import { adopt } from "../fields";
@@ -93,7 +93,7 @@ export type PathsFilterArgs = ArgsOf<typeof pathsFilterFields> & ConnectionArgs<
 export interface PathsFilter extends OutputsOf<typeof pathsFilterFields> {}
 export class PathsFilter extends SvcResource {
   constructor(name: string, args: PathsFilterArgs, opts?: pulumi.CustomResourceOptions) {
-    super(pathsFilterDefinition, name, args, opts);
+    super(...registration(pathsFilterDefinition, name, args, opts));
   }
 }
 

@@ -11,7 +11,7 @@ import { PartialFailure } from "../../core/definition";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import type { InputsOf, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { isAmbiguous } from "../../http";
 import { actingFunction, fetchStatus, statusAfter, transition, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
@@ -203,7 +203,7 @@ export type PerformancePrimaryArgs = ArgsOf<typeof performancePrimaryFields> & C
 export interface PerformancePrimary extends OutputsOf<typeof performancePrimaryFields> {}
 export class PerformancePrimary extends SvcResource {
   constructor(name: string, args: PerformancePrimaryArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    super(performancePrimaryDefinition, name, args, opts);
+    super(...registration(performancePrimaryDefinition, name, args, opts));
   }
 }
 

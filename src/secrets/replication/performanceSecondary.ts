@@ -10,7 +10,7 @@ import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { isSvcError } from "../../http";
 import { clusterAddr } from "./performancePrimary";
@@ -189,7 +189,7 @@ export type PerformanceSecondaryArgs = ArgsOf<typeof performanceSecondaryFields>
 export interface PerformanceSecondary extends OutputsOf<typeof performanceSecondaryFields> {}
 export class PerformanceSecondary extends SvcResource {
   constructor(name: string, args: PerformanceSecondaryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(performanceSecondaryDefinition, name, args, opts);
+    super(...registration(performanceSecondaryDefinition, name, args, opts));
   }
 }
 

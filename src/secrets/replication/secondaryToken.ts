@@ -9,7 +9,7 @@ import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration } from "../duration";
 import { actingFunction, type ReplicationStatus } from "./status";
@@ -96,7 +96,7 @@ export type SecondaryTokenArgs = ArgsOf<typeof secondaryTokenFields> & Connectio
 export interface SecondaryToken extends OutputsOf<typeof secondaryTokenFields> {}
 export class SecondaryToken extends SvcResource {
   constructor(name: string, args: SecondaryTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    super(secondaryTokenDefinition, name, args, opts);
+    super(...registration(secondaryTokenDefinition, name, args, opts));
   }
 }
 

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import type { ResourceDefinition } from "../../core/definition";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields";
@@ -56,6 +56,6 @@ export type AlphabetArgs = ArgsOf<typeof alphabetFields> & ConnectionArgs<"secre
 export interface Alphabet extends OutputsOf<typeof alphabetFields> {}
 export class Alphabet extends SvcResource {
   constructor(name: string, args: AlphabetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(alphabetDefinition, name, args, opts);
+    super(...registration(alphabetDefinition, name, args, opts));
   }
 }

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
 import { firstTemplate, transformationKeys, transformationObject, TWEAK_SOURCES } from "./transformations";
@@ -63,6 +63,6 @@ export type FpeTransformationArgs = ArgsOf<typeof fpeTransformationFields> & Con
 export interface FpeTransformation extends OutputsOf<typeof fpeTransformationFields> {}
 export class FpeTransformation extends SvcResource {
   constructor(name: string, args: FpeTransformationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(fpeTransformationDefinition, name, args, opts);
+    super(...registration(fpeTransformationDefinition, name, args, opts));
   }
 }

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
 import { firstTemplate, transformationKeys, transformationObject } from "./transformations";
@@ -55,6 +55,6 @@ export type MaskingTransformationArgs = ArgsOf<typeof maskingTransformationField
 export interface MaskingTransformation extends OutputsOf<typeof maskingTransformationFields> {}
 export class MaskingTransformation extends SvcResource {
   constructor(name: string, args: MaskingTransformationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(maskingTransformationDefinition, name, args, opts);
+    super(...registration(maskingTransformationDefinition, name, args, opts));
   }
 }

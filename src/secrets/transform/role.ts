@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { adopt, mount } from "../fields";
 import { pathObject } from "../pathObject";
@@ -43,6 +43,6 @@ export type RoleArgs = ArgsOf<typeof roleFields> & ConnectionArgs<"secrets">;
 export interface Role extends OutputsOf<typeof roleFields> {}
 export class Role extends SvcResource {
   constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(roleDefinition, name, args, opts);
+    super(...registration(roleDefinition, name, args, opts));
   }
 }

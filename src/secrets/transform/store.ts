@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { isUnknown } from "../../core/unknown";
 import { adopt, mount } from "../fields";
@@ -107,6 +107,6 @@ export type StoreArgs = ArgsOf<typeof storeFields> & ConnectionArgs<"secrets">;
 export interface Store extends OutputsOf<typeof storeFields> {}
 export class Store extends SvcResource {
   constructor(name: string, args: StoreArgs, opts?: pulumi.CustomResourceOptions) {
-    super(storeDefinition, name, args, opts);
+    super(...registration(storeDefinition, name, args, opts));
   }
 }

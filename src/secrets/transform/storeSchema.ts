@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { mount, name } from "../fields";
 import { InvalidInputError } from "../../http";
@@ -125,6 +125,6 @@ export type StoreSchemaArgs = ArgsOf<typeof storeSchemaFields> & ConnectionArgs<
 export interface StoreSchema extends OutputsOf<typeof storeSchemaFields> {}
 export class StoreSchema extends SvcResource {
   constructor(name: string, args: StoreSchemaArgs, opts?: pulumi.CustomResourceOptions) {
-    super(storeSchemaDefinition, name, args, opts);
+    super(...registration(storeSchemaDefinition, name, args, opts));
   }
 }

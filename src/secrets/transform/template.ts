@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import type { ResourceDefinition } from "../../core/definition";
 import { adopt, mount } from "../fields";
 import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields";
@@ -87,6 +87,6 @@ export type TemplateArgs = ArgsOf<typeof templateFields> & ConnectionArgs<"secre
 export interface Template extends OutputsOf<typeof templateFields> {}
 export class Template extends SvcResource {
   constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(templateDefinition, name, args, opts);
+    super(...registration(templateDefinition, name, args, opts));
   }
 }

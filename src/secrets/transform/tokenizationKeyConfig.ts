@@ -2,7 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { mount, name } from "../fields";
 import { fetchData, pathOf, readBack, rotateOnce } from "../pathObject";
@@ -98,6 +98,6 @@ export type TokenizationKeyConfigArgs = ArgsOf<typeof tokenizationKeyConfigField
 export interface TokenizationKeyConfig extends OutputsOf<typeof tokenizationKeyConfigFields> {}
 export class TokenizationKeyConfig extends SvcResource {
   constructor(name: string, args: TokenizationKeyConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    super(tokenizationKeyConfigDefinition, name, args, opts);
+    super(...registration(tokenizationKeyConfigDefinition, name, args, opts));
   }
 }

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { keepForm } from "../duration";
 import { duration, names, reference } from "./fields";
@@ -66,6 +66,6 @@ export type TokenizationTransformationArgs = ArgsOf<typeof tokenizationTransform
 export interface TokenizationTransformation extends OutputsOf<typeof tokenizationTransformationFields> {}
 export class TokenizationTransformation extends SvcResource {
   constructor(name: string, args: TokenizationTransformationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(tokenizationTransformationDefinition, name, args, opts);
+    super(...registration(tokenizationTransformationDefinition, name, args, opts));
   }
 }

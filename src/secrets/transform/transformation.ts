@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { SvcResource } from "../../core/resource";
+import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
 import type { TweakSource } from "./fpeTransformation";
@@ -69,6 +69,6 @@ export type TransformationArgs = ArgsOf<typeof transformationFields> & Connectio
 export interface Transformation extends OutputsOf<typeof transformationFields> {}
 export class Transformation extends SvcResource {
   constructor(name: string, args: TransformationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(transformationDefinition, name, args, opts);
+    super(...registration(transformationDefinition, name, args, opts));
   }
 }

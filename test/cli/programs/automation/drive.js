@@ -48,10 +48,12 @@ async function lifecycle(stack) {
   const up = await stack.up();
   seen.up = up.summary.resourceChanges;
   seen.outputs = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value]));
-  // What the engine stored as the serialized provider of the first alphabet.
+  // What the engine stored as the serialized provider of the first alphabet, and where it says the
+  // alphabet was declared.
   const state = await stack.exportStack();
   const alphabet = state.deployment.resources.find((r) => r.type.endsWith("TransformAlphabet"));
   seen.provider = alphabet.inputs.__provider;
+  seen.source = alphabet.sourcePosition;
   seen.refresh = (await stack.refresh()).summary.resourceChanges;
   seen.destroy = (await stack.destroy()).summary.resourceChanges;
   await stack.workspace.removeStack(stack.name);
