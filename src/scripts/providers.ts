@@ -1,8 +1,8 @@
 /**
  * Build step (after tsc): writes dist/src/providers/<service>/<Kind>.js for every kind, each module
  * exporting exactly that kind's provider object. When the package is installed under node_modules,
- * the SDK serializes a provider that is a module's exports as a one-line require of that module
- * (about 280 bytes in each resource's state instead of about 3 KB).
+ * each resource's state names it in a one-line require (src/core/resource.ts, about 100 characters
+ * instead of the 3 KB of the trampoline captured by value).
  *
  * These paths end up in users' state files: never rename or remove one.
  */
