@@ -195,6 +195,31 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     expect(((left.body?.data?.keys ?? []) as string[]).filter((k) => k.startsWith("bulk-"))).toEqual([]);
   }, 600_000);
 
+  it("a second operation on a stack being updated is refused at once, not queued; the first completes", async () => {
+    const s = await stack("parallel", { "behaviours:count": "1" });
+    // The create's write is held long enough for a second command to meet the stack's lock.
+    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/transform/alphabet/bulk-0", delayMs: 8000, count: 1 });
+    try {
+      const first = s.up();
+      const locks = path.join(s.dir, "backend/.pulumi/locks");
+      const held = () => fs.existsSync(locks) && fs.readdirSync(locks, { recursive: true, withFileTypes: true }).some((f) => f.isFile());
+      for (let waited = 0; !held(); waited += 100) {
+        if (waited > 60_000) throw new Error("the first up never took the stack's lock");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const second = await s.run(["up", "--yes", "--skip-preview"]);
+      expect(second.code).not.toBe(0);
+      expect(second.stdout + second.stderr).toMatch(/the stack is currently locked by 1 lock\(s\)/);
+      expect(ops(await first)).toEqual({ "bulk-0": "create" });
+      expect(held()).toBe(false);
+    } finally {
+      await control(emu, "DELETE", "/faults");
+    }
+    // The refused command changed nothing: the next preview has nothing to do.
+    expect((await s.preview()).changeSummary).toEqual({ same: 2 });
+    await s.destroy();
+  }, 300_000);
+
   it("expected failures print one line each, with no stack frame, naming the token's setting", async () => {
     const s = await stack("errors");
     expect((await s.up()).code).toBe(0);
