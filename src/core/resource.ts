@@ -14,33 +14,26 @@ export function providerModulePath(kind: string): string {
 }
 
 /**
- * The kind's provider object, loaded from its generated module when there is one, so that an
- * installed package's provider serializes as a require of that module (see src/scripts/providers.ts).
- * From sources (tests under vitest) there is none and the same object comes from the trampoline.
- */
-function providerObject(kind: string): pulumi.dynamic.ResourceProvider {
-  const file = path.join(__dirname, "..", providerModulePath(kind));
-  return fs.existsSync(file) ? require(file) : providerFor(kind);
-}
-
-/**
  * The text the engine stores as each resource's `__provider` and the host evaluates (its
  * `handler()` must return the provider object). Installed under node_modules, it is one require of
- * the kind's generated module, resolved from the program's directory as the SDK's own serializer
- * would resolve it, in about 100 characters instead of the serializer's 300: the engine rewrites
- * every resource's entry after each step, so at a thousand resources each character counts. From
- * sources (tests under vitest) the SDK serializes the trampoline.
+ * the kind's generated module (src/scripts/providers.ts), which the host resolves from its working
+ * directory as it would the SDK serializer's require, in about 100 characters instead of the
+ * serializer's 300: the engine rewrites every resource's entry after each step, so at a thousand
+ * resources each character counts. Elsewhere (a checkout, tests under vitest) the SDK serializes
+ * the provider object, which captures the trampoline by value.
  */
 const serialized = new Map<string, pulumi.Input<string>>();
 function serializedProvider(kind: string): pulumi.Input<string> {
   let text = serialized.get(kind);
   if (text !== undefined) return text;
-  const file = path.join(__dirname, "..", providerModulePath(kind)).split(path.sep).join("/");
-  const at = file.lastIndexOf("/node_modules/");
-  if (at >= 0 && fs.existsSync(file)) {
-    text = `exports.handler = () => require(${JSON.stringify(file.slice(at + "/node_modules/".length))});\n`;
+  const file = path.join(__dirname, "..", providerModulePath(kind));
+  const built = fs.existsSync(file);
+  const posix = file.split(path.sep).join("/");
+  const at = posix.lastIndexOf("/node_modules/");
+  if (built && at >= 0) {
+    text = `exports.handler = () => require(${JSON.stringify(posix.slice(at + "/node_modules/".length))});\n`;
   } else {
-    const provider = providerObject(kind);
+    const provider: pulumi.dynamic.ResourceProvider = built ? require(file) : providerFor(kind);
     text = pulumi.output(pulumi.runtime.serializeFunction(() => provider).then((f) => f.text));
   }
   serialized.set(kind, text);
