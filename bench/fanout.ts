@@ -31,7 +31,7 @@ async function run(emu: Emulator, s: Scenario): Promise<Outcome> {
     const workspaces = Array.from({ length: COUNT }, (_, i) => ({ id: `ws-fan${i}`, name: `fan-${i}`, ...(s.held && i % 4 === 3 ? { holdRunsAt: "planning" } : {}) }));
     await control(emu, "POST", "/seed", { workspaces, configurationVersions: workspaces.map((w) => ({ workspaceId: w.id })) });
     const env = cliEnv(dir);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-fanout\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${path.join(root, "test/cli/programs/behaviours")}\n`);
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-fanout\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${path.join(root, "test/cli/programs/behaviours/index.js")}\n`);
     const config = ["--plaintext", `svc:runUrl=${emu.runUrl}`, "--plaintext", `svc:secretsUrl=${emu.secretsUrl}`,
       "--plaintext", "behaviours:scenario=fanout", "--plaintext", `behaviours:workspaces=${workspaces.map((w) => w.id).join(",")}`,
       "--plaintext", `behaviours:timeoutSeconds=${TIMEOUT_SECONDS}`,

@@ -27,7 +27,7 @@ async function scenario(emu: Emulator, name: string, limit: number | undefined, 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-scale-${name}-`));
   try {
     const env = cliEnv(dir);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-scale\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${path.join(root, "test/cli/programs/behaviours")}\n`);
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-scale\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${path.join(root, "test/cli/programs/behaviours/index.js")}\n`);
     const config = ["--plaintext", `svc:secretsUrl=${emu.secretsUrl}`, "--plaintext", `svc:runUrl=${emu.runUrl}`,
       "--plaintext", "behaviours:scenario=parallel", "--plaintext", `behaviours:count=${COUNT}`,
       "--secret", `svc:secretsToken=${emu.tokens.secretsUser}`, "--secret", `svc:runToken=${emu.tokens.runAdmin}`,

@@ -5,11 +5,11 @@
 # go.mod has replace directives, so `go install pkg@version` refuses it: we build from a throwaway
 # main module instead.
 #
-# For the pinned version (or when PULUMI_LANGHOST_VERSION names one) it also tries the official
-# Node.js language host (module sdk/nodejs/cmd/pulumi-language-nodejs/v3, no tags: the
-# pseudo-version of the commit behind pkg/v3.259.0). The proxy answers 403 for that
-# module (docs/real-cli.md), so when it is refused the refusal is printed to stderr and the test
-# harness falls back to our own language host, scripts/langhost/pulumi-language-nodejs.
+# It puts beside `pulumi` what a Pulumi installation ships with it, so that the folder works on PATH
+# as a user's does: for the pinned version, Pulumi's official Node.js language host, built from the
+# source in ../shared/tools/official-langhost (its Go module is refused by the proxy:
+# docs/real-cli.md); and the dynamic-provider plugin script `pulumi-resource-pulumi-nodejs` from the
+# installed @pulumi/pulumi. Without ../shared the tests fall back to our own host, scripts/langhost.
 set -euo pipefail
 
 pinned=v3.259.0
@@ -19,13 +19,35 @@ if [ "$version" = newest ]; then
   version="$(cd / && GOTOOLCHAIN=local go list -m -f '{{.Version}}' github.com/pulumi/pulumi/pkg/v3@latest)" \
     || { echo "pulumi-cli.sh: the Go module proxy did not name the newest github.com/pulumi/pulumi/pkg/v3" >&2; exit 1; }
 fi
-langhost_module="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
-# The pseudo-version is the commit of pkg/v3.259.0: it pairs with the pinned CLI only.
-langhost_version="${PULUMI_LANGHOST_VERSION:-}"
-[ -n "$langhost_version" ] || [ "$version" != "$pinned" ] || langhost_version=v3.0.0-20260820084410-a05d88f24d05
 cache="${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-svc}/pulumi-cli/$version"
 
+here="$(cd "$(dirname "$0")/.." && pwd)"
+
+# What an installation has beside `pulumi` (see above); cheap, so done on every call.
+complete() {
+  local official="$here/../shared/tools/official-langhost/build.sh"
+  if [ "$version" = "$pinned" ] && [ ! -x "$cache/bin/pulumi-language-nodejs" ]; then
+    if [ -f "$official" ]; then
+      local built
+      if built="$(bash "$official")"; then
+        cp "$built/pulumi-language-nodejs" "$cache/bin/pulumi-language-nodejs.tmp"
+        mv "$cache/bin/pulumi-language-nodejs.tmp" "$cache/bin/pulumi-language-nodejs"
+      else
+        echo "pulumi-cli.sh: ../shared/tools/official-langhost/build.sh failed; the tests use scripts/langhost" >&2
+      fi
+    else
+      echo "pulumi-cli.sh: no ../shared/tools/official-langhost: the tests use scripts/langhost" >&2
+    fi
+  fi
+  local plugin="$here/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+  if [ -f "$plugin" ] && [ ! -x "$cache/bin/pulumi-resource-pulumi-nodejs" ]; then
+    cp "$plugin" "$cache/bin/pulumi-resource-pulumi-nodejs"
+    chmod +x "$cache/bin/pulumi-resource-pulumi-nodejs"
+  fi
+}
+
 if [ -x "$cache/bin/pulumi" ]; then
+  complete
   echo "$cache/bin"
   exit 0
 fi
@@ -38,22 +60,8 @@ cd "$work"
 export GOFLAGS=-mod=mod GOTOOLCHAIN=local
 go mod init pulumi-svc-cli-build >&2
 ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$version"
-
-# The official language host first, so a refusal is known before the long CLI build.
-if [ -z "$langhost_version" ]; then
-  echo "pulumi-cli.sh: no official Node.js language host paired with $version; the tests use scripts/langhost" >&2
-elif go get "$langhost_module@$langhost_version" "github.com/pulumi/pulumi/pkg/v3@$version" \
-    "github.com/pulumi/pulumi/sdk/v3@$version" >"$work/langhost.log" 2>&1; then
-  go build -trimpath -ldflags "$ldflags" -o "$cache/bin/pulumi-language-nodejs.tmp" "$langhost_module" >&2
-  mv "$cache/bin/pulumi-language-nodejs.tmp" "$cache/bin/pulumi-language-nodejs"
-else
-  echo "pulumi-cli.sh: the official Node.js language host cannot be had; using scripts/langhost instead:" >&2
-  sed 's/^/  /' "$work/langhost.log" >&2
-  rm -f go.sum
-  printf 'module pulumi-svc-cli-build\n' > go.mod
-fi
-
 go get "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi@$version" "github.com/pulumi/pulumi/sdk/v3@$version" >&2
 go build -trimpath -ldflags "$ldflags" -o "$cache/bin/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >&2
 mv "$cache/bin/pulumi.tmp" "$cache/bin/pulumi"
+complete
 echo "$cache/bin"

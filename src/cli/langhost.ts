@@ -38,14 +38,18 @@ function unary<Req, Res>(fn: (req: Req) => Res | Promise<Res>): Unary<Req, Res> 
   };
 }
 
-/** The program folder: ProgramInfo when the engine sends it, else the older `program` field. */
+/**
+ * The program folder and its entry point as the engine names them: ProgramInfo when it sends one,
+ * else the older `pwd` and `program` fields. The entry goes to the runner as given: "." (Pulumi.yaml
+ * has no `main`, or a folder) makes the runner take the nearest package.json's `main`, as the
+ * official host does; a path made absolute here would hide that (it did: docs/real-cli.md).
+ */
 function programOf(req: RunRequest): { dir: string; entry: string } {
   const info = req.getInfo();
   if (info?.getProgramDirectory()) {
     return { dir: info.getProgramDirectory(), entry: info.getEntryPoint() || "." };
   }
-  const program = req.getProgram() || ".";
-  return { dir: path.resolve(req.getPwd() || process.cwd(), program), entry: "." };
+  return { dir: req.getPwd() || process.cwd(), entry: req.getProgram() || "." };
 }
 
 /** The SDK's runner, resolved from the program folder as Node resolves the program's own imports. */
@@ -55,31 +59,33 @@ function runnerFor(dir: string): string {
 
 function run(req: RunRequest): Promise<InstanceType<Lang["RunResponse"]>> {
   const { dir, entry } = programOf(req);
-  const args = [runnerFor(dir), `--monitor=${req.getMonitorAddress()}`];
+  // Pulumi.yaml's runtime options, read as the official host reads them.
+  const options = (req.getInfo()?.getOptions()?.toJavaScript() ?? {}) as { typescript?: unknown; tsconfig?: unknown; nodeargs?: unknown };
+  const nodeargs = typeof options.nodeargs === "string" ? options.nodeargs.split(/\s+/).filter(Boolean) : [];
+  const args = [...nodeargs, runnerFor(dir), `--monitor=${req.getMonitorAddress()}`];
   const flag = (k: string, v: string | number | undefined) => { if (v !== undefined && v !== "" && v !== 0) args.push(`--${k}=${v}`); };
   flag("engine", engineAddress);
   flag("organization", req.getOrganization());
   flag("project", req.getProject());
   flag("stack", req.getStack());
-  flag("pwd", req.getPwd());
   flag("root-directory", req.getInfo()?.getRootDirectory());
+  flag("pwd", dir);
   flag("parallel", req.getParallel());
   if (req.getDryrun()) args.push("--dry-run");
-  args.push(path.resolve(dir, entry), ...req.getArgsList());
+  args.push(entry, ...req.getArgsList());
 
   const config: Record<string, string> = {};
   req.getConfigMap().forEach((v, k) => { config[k] = v; });
-  // Pulumi.yaml's runtime option `typescript` (default true, as for the official host) makes the
-  // SDK's runner load its vendored ts-node for .ts programs.
-  const options = (req.getInfo()?.getOptions()?.toJavaScript() ?? {}) as { typescript?: unknown };
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     PULUMI_CONFIG: JSON.stringify(config),
     PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(req.getConfigsecretkeysList()),
-    PULUMI_NODEJS_TYPESCRIPT: String(options.typescript !== false),
   };
+  // `typescript` (default true) makes the SDK's runner load ts-node for .ts programs.
+  if (options.typescript !== false) env.PULUMI_NODEJS_TYPESCRIPT = "true";
+  if (typeof options.tsconfig === "string" && options.tsconfig) env.PULUMI_NODEJS_TSCONFIG_PATH = options.tsconfig;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: req.getPwd() || dir, env, stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
     const res = new lang.RunResponse();
     child.on("error", (e) => resolve(res.setError(`could not start the program: ${e.message}`)));
     child.on("exit", (code, signal) => {

@@ -14,7 +14,6 @@ import { runProgram } from "../engine/program";
 
 const root = path.resolve(__dirname, "../../..");
 const program = path.join(root, "dist/examples/quickstart/index.js");
-const programDir = path.dirname(program);
 
 function onPath(cmd: string): boolean {
   return (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, cmd)));
@@ -57,9 +56,10 @@ function pulumi(args: string[], dir: string, env: NodeJS.ProcessEnv, quiet = fal
 
 async function withCli(cfg: StackConfig, dir: string): Promise<boolean> {
   // A project file of our own in the temporary directory, for the compiled quickstart (npm start
-  // builds first), so nothing is written into the repository.
+  // builds first), so nothing is written into the repository. `main` names the file: given a
+  // folder, Pulumi's language host runs the nearest package.json's main, the package's own.
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"),
-    `name: pulumi-svc-quickstart\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${programDir}\n`);
+    `name: pulumi-svc-quickstart\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${program}\n`);
   fs.mkdirSync(path.join(dir, "backend"));
   const env = {
     ...process.env,

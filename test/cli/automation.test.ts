@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { installedProject } from "../../src/engine/installed";
 import { secretsApi } from "../support/emulator";
-import { cliDir, describeCli, langhostDir, sdkDir } from "./cli";
+import { cliPath, describeCli, installation } from "./cli";
 
 let emu: Emulator;
 let project: { dir: string; remove(): void };
@@ -26,11 +26,11 @@ afterAll(async () => {
 function drive(stacks: string[]): Promise<{ code: number; stdout: string; stderr: string; seconds: number }> {
   const dir = project.dir;
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("SVC_") && !k.startsWith("PULUMI_")));
-  env.PATH = [cliDir!, langhostDir, sdkDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter);
+  env.PATH = cliPath();
   const emulator = { secretsUrl: emu.secretsUrl, secretsToken: emu.tokens.secretsUser, runUrl: emu.runUrl, runToken: emu.tokens.runAdmin };
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(dir, "drive.js"), cliDir!, dir, JSON.stringify(emulator), stacks.join(",")], { cwd: dir, env });
+    const child = spawn(process.execPath, [path.join(dir, "drive.js"), installation(), dir, JSON.stringify(emulator), stacks.join(",")], { cwd: dir, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });

@@ -126,7 +126,7 @@ function describeBackend(title: string, skip: () => boolean, open: () => Promise
       backend = await open();
       prepared = await prepareExample(exp, emu);
       stack = await CliStack.create({
-        project: exp.project, program: path.join(root, "dist/examples", EXAMPLE),
+        project: exp.project, program: path.join(root, "dist/examples", EXAMPLE, "index.js"),
         config: prepared.config, secretConfig: prepared.secretConfig, env: backend.env, backendUrl: backend.url,
       });
     }, 120_000);

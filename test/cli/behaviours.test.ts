@@ -8,7 +8,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { control, secretsApi } from "../support/emulator";
 import { CliStack, describeCli, ops } from "./cli";
 
-const program = path.join(__dirname, "programs/behaviours");
+const program = path.join(__dirname, "programs/behaviours/index.js");
 
 let emu: Emulator;
 const stacks: CliStack[] = [];

@@ -1,6 +1,7 @@
 // The real Pulumi CLI for the tests: where it is, one stack per temporary folder on a local file
 // backend, fully offline. Commands run asynchronously, because the emulator lives in this process.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -12,10 +13,7 @@ export const CLI_VERSION = "v3.259.0";
 /** The passphrase secrets provider's passphrase of every test stack: it must never reach a backend. */
 export const CLI_PASSPHRASE = "pulumi-svc-cli-tests";
 
-function cacheBin(): string {
-  const base = process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
-  return path.join(base, "pulumi-cli", CLI_VERSION, "bin");
-}
+const cacheBase = process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
 
 function onPath(cmd: string): string | undefined {
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
@@ -25,29 +23,108 @@ function onPath(cmd: string): string | undefined {
 }
 
 /** The folder holding `pulumi`: SVC_PULUMI_BIN, the cache of scripts/pulumi-cli.sh, or PATH. */
-export const cliDir: string | undefined = [process.env.SVC_PULUMI_BIN, cacheBin(), onPath("pulumi")]
+export const cliDir: string | undefined = [process.env.SVC_PULUMI_BIN, path.join(cacheBase, "pulumi-cli", CLI_VERSION, "bin"), onPath("pulumi")]
   .find((d): d is string => !!d && fs.existsSync(path.join(d, "pulumi")));
-
-/** The official language host when scripts/pulumi-cli.sh could build it, else ours (docs/real-cli.md). */
-export const langhostDir = cliDir && fs.existsSync(path.join(cliDir, "pulumi-language-nodejs"))
-  ? cliDir : path.join(root, "scripts/langhost");
 
 /** The installed @pulumi/pulumi: its folder holds pulumi-resource-pulumi-nodejs, the dynamic-provider plugin. */
 export const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
 
 /**
- * `describe` when the CLI is there; otherwise a skipped suite with the reason printed, or, with
- * SVC_REQUIRE_REAL=1 (CI), one failing test saying what is missing.
+ * Which Node.js language host the CLI starts: Pulumi's official `pulumi-language-nodejs`, what every
+ * installation ships, or ours (scripts/langhost, src/cli/langhost.ts), the fallback where the
+ * official one cannot be had (docs/real-cli.md#which-language-host).
  */
-export function describeCli(name: string, body: () => void): void {
-  if (cliDir && fs.existsSync(path.join(root, "dist/src/cli/langhost.js"))) {
+export type LangHost = "official" | "ours";
+
+/**
+ * The official host's binary: beside the CLI, or where ../shared/tools/official-langhost/build.sh
+ * puts it (its source is v3.259.0's, so it pairs with that CLI only).
+ */
+function officialHostBin(): string | undefined {
+  const beside = cliDir && path.join(cliDir, "pulumi-language-nodejs");
+  if (beside && fs.existsSync(beside)) return beside;
+  const built = path.join(cacheBase, "official-langhost", CLI_VERSION, "pulumi-language-nodejs");
+  return cliDir && cliVersion() === CLI_VERSION && fs.existsSync(built) ? built : undefined;
+}
+
+let version: string | undefined;
+/** `pulumi version` of the CLI found. */
+export function cliVersion(): string {
+  version ??= execFileSync(path.join(cliDir!, "pulumi"), ["version"], { encoding: "utf8" }).trim();
+  return version;
+}
+
+/** SVC_LANGHOST (official or ours), else the official host where it can be had. */
+export const langHost: LangHost = process.env.SVC_LANGHOST === "ours" || process.env.SVC_LANGHOST === "official"
+  ? process.env.SVC_LANGHOST : cliDir && officialHostBin() ? "official" : "ours";
+
+/** Why a host cannot be used here, or undefined. */
+export function hostMissing(host: LangHost): string | undefined {
+  if (host === "ours") return fs.existsSync(path.join(root, "dist/src/cli/langhost.js")) ? undefined : "dist/src/cli/langhost.js is missing: run npm run build";
+  return officialHostBin() ? undefined
+    : `no official pulumi-language-nodejs beside ${cliDir ?? "the CLI"} or from ../shared/tools/official-langhost/build.sh (it pairs with CLI ${CLI_VERSION})`;
+}
+
+/**
+ * The bin/ folder of a Pulumi installation: `pulumi`, the language host `host` and the
+ * dynamic-provider plugin `pulumi-resource-pulumi-nodejs` side by side, as the CLI finds its
+ * bundled plugins. Hard links where the file system allows. One folder per set of parts, kept in
+ * the temp folder and shared by every test process (made under another name, then renamed).
+ */
+export function installation(host: LangHost = langHost): string {
+  const ours = `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "dist/src/cli/langhost.js")}" "$@"\n`;
+  const files = [path.join(cliDir!, "pulumi"), ...(host === "official" ? [officialHostBin()!] : []), path.join(sdkDir, "pulumi-resource-pulumi-nodejs")];
+  // A rebuilt CLI or host is a new file: a new folder.
+  const parts = [host, ours, ...files.map((f) => `${f} ${fs.statSync(f).mtimeMs}`)];
+  const key = createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 16);
+  const top = path.join(os.tmpdir(), "pulumi-svc-installs", `${host}-${key}`);
+  const dir = path.join(top, "bin");
+  if (fs.existsSync(path.join(dir, "pulumi-resource-pulumi-nodejs"))) return dir;
+  fs.mkdirSync(path.dirname(top), { recursive: true });
+  const draft = fs.mkdtempSync(`${top}.draft-`);
+  fs.mkdirSync(path.join(draft, "bin"));
+  const place = (from: string, name: string) => {
+    const to = path.join(draft, "bin", name);
+    try { fs.linkSync(from, to); } catch { fs.copyFileSync(from, to); }
+    fs.chmodSync(to, 0o755);
+  };
+  place(path.join(cliDir!, "pulumi"), "pulumi");
+  if (host === "official") place(officialHostBin()!, "pulumi-language-nodejs");
+  else fs.writeFileSync(path.join(draft, "bin", "pulumi-language-nodejs"), ours, { mode: 0o755 });
+  place(path.join(sdkDir, "pulumi-resource-pulumi-nodejs"), "pulumi-resource-pulumi-nodejs");
+  try {
+    fs.renameSync(draft, top);
+  } catch {
+    // Another test process made it first.
+    fs.rmSync(draft, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** PATH for the CLI of `host`'s installation: it first, then the Node that runs the tests, then the rest. */
+export function cliPath(host: LangHost = langHost, rest = process.env.PATH ?? ""): string {
+  return [installation(host), path.dirname(process.execPath), rest].join(path.delimiter);
+}
+
+/** What keeps a real-CLI suite from running here, or undefined. */
+function cliMissing(host: LangHost): string | undefined {
+  if (!cliDir) return "no Pulumi CLI: run scripts/pulumi-cli.sh (or put pulumi on PATH, or set SVC_PULUMI_BIN), and npm run build";
+  return hostMissing(host);
+}
+
+/**
+ * `describe` when the CLI and the language host are there; otherwise a skipped suite with the
+ * reason printed, or, with SVC_REQUIRE_REAL=1 (CI), one failing test saying what is missing.
+ */
+export function describeCli(name: string, body: () => void, host: LangHost = langHost): void {
+  const reason = cliMissing(host);
+  if (!reason) {
     // One CLI operation takes seconds; a test runs several in a row, on 2 shared cores.
     describe(name, { timeout: 600_000 }, body);
     return;
   }
-  const reason = `no Pulumi CLI: run scripts/pulumi-cli.sh (or put pulumi on PATH, or set SVC_PULUMI_BIN), and npm run build`;
   if (process.env.SVC_REQUIRE_REAL === "1") {
-    describe(name, () => it("needs the real Pulumi CLI", () => { throw new Error(`SVC_REQUIRE_REAL=1: ${reason}`); }));
+    describe(name, () => it("needs the real Pulumi CLI and its language host", () => { throw new Error(`SVC_REQUIRE_REAL=1: ${reason}`); }));
   } else {
     console.log(`skipping "${name}": ${reason}`);
     describe.skip(name, body);
@@ -105,26 +182,49 @@ export function changedProperties(text: string): Record<string, string[]> {
 
 export interface StackOptions {
   project: string;
-  /** Folder of the compiled program. */
-  program: string;
+  /**
+   * The program: a compiled program file, run from a Pulumi.yaml of the stack's own whose `main`
+   * names it; or `{ example }`, a copy of examples/<example> run from its own folder as
+   * docs/examples.md says (its step2 with `--cwd step2 --config-file`, see `step2`).
+   */
+  program: string | { example: string };
   config?: Record<string, string>;
   secretConfig?: Record<string, string>;
   env?: Record<string, string | undefined>;
   /** A state backend other than the stack folder's own file backend (test/cli/backends.test.ts). */
   backendUrl?: string;
+  /** The language host the CLI runs the program with; `langHost` unless given. */
+  host?: LangHost;
 }
+
+/** Commands that take the program's folder and config file (the others need only the backend). */
+const PROGRAM_COMMANDS = new Set(["up", "preview", "refresh", "destroy", "config"]);
 
 /**
  * One stack `dev` of one project in its own temporary folder (PULUMI_HOME, Pulumi.yaml, and the
- * file backend unless `backendUrl` names another).
+ * file backend unless `backendUrl` names another). An example's copy lives under test/.tmp in the
+ * checkout, where `pulumi-svc` resolves to the checkout itself, as in examples/.
  */
 export class CliStack {
   readonly dir: string;
+  /** The project folder: where Pulumi.yaml and Pulumi.dev.yaml are. */
+  readonly cwd: string;
   private readonly env: NodeJS.ProcessEnv;
+  private inStep2 = false;
 
   private constructor(private readonly options: StackOptions) {
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `cli-${options.project}-`));
+    const example = typeof options.program === "string" ? undefined : options.program.example;
+    const base = example ? path.join(root, "test/.tmp") : os.tmpdir();
+    fs.mkdirSync(base, { recursive: true });
+    this.dir = fs.mkdtempSync(path.join(base, `cli-${options.project}-`));
     fs.mkdirSync(path.join(this.dir, "backend"));
+    if (example) {
+      this.cwd = path.join(this.dir, example);
+      fs.cpSync(path.join(root, "examples", example), this.cwd, { recursive: true, filter: (f) => !/^Pulumi\.[^.]+\.yaml$|^cli\.json$/.test(path.basename(f)) });
+    } else {
+      this.cwd = this.dir;
+      this.setProgram(options.program as string);
+    }
     const env: NodeJS.ProcessEnv = { ...process.env };
     // Only stack config counts, as for a user with a clean shell.
     for (const k of Object.keys(env)) if (k.startsWith("SVC_") || k.startsWith("PULUMI_")) delete env[k];
@@ -132,7 +232,7 @@ export class CliStack {
       ...env,
       ...options.env,
       // The Node that runs the tests runs the language host, the program and the provider host.
-      PATH: [cliDir!, langhostDir, sdkDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+      PATH: cliPath(options.host),
       PULUMI_BACKEND_URL: options.backendUrl ?? `file://${path.join(this.dir, "backend")}`,
       PULUMI_HOME: path.join(this.dir, "home"),
       PULUMI_CONFIG_PASSPHRASE: CLI_PASSPHRASE,
@@ -140,7 +240,6 @@ export class CliStack {
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
     };
-    this.setProgram(options.program);
   }
 
   static async create(options: StackOptions): Promise<CliStack> {
@@ -150,8 +249,15 @@ export class CliStack {
     return stack;
   }
 
+  /** A compiled program file as the project's `main` (the official host runs a folder's package.json main instead). */
   setProgram(program: string): void {
+    if (!fs.statSync(program).isFile()) throw new Error(`${program}: a program file, not a folder`);
     fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.options.project}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${program}\n`);
+  }
+
+  /** For an example: run its step2 from now on (`--cwd step2 --config-file ../Pulumi.dev.yaml`), or step 1 again. */
+  step2(on = true): void {
+    this.inStep2 = on;
   }
 
   async setConfig(plain: Record<string, string>, secret: Record<string, string> = {}): Promise<void> {
@@ -162,10 +268,12 @@ export class CliStack {
     if (args.length) await this.ok(["config", "set-all", ...args]);
   }
 
-  /** Runs `pulumi <args> --stack dev --non-interactive` in the stack folder. */
+  /** Runs `pulumi <args> --stack dev --non-interactive` in the project folder. */
   run(args: string[], timeoutMs = 300_000): Promise<CliResult> {
+    const step2 = this.inStep2 && PROGRAM_COMMANDS.has(args[0]!)
+      ? ["--cwd", "step2", "--config-file", path.join(this.cwd, "Pulumi.dev.yaml")] : [];
     return new Promise((resolve, reject) => {
-      const child = spawn(path.join(cliDir!, "pulumi"), [...args, "--stack", "dev", "--non-interactive"], { cwd: this.dir, env: this.env });
+      const child = spawn(path.join(installation(this.options.host), "pulumi"), [...args, ...step2, "--stack", "dev", "--non-interactive"], { cwd: this.cwd, env: this.env });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });

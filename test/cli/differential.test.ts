@@ -138,8 +138,7 @@ async function trace(exp: Expectations, side: Side, hasStep2: boolean): Promise<
   return t;
 }
 
-function cliSide(stack: CliStack, name: string): Side {
-  const program = (step2: boolean) => path.join(root, "dist/examples", name, ...(step2 ? ["step2"] : []));
+function cliSide(stack: CliStack): Side {
   const failed = (r: JsonResult & { code: number; text: string }) => {
     if (r.code !== 0) throw new Error(`the CLI failed (exit ${r.code}):\n${r.text}`);
     return r;
@@ -147,11 +146,11 @@ function cliSide(stack: CliStack, name: string): Side {
   const order = (r: JsonResult) => firstSeen(r.steps.filter((s) => s.op !== "same" && !s.urn.includes("::pulumi:pulumi:Stack::")).map((s) => nameOf(s.urn)));
   return {
     async preview(step2) {
-      stack.setProgram(program(step2));
+      stack.step2(step2);
       return ops(failed(await stack.preview()));
     },
     async up(step2) {
-      stack.setProgram(program(step2));
+      stack.step2(step2);
       const r = failed(await stack.up());
       const deleteFirst: Record<string, boolean> = {};
       for (const [n, op] of Object.entries(ops(r))) {
@@ -234,9 +233,9 @@ describeCli("the engine double agrees with the real CLI", () => {
         // the whole sequence first, then the double on a freshly reset emulator.
         const forCli = await prepareExample(exp, emu);
         own = pgValues(forCli.extra);
-        const stack = await CliStack.create({ project: exp.project, program: path.join(root, "dist/examples", name), config: forCli.config, secretConfig: forCli.secretConfig });
+        const stack = await CliStack.create({ project: exp.project, program: { example: name }, config: forCli.config, secretConfig: forCli.secretConfig });
         stacks.push(stack);
-        const cli = cliSide(stack, name);
+        const cli = cliSide(stack);
         const seenByCli = await trace(exp, cli, hasStep2).finally(() => forCli.close());
         cli.close();
 
@@ -278,7 +277,7 @@ describeCli("the engine double agrees with the real CLI", () => {
 
     async function cliStack(scenario: string): Promise<CliStack> {
       const s = await CliStack.create({
-        project: `differential-${scenario}`, program: path.dirname(program),
+        project: `differential-${scenario}`, program,
         config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "behaviours:scenario": scenario },
         secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser },
       });

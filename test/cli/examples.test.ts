@@ -24,7 +24,6 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const program = (name: string, step2 = false) => path.join(root, "dist/examples", name, ...(step2 ? ["step2"] : []));
 
 /** No secret text in the export. A failure names where each leaked secret came from, never the secret. */
 function expectHidden(exported: string, secrets: Map<string, string[]>): void {
@@ -62,7 +61,7 @@ function describeExample({ name, expectations: x }: Example): void {
 
     beforeAll(async () => {
       prepared = await prepareExample(exp, emu);
-      stack = await CliStack.create({ project: exp.project, program: program(name), config: prepared.config, secretConfig: prepared.secretConfig });
+      stack = await CliStack.create({ project: exp.project, program: { example: name }, config: prepared.config, secretConfig: prepared.secretConfig });
     });
 
     afterAll(async () => {
@@ -124,7 +123,7 @@ function describeExample({ name, expectations: x }: Example): void {
 
     if (hasStep2) {
       it("step2: preview --diff shows the planned operations and the changed property names", async () => {
-        stack.setProgram(program(name, true));
+        stack.step2();
         const r = await stack.preview();
         expectNoError(r);
         expect(ops(r)).toEqual(step2Ops());

@@ -8,7 +8,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { control, requests, runApi } from "../support/emulator";
 import { CliStack, describeCli, ops } from "./cli";
 
-const program = path.join(__dirname, "programs/behaviours");
+const program = path.join(__dirname, "programs/behaviours/index.js");
 const COUNT = 80;
 const TIMEOUT_SECONDS = 8;
 

@@ -13,7 +13,6 @@ import { root } from "../support/dist";
 import { CliStack, describeCli } from "./cli";
 import { examples, prepareExample } from "./expectations";
 
-const program = (step2 = false) => path.join(root, "dist/examples/quickstart", ...(step2 ? ["step2"] : []));
 const bin = path.join(root, "dist/src/review/cli.js");
 
 let emu: Emulator;
@@ -35,11 +34,11 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
   beforeAll(async () => {
     const exp = examples().find((e) => e.name === "quickstart")!.expectations!;
     const prepared = await prepareExample(exp, emu);
-    const stack = await CliStack.create({ project: exp.project, program: program(), config: prepared.config, secretConfig: prepared.secretConfig });
+    const stack = await CliStack.create({ project: exp.project, program: { example: "quickstart" }, config: prepared.config, secretConfig: prepared.secretConfig });
     try {
       await stack.ok(["up", "--yes", "--skip-preview"]);
       unchanged = (await stack.ok(["preview", "--json"])).stdout;
-      stack.setProgram(program(true));
+      stack.step2();
       step2 = (await stack.ok(["preview", "--json"])).stdout;
       fs.writeFileSync(path.join(work, "step2.json"), step2);
     } finally {

@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { expect, it } from "vitest";
 import { root } from "../support/dist";
-import { cliDir, describeCli, langhostDir } from "./cli";
+import { cliPath, describeCli } from "./cli";
 
 function start(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -24,9 +24,8 @@ describeCli("npm start with the real Pulumi CLI on PATH", () => {
   it("deploys the quickstart with pulumi up on a temporary file backend and leaves nothing behind", async () => {
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const k of Object.keys(env)) if (k.startsWith("SVC_") || k.startsWith("PULUMI_")) delete env[k];
-    const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
     Object.assign(env, {
-      PATH: [cliDir!, langhostDir, sdk, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter),
+      PATH: cliPath(undefined, "/usr/bin:/bin"),
       PULUMI_HOME: fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-home-")),
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",

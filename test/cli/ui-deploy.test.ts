@@ -32,7 +32,7 @@ describeCli("the emulator's web page while examples/runs deploys", () => {
       secretConfig: { ...exp.secretConfig, "runs:hookToken": "runs-ui-hook-token-3c9d" },
     };
     prepared = await prepareExample(withHook, emu);
-    stack = await CliStack.create({ project: exp.project, program: path.join(root, "dist/examples/runs"), config: prepared.config, secretConfig: prepared.secretConfig });
+    stack = await CliStack.create({ project: exp.project, program: { example: "runs" }, config: prepared.config, secretConfig: prepared.secretConfig });
     browser = await launchChromium(playwright);
   });
 

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { codeBlocks, commandFiles, shellBlocks, splitCommand, type ShellBlock, type ShellCommand } from "../support/markdown";
 import { postgresUnavailable, startPostgres, type Postgres } from "../support/postgres";
-import { cliDir, describeCli, langhostDir, sdkDir } from "../cli/cli";
+import { cliPath, describeCli, installation, sdkDir } from "../cli/cli";
 
 /**
  * Commands not run here, by their exact text (the trailing comment aside): an edited command loses
@@ -148,7 +148,7 @@ function readerEnv(dir: string, extra: Record<string, string>): Record<string, s
   return {
     ...(BASE_ENV as Record<string, string>),
     HOME: home,
-    PATH: [cliDir!, langhostDir, sdkDir, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+    PATH: cliPath(),
     PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
     PULUMI_CONFIG_PASSPHRASE: "docs-commands",
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -382,7 +382,7 @@ async function runBlock(block: ShellBlock, commands: Classified[], dir: string, 
 
 function pulumi(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(cliDir!, "pulumi"), [...args, "--non-interactive"], { cwd, env });
+    const child = spawn(path.join(installation(), "pulumi"), [...args, "--non-interactive"], { cwd, env });
     let out = "";
     child.stdout.on("data", (d: Buffer) => { out += d.toString(); });
     child.stderr.on("data", (d: Buffer) => { out += d.toString(); });

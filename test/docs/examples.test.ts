@@ -26,19 +26,26 @@ describe("examples", () => {
   });
 
   for (const d of programs) {
-    it(`${d} has its own Pulumi.yaml (nodejs, TypeScript), and its step2 the same project in a Pulumi.yaml of its own`, () => {
-      const yaml = path.join(examples, d, "Pulumi.yaml");
-      expect(fs.existsSync(yaml), `${yaml} exists`).toBe(true);
-      expect(fs.readFileSync(yaml, "utf8")).toMatch(/runtime:\s*\n\s+name: nodejs/);
-      expect(fs.existsSync(path.join(examples, d, "index.ts")), `${d}/index.ts exists`).toBe(true);
+    it(`${d} has its own Pulumi.yaml (nodejs, TypeScript, main: index.ts) and tsconfig.json, and its step2 the same project in files of its own`, () => {
+      const project = (dir: string) => {
+        const yaml = path.join(dir, "Pulumi.yaml");
+        expect(fs.existsSync(yaml), `${yaml} exists`).toBe(true);
+        expect(fs.readFileSync(yaml, "utf8")).toMatch(/runtime:\s*\n\s+name: nodejs/);
+        // Without it, Pulumi's language host runs the repository's package.json main (docs/examples.md).
+        expect(fs.readFileSync(yaml, "utf8"), `${yaml} names its program`).toMatch(/^main: index\.ts$/m);
+        expect(fs.existsSync(path.join(dir, "index.ts")), `${dir}/index.ts exists`).toBe(true);
+        // ts-node's type check follows the package's import of itself only with a rootDir above every source.
+        const tsconfig = path.join(dir, "tsconfig.json");
+        expect(fs.existsSync(tsconfig), `${tsconfig} exists`).toBe(true);
+        const rootDir = /"rootDir":\s*"([^"]+)"/.exec(fs.readFileSync(tsconfig, "utf8"))?.[1];
+        expect(rootDir && path.resolve(dir, rootDir), `${tsconfig}'s rootDir`).toBe(examples);
+        return yaml;
+      };
+      const yaml = project(path.join(examples, d));
       const step2 = path.join(examples, d, "step2");
       if (!fs.existsSync(step2)) return;
-      const yaml2 = path.join(step2, "Pulumi.yaml");
       // Without it the real CLI run in step2 finds the parent's project and runs the parent's program.
-      expect(fs.existsSync(yaml2), `${yaml2} exists`).toBe(true);
-      expect(nameOf(yaml2)).toBe(nameOf(yaml));
-      expect(fs.readFileSync(yaml2, "utf8")).toMatch(/runtime:\s*\n\s+name: nodejs/);
-      expect(fs.existsSync(path.join(step2, "index.ts")), `${d}/step2/index.ts exists`).toBe(true);
+      expect(nameOf(project(step2))).toBe(nameOf(yaml));
     });
   }
 

@@ -9,9 +9,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { root } from "../support/dist";
+import { control } from "../support/emulator";
+import { CLI_PASSPHRASE, cliDir, cliPath, hostMissing, installation, langHost } from "../cli/cli";
 import { npm, packTarball } from "./tarball";
 
 const sdkVersion = (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }), "utf8")) as { version: string }).version;
+const tsVersion = (JSON.parse(fs.readFileSync(require.resolve("typescript/package.json", { paths: [root] }), "utf8")) as { version: string }).version;
 const offline = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH)\b/;
 
 let dir: string;
@@ -42,9 +45,10 @@ beforeAll(() => {
   project = path.join(dir, "program");
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "program", version: "1.0.0", private: true }));
-  // As the README says, with the SDK version pinned to the one under test.
+  // As the README says, with the SDK version pinned to the one under test, and the TypeScript a
+  // TypeScript program needs (Pulumi's template lists it; the README says why).
   const r = spawnSync(npm, ["install", "--prefix", project, "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=warn",
-    `@pulumi/pulumi@${sdkVersion}`, tarball], { cwd: project, env: cleanEnv(), encoding: "utf8", timeout: 300_000 });
+    `@pulumi/pulumi@${sdkVersion}`, `typescript@${tsVersion}`, tarball], { cwd: project, env: cleanEnv(), encoding: "utf8", timeout: 300_000 });
   installOutput = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   if (r.status !== 0 && offline.test(installOutput)) unavailable = `the npm registry cannot be reached: ${offline.exec(installOutput)![1]}`;
   else if (r.status !== 0) throw new Error(`npm install exited ${r.status ?? r.signal}\n${installOutput}`);
@@ -54,6 +58,16 @@ afterAll(() => {
   emulator?.kill();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+let started: Promise<Record<string, string>> | undefined;
+
+/** The installed pulumi-svc-emulator (started once) and the settings it printed. */
+function installedEmulator(): Promise<Record<string, string>> {
+  const installed = path.join(project, "node_modules/pulumi-svc");
+  const { bin } = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8")) as { bin: Record<string, string> };
+  started ??= startInstalledEmulator(path.join(installed, bin["pulumi-svc-emulator"]!));
+  return started;
+}
 
 /** Starts the installed pulumi-svc-emulator and reads the settings it prints. */
 function startInstalledEmulator(bin: string): Promise<Record<string, string>> {
@@ -89,10 +103,10 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
     needsRegistry(ctx);
     const installed = path.join(project, "node_modules/pulumi-svc");
     const { bin } = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8")) as { bin: Record<string, string> };
-    const emu = await startInstalledEmulator(path.join(installed, bin["pulumi-svc-emulator"]!));
+    const emu = await installedEmulator();
     // The user's program: the compiled quickstart from the tarball, beside the project's node_modules.
-    fs.copyFileSync(path.join(installed, "dist/examples/quickstart/index.js"), path.join(project, "index.js"));
-    const args = ["up", "--skip-preview", "--json", "--program", "index.js", "--state", path.join(dir, "stack.json"), "--project", "quickstart",
+    fs.copyFileSync(path.join(installed, "dist/examples/quickstart/index.js"), path.join(project, "quickstart.js"));
+    const args = ["up", "--skip-preview", "--json", "--program", "quickstart.js", "--state", path.join(dir, "stack.json"), "--project", "quickstart",
       "--stack", "dev", "--cwd", project,
       "--config", `svc:runUrl=${emu.SVC_RUN_URL}`, "--secret-config", `svc:runToken=${emu.SVC_RUN_TOKEN}`,
       "--config", `svc:secretsUrl=${emu.SVC_SECRETS_URL}`, "--secret-config", `svc:secretsToken=${emu.SVC_SECRETS_TOKEN}`,
@@ -104,4 +118,57 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
     expect(Object.fromEntries(result.steps.map((s) => [s.name, s.op]))).toEqual({ digits: "create", ssn: "create", "ci-hook": "create" });
     expect(result.outputs).toMatchObject({ alphabet: "0123456789", hookVerified: true });
   }, 300_000);
+
+  it(`with the Pulumi CLI (${langHost === "official" ? "Pulumi's official" : "our"} language host): pulumi install, pulumi about, and pulumi up of the shipped quickstart as a TypeScript project with no main`, async (ctx) => {
+    needsRegistry(ctx);
+    const missing = cliDir ? hostMissing(langHost) : "no Pulumi CLI: run scripts/pulumi-cli.sh";
+    if (missing) {
+      if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${missing}`);
+      console.log(`skipping: ${missing}`);
+      ctx.skip();
+    }
+    // The layout of `pulumi new typescript`: Pulumi.yaml without main, package.json (written by npm
+    // install above, no main), index.ts; the language host runs the folder, ts-node compiles it
+    // (the engine double's test above ran quickstart.js, a name the folder does not run).
+    const installed = path.join(project, "node_modules/pulumi-svc");
+    const app = project;
+    fs.copyFileSync(path.join(installed, "examples/quickstart/index.ts"), path.join(app, "index.ts"));
+    fs.writeFileSync(path.join(app, "Pulumi.yaml"), "name: quickstart\nruntime: nodejs\n");
+    const env: NodeJS.ProcessEnv = {
+      ...cleanEnv(),
+      PATH: cliPath(langHost, cleanEnv().PATH),
+      PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
+      PULUMI_HOME: path.join(dir, "pulumi-home"),
+      PULUMI_CONFIG_PASSPHRASE: CLI_PASSPHRASE,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      npm_config_prefer_offline: "true",
+    };
+    fs.mkdirSync(path.join(dir, "backend"));
+    const settings = await installedEmulator();
+    // The test above deployed the same objects and left them.
+    await control({ controlUrl: settings.controlUrl! }, "POST", "/reset");
+    const pulumi = (args: string[]) => spawnSync(path.join(installation(langHost), "pulumi"), [...args, "--non-interactive"], { cwd: app, env, encoding: "utf8", timeout: 240_000 });
+    const ok = (args: string[]) => {
+      const r = pulumi(args);
+      expect(r.status, `pulumi ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
+      return r.stdout;
+    };
+
+    // pulumi install: the project's package manager installs what package.json lists (here: nothing new).
+    expect(ok(["install"])).toMatch(/Finished installing dependencies/);
+    ok(["stack", "init", "dev"]);
+    ok(["config", "set-all", "--plaintext", `svc:runUrl=${settings.SVC_RUN_URL}`, "--secret", `svc:runToken=${settings.SVC_RUN_TOKEN}`,
+      "--plaintext", `svc:secretsUrl=${settings.SVC_SECRETS_URL}`, "--secret", `svc:secretsToken=${settings.SVC_SECRETS_TOKEN}`,
+      "--plaintext", `quickstart:hookUrl=${settings.controlUrl}/sink/quickstart`, "--secret", "quickstart:hookToken=install-test-hook-token"]);
+    // pulumi about: the language plugin and the program's dependencies, pulumi-svc among them.
+    const about = ok(["about"]);
+    expect(about).toMatch(/language\s+nodejs/);
+    expect(about).toMatch(/^pulumi-svc\s+\S+/m);
+    const up = ok(["up", "--yes"]);
+    expect(up).toMatch(/\+ {2}pulumi-nodejs:dynamic\/secrets:TransformTemplate ssn created/);
+    expect(up).toMatch(/hookVerified\s*: true/);
+    expect(up).toMatch(/4 created/);
+    expect(ok(["destroy", "--yes"])).toMatch(/4 deleted/);
+  }, 600_000);
 });
