@@ -156,7 +156,13 @@ export class Deployment {
         const next: StateResource = { ...r, id: read.id, inputs, outputs, secretOutputs };
         this.consumed.add(r);
         this.news.push(next);
-        this.record("refresh", r, { changedKeys: changedKeys(r.outputs, outputs) });
+        // As the engine decides: the refresh changed the resource when the provider's diff of
+        // what was read (as the old side) against the inputs the program last gave finds a change;
+        // outputs that moved alone (a key's versions seen by its distribution) do not count.
+        const diff = await this.host.diff(r.urn, read.id, plain(outputs) as object, plain(r.inputs) as object, plain(inputs) as object);
+        const changed = diff.changes ?? !deepEqual(plain(r.inputs), plain(inputs));
+        const keys = changedKeys(r.inputs, inputs);
+        this.record("refresh", r, { changedKeys: !changed ? [] : keys.length ? keys : changedKeys(r.outputs, outputs) });
       } catch (e) {
         this.fail(this.record("refresh", r), e);
         return;

@@ -10,7 +10,10 @@ export interface Step {
   urn: string;
   type: string;
   name: string;
-  /** Top-level input keys that differ (update/replace), or output keys that moved (refresh). */
+  /**
+   * Top-level input keys that differ (update/replace); of a refresh, the input keys the read
+   * changed, where the provider's diff finds a change (the engine's rule for a refresh's update).
+   */
   changedKeys?: string[];
   /** Keys the provider said force a replacement. */
   replaceKeys?: string[];

@@ -154,7 +154,8 @@ export const nameOf = (urn: string) => urn.split("::").pop()!;
 export function ops(r: JsonResult): Record<string, string> {
   const out: Record<string, string> = {};
   for (const s of r.steps) {
-    if (s.urn.includes("::pulumi:pulumi:Stack::")) continue;
+    // The stack and the default provider (the event log, unlike --json, has its steps too).
+    if (s.urn.includes("::pulumi:pulumi:Stack::") || s.urn.includes("::pulumi:providers:")) continue;
     const name = nameOf(s.urn);
     const op = ["create-replacement", "delete-replaced", "replace"].includes(s.op) ? "replace" : s.op;
     if (out[name] !== "replace") out[name] = op;
@@ -211,6 +212,7 @@ export class CliStack {
   readonly cwd: string;
   private readonly env: NodeJS.ProcessEnv;
   private inStep2 = false;
+  private eventLogs = 0;
 
   private constructor(private readonly options: StackOptions) {
     const example = typeof options.program === "string" ? undefined : options.program.example;
@@ -239,6 +241,8 @@ export class CliStack {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
+      // Only for --event-log (see events).
+      PULUMI_DEBUG_COMMANDS: "true",
     };
   }
 
@@ -294,40 +298,50 @@ export class CliStack {
     return r;
   }
 
-  /**
-   * An operation with --json. A preview prints one summary object with its steps; up, refresh and
-   * destroy print engine events, one JSON object a line, whose resourcePreEvents are the steps in
-   * the order the engine started them. A failed operation still prints them.
-   */
+  /** A preview with --json: one summary object with its steps. */
   async json(args: string[]): Promise<JsonResult & { code: number; text: string }> {
     const r = await this.run([...args, "--json"]);
     const text = r.stdout + r.stderr;
     try {
       return { ...(JSON.parse(r.stdout) as JsonResult), code: r.code, text };
     } catch {
-      // an event stream
+      throw new Error(`pulumi ${args.join(" ")} printed no JSON (exit ${r.code})\n${text}`);
     }
+  }
+
+  /**
+   * An update (up, refresh, destroy) as a user sees it, with the engine's events written to a file
+   * beside (`--event-log`, the Automation API's way; the CLI offers it with PULUMI_DEBUG_COMMANDS):
+   * the resourcePreEvents are the steps in the order the engine started them. A failed operation
+   * still writes them. `text` is what the CLI printed.
+   */
+  async events(args: string[]): Promise<JsonResult & { code: number; text: string }> {
+    const log = path.join(this.dir, `events-${++this.eventLogs}.jsonl`);
+    const r = await this.run([...args, "--event-log", log]);
+    const text = r.stdout + r.stderr;
+    const lines = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n") : [];
+    fs.rmSync(log, { force: true });
     const steps: JsonStep[] = [];
     const diagnostics: NonNullable<JsonResult["diagnostics"]> = [];
     const outcomes: Record<string, string> = {};
     let changeSummary: Record<string, number> | undefined;
-    for (const line of r.stdout.split("\n")) {
+    for (const line of lines) {
       if (!line.startsWith("{")) continue;
       const e = JSON.parse(line) as Record<string, any>;
       if (e.resourcePreEvent) steps.push({ op: e.resourcePreEvent.metadata.op, urn: e.resourcePreEvent.metadata.urn });
       const done = e.resOutputsEvent?.metadata;
-      if (done && !done.urn.includes("::pulumi:pulumi:Stack::")) outcomes[nameOf(done.urn)] = done.op;
+      if (done && !done.urn.includes("::pulumi:pulumi:Stack::") && !done.urn.includes("::pulumi:providers:")) outcomes[nameOf(done.urn)] = done.op;
       if (e.diagnosticEvent) diagnostics.push(e.diagnosticEvent);
       if (e.summaryEvent) changeSummary = e.summaryEvent.resourceChanges;
     }
-    if (!steps.length && !changeSummary) throw new Error(`pulumi ${args.join(" ")} printed no JSON (exit ${r.code})\n${text}`);
+    if (!steps.length && !changeSummary) throw new Error(`pulumi ${args.join(" ")} wrote no events (exit ${r.code})\n${text}`);
     return { steps, diagnostics, changeSummary, outcomes, code: r.code, text };
   }
 
   preview(extra: string[] = []) { return this.json(["preview", ...extra]); }
-  up(extra: string[] = []) { return this.json(["up", "--yes", "--skip-preview", ...extra]); }
-  refresh(extra: string[] = []) { return this.json(["refresh", "--yes", "--skip-preview", ...extra]); }
-  destroy(extra: string[] = []) { return this.json(["destroy", "--yes", "--skip-preview", ...extra]); }
+  up(extra: string[] = []) { return this.events(["up", "--yes", "--skip-preview", ...extra]); }
+  refresh(extra: string[] = []) { return this.events(["refresh", "--yes", "--skip-preview", ...extra]); }
+  destroy(extra: string[] = []) { return this.events(["destroy", "--yes", "--skip-preview", ...extra]); }
 
   /** `pulumi stack export` (secrets stay encrypted, as stored). */
   async exportText(): Promise<string> {

@@ -101,6 +101,8 @@ export interface Prepared {
   secretConfig: Record<string, string>;
   /** Values of setup answers and of the example's PostgreSQL, for {placeholders}. */
   extra: Record<string, string>;
+  /** The example's PostgreSQL, when cli.json asks for one. */
+  postgres?: Postgres;
   /** Stops the example's PostgreSQL and the emulator's clock. */
   close(): Promise<void>;
 }
@@ -127,6 +129,7 @@ export async function prepareExample(exp: Expectations, emu: Emulator): Promise<
     config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...fillAll(exp.config, emu, extra) },
     secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, ...fillAll(exp.secretConfig, emu, extra) },
     extra,
+    postgres: pg,
     async close() {
       if (exp.emulator) await control(emu, "PUT", "/clock", { autoAdvanceMs: 0 });
       await pg?.stop();

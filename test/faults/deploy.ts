@@ -14,29 +14,45 @@ type Diff = { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean
 /** A plan this double does not play: the test itself is wrong, so it fails instead of passing as "nothing recorded". */
 class Unmodelled extends Error {}
 
-/** One `pulumi up` of the resource toward `inputs`; returns the state the engine would record. */
-export async function up(kind: string, state: State, inputs: Props): Promise<State> {
+/**
+ * One `pulumi up` of the resource toward `inputs`: the state the engine would record, and whether
+ * the up did nothing (state and program agree: no call but check and diff).
+ */
+async function play(kind: string, state: State, inputs: Props): Promise<{ state: State; idle: boolean }> {
   try {
-    if (!state) return (await call(kind, "create", [await checked(kind, inputs)])) as { id: string; outs: Props };
+    if (!state) return { state: (await call(kind, "create", [await checked(kind, inputs)])) as { id: string; outs: Props }, idle: false };
     const news = await checked(kind, inputs, state.outs);
     const d = (await call(kind, "diff", [state.id, state.outs, news])) as Diff;
     if (d.replaces.length > 0) {
       if (!d.deleteBeforeReplace) throw new Unmodelled(`${kind}: create-before-delete replacements are not modelled here`);
       await call(kind, "delete", [state.id, state.outs]);
       state = undefined;
-      return (await call(kind, "create", [news])) as { id: string; outs: Props };
+      return { state: (await call(kind, "create", [news])) as { id: string; outs: Props }, idle: false };
     }
-    if (!d.changes && !state.initErrors) return state;
-    return { id: state.id, outs: ((await call(kind, "update", [state.id, state.outs, news])) as { outs: Props }).outs };
+    if (!d.changes && !state.initErrors) return { state, idle: true };
+    return { state: { id: state.id, outs: ((await call(kind, "update", [state.id, state.outs, news])) as { outs: Props }).outs }, idle: false };
   } catch (e) {
-    if (e instanceof PartialFailure) return { id: e.id, outs: e.properties, initErrors: true };
+    if (e instanceof PartialFailure) return { state: { id: e.id, outs: e.properties, initErrors: true }, idle: false };
     if (e instanceof Unmodelled) throw e;
-    return state; // nothing recorded: the next up tries again
+    return { state, idle: false }; // nothing recorded: the next up tries again
   }
 }
 
+/** One `pulumi up` of the resource toward `inputs`; returns the state the engine would record. */
+export async function up(kind: string, state: State, inputs: Props): Promise<State> {
+  return (await play(kind, state, inputs)).state;
+}
+
+/**
+ * Ups until one does nothing, seven at most: the faults a cell injects are spent by then. An up
+ * that does nothing leaves state and program as they were, so every later one would do nothing too.
+ */
 export async function settle(kind: string, state: State, inputs: Props): Promise<State> {
-  for (let i = 0; i < 7; i++) state = await up(kind, state, inputs);
+  for (let i = 0; i < 7; i++) {
+    const r = await play(kind, state, inputs);
+    state = r.state;
+    if (r.idle) break;
+  }
   return state;
 }
 

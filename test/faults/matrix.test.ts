@@ -5,17 +5,17 @@
 // tries again) and then lists the server: 0 duplicates, 0 orphans, 0 lost updates, and state equal
 // to the server. A read cell plays `pulumi refresh` under the fault: it may fail (state is kept) or
 // succeed after a retry, but never reports the object gone. Store schemas run against a real
-// PostgreSQL at the end.
+// PostgreSQL in matrix-postgres.test.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { KIND_NAMES } from "../../src/kinds";
 import { root } from "../support/dist";
 import { call } from "../../src/core/runtime";
 import { type Props } from "../support/calls";
-import { inSync, settle, type State } from "./deploy";
+import { CELLS, refreshUnderFault } from "./cells";
+import { inSync, settle } from "./deploy";
 import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
-import { skipWithoutPostgres, usePostgres } from "../support/postgres";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 beforeAll(() => {
@@ -242,7 +242,7 @@ const CASES: Case[] = [
 
 /** Kinds whose cells live in a suite of their own, and where. */
 const ELSEWHERE: Record<string, string> = {
-  "secrets:TransformStoreSchema": "test/faults/matrix.test.ts",
+  "secrets:TransformStoreSchema": "test/faults/matrix-postgres.test.ts",
   "secrets:ReplicationPerformancePrimary": "test/faults/replication.test.ts",
   "secrets:ReplicationPerformanceSecondary": "test/faults/replication.test.ts",
   "secrets:ReplicationSecondaryToken": "test/faults/replication.test.ts",
@@ -259,25 +259,16 @@ describe("every resource kind has fault cells", () => {
   });
 });
 
-const FAULTS: [string, Record<string, unknown>][] = [
-  ["429 with Retry-After", { status: 429, retryAfter: 0 }],
-  ["429 without Retry-After", { status: 429 }],
-  ["503", { status: 503 }],
-  ["a dropped connection", { drop: true }],
-];
-const WHEN = ["before", "after"] as const;
-
 const fault = (c: Case, method: string, how: Record<string, unknown>, when: string) =>
   // More faults than the client retries: the failure reaches the provider, and the next up follows.
   control(emu(), "POST", "/faults", { method, path: c.prefix(), ...how, when, count: 3 });
 
 describe.each(CASES)("$kind under faults", (c) => {
-  const cells = FAULTS.flatMap(([name, how]) => WHEN.map((when) => [name, when, how] as const));
   beforeEach(async () => {
     await c.setup?.();
   });
 
-  it.each(cells)("create: %s %s the server acted → exactly one object, in state", async (_n, when, how) => {
+  it.each(CELLS)("create: %s %s the server acted → exactly one object, in state", async (_n, when, how) => {
     const before = await c.count();
     await fault(c, "POST", how, when);
     const state = await settle(c.kind, undefined, c.create());
@@ -286,7 +277,7 @@ describe.each(CASES)("$kind under faults", (c) => {
     await inSync(c.kind, state, c.create());
   });
 
-  it.each(c.update ? cells : [])("update: %s %s the server acted → no lost update, state equals the server", async (_n, when, how) => {
+  it.each(c.update ? CELLS : [])("update: %s %s the server acted → no lost update, state equals the server", async (_n, when, how) => {
     let state = await settle(c.kind, undefined, c.create());
     const before = await c.count();
     await fault(c, c.updateMethod ?? "POST", how, when);
@@ -296,13 +287,13 @@ describe.each(CASES)("$kind under faults", (c) => {
     await inSync(c.kind, state, c.update!());
   });
 
-  it.each(cells)("read: %s %s the server acted → refresh fails or retries, never drops the object", async (_n, when, how) => {
+  it.each(CELLS)("read: %s %s the server acted → refresh fails or retries, never drops the object", async (_n, when, how) => {
     const state = await settle(c.kind, undefined, c.create());
-    await refreshUnderFault(c.kind, state, c.prefix(), how, when);
+    await refreshUnderFault(emu(), c.kind, state, c.prefix(), how, when);
     await inSync(c.kind, state, c.create());
   });
 
-  it.each(c.noDelete ? [] : cells)("delete: %s %s the server acted → gone after the next destroy at most", async (_n, when, how) => {
+  it.each(c.noDelete ? [] : CELLS)("delete: %s %s the server acted → gone after the next destroy at most", async (_n, when, how) => {
     const state = await settle(c.kind, undefined, c.create());
     const before = await c.count();
     await fault(c, c.deleteMethod ?? "DELETE", how, when);
@@ -313,92 +304,5 @@ describe.each(CASES)("$kind under faults", (c) => {
     await control(emu(), "DELETE", "/faults");
     expect(done).toBe(true);
     expect(await c.count()).toBe(before - (c.creates === false ? 0 : 1));
-  });
-});
-
-/**
- * `pulumi refresh` four times while the reads of `prefix` fail (more faults than the client
- * retries, so the first refresh sees one): each refresh either fails, and the engine keeps the
- * state, or reads the object under its id. An empty id would drop it from state (the next up
- * would create a second one).
- */
-async function refreshUnderFault(kind: string, state: State, prefix: string, how: Record<string, unknown>, when: string): Promise<void> {
-  // No method: a read may be a GET or a LIST, and a refresh sends nothing else.
-  await control(emu(), "POST", "/faults", { path: prefix, ...how, when, count: 3 });
-  const outcomes: string[] = [];
-  for (let i = 0; i < 4; i++) {
-    outcomes.push(await (call(kind, "read", [state!.id, state!.outs]) as Promise<{ id: string }>).then((r) => r.id, () => "(failed)"));
-  }
-  const left = (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults;
-  await control(emu(), "DELETE", "/faults");
-  expect(left, "the refreshes met every fault").toEqual([]);
-  expect(outcomes[0], "the first refresh met more faults than the client retries").toBe("(failed)");
-  for (const id of outcomes) expect(["(failed)", state!.id], `refresh outcomes ${JSON.stringify(outcomes)}`).toContain(id);
-  expect(outcomes.at(-1), "once the faults are over, refresh reads the object").toBe(state!.id);
-}
-
-// Store schemas create tables in a real database: a PostgreSQL store, its schema call under every
-// fault, then the tables are there once (the call is idempotent, so a lost response is repeated).
-describe.skipIf(skipWithoutPostgres())("secrets:TransformStoreSchema under faults (on a real PostgreSQL)", () => {
-  const KIND = "secrets:TransformStoreSchema";
-  const app = { username: "tokenizer", password: "matrix-app-secret-1" };
-  const db = usePostgres(app);
-  beforeEach(async () => {
-    await db().query("DROP SCHEMA IF EXISTS tokens CASCADE");
-    await db().query("CREATE SCHEMA tokens");
-    const store = await secretsApi(emu(), "POST", "/transform/stores/db", {
-      type: "sql", driver: "postgres", connection_string: `postgresql://{{username}}:{{password}}@127.0.0.1:${db().port}/postgres`,
-      username: app.username, password: app.password, schema: "tokens",
-    });
-    expect(store.status, JSON.stringify(store.body)).toBe(204);
-    if (expected.length === 0) {
-      // What a schema call creates, from one raw call (so the cells compare with the service, not a list of ours).
-      const raw = await secretsApi(emu(), "POST", "/transform/stores/db/schema", { username: db().admin.username, password: db().admin.password });
-      expect(raw.status, JSON.stringify(raw.body)).toBe(204);
-      expected = await tables();
-      expect(expected.length).toBeGreaterThan(0);
-      await db().query("DROP SCHEMA tokens CASCADE");
-      await db().query("CREATE SCHEMA tokens");
-    }
-  });
-  const inputs = (run: string) => ({ store: "db", username: db().admin.username, password: db().admin.password, triggers: run });
-  const tables = async () =>
-    (await db().query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'tokens' ORDER BY 1")).map((t) => t.table_name);
-  let expected: string[] = [];
-  const cells = FAULTS.flatMap(([name, how]) => WHEN.map((when) => [name, when, how] as const));
-
-  it.each(cells)("create: %s %s the server acted → the tables, once, and the schema in state", async (_n, when, how) => {
-    expect(await tables()).toEqual([]);
-    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/schema", ...how, when, count: 3 });
-    const state = await settle(KIND, undefined, inputs("1"));
-    await control(emu(), "DELETE", "/faults");
-    expect(await tables()).toEqual(expected);
-    await inSync(KIND, state, inputs("1"));
-  });
-
-  it.each(cells)("update: %s %s the server acted → the call runs again and state records the new triggers", async (_n, when, how) => {
-    let state = await settle(KIND, undefined, inputs("1"));
-    await db().query("DROP SCHEMA tokens CASCADE");
-    await db().query("CREATE SCHEMA tokens");
-    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/schema", ...how, when, count: 3 });
-    state = await settle(KIND, state, inputs("2"));
-    await control(emu(), "DELETE", "/faults");
-    expect(await tables(), "the new database got its tables").toEqual(expected);
-    await inSync(KIND, state, inputs("2"));
-  });
-
-  it.each(cells)("read: %s %s the server acted → refresh fails or retries, never drops the schema", async (_n, when, how) => {
-    const state = await settle(KIND, undefined, inputs("1"));
-    await refreshUnderFault(KIND, state, "/v1/transform/*", how, when);
-    await inSync(KIND, state, inputs("1"));
-  });
-
-  it("delete sends nothing and keeps the tables (they hold the tokens), whatever the faults", async () => {
-    const state = await settle(KIND, undefined, inputs("1"));
-    await control(emu(), "POST", "/faults", { path: "/v1/*", status: 503, count: 3 });
-    await call(KIND, "delete", [state!.id, state!.outs]);
-    expect((await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults).toHaveLength(1);
-    await control(emu(), "DELETE", "/faults");
-    expect(await tables()).toEqual(expected);
   });
 });

@@ -16,6 +16,7 @@ import { call } from "../../src/core/runtime";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import type { Props } from "../support/calls";
 import { held, inSync, sameAsServer, settle, up, type State } from "./deploy";
+import { CELLS, cellsOf, FAULTS } from "./cells";
 
 const emu = {} as Emulator;
 const saved = { url: process.env.SVC_SECRETS_URL, token: process.env.SVC_SECRETS_TOKEN, retries: process.env.SVC_MAX_RETRIES };
@@ -84,14 +85,7 @@ beforeEach(async () => {
   for (const i of [A, B]) await control(i, "POST", "/reset");
 });
 
-const FAULTS: [string, Record<string, unknown>][] = [
-  ["429 with Retry-After", { status: 429, retryAfter: 0 }],
-  ["429 without Retry-After", { status: 429 }],
-  ["503", { status: 503 }],
-  ["a dropped connection", { drop: true }],
-];
-const cellsOf = (faults: typeof FAULTS) => faults.flatMap(([name, how]) => (["before", "after"] as const).map((when) => [name, when, how] as const));
-const cells = cellsOf(FAULTS);
+const cells = CELLS;
 // A 500 is not retried by the client, but the step may have acted all the same.
 const transitionCells = cellsOf([...FAULTS, ["500", { status: 500 }]]);
 const fault = (i: number, how: Record<string, unknown>, when: string, path = `${V}/*`, count = 3, method = "POST") =>

@@ -1,0 +1,73 @@
+// One example's lifecycles (test/cli/lifecycle.ts), for its test file test/cli/examples/<name>.test.ts:
+// under the real Pulumi CLI with Pulumi's official language host, as docs/examples.md runs it (a
+// copy of its folder), and through the engine double (src/engine). Each step checks what
+// examples/<name>/cli.json expects and what the example's file adds; then the two sides must have
+// planned and done the same. Where both language hosts can be had, a shorter lifecycle under ours
+// must give what the official one gave.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { root } from "../support/dist";
+import { skipWithoutPostgres } from "../support/postgres";
+import { cliDir, describeCli, hostMissing, langHost } from "./cli";
+import { examples, prepareExample } from "./expectations";
+import { lifecycle, type ExampleChecks, type Lifecycle } from "./lifecycle";
+import { CliSide, DoubleSide } from "./sides";
+
+/** Registers the example's lifecycles in the calling test file, with an emulator of its own. */
+export function describeExample(name: string, checks: ExampleChecks): void {
+  let emu: Emulator | undefined;
+  beforeAll(async () => {
+    // A second secrets cluster for the replication example; the others use cluster 0 only.
+    emu = await startEmulator({ clusters: 2 });
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+  const emulator = () => {
+    if (!emu) throw new Error("the emulator is made in beforeAll");
+    return emu;
+  };
+  const exp = examples().find((e) => e.name === name)?.expectations;
+  if (!exp) throw new Error(`examples/${name}/cli.json is missing (format: docs/contributing.md)`);
+  const hasStep2 = fs.existsSync(path.join(root, "examples", name, "step2"));
+  const common = { exp, emu: emulator, prepare: () => prepareExample(exp, emulator()), hasStep2, checks };
+
+  describe.skipIf(exp.postgres !== undefined && skipWithoutPostgres())(`examples/${name}`, () => {
+    let cli: Lifecycle | undefined;
+    let ours: Lifecycle | undefined;
+
+    describeCli(`under the real Pulumi CLI (${langHost === "official" ? "Pulumi's official language host" : "our language host"})`, () => {
+      cli = lifecycle({ ...common, kind: "cli", makeSide: (p) => CliSide.create(exp.project, name, p) });
+    });
+
+    describe("through the engine double", () => {
+      const double = lifecycle({ ...common, kind: "double", makeSide: async (p) => new DoubleSide(name, exp.project, p) });
+
+      it("planned and did what the real CLI did: operations, their order, outputs, refreshes and states", (ctx) => {
+        // Without the CLI its suite says so (and fails under SVC_REQUIRE_REAL=1).
+        if (!cliDir || hostMissing(langHost)) ctx.skip();
+        expect(cli!.done() && double.done(), "both lifecycles ran to the end").toBe(true);
+        expect(Object.keys(double.trace).sort()).toEqual(Object.keys(cli!.trace).sort());
+        for (const k of Object.keys(cli!.trace)) expect(double.trace[k], `${name}: ${k}`).toEqual(cli!.trace[k]);
+        // Not vacuous: every example creates, and deletes on destroy.
+        expect(Object.keys(cli!.trace["destroy: operations"] as object).length).toBeGreaterThan(0);
+      });
+    });
+
+    // Our host beside Pulumi's, where both can be had (the pinned CLI): a shorter lifecycle.
+    if (cliDir && langHost === "official" && !hostMissing("ours")) {
+      describe("under the real Pulumi CLI with our language host", () => {
+        ours = lifecycle({ ...common, kind: "cli", short: true, makeSide: (p) => CliSide.create(exp.project, name, p, "ours") });
+
+        it("gives what Pulumi's official host gave: plans, operations, order, outputs and states", () => {
+          expect(cli?.done() && ours!.done(), "both lifecycles ran to the end").toBe(true);
+          const keys = Object.keys(ours!.trace);
+          expect(keys.length).toBeGreaterThan(5);
+          for (const k of keys) expect(ours!.trace[k], `${name}: ${k}`).toEqual(cli!.trace[k]);
+        });
+      });
+    }
+  });
+}

@@ -1,0 +1,41 @@
+// examples/transform on a real PostgreSQL: the card number is encoded and decoded (both outputs
+// secret), the store's tables are made in the database; step2 rotates the tokenization key in the
+// database and adds a role; destroy removes everything.
+import { expect } from "vitest";
+import { secretsApi } from "../../support/emulator";
+import { describeExample } from "../example";
+import type { Context, ExampleChecks } from "../lifecycle";
+
+const CARD = "4111-1111-1111-1111";
+const db = (c: Context) => {
+  if (!c.prepared.postgres) throw new Error("examples/transform runs with a PostgreSQL (cli.json postgres)");
+  return c.prepared.postgres;
+};
+
+const checks: ExampleChecks = {
+  after: {
+    async up(c) {
+      expect(await c.side.outputs()).toMatchObject({ encodedCard: "[secret]", decodedCard: "[secret]" });
+      const shown = await c.side.shownOutputs();
+      expect(String(shown.encodedCard)).toMatch(/^\d{4}-\d{4}-\d{4}-\d{4}$/);
+      expect(shown.encodedCard).not.toBe(CARD);
+      expect(shown.decodedCard).toBe(CARD);
+      expect(await c.side.stored()).not.toContain(CARD);
+      const tables = await db(c).query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'transform' ORDER BY 1");
+      expect(tables.map((t) => t.table_name)).toEqual(["transform_keys", "transform_tokens"]);
+    },
+    async "step2 up"(c) {
+      expect((await c.side.shownOutputs()).tokenizationKeyVersion).toBe(2);
+      expect((await secretsApi(c.emu, "GET", "/transform/role/support")).body.data.transformations).toEqual(["masked-card"]);
+      const ring = await db(c).query<{ ring: { latest_version: number } }>("SELECT ring FROM transform.transform_keys WHERE transformation = 'ssn'");
+      expect(ring[0]!.ring.latest_version).toBe(2);
+    },
+    async destroy(c) {
+      for (const p of ["/transform/role/payments", "/transform/transformation/ssn", "/transform/stores/tokens", "/transform/alphabet/card-digits"]) {
+        expect((await secretsApi(c.emu, "GET", p)).status, p).toBe(404);
+      }
+    },
+  },
+};
+
+describeExample("transform", checks);
