@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 // Three projects, by what a test needs (docs/contributing.md#which-tests-to-run):
 // - fast: in process, no server but the emulator: the inner loop (`npm run test:fast`);
@@ -8,7 +9,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 //   the docs' type checks, the fault cells;
 // - real: real servers and tools: OpenLDAP, PostgreSQL, Chromium, moto, the Pulumi CLI, npm.
 const FAST = ["test/unit", "test/integration", "test/emulator"];
-const HOST = ["test/protocol", "test/program", "test/engine", "test/docs", "test/faults"];
+const HOST = ["test/protocol", "test/program", "test/engine", "test/docs", "test/faults", "test/ci"];
 const REAL = ["test/cli", "test/commands", "test/package"];
 
 /**
@@ -19,6 +20,32 @@ const NEEDS_REAL = /from "\.\.\/support\/(slapd|postgres|browser|moto)"/;
 const realElsewhere = [...FAST, ...HOST].flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: "utf8" })
   .filter((f) => f.endsWith(".test.ts") && NEEDS_REAL.test(fs.readFileSync(path.join(dir, f), "utf8")))
   .map((f) => path.join(dir, f)));
+
+/**
+ * The order files start in: the longest first, so the workers end together. Vitest's own order
+ * needs the durations of an earlier run, which a fresh clone (CI) lacks, and puts the real project,
+ * the longest, last. Most of the time is in real (CLI deployments), then host.
+ */
+const PROJECTS = ["real", "host", "fast"];
+/** Within real: these first (one file, many deployments each). */
+const LONGEST = ["test/cli/behaviours.test.ts", "test/commands/docs-commands.test.ts", "test/cli/examples/"];
+
+const rank = (spec: TestSpecification) => {
+  const project = PROJECTS.indexOf(spec.project.name);
+  const long = LONGEST.findIndex((p) => spec.moduleId.includes(p));
+  return [project < 0 ? PROJECTS.length : project, long < 0 ? LONGEST.length : long];
+};
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const size = (s: TestSpecification) => fs.statSync(s.moduleId).size;
+    return [...files].sort((a, b) => {
+      const [pa, la] = rank(a);
+      const [pb, lb] = rank(b);
+      return pa - pb || la - lb || size(b) - size(a);
+    });
+  }
+}
 
 const under = (dirs: string[]) => dirs.map((dir) => `${dir}/**/*.test.ts`);
 
@@ -32,6 +59,7 @@ export default defineConfig({
     // Most of the time of the real and host projects is spent waiting on child processes and
     // servers: three files at once keep both cores busy (measured in docs/contributing.md).
     maxWorkers: Number(process.env.SVC_TEST_WORKERS ?? 3),
+    sequence: { sequencer: LongestFirst },
     reporters: ["default"],
     projects: [
       { extends: true, test: { name: "fast", include: under(FAST), exclude: [...configDefaults.exclude, ...realElsewhere] } },
