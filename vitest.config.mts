@@ -24,25 +24,26 @@ const realElsewhere = [...FAST, ...HOST].flatMap((dir) => fs.readdirSync(dir, { 
 /**
  * The order files start in: the longest first, so the workers end together. Vitest's own order
  * needs the durations of an earlier run, which a fresh clone (CI) lacks, and puts the real project,
- * the longest, last. Most of the time is in real (CLI deployments), then host.
+ * the longest, last. FIRST are the longest files (docs/contributing.md#ci): the fault matrix mostly
+ * waits out retry backoffs, so it shares the machine with the deployments of the others.
  */
+const FIRST = ["test/faults/matrix.test.ts", "test/cli/behaviours.test.ts", "test/commands/docs-commands.test.ts", "test/cli/examples/"];
+/** Then by project: most of the time is in real (CLI deployments), then host. */
 const PROJECTS = ["real", "host", "fast"];
-/** Within real: these first (one file, many deployments each). */
-const LONGEST = ["test/cli/behaviours.test.ts", "test/commands/docs-commands.test.ts", "test/cli/examples/"];
 
 const rank = (spec: TestSpecification) => {
+  const first = FIRST.findIndex((p) => spec.moduleId.includes(p));
   const project = PROJECTS.indexOf(spec.project.name);
-  const long = LONGEST.findIndex((p) => spec.moduleId.includes(p));
-  return [project < 0 ? PROJECTS.length : project, long < 0 ? LONGEST.length : long];
+  return [first < 0 ? FIRST.length : first, project < 0 ? PROJECTS.length : project];
 };
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const size = (s: TestSpecification) => fs.statSync(s.moduleId).size;
     return [...files].sort((a, b) => {
-      const [pa, la] = rank(a);
-      const [pb, lb] = rank(b);
-      return pa - pb || la - lb || size(b) - size(a);
+      const [fa, pa] = rank(a);
+      const [fb, pb] = rank(b);
+      return fa - fb || pa - pb || size(b) - size(a);
     });
   }
 }

@@ -78,8 +78,20 @@ const stepOrder = (r: JsonResult) => firstSeen(r.steps.filter((s) => s.op !== "s
 /** The real CLI on a copy of examples/<name>, as docs/examples.md runs it. */
 export class CliSide implements Side {
   readonly kind = "cli";
+  /** Reads of the stack since its last change: each is a CLI process, and a step reads it several times. */
+  private reads = new Map<string, Promise<unknown>>();
 
   private constructor(readonly stack: CliStack) {}
+
+  private read<T>(key: string, get: () => Promise<T>): Promise<T> {
+    if (!this.reads.has(key)) this.reads.set(key, get());
+    return this.reads.get(key) as Promise<T>;
+  }
+
+  private changed<T>(r: T): T {
+    this.reads.clear();
+    return r;
+  }
 
   static async create(project: string, example: string, prepared: Prepared, host?: LangHost): Promise<CliSide> {
     return new CliSide(await CliStack.create({ project, program: { example }, config: prepared.config, secretConfig: prepared.secretConfig, host }));
@@ -89,8 +101,8 @@ export class CliSide implements Side {
     this.stack.step2(on);
   }
 
-  configure(plain: Record<string, string>): Promise<void> {
-    return this.stack.setConfig(plain);
+  async configure(plain: Record<string, string>): Promise<void> {
+    this.changed(await this.stack.setConfig(plain));
   }
 
   async preview(): Promise<Planned> {
@@ -100,35 +112,36 @@ export class CliSide implements Side {
   }
 
   async up(): Promise<Deployed> {
-    const r = failed(await this.stack.up());
+    const r = failed(this.changed(await this.stack.up()));
     return { ops: ops(r), order: stepOrder(r), deleteFirst: deleteFirstOf(r), text: r.text };
   }
 
   async refresh(): Promise<Ops> {
-    const r = failed(await this.stack.refresh());
+    const r = failed(this.changed(await this.stack.refresh()));
     return Object.fromEntries(Object.entries(r.outcomes ?? {}).filter(([, op]) => op !== "same"));
   }
 
   async destroy(): Promise<Deployed> {
-    const r = failed(await this.stack.destroy());
+    const r = failed(this.changed(await this.stack.destroy()));
     return { ops: ops(r), order: stepOrder(r), deleteFirst: {}, text: r.text };
   }
 
   outputs(): Promise<Record<string, unknown>> {
-    return this.stack.outputs(false);
+    return this.read("outputs", () => this.stack.outputs(false));
   }
 
   shownOutputs(): Promise<Record<string, unknown>> {
-    return this.stack.outputs(true);
+    return this.read("shown", () => this.stack.outputs(true));
   }
 
   async resources(): Promise<Res[]> {
-    return ((await this.stack.state()).resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:"))
+    const { deployment } = JSON.parse(await this.stored()) as { deployment: { resources?: { urn: string; id?: string; type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown>; dependencies?: string[] }[] } };
+    return (deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:"))
       .map((r) => ({ name: nameOf(r.urn), type: r.type, id: r.id, inputs: r.inputs, outputs: r.outputs, dependencies: (r.dependencies ?? []).map(nameOf) }));
   }
 
   stored(): Promise<string> {
-    return this.stack.exportText();
+    return this.read("export", () => this.stack.exportText());
   }
 
   /** The property names `preview --diff` marks changed, per resource: what a reviewer reads. */
