@@ -1,6 +1,6 @@
 // The state backends teams share, under the real Pulumi CLI: PostgreSQL (`postgres://`, a real
 // server) and an S3-compatible object store (moto's server from PyPI). The file backend is
-// examples.test.ts's. One example with secrets per backend: up, a second up without changes,
+// what the examples' lifecycles use. One example with secrets per backend: up, a second up without changes,
 // destroy, and everything the backend stored (every row of every table, every object of the
 // bucket) scanned for every secret the program used. docs/scale.md, "Shared state backends".
 import { randomBytes } from "node:crypto";

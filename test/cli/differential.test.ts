@@ -1,6 +1,6 @@
 // The engine double (src/engine) against the real CLI on a test program: protect (with and without
 // the preview) and aliases must do the same on both. Every example is compared too, on the
-// lifecycles test/cli/examples.test.ts runs anyway.
+// lifecycles test/cli/examples/<name>.test.ts run anyway.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

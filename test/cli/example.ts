@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { root } from "../support/dist";
 import { skipWithoutPostgres } from "../support/postgres";
-import { cliDir, describeCli, hostMissing, langHost } from "./cli";
+import { CliStack, cliDir, describeCli, hostMissing, langHost } from "./cli";
 import { examples, prepareExample } from "./expectations";
 import { lifecycle, type ExampleChecks, type Lifecycle } from "./lifecycle";
 import { CliSide, DoubleSide } from "./sides";
@@ -66,6 +66,34 @@ export function describeExample(name: string, checks: ExampleChecks): void {
           const keys = Object.keys(ours!.trace);
           expect(keys.length).toBeGreaterThan(5);
           for (const k of keys) expect(ours!.trace[k], `${name}: ${k}`).toEqual(cli!.trace[k]);
+        });
+
+        it("fails as Pulumi's official host fails: a preview without the secrets service's token", async () => {
+          // The check of each resource on it names the missing setting (a program that throws is
+          // test/cli/hosts.test.ts's: the SDK takes seconds of CPU to print one).
+          const prepared = await prepareExample(exp, emulator());
+          const secretConfig = Object.fromEntries(Object.entries(prepared.secretConfig).filter(([k]) => k !== "svc:secretsToken"));
+          const seen: Record<string, { failed: boolean; errors: string[] }> = {};
+          try {
+            for (const host of ["official", "ours"] as const) {
+              const s = await CliStack.create({ project: exp.project, program: { example: name }, host, config: prepared.config, secretConfig });
+              try {
+                const r = await s.run(["preview", "--json"]);
+                const printed = JSON.parse(r.stdout) as { diagnostics?: { severity: string; message: string }[] };
+                // The engine stops at the first failed check, and which resource registers first is
+                // a race: the message, not the resource, is compared. Each stack runs its own copy
+                // of the example: its folder may be in the messages.
+                const errors = (printed.diagnostics ?? []).filter((d) => d.severity === "error")
+                  .map((d) => d.message.split(s.dir).join("<copy>").replace(/pulumi-nodejs:dynamic\/\S+ resource '[^']+'/g, "<resource>").trim());
+                seen[host] = { failed: r.code !== 0, errors };
+              } finally {
+                s.remove();
+              }
+            }
+          } finally {
+            await prepared.close();
+          }
+          expect(seen.ours).toEqual(seen.official);
         });
       });
     }

@@ -1,6 +1,6 @@
 // Our language host (scripts/langhost) against Pulumi's official one, where both can be had (the
-// pinned CLI): which program a project runs, and the errors a user sees. The examples' lifecycles
-// compare their plans, operations, outputs and states (test/cli/example.ts).
+// pinned CLI): which program a project runs, and the errors a user sees. Every example's plans,
+// operations, outputs, states and errors without its config are compared in test/cli/example.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -2,7 +2,7 @@
 // preview, up, up again, step2's preview and up, the example's own steps, refresh after an
 // out-of-band change and after an out-of-band delete, destroy. Each step is a test that checks what
 // examples/<name>/cli.json expects and what the example's own checks (test/cli/examples/) add, and
-// records what the side did into a trace, which examples.test.ts compares between sides.
+// records what the side did into a trace, which test/cli/example.ts compares between sides.
 import { afterAll, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator";
 import { control } from "../support/emulator";

@@ -1,7 +1,7 @@
 // The golden checks of pulumi-svc-review on a real `pulumi preview --json` of an example's step2,
 // against the example's cli.json: each changed property old → new (or said secret, never its value),
 // each replacement with its reason and order, the path of each created object, no secret of the
-// example. Called by examples.test.ts on the preview it already runs, so no example is deployed twice.
+// example. Called by the examples' lifecycles (test/cli/lifecycle.ts) on the preview they already run, so no example is deployed twice.
 import { expect } from "vitest";
 import { kindOf } from "../../src/review/diff";
 import { PATH_KINDS } from "../../src/review/paths";

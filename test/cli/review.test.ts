@@ -1,7 +1,7 @@
 // pulumi-svc-review as users run it, on real `pulumi preview --json` output of examples/quickstart:
 // the built command on a captured file and on standard input, the one-line review of a preview with
 // no changes, and its errors. The golden checks of every example's step2 run inside
-// examples.test.ts, on the previews that suite makes anyway (test/cli/review-golden.ts).
+// the examples' lifecycles, on the previews they make anyway (test/cli/review-golden.ts).
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -42,12 +42,12 @@ const EXEMPT: Record<string, string> = {
   "npm run test:fast": "the `fast` project of vitest.config.mts, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
   "scripts/pulumi-cli.sh": "builds the Pulumi CLI from the Go module proxy (minutes); .ci/run runs it before the tests, which use what it built",
   "npx vitest run test/cli": "the real-CLI suite, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
-  "SVC_CLI_EXAMPLES=quickstart npx vitest run test/cli/examples.test.ts": "one example of test/cli/examples.test.ts, which .ci/run runs in full",
+  "npx vitest run test/cli/examples/quickstart.test.ts": "one example's lifecycles, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
   'out="$(scripts/node22.sh)"; bin="$(echo "$out" | sed -n 1p)"; tree="$(echo "$out" | sed -n 2p)"':
     "downloads Node 22 and the newest @pulumi/pulumi; .ci/run runs scripts/node22.sh for its second combination",
   'cli="$(PULUMI_CLI_VERSION=newest scripts/pulumi-cli.sh)"':
     "builds the newest Pulumi CLI from the Go module proxy (minutes); .ci/run runs it for its second combination",
-  '(cd "$tree" && SVC_PULUMI_BIN="$cli" PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts)':
+  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts)':
     ".ci/run runs exactly these suites as its second combination (Node 22, newest CLI); a suite cannot run itself",
 };
 
