@@ -185,8 +185,8 @@ export interface StackOptions {
   project: string;
   /**
    * The program: a compiled program file, run from a Pulumi.yaml of the stack's own whose `main`
-   * names it; or `{ example }`, a copy of examples/<example> run from its own folder as
-   * docs/examples.md says (its step2 with `--cwd step2 --config-file`, see `step2`).
+   * names it; or `{ example }`, examples/<example> run from its own folder as
+   * docs/examples.md says (its step2 from step2/, see `step2`).
    */
   program: string | { example: string };
   config?: Record<string, string>;
@@ -198,34 +198,57 @@ export interface StackOptions {
   host?: LangHost;
 }
 
-/** Commands that take the program's folder and config file (the others need only the backend). */
+/** Commands that run from the program's folder and take the stack's config file (the others need only the backend). */
 const PROGRAM_COMMANDS = new Set(["up", "preview", "refresh", "destroy", "config"]);
 
 /**
- * One stack `dev` of one project in its own temporary folder (PULUMI_HOME, Pulumi.yaml, and the
- * file backend unless `backendUrl` names another). An example's copy lives under test/.tmp in the
- * checkout, where `pulumi-svc` resolves to the checkout itself, as in examples/.
+ * TypeScript programs (the examples) compile once per test process: ts-node keeps what it compiled
+ * here, one folder per process, so that two processes never write the same file at once.
+ */
+const tsNodeCaches = path.join(os.tmpdir(), "pulumi-svc-ts-node");
+const tsNodeCache = path.join(tsNodeCaches, String(process.pid));
+process.once("exit", () => fs.rmSync(tsNodeCache, { recursive: true, force: true }));
+// A worker the runner killed never saw "exit": the folders of processes gone are removed here.
+for (const pid of fs.existsSync(tsNodeCaches) ? fs.readdirSync(tsNodeCaches) : []) {
+  if (!alive(Number(pid))) fs.rmSync(path.join(tsNodeCaches, pid), { recursive: true, force: true });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to another user.
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * One stack `dev` of one project in its own temporary folder (PULUMI_HOME, Pulumi.yaml, the stack's
+ * config file and the file backend unless `backendUrl` names another). An example runs from its
+ * own folder in the checkout, as docs/examples.md says, with `--config-file` naming the stack's
+ * config file in the temporary folder, so stacks of one example never share a file.
  */
 export class CliStack {
   readonly dir: string;
-  /** The project folder: where Pulumi.yaml and Pulumi.dev.yaml are. */
+  /** The program's folder: the stack's own for a compiled program, examples/<name> for an example. */
   readonly cwd: string;
+  private readonly example: boolean;
   private readonly env: NodeJS.ProcessEnv;
   private inStep2 = false;
   private eventLogs = 0;
 
   private constructor(private readonly options: StackOptions) {
-    const example = typeof options.program === "string" ? undefined : options.program.example;
-    const base = example ? path.join(root, "test/.tmp") : os.tmpdir();
-    fs.mkdirSync(base, { recursive: true });
-    this.dir = fs.mkdtempSync(path.join(base, `cli-${options.project}-`));
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `cli-${options.project}-`));
     fs.mkdirSync(path.join(this.dir, "backend"));
-    if (example) {
-      this.cwd = path.join(this.dir, example);
-      fs.cpSync(path.join(root, "examples", example), this.cwd, { recursive: true, filter: (f) => !/^Pulumi\.[^.]+\.yaml$|^cli\.json$/.test(path.basename(f)) });
+    this.example = typeof options.program !== "string";
+    if (typeof options.program !== "string") {
+      this.cwd = path.join(root, "examples", options.program.example);
+      // The project's name, for the commands that need only the backend (stack init, export, output).
+      fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${options.project}\nruntime: nodejs\n`);
     } else {
       this.cwd = this.dir;
-      this.setProgram(options.program as string);
+      this.setProgram(options.program);
     }
     const env: NodeJS.ProcessEnv = { ...process.env };
     // Only stack config counts, as for a user with a clean shell.
@@ -243,6 +266,7 @@ export class CliStack {
       PULUMI_SKIP_CONFIRMATIONS: "true",
       // Only for --event-log (see events).
       PULUMI_DEBUG_COMMANDS: "true",
+      TS_NODE_CACHE_DIRECTORY: tsNodeCache,
     };
   }
 
@@ -259,7 +283,7 @@ export class CliStack {
     fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.options.project}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: ${program}\n`);
   }
 
-  /** For an example: run its step2 from now on (`--cwd step2 --config-file ../Pulumi.dev.yaml`), or step 1 again. */
+  /** For an example: run its step2 from now on (from examples/<name>/step2, the same stack and config file), or step 1 again. */
   step2(on = true): void {
     this.inStep2 = on;
   }
@@ -272,12 +296,13 @@ export class CliStack {
     if (args.length) await this.ok(["config", "set-all", ...args]);
   }
 
-  /** Runs `pulumi <args> --stack dev --non-interactive` in the project folder. */
+  /** Runs `pulumi <args> --stack dev --non-interactive`: a command that runs the program from its folder. */
   run(args: string[], timeoutMs = 300_000): Promise<CliResult> {
-    const step2 = this.inStep2 && PROGRAM_COMMANDS.has(args[0]!)
-      ? ["--cwd", "step2", "--config-file", path.join(this.cwd, "Pulumi.dev.yaml")] : [];
+    const program = this.example && PROGRAM_COMMANDS.has(args[0]!);
+    const cwd = !program ? this.dir : this.inStep2 ? path.join(this.cwd, "step2") : this.cwd;
+    const configFile = program ? ["--config-file", path.join(this.dir, "Pulumi.dev.yaml")] : [];
     return new Promise((resolve, reject) => {
-      const child = spawn(path.join(installation(this.options.host), "pulumi"), [...args, ...step2, "--stack", "dev", "--non-interactive"], { cwd: this.cwd, env: this.env });
+      const child = spawn(path.join(installation(this.options.host), "pulumi"), [...args, ...configFile, "--stack", "dev", "--non-interactive"], { cwd, env: this.env });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });

@@ -1,6 +1,6 @@
 // One example's lifecycles (test/cli/lifecycle.ts), for its test file test/cli/examples/<name>.test.ts:
-// under the real Pulumi CLI with Pulumi's official language host, as docs/examples.md runs it (a
-// copy of its folder), and through the engine double (src/engine). Each step checks what
+// under the real Pulumi CLI with Pulumi's official language host, as docs/examples.md runs it (from
+// its own folder), and through the engine double (src/engine). Each step checks what
 // examples/<name>/cli.json expects and what the example's file adds; then the two sides must have
 // planned and done the same. Where both language hosts can be had, a shorter lifecycle under ours
 // must give what the official one gave.
@@ -81,10 +81,9 @@ export function describeExample(name: string, checks: ExampleChecks): void {
                 const r = await s.run(["preview", "--json"]);
                 const printed = JSON.parse(r.stdout) as { diagnostics?: { severity: string; message: string }[] };
                 // The engine stops at the first failed check, and which resource registers first is
-                // a race: the message, not the resource, is compared. Each stack runs its own copy
-                // of the example: its folder may be in the messages.
+                // a race: the message, not the resource, is compared.
                 const errors = (printed.diagnostics ?? []).filter((d) => d.severity === "error")
-                  .map((d) => d.message.split(s.dir).join("<copy>").replace(/pulumi-nodejs:dynamic\/\S+ resource '[^']+'/g, "<resource>").trim());
+                  .map((d) => d.message.replace(/pulumi-nodejs:dynamic\/\S+ resource '[^']+'/g, "<resource>").trim());
                 seen[host] = { failed: r.code !== 0, errors };
               } finally {
                 s.remove();

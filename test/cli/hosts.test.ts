@@ -1,39 +1,29 @@
 // Our language host (scripts/langhost) against Pulumi's official one, where both can be had (the
-// pinned CLI): which program a project runs, and the errors a user sees. Every example's plans,
-// operations, outputs, states and errors without its config are compared in test/cli/example.ts.
+// pinned CLI): which program a project runs, and what a program's exit code makes of the run. Every
+// example's plans, operations, outputs, states and refused inputs are compared in test/cli/example.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { afterAll, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { CliStack, describeCli, type LangHost } from "./cli";
 
 const HOSTS: LangHost[] = ["official", "ours"];
-let emu: Emulator;
 const stacks: CliStack[] = [];
 
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-
-afterAll(async () => {
+afterAll(() => {
   for (const s of stacks) s.remove();
-  await emu?.close();
 });
 
-/** The errors of a preview, as the CLI reports them (each diagnostic of severity error). */
-async function previewErrors(stack: CliStack): Promise<string[]> {
-  const r = await stack.run(["preview", "--json"]);
-  expect(r.code, r.stdout + r.stderr).not.toBe(0);
-  const printed = JSON.parse(r.stdout) as { diagnostics?: { severity: string; message: string }[] };
-  return (printed.diagnostics ?? []).filter((d) => d.severity === "error").map((d) => d.message.trim());
+/** A temporary folder inside the checkout, where a program's require("@pulumi/pulumi") resolves. */
+function checkoutFolder(): string {
+  fs.mkdirSync(path.join(root, "test/.tmp"), { recursive: true });
+  return fs.mkdtempSync(path.join(root, "test/.tmp/hosts-"));
 }
 
 describeCli("our language host against Pulumi's official one", () => {
   it("a project whose main is a folder runs what the nearest package.json names, on both", async () => {
-    // A folder inside the checkout (so @pulumi/pulumi resolves) with a package of its own.
-    fs.mkdirSync(path.join(root, "test/.tmp"), { recursive: true });
-    const dir = fs.mkdtempSync(path.join(root, "test/.tmp/hosts-"));
+    // With a package of its own.
+    const dir = checkoutFolder();
     try {
       const program = (which: string) => `const pulumi = require("@pulumi/pulumi");\nmodule.exports = { which: pulumi.output(${JSON.stringify(which)}) };\n`;
       fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "hosts-main", main: "package-main.js" }));
@@ -58,23 +48,32 @@ describeCli("our language host against Pulumi's official one", () => {
     }
   });
 
-  it("a program that throws (a config value missing) and an input the provider refuses: the same errors on both", async () => {
-    const seen: Record<string, string[][]> = {};
-    for (const host of HOSTS) {
-      const s = await CliStack.create({
-        project: `hosts-errors-${host}`, program: { example: "quickstart" }, host,
-        config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl },
-        secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser, "quickstart:hookToken": "hosts-hook-token-0001" },
+  it("a program that exits with an error code, or with the runner's code for an error it has printed: the same on both", async () => {
+    // What the host itself reports: the runner's exit code. (A program that throws is printed by the
+    // runner, the same under any host; examples' checks that fail are compared in test/cli/example.ts.)
+    const dir = checkoutFolder();
+    try {
+      const seen: Record<string, unknown> = {};
+      for (const host of HOSTS) {
+        const outcome: Record<string, unknown> = {};
+        for (const code of [3, 32]) {
+          const file = path.join(dir, `exit-${code}.js`);
+          fs.writeFileSync(file, `require("@pulumi/pulumi");\nprocess.exit(${code});\n`);
+          const s = await CliStack.create({ project: `hosts-exit-${host}-${code}`, program: file, host });
+          stacks.push(s);
+          const r = await s.run(["preview", "--json"]);
+          const printed = JSON.parse(r.stdout) as { diagnostics?: { severity: string; message: string }[] };
+          outcome[code] = { failed: r.code !== 0, errors: (printed.diagnostics ?? []).filter((d) => d.severity === "error").map((d) => d.message.trim()) };
+        }
+        seen[host] = outcome;
+      }
+      expect(seen.ours).toEqual(seen.official);
+      expect(seen.official).toEqual({
+        3: { failed: true, errors: [expect.stringContaining("Program exited with non-zero exit code: 3")] },
+        32: { failed: true, errors: [] },
       });
-      stacks.push(s);
-      const thrown = await previewErrors(s);
-      await s.setConfig({ "quickstart:hookUrl": "ftp://hooks.example.com" });
-      const refused = await previewErrors(s);
-      seen[host] = [thrown, refused];
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-    expect(seen.ours).toEqual(seen.official);
-    const [thrown, refused] = seen.official!;
-    expect(thrown!.join("\n")).toContain("Missing required configuration variable 'quickstart:hookUrl'");
-    expect(refused!.join("\n")).toContain("property url value {ftp://hooks.example.com} has a problem: must be an http or https URL");
   });
 }, "official");

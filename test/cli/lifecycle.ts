@@ -6,11 +6,10 @@
 import { afterAll, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator";
 import { control } from "../support/emulator";
-import { changedProperties, type LangHost } from "./cli";
 import { outputValues, serviceCall, serviceRequest, type Expectations, type Prepared } from "./expectations";
 import { checkReview } from "./review-golden";
 import { exampleSecrets, leakedPlaces, SECRET, SECRET_SIG, secretMaterial } from "./secret-scan";
-import { CliSide, type Deployed, type Ops, type Res, type Side } from "./sides";
+import { CliSide, type Deployed, type Res, type Side } from "./sides";
 
 /** What one side saw over the whole lifecycle, by step; compared between sides. */
 export type Trace = Record<string, unknown>;
@@ -69,7 +68,7 @@ const step2Ops = (exp: Expectations) => Object.fromEntries(Object.entries(exp.st
 export interface Lifecycle {
   /** What the side saw, filled in as its tests run. */
   trace: Trace;
-  /** The keys of the trace every step recorded, in order: a step that failed leaves its own out. */
+  /** Whether every step ran to the end, destroy included. */
   done(): boolean;
 }
 
@@ -130,7 +129,7 @@ export function lifecycle(o: LifecycleOptions): Lifecycle {
     await prepared?.close();
   });
 
-  /** A step's test: skipped work after an earlier failure fails at once, naming it. */
+  /** A step's test; after an earlier step failed it fails at once, naming that step. */
   const step = (title: string, body: () => Promise<void>) => it(title, async () => {
     if (broken) throw new Error(`not run: an earlier step failed (${broken})`);
     try {
@@ -345,6 +344,3 @@ export function lifecycle(o: LifecycleOptions): Lifecycle {
   return { trace, done: () => finished };
 }
 
-/** The CLI's property names marked changed, re-exported for the example checks. */
-export { changedProperties };
-export type { LangHost, Ops };

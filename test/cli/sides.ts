@@ -75,7 +75,7 @@ function deleteFirstOf(r: JsonResult): Record<string, boolean> {
 
 const stepOrder = (r: JsonResult) => firstSeen(r.steps.filter((s) => s.op !== "same" && !/::pulumi:(pulumi:Stack|providers:)/.test(s.urn)).map((s) => nameOf(s.urn)));
 
-/** The real CLI on a copy of examples/<name>, as docs/examples.md runs it. */
+/** The real CLI on examples/<name>, run from its folder as docs/examples.md says. */
 export class CliSide implements Side {
   readonly kind = "cli";
   /** Reads of the stack since its last change: each is a CLI process, and a step reads it several times. */
