@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { MAX_CLUSTERS, startEmulator, type Emulator, type EmulatorOptions } from "./index";
+import { checkAllowedHost } from "./sites";
 
 /**
  * Someone who starts the command wants runs to finish by themselves: a queued run would otherwise
@@ -9,12 +10,16 @@ import { MAX_CLUSTERS, startEmulator, type Emulator, type EmulatorOptions } from
 export const COMMAND_PACE_MS = 500;
 
 const USAGE = `Usage: pulumi-svc-emulator [--port N] [--host HOST] [--state FILE] [--flush-ms N] [--clusters N]
-                           [--auto-advance-ms N] [--load SNAPSHOT]
+                           [--auto-advance-ms N] [--load SNAPSHOT] [--allowed-host NAME]...
 
 Runs the local emulator of the run service and the secrets service.
   --port N        TCP port (default 0: any free port)
   --host HOST     address to bind (default 127.0.0.1); beyond loopback the control
                   endpoints need the control token printed at start
+  --allowed-host NAME
+                  a host name the control endpoints and the page answer besides HOST,
+                  localhost and IP addresses (repeatable): a proxy's, container's or
+                  machine's name; other names get 403 (pages of other sites)
   --state FILE    keep objects, tokens and mounts in FILE across restarts, sealed with
                   AES-256-GCM (key: SVC_EMULATOR_STATE_KEY, else FILE.key, created 0600)
   --load SNAPSHOT start from a snapshot (GET /_emulator/snapshot): every object, mount,
@@ -67,6 +72,13 @@ export function parseArgs(argv: string[]): EmulatorOptions | "help" {
       case "--host":
         options.host = value();
         break;
+      case "--allowed-host": {
+        const v = value();
+        const bad = checkAllowedHost(v);
+        if (bad !== undefined) throw new UsageError(bad);
+        options.allowedHosts = [...(options.allowedHosts ?? []), v];
+        break;
+      }
       case "--state":
         options.statePath = value();
         break;

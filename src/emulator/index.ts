@@ -17,6 +17,7 @@ import { restoreSnapshot } from "./snapshot";
 import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, RunService } from "./runs/state";
 import type { EmulatorTokens } from "./state";
+import { checkAllowedHost, sitesOf } from "./sites";
 import { Store } from "./store";
 import { randomHex } from "./util";
 
@@ -36,6 +37,13 @@ export interface EmulatorOptions {
    * loopback; when host is anything else and this is absent, a random one is made (see Emulator.controlToken).
    */
   controlToken?: string;
+  /**
+   * Host names the control endpoints and the page answer besides the address the emulator listens
+   * on, `localhost` and IP addresses (`--allowed-host`): a name of a proxy, container or machine
+   * that reaches it. Any other Host gets 403, so a page of another site cannot read it through DNS
+   * rebinding. The service APIs answer whatever the Host.
+   */
+  allowedHosts?: string[];
   /** Fixed tokens; the rest are random per start unless the state file has them. */
   tokens?: Partial<EmulatorTokens>;
   /** Time limit for outbound verification requests and notifications; defaults to 10000 ms. */
@@ -93,6 +101,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (!Number.isInteger(count) || count < 1 || count > MAX_CLUSTERS) throw new Error(`clusters must be an integer from 1 to ${MAX_CLUSTERS}, got ${count}`);
   const host = options.host ?? "127.0.0.1";
   const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : `emu-ctl-${randomHex(16)}`);
+  const badHost = (options.allowedHosts ?? []).map(checkAllowedHost).find((e) => e !== undefined);
+  if (badHost !== undefined) throw new Error(badHost);
+  const sites = sitesOf(host, options.allowedHosts);
   const network = new ReplicationNetwork();
   const started: { rt: Runtime; server: Listening; url: string }[] = [];
   try {
@@ -113,6 +124,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         runService: new RunService({ forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
         serial: new KeyedSerial(),
         controlToken,
+        sites,
         cluster: { index, network },
       };
       const server = await listen(rt, abort, host, index === 0 ? options.port ?? 0 : 0);

@@ -9,6 +9,7 @@ import { simpleError } from "./runs/jsonapi";
 import { isOwnOutbound } from "./runs/notificationDelivery";
 import type { Runtime } from "./runtime";
 import { handleSecrets, secretsMethod } from "./secrets";
+import { hostRefusal, writeRefusal } from "./sites";
 import { secretsError } from "./secrets/envelope";
 import { listTakeover, serveNative } from "./list-takeover";
 
@@ -131,7 +132,7 @@ async function serveRequest(rt: Runtime, req: http.IncomingMessage, res: http.Se
   const mutating = rawMethod !== "GET" && rawMethod !== "HEAD";
 
   if (service === "control" || service === "none") {
-    const refused = service === "control" ? controlRefusal(rt, req, path.startsWith(UI_PREFIX) ? query.get("token") : null) : undefined;
+    const refused = service === "control" ? controlRefusal(rt, req, body, mutating, path.startsWith(UI_PREFIX) ? query.get("token") : null) : undefined;
     const reply =
       refused ?? (service === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) }));
     settle(rt, mutating);
@@ -166,13 +167,15 @@ async function serveRequest(rt: Runtime, req: http.IncomingMessage, res: http.Se
 
 /**
  * Control endpoints never answer the emulator's own outbound requests (a notification URL pointing
- * at /_emulator/reset), and need the control token when the emulator listens beyond loopback.
+ * at /_emulator/reset) nor pages of other sites (sites.ts), and need the control token when the
+ * emulator listens beyond loopback.
  */
-function controlRefusal(rt: Runtime, req: http.IncomingMessage, uiToken: string | null): Reply | undefined {
+function controlRefusal(rt: Runtime, req: http.IncomingMessage, body: Buffer, mutating: boolean, uiToken: string | null): Reply | undefined {
   if (isOwnOutbound(req.socket)) {
     return jsonReply(403, { error: "control endpoints do not answer the emulator's own outbound requests" });
   }
-  if (rt.controlToken === undefined) return undefined;
+  const refused = hostRefusal(rt.sites, req.headers) ?? (mutating ? writeRefusal(req.headers, body) : undefined);
+  if (refused !== undefined || rt.controlToken === undefined) return refused;
   // A browser cannot set a header on the page it opens: the web page takes the token as ?token=.
   const given = Buffer.from(header(req.headers, CONTROL_TOKEN_HEADER) ?? uiToken ?? "");
   const expected = Buffer.from(rt.controlToken);

@@ -188,3 +188,79 @@ describe("control token beyond loopback", () => {
     }
   });
 });
+
+describe("pages of other sites (the attacker's requests, as a browser sends them)", () => {
+  const port = () => new URL(emu.url).port;
+  const rebound = () => ({ host: `evil.example:${port()}` });
+  const foreign = { origin: "https://evil.example" };
+
+  test.each(["/ui/state.json", "/snapshot", "/ui/", "/requests"])("a rebound name reads nothing: GET %s is 403 and names --allowed-host", async (path) => {
+    const res = await call("GET", `${emu.controlUrl}${path}`, { headers: rebound() });
+    expect(res.status).toBe(403);
+    expect(res.json.error).toContain("--allowed-host evil.example");
+    expect(res.text).not.toContain(emu.tokens.secretsRoot);
+  });
+
+  test("a rebound name changes nothing either, and the service APIs still answer by token whatever the Host", async () => {
+    const alive = await canary();
+    expect((await call("POST", `${emu.controlUrl}/reset`, { headers: rebound() })).status).toBe(403);
+    expect(await alive()).toBe(200);
+    const read = await call("GET", `${emu.secretsUrl}/transform/alphabet/canary`, { headers: { ...rebound(), ...svcToken(emu.tokens.secretsRoot) } });
+    expect(read.status).toBe(200);
+    const runs = await call("GET", `${emu.runUrl}/workspaces/${emu.workspaceId}/runs`, { headers: { ...rebound(), ...bearer(emu.tokens.runAdmin) } });
+    expect(runs.status).toBe(200);
+    // Without its token a service still refuses: the Host never stands in for one.
+    expect((await call("GET", `${emu.secretsUrl}/transform/alphabet/canary`, { headers: { host: "127.0.0.1" } })).status).toBe(403);
+  });
+
+  test("a foreign Origin changes nothing: reset with and without a body, a fault, the clock, a snapshot", async () => {
+    const alive = await canary();
+    const snapshot = (await control("GET", "/snapshot")).text;
+    const tries: [string, string, string | undefined][] = [
+      ["POST", "/reset", undefined],
+      ["POST", "/reset", "{}"],
+      ["POST", "/faults", JSON.stringify({ method: "GET", path: "/v1/*", status: 500 })],
+      ["PUT", "/clock", JSON.stringify({ autoAdvanceMs: 5 })],
+      ["PUT", "/snapshot", snapshot],
+    ];
+    for (const [method, path, raw] of tries) {
+      const res = await call(method, `${emu.controlUrl}${path}`, { headers: foreign, raw });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.json.error).toContain("origin https://evil.example may not change the emulator");
+    }
+    expect(await alive()).toBe(200);
+    expect((await control("GET", "/faults")).json.faults).toEqual([]);
+  });
+
+  test("a body a page can send without asking (text/plain, a form) changes nothing and gets 415", async () => {
+    const alive = await canary();
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=b"]) {
+      const fault = await call("POST", `${emu.controlUrl}/faults`, { headers: { "content-type": type }, raw: JSON.stringify({ method: "GET", path: "/v1/*", status: 500 }) });
+      expect(fault.status, type).toBe(415);
+      const reset = await call("POST", `${emu.controlUrl}/reset`, { headers: { "content-type": type }, raw: "{}" });
+      expect(reset.status, type).toBe(415);
+    }
+    expect(await alive()).toBe(200);
+    expect((await control("GET", "/faults")).json.faults).toEqual([]);
+  });
+
+  test("the emulator's own origin, and a tool that sends JSON without an Origin, still change it", async () => {
+    const own = { origin: `http://127.0.0.1:${port()}` };
+    expect((await call("POST", `${emu.controlUrl}/faults`, { headers: own, body: { method: "GET", path: "/v1/nowhere", status: 500 } })).status).toBe(201);
+    expect((await call("DELETE", `${emu.controlUrl}/faults`, { headers: own })).status).toBe(204);
+    expect((await call("POST", `${emu.controlUrl}/reset`, { headers: { ...own, host: `localhost:${port()}`, origin: `http://localhost:${port()}` } })).status).toBe(204);
+  });
+
+  test("a name the user allows is answered, other names are not; the webhook sinks take deliveries from any name", async () => {
+    const named = await startEmulator({ allowedHosts: ["emu.internal"] });
+    try {
+      const url = `${named.controlUrl}/ui/state.json`;
+      expect((await call("GET", url, { headers: { host: `emu.internal:${new URL(named.url).port}` } })).status).toBe(200);
+      expect((await call("GET", url, { headers: { host: "other.internal" } })).status).toBe(403);
+      expect((await call("POST", `${named.controlUrl}/sink/hook`, { headers: { host: "hooks.example" }, body: {} })).status).toBe(200);
+    } finally {
+      await named.close();
+    }
+    await expect(startEmulator({ allowedHosts: ["http://emu.internal"] })).rejects.toThrow('allowed host "http://emu.internal" must be a host name');
+  });
+});

@@ -37,8 +37,8 @@ export function playwrightFor(what: string): Playwright | undefined {
   return undefined;
 }
 
-export function launchChromium(playwright: Playwright): Promise<Browser> {
-  return playwright.chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+export function launchChromium(playwright: Playwright, args: string[] = []): Promise<Browser> {
+  return playwright.chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", ...args] });
 }
 
 /**

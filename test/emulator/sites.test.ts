@@ -1,0 +1,97 @@
+import { describe, expect, test } from "vitest";
+import { parseArgs, UsageError } from "../../src/emulator/cli";
+import { checkAllowedHost, hostRefusal, sitesOf, writeRefusal } from "../../src/emulator/sites";
+
+// The rules of src/emulator/sites.ts one by one; control-isolation.test.ts plays them against a
+// running emulator and ui-attack.test.ts from pages of other sites in Chromium.
+
+const JSON_TYPE = { "content-type": "application/json" };
+
+describe("Host: the control endpoints answer the emulator's own names only", () => {
+  const sites = sitesOf("127.0.0.1", ["emu.internal"]);
+
+  test.each([
+    ["its address and port", "127.0.0.1:8300"],
+    ["localhost", "localhost:8300"],
+    ["localhost with a final dot", "localhost.:8300"],
+    ["[::1]", "[::1]:8300"],
+    ["another address (a port forward, a container's address): addresses cannot be rebound", "10.0.0.7:9000"],
+    ["an allowed name", "emu.internal:8300"],
+    ["an allowed name in capitals", "EMU.Internal"],
+    ["no Host at all (HTTP/1.0 tools)", undefined],
+  ])("%s is answered", (_label, host) => {
+    expect(hostRefusal(sites, host === undefined ? {} : { host })).toBeUndefined();
+  });
+
+  test.each([
+    ["a rebound name", "evil.example:8300", "evil.example"],
+    ["a subdomain of an allowed name", "a.emu.internal:8300", "a.emu.internal"],
+    ["a name that merely starts with localhost", "localhost.evil.example", "localhost.evil.example"],
+  ])("%s gets 403 naming --allowed-host", (_label, host, name) => {
+    const refused = hostRefusal(sites, { host });
+    expect(refused?.status).toBe(403);
+    expect(JSON.parse(String(refused!.body)).error).toBe(
+      `host ${name} is not allowed on /_emulator (a page of another site may be behind it): start the emulator with --allowed-host ${name} (startEmulator option allowedHosts) to allow it`,
+    );
+  });
+
+  test("a name the emulator listens on is its own", () => {
+    expect(hostRefusal(sitesOf("devbox.lan"), { host: "devbox.lan:8300" })).toBeUndefined();
+    expect(hostRefusal(sitesOf("[::1]"), { host: "[::1]:8300" })).toBeUndefined();
+  });
+});
+
+describe("writes: no foreign Origin, no body other than JSON", () => {
+  const own = { host: "127.0.0.1:8300" };
+
+  test.each([
+    ["a tool's request with no Origin and a JSON body", { ...own, ...JSON_TYPE }, "{}"],
+    ["JSON with a charset", { ...own, "content-type": "Application/JSON; charset=utf-8" }, "{}"],
+    ["the page's own origin", { ...own, origin: "http://127.0.0.1:8300", ...JSON_TYPE }, "{}"],
+    ["the page's own origin with no body (a reset button)", { ...own, origin: "http://127.0.0.1:8300" }, ""],
+    ["no body and no content type", own, ""],
+  ])("%s is accepted", (_label, headers, body) => {
+    expect(writeRefusal(headers, Buffer.from(body))).toBeUndefined();
+  });
+
+  test.each([
+    ["another site", "https://evil.example"],
+    ["another port of this machine", "http://127.0.0.1:3000"],
+    ["an opaque origin", "null"],
+  ])("an Origin of %s gets 403, whatever the body", (_label, origin) => {
+    for (const body of ["", "{}"]) {
+      const refused = writeRefusal({ ...own, origin, ...JSON_TYPE }, Buffer.from(body));
+      expect(refused?.status).toBe(403);
+      expect(JSON.parse(String(refused!.body)).error).toBe(
+        `origin ${origin} may not change the emulator: control requests that change state come from its own page or from tools that send no Origin`,
+      );
+    }
+  });
+
+  test.each([
+    ["text/plain", "text/plain;charset=UTF-8"],
+    ["a form", "application/x-www-form-urlencoded"],
+    ["multipart", "multipart/form-data; boundary=x"],
+    ["none", undefined],
+  ])("a body sent as %s gets 415", (label, type) => {
+    const refused = writeRefusal({ ...own, ...(type === undefined ? {} : { "content-type": type }) }, Buffer.from("{}"));
+    expect(refused?.status).toBe(415);
+    expect(JSON.parse(String(refused!.body)).error).toBe(
+      `control requests with a body must send content-type: application/json (got ${type === undefined ? "none" : type.split(";")[0]!.toLowerCase()})`,
+    );
+    void label;
+  });
+});
+
+describe("--allowed-host", () => {
+  test("is repeatable and reaches the options", () => {
+    expect(parseArgs(["--allowed-host", "emu.internal", "--allowed-host=proxy.lan"])).toEqual({ allowedHosts: ["emu.internal", "proxy.lan"] });
+  });
+
+  test.each(["http://evil.example", "emu:8300", "a b", "-x", ""])("refuses %j: a host name only", (value) => {
+    const parse = () => parseArgs(["--allowed-host", value]);
+    expect(parse).toThrow(UsageError);
+    expect(parse).toThrow(value === "" ? "--allowed-host needs a value" : `allowed host ${JSON.stringify(value)} must be a host name`);
+    expect(checkAllowedHost("emu-1.internal")).toBeUndefined();
+  });
+});
