@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import * as fs from "node:fs";
-import { reviewPreview } from "./review";
+import { review } from "./review";
 
 const USAGE = `Usage: pulumi-svc-review [--full] [FILE]
 
@@ -8,6 +8,8 @@ Reads the output of \`pulumi preview --json\` from FILE (or standard input when 
 absent or -) and writes a Markdown review of the plan to standard output: a summary with every
 replacement and delete, then each changed resource's changed properties, old → new. Secret
 values are never printed. The review stays within 65,536 characters (a GitHub comment).
+A preview that failed is reviewed with its errors first, and the command exits 3.
+Input that is not a preview exits 1, a wrong option 2.
   --full   list unchanged properties too
   --help   show this text`;
 
@@ -33,16 +35,23 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function main(argv: string[]): Promise<string> {
+/** Exit status of a review of a preview that failed: the review is printed all the same. */
+export const FAILED_PREVIEW = 3;
+
+export async function main(argv: string[]): Promise<{ out: string; code: number }> {
   const args = parseArgs(argv);
-  if (args === "help") return `${USAGE}\n`;
+  if (args === "help") return { out: `${USAGE}\n`, code: 0 };
   const text = args.file === undefined || args.file === "-" ? await readStdin() : fs.readFileSync(args.file, "utf8");
-  return reviewPreview(text, { full: args.full });
+  const { text: out, failed } = await review(text, { full: args.full });
+  return { out, code: failed ? FAILED_PREVIEW : 0 };
 }
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (out) => process.stdout.write(out),
+    ({ out, code }) => {
+      process.stdout.write(out);
+      process.exitCode = code;
+    },
     (err: unknown) => {
       process.stderr.write(`pulumi-svc-review: ${(err as Error).message}\n`);
       if (err instanceof UsageError) process.stderr.write(`${USAGE}\n`);

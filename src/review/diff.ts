@@ -57,6 +57,14 @@ export interface ReviewModel {
   secrets: Set<string>;
   /** The side-effecting function calls the preview announced (src/core/planned.ts), each once with its count. */
   calls: string[];
+  /** The preview's error diagnostics: it failed, and its plan is only what came before the failure. */
+  errors: PreviewError[];
+}
+
+export interface PreviewError {
+  /** The resource's name and type when the error is a resource's; absent for the stack's own. */
+  resource?: { name: string; type: string };
+  message: string;
 }
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced", "read-replacement", "import-replacement"]);
@@ -197,7 +205,23 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
   // The stack's `same` step counts too in the engine's summary.
   const stackSame = (preview.steps ?? []).some((s) => s.op === "same" && s.urn.includes("::pulumi:pulumi:Stack::"));
   const unchanged = Math.max(0, (preview.changeSummary?.same ?? 0) - (stackSame ? 1 : 0));
-  return { changes, unchanged, secrets, calls: plannedCalls(preview) };
+  return { changes, unchanged, secrets, calls: plannedCalls(preview), errors: errorsOf(preview) };
+}
+
+/** Each error diagnostic once, in order; the engine's closing "preview failed" line adds nothing. */
+function errorsOf(preview: Preview): PreviewError[] {
+  const seen = new Set<string>();
+  const out: PreviewError[] = [];
+  for (const d of preview.diagnostics ?? []) {
+    if (d.severity !== "error") continue;
+    const message = (d.message ?? "").replace(/^error:\s*/, "").trim();
+    const onStack = !d.urn || d.urn.includes("::pulumi:pulumi:Stack::");
+    const key = `${d.urn ?? ""}\n${message}`;
+    if (seen.has(key) || message === "") continue;
+    seen.add(key);
+    out.push({ ...(onStack ? {} : { resource: { name: nameOf(d.urn!), type: d.urn!.split("::")[2] ?? "" } }), message });
+  }
+  return out;
 }
 
 /** The calls announced in the preview's diagnostics, in order, identical ones once with a count. */

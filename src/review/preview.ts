@@ -54,5 +54,10 @@ export function parsePreview(text: string): Preview {
     const where = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`).join("; ");
     throw new Error(`the input is not the output of \`pulumi preview --json\` (${where})`);
   }
+  // Every preview the CLI prints has at least one of these, a failed one its diagnostics.
+  const { steps, changeSummary, diagnostics } = parsed.data;
+  if (steps == null && changeSummary == null && diagnostics == null) {
+    throw new Error("the input is not the output of `pulumi preview --json` (it has no steps, changeSummary or diagnostics)");
+  }
   return parsed.data;
 }

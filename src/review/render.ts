@@ -2,7 +2,7 @@
  * The Markdown of a review, in pieces: a title and summary, then one block per changed resource
  * under its group's heading. truncate.ts decides which blocks fit.
  */
-import { UNKNOWN, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
+import { UNKNOWN, type PreviewError, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
 
 export interface RenderOptions {
   /** List unchanged properties too. */
@@ -104,10 +104,30 @@ function counts(model: ReviewModel): [string, number][] {
   return [...by].sort(([a], [b]) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99));
 }
 
+const TITLE = "## Pulumi preview review";
+/** Most errors listed; a preview that fails this often has one cause to fix first. */
+const MAX_ERRORS = 20;
+
+function errorLine(e: PreviewError): string {
+  const where = e.resource ? `${code(e.resource.name)} (${e.resource.type.replace(/^pulumi-nodejs:dynamic\//, "")})` : "the program";
+  return `- ${where}: ${textLine(e.message)}`;
+}
+
+/** A failed preview's errors, above everything: its plan is only what came before the failure. */
+function failureLines(model: ReviewModel): string[] {
+  if (!model.errors.length) return [];
+  const more = model.errors.length - MAX_ERRORS;
+  return [
+    "", `**⛔ The preview failed** with ${model.errors.length} ${model.errors.length === 1 ? "error" : "errors"}: nothing can be applied until ${model.errors.length === 1 ? "it is" : "they are"} fixed, and the plan below stops where the preview did.`, "",
+    ...model.errors.slice(0, MAX_ERRORS).map(errorLine),
+    ...(more > 0 ? [`- …and ${more} more (pulumi preview lists them all)`] : []),
+  ];
+}
+
 export function summary(model: ReviewModel): string {
   const parts = counts(model).map(([op, n]) => `${n} ${VERBS[op] ?? `to ${op}`}`);
   if (model.unchanged) parts.push(`${model.unchanged} unchanged`);
-  const lines = ["## Pulumi preview review", "", `**Plan:** ${parts.join(", ")}.`];
+  const lines = [TITLE, ...failureLines(model), "", `**Plan:** ${parts.join(", ")}.`];
   lines.push(...callLines(model));
   const risky = model.changes.filter((c) => c.op === "replace" || c.op === "delete");
   if (risky.length) {
@@ -129,7 +149,10 @@ function callLines(model: ReviewModel): string[] {
 /** The one line of a preview that changes nothing (and the functions `up` will call all the same). */
 export function noChanges(model: ReviewModel): string {
   const n = model.unchanged;
-  const line = `No changes: the preview plans no create, update, replace or delete${n ? ` (${n} ${n === 1 ? "resource" : "resources"} unchanged)` : ""}.`;
+  const unchanged = n ? ` (${n} ${n === 1 ? "resource" : "resources"} unchanged)` : "";
+  // "No changes" is never said of a preview that failed: it planned nothing because it stopped.
+  if (model.errors.length) return `${[TITLE, ...failureLines(model), "", `**Plan:** no change planned before the preview stopped${unchanged}.`, ...callLines(model)].join("\n")}\n`;
+  const line = `No changes: the preview plans no create, update, replace or delete${unchanged}.`;
   return `${[line, ...callLines(model)].join("\n")}\n`;
 }
 

@@ -24,10 +24,15 @@ async function definitionsOf(preview: Preview): Promise<Map<string, ResourceDefi
   return out;
 }
 
-export async function reviewPreview(json: string, options: ReviewOptions = {}): Promise<string> {
+/** The review's Markdown, and whether the preview failed (its errors lead the review). */
+export async function review(json: string, options: ReviewOptions = {}): Promise<{ text: string; failed: boolean }> {
   const preview = parsePreview(json);
   const model = reviewModel(preview, await definitionsOf(preview));
   const text = model.changes.length === 0 ? noChanges(model) : assemble(summary(model), blocks(model, options), options.limit ?? COMMENT_LIMIT);
   // Secret values are never rendered; a secret's text met in a plain place is masked as well.
-  return scrub(text, model.secrets);
+  return { text: scrub(text, model.secrets), failed: model.errors.length > 0 };
+}
+
+export async function reviewPreview(json: string, options: ReviewOptions = {}): Promise<string> {
+  return (await review(json, options)).text;
 }

@@ -30,6 +30,7 @@ afterAll(async () => {
 describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
   let unchanged = "";
   let step2 = "";
+  let failed = "";
 
   beforeAll(async () => {
     const exp = examples().find((e) => e.name === "quickstart")!.expectations!;
@@ -41,6 +42,12 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
       stack.step2();
       step2 = (await stack.ok(["preview", "--json"])).stdout;
       fs.writeFileSync(path.join(work, "step2.json"), step2);
+      // A preview that fails: the secrets service's token is gone from the stack's config.
+      await stack.ok(["config", "rm", "svc:secretsToken"]);
+      const broken = await stack.run(["preview", "--json"]);
+      expect(broken.code).not.toBe(0);
+      failed = broken.stdout;
+      fs.writeFileSync(path.join(work, "failed.json"), failed);
     } finally {
       stack.remove();
       await prepared.close();
@@ -63,9 +70,25 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
   });
 
   it("the command says what is wrong with input that is no preview, exit 1; a wrong option exits 2", () => {
-    const bad = spawnSync(process.execPath, [bin], { input: "Previewing update (dev):", encoding: "utf8" });
-    expect(bad.status).toBe(1);
-    expect(bad.stderr).toContain("pulumi-svc-review: the input is not JSON");
+    for (const input of ["Previewing update (dev):", "", '{"foo":1}']) {
+      const bad = spawnSync(process.execPath, [bin], { input, encoding: "utf8" });
+      expect(bad.status, input).toBe(1);
+      expect(bad.stdout, input).toBe("");
+      expect(bad.stderr.trim().split("\n"), input).toEqual([
+        input.startsWith("{") ? "pulumi-svc-review: the input is not the output of `pulumi preview --json` (it has no steps, changeSummary or diagnostics)"
+          : "pulumi-svc-review: the input is not JSON: pass the output of `pulumi preview --json`",
+      ]);
+    }
     expect(spawnSync(process.execPath, [bin, "--nope"], { encoding: "utf8" }).status).toBe(2);
+  });
+
+  it("a preview that failed: its errors first, each with its resource, never \"No changes\"; exit 3", () => {
+    const res = spawnSync(process.execPath, [bin, path.join(work, "failed.json")], { encoding: "utf8" });
+    expect(res.status, res.stderr).toBe(3);
+    expect(res.stdout).not.toContain("No changes");
+    expect(res.stdout).toMatch(/^## Pulumi preview review\n\n\*\*⛔ The preview failed\*\* with \d+ errors?: /);
+    const errors = res.stdout.split("\n").filter((l) => l.startsWith("- "));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.some((l) => /^- `[^`]+` \(secrets:[A-Za-z:]+\): .*svc:secretsToken/.test(l))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 // pulumi-svc-review on hand-made `pulumi preview --json` output: summary, per-resource diff,
 // replacement reason and order, secrets, --full, the no-change line, other providers, the size limit.
 import { describe, expect, it } from "vitest";
-import { reviewPreview } from "../../src/review/review";
+import { review, reviewPreview } from "../../src/review/review";
 import { SECRET_SIG } from "../../src/review/secret";
 import { parseArgs } from "../../src/review/cli";
 import { PATH_KINDS } from "../../src/review/paths";
@@ -290,7 +290,52 @@ describe("pulumi-svc-review", () => {
 
   it("rejects input that is not a preview, without echoing it", async () => {
     await expect(reviewPreview("not json secret-ish")).rejects.toThrow(/not JSON/);
+    await expect(reviewPreview("")).rejects.toThrow(/not JSON/);
     await expect(reviewPreview(JSON.stringify({ steps: [{ urn: 3 }] }))).rejects.toThrow(/not the output of `pulumi preview --json`/);
+    await expect(reviewPreview(JSON.stringify({ foo: 1 }))).rejects.toThrow("the input is not the output of `pulumi preview --json` (it has no steps, changeSummary or diagnostics)");
+    await expect(reviewPreview("[]")).rejects.toThrow(/not the output of `pulumi preview --json`/);
+  });
+
+  describe("a preview that failed", () => {
+    const failing = (steps: Step[], diagnostics: object[]) => {
+      const json = JSON.parse(preview(steps)) as { diagnostics: object[] };
+      json.diagnostics = diagnostics;
+      return JSON.stringify(json);
+    };
+    const checkFailed = { urn: urn(T("transform:Alphabet"), "digits"), severity: "error", message: "pulumi-nodejs:dynamic/secrets:transform:Alphabet resource 'digits': property alphabet: must have at least 2 characters\n" };
+    const onStack = { urn: STACK, severity: "error", message: "error: preview failed\n" };
+    const info = { urn: STACK, severity: "info", message: "a log line\n" };
+
+    it("is never \"No changes\": its errors first, each with its resource, and it counts as failed", async () => {
+      const { text, failed } = await review(failing([], [info, checkFailed, checkFailed, onStack]));
+      expect(failed).toBe(true);
+      expect(text).not.toContain("No changes");
+      expect(text).toBe([
+        "## Pulumi preview review",
+        "",
+        "**⛔ The preview failed** with 2 errors: nothing can be applied until they are fixed, and the plan below stops where the preview did.",
+        "",
+        "- `digits` (secrets:transform:Alphabet): `pulumi-nodejs:dynamic/secrets:transform:Alphabet resource 'digits': property alphabet: must have at least 2 characters`",
+        "- the program: `preview failed`",
+        "",
+        "**Plan:** no change planned before the preview stopped.",
+        "",
+      ].join("\n"));
+    });
+
+    it("with a partial plan: the errors above the plan, the plan after them", async () => {
+      const { text, failed } = await review(failing([role({ tokenTtl: 1 }, { tokenTtl: 2 })], [checkFailed]));
+      expect(failed).toBe(true);
+      const lines = text.split("\n");
+      expect(lines.findIndex((l) => l.startsWith("**⛔ The preview failed** with 1 error: nothing can be applied until it is fixed"))).toBeLessThan(lines.findIndex((l) => l.startsWith("**Plan:** 1 to update")));
+      expect(text).toContain("#### update: `payments`");
+    });
+
+    it("a preview with warnings only did not fail", async () => {
+      const { failed, text } = await review(failing([], [{ ...info, severity: "warning" }]));
+      expect(failed).toBe(false);
+      expect(text).toMatch(/^No changes/);
+    });
   });
 
   it("arguments: --full, a file or - for standard input", async () => {
