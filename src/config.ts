@@ -6,20 +6,26 @@
 import type { ClientOptions, Service } from "./http";
 import { limitRule } from "./http/limiter";
 import { markExpected } from "./http/quiet";
-import { redact } from "./http/redact";
+import { redact, registerOwnWords } from "./http/redact";
 
 /** One setting: its stack config key, its environment variable, and what it is for. */
 interface Setting {
   key: string;
   env: string;
   about: string;
+  /** A credential: set with `pulumi config set --secret`, so the stack's config file never holds it in plaintext. */
+  secret?: true;
+  /** Not secret although its key says "secret": the CLI wants `--plaintext` to store it. */
+  plaintext?: true;
+  /** What the value looks like, in the suggested command. */
+  example?: string;
 }
 
 export const SETTINGS = {
-  runUrl: { key: "svc:runUrl", env: "SVC_RUN_URL", about: "run service base URL ending in /api/v2" },
-  runToken: { key: "svc:runToken", env: "SVC_RUN_TOKEN", about: "run service API token" },
-  secretsUrl: { key: "svc:secretsUrl", env: "SVC_SECRETS_URL", about: "secrets service base URL ending in /v1" },
-  secretsToken: { key: "svc:secretsToken", env: "SVC_SECRETS_TOKEN", about: "secrets service token" },
+  runUrl: { key: "svc:runUrl", env: "SVC_RUN_URL", about: "run service base URL ending in /api/v2", example: "https://<host>/api/v2" },
+  runToken: { key: "svc:runToken", env: "SVC_RUN_TOKEN", about: "run service API token", secret: true, example: "<token>" },
+  secretsUrl: { key: "svc:secretsUrl", env: "SVC_SECRETS_URL", about: "secrets service base URL ending in /v1", plaintext: true, example: "https://<host>/v1" },
+  secretsToken: { key: "svc:secretsToken", env: "SVC_SECRETS_TOKEN", about: "secrets service token", secret: true, example: "<token>" },
   caCert: { key: "svc:caCert", env: "SVC_CA_CERT", about: "PEM CA certificate (text or a file path)" },
   insecureTls: { key: "svc:insecureTls", env: "SVC_INSECURE_TLS", about: "skip TLS verification (true/false)" },
   requestTimeoutMs: { key: "svc:requestTimeoutMs", env: "SVC_REQUEST_TIMEOUT_MS", about: "per-request timeout" },
@@ -29,6 +35,9 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
+// "svc:secretsToken" stays readable in a message about a token that contains "secrets".
+registerOwnWords(Object.values(SETTINGS).flatMap((s) => [s.key, s.env, s.about]));
+
 /**
  * A source of raw setting values: the provider's configure() hook or the program's stack config.
  * `origin` names where a key's value really came from when the source is layered (a connection).
@@ -36,6 +45,8 @@ export type SettingName = keyof typeof SETTINGS;
 export interface ConfigSource {
   (key: string): string | undefined;
   origin?: (key: string) => string | undefined;
+  /** Every stack config key the source holds, where it can tell (to name a misspelt `svc:` key). */
+  keys?: () => readonly string[];
 }
 
 /** What a client of one service needs, as resolved from config and environment. */
@@ -85,12 +96,7 @@ function valueOf(source: ConfigSource | undefined, s: Setting): string | undefin
 
 function required(source: ConfigSource | undefined, name: SettingName): string {
   const value = lookup(source, name);
-  if (value === undefined) {
-    const s = SETTINGS[name];
-    throw new ConfigError(
-      `missing ${s.about}: set stack config "${s.key}" (pulumi config set ${s.key} ...) or environment variable ${s.env}`,
-    );
-  }
+  if (value === undefined) throw new ConfigError(missingMessage(name, source));
   return value;
 }
 
@@ -150,6 +156,9 @@ const CLIENT_SETTINGS: Record<Service, readonly Setting[]> = {
   secrets: [SETTINGS.secretsUrl, SETTINGS.secretsToken, SETTINGS.caCert, SETTINGS.insecureTls, SETTINGS.requestTimeoutMs, SETTINGS.maxRetries, SETTINGS.maxConcurrentRequests],
 };
 
+/** Longest base URL: servers and proxies refuse request lines much past 8 KB, and routes come on top. */
+export const MAX_URL_LENGTH = 2048;
+
 /** `http://h/v1/` and `http://h/v1` are the same server: compared and recorded without trailing slashes. */
 export function normaliseBaseUrl(url: string): string {
   return url.replace(/\/+$/, "");
@@ -161,6 +170,7 @@ export function normaliseBaseUrl(url: string): string {
  * recorded in a resource's state (`serverUrl` is not secret), is refused. The value is never quoted.
  */
 export function baseUrlProblem(url: string): string | undefined {
+  if (url.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters long (a base URL; routes are appended to it), got ${url.length}`;
   if (!/^https?:\/\/[^/\s]/.test(url)) return `must be an http(s) URL, got ${urlShape(url)}`;
   const authority = /^https?:\/\/([^/?#\\]*)/.exec(url)![1];
   if (authority.includes("@")) {
@@ -195,13 +205,59 @@ export function withoutCredentials(url: string): string {
  */
 export function missingSettings(service: Service, source?: ConfigSource): string[] {
   const names = serviceSettings(service);
-  return [names.url, names.token].filter((n) => lookup(source, n) === undefined).map(missingMessage);
+  return [names.url, names.token].filter((n) => lookup(source, n) === undefined).map((n) => missingMessage(n, source));
 }
 
-/** The message for a missing setting, naming its stack config key and environment variable. */
-export function missingMessage(name: SettingName): string {
-  const s = SETTINGS[name];
-  return `missing ${s.about}: set stack config "${s.key}" (pulumi config set ${s.key} ...) or environment variable ${s.env}`;
+/**
+ * The message for a setting with no value, naming its stack config key (with the command that sets
+ * it, `--secret` for a credential) and environment variable; one that is set but empty (an unset
+ * shell variable in `pulumi config set svc:runToken "$TOKEN"`) is said to be empty.
+ */
+export function missingMessage(name: SettingName, source?: ConfigSource): string {
+  const s: Setting = SETTINGS[name];
+  const set = `set stack config "${s.key}" (pulumi config set ${s.secret ? "--secret " : s.plaintext ? "--plaintext " : ""}${s.key} ${s.example ?? "<value>"}) or environment variable ${s.env}`;
+  const empty = source?.(s.key) === "" ? `stack config ${s.key}` : process.env[s.env] === "" ? `environment variable ${s.env}` : undefined;
+  if (empty !== undefined) return `${s.about} is empty: ${empty} is set to an empty string (an unset shell variable?); ${set}`;
+  const misspelt = misspeltFor(source, s.key);
+  return `missing ${s.about}: ${set}${misspelt ? ` (${misspelt} is set: did you mean ${s.key}?)` : ""}`;
+}
+
+const KNOWN_KEYS = new Set(Object.values(SETTINGS).map((s: Setting) => s.key));
+
+/**
+ * Each `svc:` key of the stack config that is no setting of this package, with the setting it is
+ * probably a misspelling of. Pulumi hands the provider every key, so a typo is found, not ignored.
+ */
+export function unknownSettings(source: ConfigSource | undefined): string[] {
+  return (source?.keys?.() ?? []).filter((k) => k.startsWith("svc:") && !KNOWN_KEYS.has(k)).sort().map((k) => {
+    const near = nearest(k);
+    return `unknown setting ${k}: ${near ? `did you mean ${near}?` : `the settings are ${[...KNOWN_KEYS].join(", ")}`}`;
+  });
+}
+
+/** A key of the source that is not a setting and is nearest to `key`, if any is near. */
+function misspeltFor(source: ConfigSource | undefined, key: string): string | undefined {
+  return (source?.keys?.() ?? []).find((k) => k.startsWith("svc:") && !KNOWN_KEYS.has(k) && nearest(k) === key);
+}
+
+/** The setting key within a third of its length in edits (case aside) of `key`. */
+function nearest(key: string): string | undefined {
+  let best: { key: string; d: number } | undefined;
+  for (const k of KNOWN_KEYS) {
+    const d = editDistance(key.toLowerCase(), k.toLowerCase());
+    if (d <= Math.max(2, Math.floor(k.length / 3)) && (!best || d < best.d)) best = { key: k, d };
+  }
+  return best?.key;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 /**

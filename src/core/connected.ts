@@ -4,7 +4,7 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, withoutCredentials, type ConfigSource } from "../config";
+import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource } from "../config";
 import type { Service } from "../http";
 import { isSvcError } from "../http/errors";
 import { limitRule } from "../http/limiter";
@@ -33,6 +33,26 @@ function connectionOf(props: Props): Plain | undefined {
 }
 
 const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY];
+
+/** The members a connection may have (src/core/connection.ts); check refuses any other, naming it. */
+const CONNECTION_MEMBERS = ["url", "token", "maxConcurrentRequests", "service"];
+
+/** Why a connection has member `key` that it should not, or undefined when it is one of its members. */
+export function unknownMember(key: string): string | undefined {
+  if (CONNECTION_MEMBERS.includes(key)) return undefined;
+  const near = CONNECTION_MEMBERS.find((m) => m !== "service" && oneEditApart(m.toLowerCase(), key.toLowerCase()));
+  return `is not a member of a connection (it has url, token and maxConcurrentRequests)${near ? `: did you mean ${near}?` : ""}`;
+}
+
+/** One letter added, dropped, changed or two swapped: a misspelling. */
+function oneEditApart(x: string, y: string): boolean {
+  if (x === y) return true;
+  if (Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && x[i] === y[i]) i++;
+  const rest = (p: number, q: number) => x.slice(p) === y.slice(q);
+  return rest(i + 1, i + 1) || rest(i + 1, i) || rest(i, i + 1) || (x[i] === y[i + 1] && x[i + 1] === y[i] && rest(i + 2, i + 2));
+}
 const BOOKKEEPING_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY, PROVIDER_KEY];
 
 /**
@@ -82,6 +102,7 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
     if (!forService && url && (key === SETTINGS.runUrl.key || key === SETTINGS.secretsUrl.key)) return url;
     return base?.(key);
   };
+  layered.keys = base?.keys;
   layered.origin = (key) => isToken(key) ? "connection.token"
     : limit !== undefined && key === SETTINGS.maxConcurrentRequests.key ? "connection.maxConcurrentRequests" : base?.origin?.(key);
   return layered;
@@ -116,6 +137,10 @@ function checkConnection(def: ResourceDefinition, source: ConfigSource | undefin
   }
   const badLimit = limitProblem(c.maxConcurrentRequests);
   if (badLimit) fail(".maxConcurrentRequests", badLimit);
+  for (const k of Object.keys(c)) {
+    const unknown = unknownMember(k);
+    if (unknown) fail(`.${k}`, unknown);
+  }
   if (isUnknown(c.url)) return { serverUrl: c.url as string, failures };
   const layered = connectionSource(source, service, c);
   const names = serviceSettings(service);
@@ -124,9 +149,16 @@ function checkConnection(def: ResourceDefinition, source: ConfigSource | undefin
   const problem = url === undefined ? undefined : baseUrlProblem(url);
   if (problem) fail(".url", fromConnection ? problem : `${SETTINGS[names.url].key} / ${SETTINGS[names.url].env} ${problem}`);
   if (!isUnknown(c.token)) {
-    if (url === undefined) fail(".url", `${missingMessage(names.url)}, or give the resource a connection`);
-    if (lookup(layered, names.token) === undefined) fail(".token", `${missingMessage(names.token)}, or give the resource a connection`);
+    // Without a connection the failure is the setting's, not a property's: the engine would print
+    // the absent `connection.token` as the value that "has a problem".
+    const given = connectionOf(news) !== undefined;
+    const missing = (property: string, name: typeof names.url) => given
+      ? fail(property, `${missingMessage(name, layered)}, or give it in the connection`)
+      : failures.push({ property: "", reason: `${missingMessage(name, layered)}, or give the resource a connection` });
+    if (url === undefined) missing(".url", names.url);
+    if (lookup(layered, names.token) === undefined) missing(".token", names.token);
   }
+  for (const reason of unknownSettings(source)) failures.push({ property: "", reason });
   // A refused URL is not recorded, not even in the inputs of a failed check: it may hold a password.
   return { serverUrl: url === undefined || problem ? "" : normaliseBaseUrl(url), failures };
 }

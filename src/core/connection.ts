@@ -49,5 +49,8 @@ export function connectionOf<S extends ServiceName>(service: S, c: { url?: pulum
   if (c.url !== undefined) out.url = c.url;
   if (c.maxConcurrentRequests !== undefined) out.maxConcurrentRequests = c.maxConcurrentRequests;
   if (c.token !== undefined) out.token = pulumi.secret(c.token);
+  // A member the type does not have (a misspelt `tokn`, from JavaScript or a cast) goes on to check,
+  // which refuses it by name; secret, as it may well be the token.
+  for (const [k, v] of Object.entries(c)) if (!(k in out) && v !== undefined) (out as Record<string, unknown>)[k] = pulumi.secret(v);
   return out;
 }

@@ -19,7 +19,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { registerSecret, registerSecretField } from "../http/redact";
+import { registerOwnWords, registerSecret, registerSecretField } from "../http/redact";
 import { isUnknown } from "./unknown";
 import type { Props } from "./props";
 import type { Schema } from "./validate";
@@ -360,6 +360,8 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
     if (flags.local) set.local.push(k);
     else set.wire[k] = f.wire ?? wireOf(k);
   }
+  // A field's name in a message is never a piece of a secret that happens to contain it.
+  registerOwnWords([...Object.keys(fields), ...Object.values(set.wire)]);
   return set;
 }
 

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { baseUrlProblem, missingSettings } from "../config";
+import { baseUrlProblem, missingSettings, unknownSettings, type ConfigSource } from "../config";
 import { InvalidInputError, type Service } from "../http";
-import { connectionSource, limitProblem } from "./connected";
+import { connectionSource, limitProblem, unknownMember } from "./connected";
 import type { Connection, ServiceName } from "./connection";
 import { makeContext } from "./context";
 import type { Context, Props } from "./definition";
@@ -67,13 +67,20 @@ export interface SvcInvokeOutputOptions<S extends ServiceName = ServiceName> ext
 }
 
 /** Stack config of the running program (`svc:*`), read at call time; environment variables follow. */
-function programConfig(key: string): string | undefined {
+const programConfig: ConfigSource = (key) => {
   try {
     return pulumi.runtime.getConfig(key);
   } catch {
     return undefined;
   }
-}
+};
+programConfig.keys = () => {
+  try {
+    return Object.keys(pulumi.runtime.allConfig());
+  } catch {
+    return [];
+  }
+};
 
 function inPreview(): boolean {
   try {
@@ -119,11 +126,17 @@ export function programContext(connection?: { url?: unknown; token?: unknown; se
 
 /** A connection's URL and limit are refused as `connection.<member>`, not under the config key they stand in for. */
 function checkConnectionUrl(connection: { url?: unknown; maxConcurrentRequests?: unknown } | undefined): void {
+  const problems: { path: string; message: string }[] = [];
+  for (const k of Object.keys(connection ?? {})) {
+    const unknown = unknownMember(k);
+    if (unknown) problems.push({ path: `connection.${k}`, message: unknown });
+  }
   const url = connection?.url;
   const problem = typeof url === "string" && url !== "" ? baseUrlProblem(url) : undefined;
-  if (problem) throw new InvalidInputError([{ path: "connection.url", message: problem }]);
+  if (problem) problems.push({ path: "connection.url", message: problem });
   const badLimit = limitProblem(connection?.maxConcurrentRequests);
-  if (badLimit) throw new InvalidInputError([{ path: "connection.maxConcurrentRequests", message: badLimit }]);
+  if (badLimit) problems.push({ path: "connection.maxConcurrentRequests", message: badLimit });
+  if (problems.length > 0) throw new InvalidInputError(problems);
 }
 
 /** Every error of a function names it, whatever layer it comes from. */
@@ -144,7 +157,7 @@ function checkInPreview(def: FunctionDefinition<unknown, unknown>, args: unknown
   checkConnectionUrl(connection as { url?: unknown } | undefined);
   // The connection applies as it would when the function runs (see run below).
   const source = connectionSource(programConfig, def.service, connection as { url?: unknown } | undefined);
-  const missing = missingSettings(serviceOf(def), source).filter((m) => !def.tokenless || !m.includes("token"));
+  const missing = [...missingSettings(serviceOf(def), source).filter((m) => !def.tokenless || !m.includes("token")), ...unknownSettings(source)];
   if (missing.length > 0) throw new Error(missing.join("; "));
   void pulumi.log.info(planned(def, args));
 }

@@ -14,10 +14,15 @@ let source: ConfigSource | undefined;
 
 /** Called once per provider text by the host with the whole stack config (namespaced keys). */
 export async function configure(req: { config: { get(key: string): unknown } }): Promise<void> {
-  source = (key) => {
+  const configured: ConfigSource = (key) => {
     const v = req.config.get(key);
     return v === undefined || v === null ? undefined : String(v);
   };
+  // The SDK's config object keeps the keys it was given as rawConfig (SDK 3.x); without it a
+  // misspelt key cannot be named, and nothing else changes.
+  const raw = (req.config as { rawConfig?: unknown }).rawConfig;
+  if (raw !== null && typeof raw === "object") configured.keys = () => Object.keys(raw);
+  source = configured;
 }
 
 export async function definition(kind: string): Promise<ResourceDefinition> {

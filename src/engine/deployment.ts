@@ -199,7 +199,7 @@ export class Deployment {
       throw this.fail(this.record(old ? "update" : "create", reg), e);
     });
     if (check.failures.length > 0) {
-      const reasons = check.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+      const reasons = check.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ");
       throw this.fail(this.record(old ? "update" : "create", reg), new Error(`invalid inputs: ${reasons}`));
     }
     const inputs = annotateSecrets(check.inputs, news);

@@ -219,12 +219,40 @@ function fieldsPattern(): RegExp {
 
 type Span = [number, number];
 
+// The package's own words (setting keys, field names, what a setting is for), lower case.
+const ownWords = new Set<string>();
+const WORD = /[A-Za-z0-9_]/;
+
+/**
+ * Words of this package that messages name: a piece of a secret that is exactly such a word, or
+ * lies inside one (`secrets` of a token `first-secrets-token-1` in `svc:secretsToken`), is the
+ * package's word, not an echo, and stays readable. Words shorter than a run never match anyway.
+ */
+export function registerOwnWords(texts: Iterable<string>): void {
+  for (const t of texts) for (const w of t.match(/[A-Za-z0-9_]+/g) ?? []) if (w.length >= MIN_RUN_LENGTH) ownWords.add(w.toLowerCase());
+}
+
+/** Whether a run span is only a piece of one of the package's words (never a whole secret). */
+function ownWord(text: string, [start, end]: Span): boolean {
+  const piece = text.slice(start, end);
+  if (ownWords.size === 0 || registered.has(piece) || !/^[A-Za-z0-9_]+$/.test(piece)) return false;
+  let from = start;
+  let to = end;
+  while (from > 0 && WORD.test(text[from - 1]!)) from--;
+  while (to < text.length && WORD.test(text[to]!)) to++;
+  return ownWords.has(text.slice(from, to).toLowerCase());
+}
+
 /** Replace every registered secret (or run of one), the value of every secret field, and whatever follows "Bearer ", with "[REDACTED]". */
 export function redact(text: string): string {
   if (pending.length > 0) indexPending();
   let out = String(text);
   const spans: Span[] = [];
-  if (stored > 0 || wide.size > 0) runSpans(out, spans);
+  if (stored > 0 || wide.size > 0) {
+    const runs: Span[] = [];
+    runSpans(out, runs);
+    for (const span of runs) if (!ownWord(out, span)) spans.push(span);
+  }
   if (secretFields.size > 0) fieldSpans(out, spans);
   if (spans.length > 0) out = masked(out, spans);
   // A bearer credential we were never told about is still a credential.

@@ -43,6 +43,19 @@ describe("a refused token names its setting", () => {
     expect(e.message).toBe("listAlphabets: GET /transform/alphabet?list=true: 403 Forbidden: permission denied; check the token (from connection.token)");
   });
 
+  it("a token holding words of the message (first-secrets-token-0001) leaves the setting's name whole, and is masked where echoed", async () => {
+    const { id, outs } = await created(ALPHABET, { name: "origin-words", alphabet: "0123" });
+    const worded = "first-secrets-token-0001";
+    configured({ "svc:secretsUrl": emu().secretsUrl, "svc:secretsToken": worded });
+    const e = await rejectionOf(call(ALPHABET, "read", [id, outs]));
+    expect(e.message).toMatch(/^GET \/transform\/alphabet\/origin-words: 403 Forbidden: permission denied; check the token \(from stack config svc:secretsToken\); .* if svc:secretsToken changed since, run it with --run-program$/);
+    // Real echoes of it, whole or cut short, are still masked.
+    const { redact } = await import("../../src/http/redact");
+    expect(redact(`bad token ${worded}`)).toBe("bad token [REDACTED]");
+    expect(redact(`bad token "${worded.slice(0, 14)}…"`)).toBe('bad token "[REDACTED]…"');
+    expect(redact(`missing secrets service token: set SVC_SECRETS_TOKEN`)).toBe("missing secrets service token: set SVC_SECRETS_TOKEN");
+  });
+
   it("a function without a connection names the variable it read", async () => {
     const e = await withEnvSecretsToken(WRONG, () => rejectionOf(transform.listAlphabets({})));
     expect(e.message).toContain("check the token (from environment variable SVC_SECRETS_TOKEN)");

@@ -46,6 +46,24 @@ describe("check", () => {
     expect(failures.find((f) => f.property === "connection.url")!.reason).toMatch(/must be an http\(s\) URL/);
   });
 
+  it("refuses a member a connection does not have, naming it (did you mean), and a URL past 2048 characters, saying the limit", async () => {
+    const { failures } = await check({ ...base, connection: { url: `http://dr.example/v1/${"a".repeat(100_000)}`, token: "t0ken-dr", tokn: "x", region: "eu" } });
+    expect(failures).toEqual([
+      { property: "connection.tokn", reason: "is not a member of a connection (it has url, token and maxConcurrentRequests): did you mean token?" },
+      { property: "connection.region", reason: "is not a member of a connection (it has url, token and maxConcurrentRequests)" },
+      { property: "connection.url", reason: "must be at most 2048 characters long (a base URL; routes are appended to it), got 100021" },
+    ]);
+    // The helper passes such a member on (secret) for check to refuse, where it used to drop it silently.
+    const { connection } = await import("../../src/secrets");
+    const declared = connection({ url: "http://dr.example/v1", tokn: "x" } as Parameters<typeof connection>[0]);
+    expect(Object.keys(declared).sort()).toEqual(["service", "tokn", "url"]);
+  });
+
+  it("a function refuses the same, before any request", async () => {
+    const transform = await import("../../src/secrets/transform");
+    await expect(transform.listAlphabets({}, { connection: { url: "http://dr.example/v1", tokn: "x" } as never })).rejects.toThrow(/connection\.tokn: is not a member of a connection .*did you mean token\?/);
+  });
+
   it("takes a connection's maxConcurrentRequests (unknown in a preview too) and refuses one below 1 or not an integer", async () => {
     for (const ok of [1, 64, UNKNOWN]) expect((await check({ ...base, connection: { maxConcurrentRequests: ok } })).failures).toEqual([]);
     for (const bad of [0, 2.5, "4"]) {
@@ -59,10 +77,14 @@ describe("check", () => {
     delete process.env.SVC_SECRETS_TOKEN;
     try {
       const { failures } = await check(base);
+      // Without a connection the failures are the settings', not a property's (the engine would
+      // print the absent connection.token as a value "{<nil>}").
       expect(failures).toEqual([
-        { property: "connection.url", reason: expect.stringMatching(/svc:secretsUrl.*SVC_SECRETS_URL/) },
-        { property: "connection.token", reason: expect.stringMatching(/svc:secretsToken.*SVC_SECRETS_TOKEN/) },
+        { property: "", reason: expect.stringMatching(/svc:secretsUrl.*SVC_SECRETS_URL/) },
+        { property: "", reason: expect.stringMatching(/svc:secretsToken.*SVC_SECRETS_TOKEN/) },
       ]);
+      // With a connection that lacks them, they are the connection's.
+      expect((await check({ ...base, connection: { maxConcurrentRequests: 2 } })).failures.map((f) => f.property)).toEqual(["connection.url", "connection.token"]);
       // A connection that gives both needs no config.
       expect((await check({ ...base, connection: { url: "http://dr.example/v1", token: "dr-token-2" } })).failures).toEqual([]);
     } finally {
