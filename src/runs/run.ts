@@ -9,7 +9,7 @@ import { runAction, stopRun } from "./runActions";
 import { createRunOnce, refineCreateAttributes, runCreateFields, runCreateSet, type RunCreateAttributes } from "./runCreate";
 import { readRun, type RunDetails } from "./runDetails";
 import { RUNS_ROUTES } from "./routes";
-import { FAILED_RUN_STATUSES, planFinished, type RunStatus } from "./runVocabulary";
+import { FAILED_RUN_STATUSES, isTerminal, planFinished, type RunStatus } from "./runVocabulary";
 import { confirmGoneIn } from "./visibility";
 import { RunFailedError, RunWaitTimeoutError, pollRun } from "./runWait";
 import type { ConnectionArgs } from "../core/connection";
@@ -125,15 +125,29 @@ async function giveUp(ctx: Context, inputs: RunResourceState, run: RunDetails, g
   return keep(run.id, withRun(inputs, now), new RunWaitTimeoutError(run.id, run.status, goal, timeoutSeconds, what));
 }
 
+/** Whether the resource promises more than queueing: a wait, an apply, or both. */
+function promisesMore(inputs: RunResourceState): boolean {
+  return (inputs.waitFor ?? "none") !== "none" || inputs.applyWhenConfirmable === true;
+}
+
 async function createAndWait(ctx: Context, inputs: RunResourceState): Promise<{ id: string; outs: RunResourceState }> {
   const started = Date.now();
-  let run = await createRunOnce(ctx, createAttributes(inputs));
+  const run = await createRunOnce(ctx, createAttributes(inputs));
+  ctx.log(`run ${run.id} queued on ${run.workspaceId || inputs.workspaceId} (${run.status})`);
+  if (!promisesMore(inputs)) return { id: run.id, outs: withRun(inputs, run) };
+  return { id: run.id, outs: await keepPromise(ctx, inputs, run, started) };
+}
+
+/**
+ * What the resource promises beyond queueing, from wherever the run is: waits for its plan, applies
+ * it when confirmable, waits for it to complete. A create does this right after queueing; the next
+ * `up` after an interrupted one does it again from the run's status (see update).
+ */
+async function keepPromise(ctx: Context, inputs: RunResourceState, from: RunDetails, started: number): Promise<RunResourceState> {
+  let run = from;
   const id = run.id;
-  ctx.log(`run ${id} queued on ${run.workspaceId || inputs.workspaceId} (${run.status})`);
   const waitFor = inputs.waitFor ?? "none";
   const apply = inputs.applyWhenConfirmable === true;
-  if (waitFor === "none" && !apply) return { id, outs: withRun(inputs, run) };
-
   const timeoutSeconds = inputs.timeoutSeconds ?? 1800;
   const poll = { deadline: started + timeoutSeconds * 1000, intervalMs: (inputs.pollIntervalSeconds ?? 1) * 1000 };
   try {
@@ -145,7 +159,7 @@ async function createAndWait(ctx: Context, inputs: RunResourceState): Promise<{ 
       if (apply && run.actions.isConfirmable) {
         try {
           await runAction(ctx, "apply", id, "applied by pulumi-svc (applyWhenConfirmable)");
-          ctx.log(`run ${id}: applied`);
+          ctx.log(`run ${id}: confirmed; the apply is queued`);
         } catch (e) {
           // Someone acted first (applied or discarded it): carry on from what the run is now.
           if (!isSvcError(e, "conflict")) throw e;
@@ -164,7 +178,24 @@ async function createAndWait(ctx: Context, inputs: RunResourceState): Promise<{ 
     throw keep(id, withRun(inputs, run), e as Error);
   }
   if (FAILED_RUN_STATUSES.includes(run.status)) throw keep(id, withRun(inputs, run), new RunFailedError(id, run.status));
-  return { id, outs: withRun(inputs, run) };
+  return withRun(inputs, run);
+}
+
+/**
+ * An update changes only local settings, or follows an `up` whose create failed partially (the
+ * engine updates such a resource again). Either way a resource created with a wait or an apply
+ * still promises them: a run that was active when the state was written is followed until the
+ * promise is kept (applied, completed) or broken (it ended errored, discarded, ...), with a new
+ * `timeoutSeconds`. A run that had already ended then is only read: its end was reported by the
+ * `up` that saw it.
+ */
+async function update(ctx: Context, id: string, olds: RunResourceState, news: RunResourceState): Promise<RunResourceState> {
+  const run = (await readRun(ctx, id)).run;
+  const endedBefore = typeof olds.status === "string" && isTerminal({ status: olds.status as RunStatus });
+  // A wait asked for only now is not resumed: the run was queued without that promise.
+  if (!promisesMore(olds) || !promisesMore(news) || endedBefore) return withRun(news, run);
+  ctx.log(`run ${id}: ${run.status}${run.actions.isConfirmable ? " (paused for confirmation)" : ""} when the last up stopped waiting; resuming`);
+  return keepPromise(ctx, news, run, Date.now());
 }
 
 export const runDefinition: ResourceDefinition<RunResourceState, RunResourceState> = {
@@ -175,10 +206,7 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   async read(ctx, id, props) {
     return withRun(props, (await readRun(ctx, id)).run);
   },
-  // Only the local settings can differ (or an earlier create failed partially): refresh the status.
-  async update(ctx, id, _olds, news) {
-    return withRun(news, (await readRun(ctx, id)).run);
-  },
+  update,
   async delete(ctx, id) {
     const action = await stopRun(ctx, id, "pulumi-svc: the Run resource was deleted");
     if (action) ctx.log(`run ${id}: ${action === "discard" ? "discarded" : "canceled"} on delete`);
@@ -201,6 +229,10 @@ export type RunArgs = ArgsOf<typeof runFields> & ConnectionArgs<"runs">;
  *   canceled (whichever its `actions` allow) and the create fails with
  *   `run run-… did not reach completed within 600 s (it is planning); it was canceled`. The run
  *   exists, so the failure is a partial failure: the run stays in state.
+ * - **Interrupted waits.** When the wait fails (the service unreachable, the `up` stopped), the run
+ *   stays in state; the next `up` takes up the wait where the run is (planning, confirmable,
+ *   applying), applies it when confirmable, and ends with it applied or completed, or fails saying
+ *   how it ended. It never queues a second run for it.
  * - **Failed runs.** A run that was awaited and ended `errored`, `discarded`, `canceled`,
  *   `force_canceled` or `policy_soft_failed` fails the create the same way (`run run-… ended errored`),
  *   keeping the run in state. Change `triggers` to queue a new one.

@@ -101,6 +101,53 @@ describe("Run create", () => {
   });
 });
 
+describe("a wait interrupted by an unreachable service is taken up by the next up (the engine's update)", () => {
+  it.each([
+    ["pending", async (_id: string) => undefined],
+    ["still planning", async (id: string) => void (await advance(emu(), id, "planning"))],
+    // Stepped through the control endpoint: the service's own reads of the run fail by now.
+    ["paused for confirmation", async (id: string) => {
+      for (let doc = await advance(emu(), id); !confirmable(doc); doc = await advance(emu(), id));
+    }],
+  ])("interrupted while the run is %s: it is applied and completes, with one apply and no second run", async (_label, moveTo) => {
+    const inputs = { ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 30 };
+    const pending = created(KIND, inputs).catch((e: unknown) => e);
+    const id = await queued();
+    // Every read of the run fails from now on, until the retries of the create's wait run out.
+    await control(emu(), "POST", "/faults", { method: "GET", path: `/api/v2/runs/${id}`, status: 503, count: 10_000 });
+    await moveTo(id);
+    const err = (await pending) as PartialFailure;
+    expect(err).toBeInstanceOf(PartialFailure);
+    expect(err.message).toContain(`run ${id} is kept in state`);
+    await control(emu(), "DELETE", "/faults");
+    expect(["pending", "planning", "planned"]).toContain((await runDoc(emu(), id)).attributes.status);
+    await clock(emu(), 20);
+    try {
+      const { outs } = (await call(KIND, "update", [id, err.properties, await checked(KIND, inputs)])) as { outs: Props };
+      expect(outs).toMatchObject({ runId: id, status: "applied" });
+      expect((await runDoc(emu(), id)).attributes.status).toBe("applied");
+      expect((await requests(emu())).filter((r) => r.path.endsWith("/actions/apply") && r.status === 202)).toHaveLength(1);
+      expect(await workspaceRuns(emu())).toHaveLength(1);
+    } finally {
+      await clock(emu(), 0);
+    }
+  });
+
+  it("a run that errored while nobody waited fails the next up, saying how it ended; one that had ended before is only read", async () => {
+    const inputs = { ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 30 };
+    const { id, outs } = await created(KIND, { ...base() });
+    await outcome(emu(), id, { error: "plan" });
+    await advanceUntil(emu(), id, (d) => d.attributes.status === "errored");
+    const interrupted = { ...outs, waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 30 };
+    const e = await call(KIND, "update", [id, interrupted, await checked(KIND, inputs)]).catch((x: unknown) => x) as PartialFailure;
+    expect(e).toBeInstanceOf(PartialFailure);
+    expect(e.message).toMatch(new RegExp(`^run ${id} ended errored \\(run ${id} is kept in state`));
+    // Its end is now in state: the up after that reads it and passes.
+    const { outs: again } = (await call(KIND, "update", [id, e.properties, await checked(KIND, inputs)])) as { outs: Props };
+    expect(again).toMatchObject({ runId: id, status: "errored" });
+  });
+});
+
 describe("Run read, update and delete", () => {
   it("refreshes the status on read and keeps the inputs", async () => {
     const { id, outs } = await created(KIND, base());
