@@ -26,9 +26,10 @@ encrypted with PULUMI_CONFIG_PASSPHRASE (default "pulumi-svc-engine-double").
 As with the Pulumi CLI, up previews first and changes nothing when the preview fails, and destroy
 refuses a protected resource before deleting anything; --skip-preview does neither.`;
 
-export function parseArgs(argv: string[]): { options: RunOptions; json: boolean } {
+export function parseArgs(argv: string[]): { options: RunOptions; json: boolean } | "help" {
+  if (argv.includes("--help") || argv.includes("-h")) return "help";
   const [op, ...rest] = argv;
-  if (!OPERATIONS.includes(op as Operation)) throw new Error(USAGE);
+  if (!OPERATIONS.includes(op as Operation)) throw new Error(op === undefined ? USAGE : `unknown operation ${op}\n${USAGE}`);
   const options: RunOptions = { operation: op as Operation, state: "", cwd: process.cwd(), config: {}, secretConfig: {} };
   let json = false;
   for (let i = 0; i < rest.length; i++) {
@@ -67,9 +68,15 @@ function programEnvironment(o: RunOptions): void {
 
 async function main(argv: string[]): Promise<number> {
   const write = process.stdout.write.bind(process.stdout);
-  let parsed: ReturnType<typeof parseArgs>;
+  let parsed: Exclude<ReturnType<typeof parseArgs>, "help">;
   try {
-    parsed = parseArgs(argv);
+    const args = parseArgs(argv);
+    // Asked for, the usage is the answer: standard output, success.
+    if (args === "help") {
+      await new Promise<void>((resolve) => write(`${USAGE}\n`, () => resolve()));
+      return 0;
+    }
+    parsed = args;
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
     return 2;

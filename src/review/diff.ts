@@ -51,7 +51,7 @@ export interface ResourceChange {
 
 export interface ReviewModel {
   changes: ResourceChange[];
-  /** Resources the preview leaves as they are (the stack itself not counted). */
+  /** Resources the preview leaves as they are, the stack included, as the CLI counts them. */
   unchanged: number;
   /** Texts found inside secret properties: never to be printed. */
   secrets: Set<string>;
@@ -202,9 +202,9 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
     }
     changes.push(change);
   }
-  // The stack's `same` step counts too in the engine's summary.
-  const stackSame = (preview.steps ?? []).some((s) => s.op === "same" && s.urn.includes("::pulumi:pulumi:Stack::"));
-  const unchanged = Math.max(0, (preview.changeSummary?.same ?? 0) - (stackSame ? 1 : 0));
+  // Counted as the CLI counts them ("Resources: 6 unchanged"), the stack included: a review that
+  // said one less than the CLI beside it read as a resource gone missing.
+  const unchanged = preview.changeSummary?.same ?? 0;
   return { changes, unchanged, secrets, calls: plannedCalls(preview), errors: errorsOf(preview) };
 }
 

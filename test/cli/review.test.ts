@@ -31,6 +31,7 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
   let unchanged = "";
   let step2 = "";
   let failed = "";
+  let cliUnchanged = "";
 
   beforeAll(async () => {
     const exp = examples().find((e) => e.name === "quickstart")!.expectations!;
@@ -39,6 +40,7 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
     try {
       await stack.ok(["up", "--yes", "--skip-preview"]);
       unchanged = (await stack.ok(["preview", "--json"])).stdout;
+      cliUnchanged = /(\d+) unchanged/.exec((await stack.ok(["preview"])).stdout)?.[1] ?? "none";
       stack.step2();
       step2 = (await stack.ok(["preview", "--json"])).stdout;
       fs.writeFileSync(path.join(work, "step2.json"), step2);
@@ -57,6 +59,8 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
   it("a preview with no changes: one line", async () => {
     const review = await reviewPreview(unchanged);
     expect(review).toMatch(/^No changes: the preview plans no create, update, replace or delete \(\d+ resources unchanged\)\.\n$/);
+    // The same count as the CLI's own summary beside it ("Resources: N unchanged"), the stack included.
+    expect(review).toContain(`(${cliUnchanged} resources unchanged)`);
   });
 
   it("the built command gives the same review from the file and from standard input", async () => {

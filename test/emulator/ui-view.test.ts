@@ -23,6 +23,14 @@ describe("the web page's data", () => {
       expect(names("transform-eu", "alphabet")).toEqual(["eu"]);
       expect(names("transform", "alphabet", 1)).toEqual(["on-cluster-1"]);
       expect(names("run", "notificationConfigurations")).toEqual([made.ncId]);
+      // What describes an object is shown: a role's transformations, a transformation's tweak source.
+      const fieldsOf = (group: string, kind: string, name: string) => (groups.find((g) => g.group === group && g.cluster === 0)!
+        .kinds.find((k) => k.kind === kind)!.objects as unknown as { name: string; fields: Record<string, unknown> }[]).find((o) => o.name === name)!.fields;
+      expect(fieldsOf("transform", "role", "app")).toMatchObject({ transformations: ["tok", "card"] });
+      expect(fieldsOf("transform", "transformation", "card")).toMatchObject({ tweak_source: "internal" });
+      // A finished run is marked so: the page offers it no step and no outcome.
+      const finished = (state.json.runs as { status: string; finished: boolean }[]).map((r) => [r.status, r.finished]);
+      for (const [status, done] of finished) expect(done, String(status)).toBe(["applied", "planned_and_finished", "discarded", "errored", "canceled", "force_canceled", "policy_soft_failed"].includes(String(status)));
       // Tokenized values are counted, never listed.
       const tokens = groups.find((g) => g.group === "transform")!.kinds.find((k) => k.kind === "tokens")!;
       expect(tokens).toMatchObject({ count: 1, objects: [] });

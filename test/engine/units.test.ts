@@ -91,3 +91,22 @@ describe("deleteOrder", () => {
     expect(waves).toEqual([["c"], ["b", "child", "d"], ["a", "comp", "lone"]]);
   });
 });
+
+describe("pulumi-svc-engine's arguments", () => {
+  it("--help prints the usage on standard output and exits 0; a wrong operation exits 2 on standard error", async () => {
+    const { buildEngine } = await import("./helpers");
+    const { spawnSync } = await import("child_process");
+    buildEngine();
+    const cli = path.join(__dirname, "../../dist/src/engine/cli.js");
+    for (const args of [["--help"], ["up", "--help"], ["-h"]]) {
+      const r = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+      expect(r.status, args.join(" ")).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: pulumi-svc-engine </);
+      expect(r.stderr).toBe("");
+    }
+    const wrong = spawnSync(process.execPath, [cli, "launch"], { encoding: "utf8" });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stdout).toBe("");
+    expect(wrong.stderr).toMatch(/^unknown operation launch\nUsage: pulumi-svc-engine </);
+  });
+});

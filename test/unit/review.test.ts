@@ -41,7 +41,7 @@ describe("pulumi-svc-review", () => {
       step("create", T("TransformAlphabet"), "hex", undefined, { name: "hex", alphabet: "0123456789abcdef" }),
     ], 3));
     const head = out.slice(0, out.indexOf("### "));
-    expect(head).toContain("**Plan:** 1 to replace, 1 to delete, 1 to update, 1 to create, 2 unchanged.");
+    expect(head).toContain("**Plan:** 1 to replace, 1 to delete, 1 to update, 1 to create, 3 unchanged.");
     expect(head).toMatch(/replace `ssn` .*`transform\/template\/us-ssn` → `transform\/template\/us-ssn-v2`: forced by `name`; the new object is created first/);
     expect(head).toMatch(/delete `old-digits` .*`transform\/alphabet\/digits8`/);
     expect(out).not.toContain("urn:pulumi");
@@ -135,11 +135,11 @@ describe("pulumi-svc-review", () => {
     expect(await reviewPreview(p, { full: true })).toContain("- `alphabet`: `\"0123\"` → (none)");
   });
 
-  it("a preview with no changes is one line", async () => {
+  it("a preview with no changes is one line, counting as the CLI does (the stack too)", async () => {
     const out = await reviewPreview(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 4 } }));
-    expect(out).toBe("No changes: the preview plans no create, update, replace or delete (3 resources unchanged).\n");
+    expect(out).toBe("No changes: the preview plans no create, update, replace or delete (4 resources unchanged).\n");
     expect(await reviewPreview(JSON.stringify({ steps: [], changeSummary: {} }))).toBe("No changes: the preview plans no create, update, replace or delete.\n");
-    expect(await reviewPreview(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 2 } }))).toContain("(1 resource unchanged)");
+    expect(await reviewPreview(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 1 } }))).toContain("(1 resource unchanged)");
   });
 
   it("lists the side-effecting calls the preview announced, identical ones once with a count, also with no change", async () => {
@@ -157,7 +157,7 @@ describe("pulumi-svc-review", () => {
     expect(out).toContain("- `rotateKey`\n");
     expect(out).not.toContain("queued");
     const none = await reviewPreview(withCalls(JSON.stringify({ steps: [{ op: "same", urn: STACK }], changeSummary: { same: 2 } })));
-    expect(none.split("\n")[0]).toBe("No changes: the preview plans no create, update, replace or delete (1 resource unchanged).");
+    expect(none.split("\n")[0]).toBe("No changes: the preview plans no create, update, replace or delete (2 resources unchanged).");
     expect(none).toContain("- `rotateKey`");
     expect(await reviewPreview(preview([role({ tokenTtl: 1 }, { tokenTtl: 2 })]))).not.toContain("Functions the program calls");
   });
@@ -274,7 +274,7 @@ describe("pulumi-svc-review", () => {
     const out = await reviewPreview(preview(steps));
     expect(out.length).toBeLessThanOrEqual(65_536);
     expect(out.length).toBeGreaterThan(60_000);
-    expect(out.startsWith("## Pulumi preview review\n\n**Plan:** 30 to replace, 30 to delete, 400 to update.")).toBe(true);
+    expect(out.startsWith("## Pulumi preview review\n\n**Plan:** 30 to replace, 30 to delete, 400 to update, 1 unchanged.")).toBe(true);
     for (let i = 0; i < 30; i++) {
       expect(out).toContain(`#### replace: \`tpl-${i}\``);
       expect(out).toContain(`#### delete: \`alpha-${i}\``);
@@ -318,7 +318,7 @@ describe("pulumi-svc-review", () => {
         "- `digits` (secrets:transform:Alphabet): `pulumi-nodejs:dynamic/secrets:transform:Alphabet resource 'digits': property alphabet: must have at least 2 characters`",
         "- the program: `preview failed`",
         "",
-        "**Plan:** no change planned before the preview stopped.",
+        "**Plan:** no change planned before the preview stopped (1 resource unchanged).",
         "",
       ].join("\n"));
     });

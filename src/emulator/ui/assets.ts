@@ -135,7 +135,7 @@ export const APP_JS = String.raw`"use strict";
         el("td", { class: "status", text: r.status }),
         el("td", { text: r.message }),
         el("td", {}, [el("ol", { class: "timeline" }, r.timeline.map(function (t) { return el("li", { text: t.status + " " + t.at.slice(11, 23) }); }))]),
-        el("td", {}, [
+        el("td", {}, r.finished ? [el("span", { class: "empty", text: "finished" })] : [
           el("button", { class: "advance", onclick: function () { send("POST", "/runs/" + encodeURIComponent(r.id) + "/advance", {}); }, text: "advance" }),
           outcome,
           el("button", { onclick: function () { send("POST", "/runs/" + encodeURIComponent(r.id) + "/outcome", bodies[outcome.value]); }, text: "apply outcome" }),

@@ -3,6 +3,7 @@ import { storesOf } from "../snapshot";
 import type { Store } from "../store";
 import { formatRequest } from "../logs";
 import { isRecord } from "../util";
+import { COMPLETED_STATUSES } from "../runs/state";
 
 /**
  * What the web page shows, built from the live state with every secret masked here, on the server,
@@ -13,7 +14,7 @@ import { isRecord } from "../util";
 export const MASK = "••••••";
 const SECRET_FIELD = /token|pass|secret|key|credential|hmac|salt|tweak|digest|hash|private|borrower|ring|signature|authorization|cookie/i;
 /** Names that match the pattern but describe, not hold, a secret. */
-const PLAIN_FIELDS = new Set(["token_type", "key_collection", "key_type", "type"]);
+const PLAIN_FIELDS = new Set(["token_type", "key_collection", "key_type", "type", "tweak_source"]);
 /** Kinds whose every entry is a tokenized value or its digest. */
 const SEALED_KINDS = new Set(["tokens"]);
 
@@ -49,7 +50,7 @@ interface Group {
 const MAX_FIELDS = 6;
 const MAX_OBJECTS = 200;
 
-/** Up to six short scalar fields of an object, masked. */
+/** Up to six short fields of an object (scalars, and lists of names such as a role's transformations), masked. */
 function keyFields(value: unknown): Record<string, unknown> {
   if (!isRecord(value)) return { value: masked(value, "value") };
   const out: Record<string, unknown> = {};
@@ -59,6 +60,7 @@ function keyFields(value: unknown): Record<string, unknown> {
     if (Object.keys(out).length >= MAX_FIELDS) break;
     if (typeof v === "string" && v.length <= 120) out[k] = masked(v, k);
     else if (typeof v === "number" || typeof v === "boolean") out[k] = masked(v, k);
+    else if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string") && v.join(",").length <= 120) out[k] = masked(v, k);
   }
   return out;
 }
@@ -102,6 +104,8 @@ export function uiState(rt: Runtime) {
       id: r.id,
       workspaceId: r.workspaceId,
       status: r.status,
+      // A finished run takes no step and no outcome: the page offers neither.
+      finished: COMPLETED_STATUSES.has(r.status),
       message: r.message,
       createdAt: r.createdAt,
       timeline: Object.entries(r.statusTimestamps)
