@@ -44,8 +44,9 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
       stack.step2();
       step2 = (await stack.ok(["preview", "--json"])).stdout;
       fs.writeFileSync(path.join(work, "step2.json"), step2);
-      // A preview that fails: the secrets service's token is gone from the stack's config.
+      // A preview that fails: the secrets service's token is set under a misspelt key.
       await stack.ok(["config", "rm", "svc:secretsToken"]);
+      await stack.ok(["config", "set", "--secret", "svc:secretToken", "misspelt-key-token-1"]);
       const broken = await stack.run(["preview", "--json"]);
       expect(broken.code).not.toBe(0);
       failed = broken.stdout;
@@ -93,6 +94,11 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
     expect(res.stdout).toMatch(/^## Pulumi preview review\n\n\*\*⛔ The preview failed\*\* with \d+ errors?: /);
     const errors = res.stdout.split("\n").filter((l) => l.startsWith("- "));
     expect(errors.length).toBeGreaterThan(0);
-    expect(errors.some((l) => /^- `[^`]+` \(secrets:[A-Za-z:]+\): .*svc:secretsToken/.test(l))).toBe(true);
+    // Which resource's check fails first is a race (the engine stops there): any names the setting.
+    expect(errors.some((l) => /^- `[^`]+` \((secrets|runs):[A-Za-z:]+\): .*svc:secretsToken/.test(l)), res.stdout).toBe(true);
+    // Pulumi hands the provider every svc: key: the misspelt one is named, with the setting it is near.
+    expect(res.stdout).toContain("unknown setting svc:secretToken: did you mean svc:secretsToken?");
+    expect(res.stdout).not.toContain("misspelt-key-token-1");
+    expect(res.stdout).not.toContain("{<nil>}");
   });
 });
