@@ -61,7 +61,7 @@ export function validate(schema: Schema, value: unknown): CheckFailure[] {
       }
       // Zod reports a bad member of a union at the union's path; look one level down too.
       const property = propertyPath(issue.path) || "(inputs)";
-      failures.push({ property, reason: issue.message });
+      failures.push({ property, reason: ownWording(issue.message) });
     }
   }
   // Rules for every input of every kind and function, whatever its schema says. A value too long
@@ -71,6 +71,17 @@ export function validate(schema: Schema, value: unknown): CheckFailure[] {
   if (problems.length === 0) return failures.map(shortened);
   const replaced = new Set(problems.map((f) => f.property));
   return [...failures.filter((f) => !replaced.has(f.property)), ...problems].map(shortened);
+}
+
+/**
+ * zod's own type message ("Invalid input: expected string, received undefined") in the words every
+ * field declared with its own message uses ("must be a string"), so one output never says both.
+ */
+function ownWording(message: string): string {
+  const m = /^Invalid input: expected (\w+), received \w+$/.exec(message);
+  if (!m) return message;
+  const type = m[1]!;
+  return `must be ${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 const MAX_REASON = 1000;

@@ -34,7 +34,7 @@ describe("Role", () => {
   it("rejects builtin/ names and bad lists at check, before any request", async () => {
     await control(emu(), "DELETE", "/requests");
     expect(await failures("secrets:TransformRole", { name: "builtin/x", transformations: [1] })).toEqual([
-      'name: names starting with "builtin/" are reserved for the built-in objects', "transformations[0]: Invalid input: expected string, received number",
+      'name: names starting with "builtin/" are reserved for the built-in objects', "transformations[0]: must be a string",
     ]);
     expect(await requests(emu())).toEqual([]);
   });
