@@ -125,6 +125,9 @@ async function giveUp(ctx: Context, inputs: RunResourceState, run: RunDetails, g
   return keep(run.id, withRun(inputs, now), new RunWaitTimeoutError(run.id, run.status, goal, timeoutSeconds, what));
 }
 
+/** How a run fails by itself; the other failed statuses are someone's stop (a discard or a cancel). */
+const SELF_FAILED: readonly RunStatus[] = ["errored", "policy_soft_failed"];
+
 /** Whether the resource promises more than queueing: a wait, an apply, or both. */
 function promisesMore(inputs: RunResourceState): boolean {
   return (inputs.waitFor ?? "none") !== "none" || inputs.applyWhenConfirmable === true;
@@ -187,13 +190,16 @@ async function keepPromise(ctx: Context, inputs: RunResourceState, from: RunDeta
  * still promises them: a run that was active when the state was written is followed until the
  * promise is kept (applied, completed) or broken (it ended errored, discarded, ...), with a new
  * `timeoutSeconds`. A run that had already ended then is only read: its end was reported by the
- * `up` that saw it.
+ * `up` that saw it; so is one discarded or canceled since (the last `up`'s timeout stops its run).
  */
 async function update(ctx: Context, id: string, olds: RunResourceState, news: RunResourceState): Promise<RunResourceState> {
   const run = (await readRun(ctx, id)).run;
   const endedBefore = typeof olds.status === "string" && isTerminal({ status: olds.status as RunStatus });
-  // A wait asked for only now is not resumed: the run was queued without that promise.
+  // A wait asked for only now is not resumed: the run was queued without that promise. A run
+  // stopped since (discarded or canceled: by the timeout of the last up, or by someone) is only
+  // read; one that failed by itself fails this up too, as the wait would have.
   if (!promisesMore(olds) || !promisesMore(news) || endedBefore) return withRun(news, run);
+  if (isTerminal(run) && !SELF_FAILED.includes(run.status)) return withRun(news, run);
   ctx.log(`run ${id}: ${run.status}${run.actions.isConfirmable ? " (paused for confirmation)" : ""} when the last up stopped waiting; resuming`);
   return keepPromise(ctx, news, run, Date.now());
 }

@@ -92,6 +92,12 @@ describe("Run create", () => {
     const doc = await runDoc(emu(), id);
     expect(doc.attributes.force_cancel_available_at).toEqual(expect.any(String));
     expect((await advance(emu(), id)).attributes.status).toBe("canceled");
+    // The next up (the engine's update after the partial failure) reads the run it stopped: no error, no action.
+    await control(emu(), "DELETE", "/requests");
+    const inputs = { ...base(), waitFor: "completed", applyWhenConfirmable: true, timeoutSeconds: 1 };
+    const { outs } = (await call(KIND, "update", [id, err.properties, await checked(KIND, inputs)])) as { outs: Props };
+    expect(outs).toMatchObject({ runId: id, status: "canceled" });
+    expect((await requests(emu())).filter((r) => r.method !== "GET")).toEqual([]);
   });
 
   it("does not queue a second run when the create's response is lost", async () => {
