@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
+import { mustStatus } from "../support/must";
 
 export interface Response {
   status: number;
@@ -170,7 +171,7 @@ export function useEmulator({ reset = true, ...options }: EmulatorOptions & { re
   afterAll(() => emu.close?.());
   if (reset) {
     beforeEach(async () => {
-      expect((await control("POST", "/reset")).status).toBe(204);
+      mustStatus((await control("POST", "/reset")).status, 204, "POST /_emulator/reset");
     });
   }
   return { emu, control };

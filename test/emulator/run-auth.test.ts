@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { bearer, call, useEmulator } from "./helpers";
+import { mustStatus } from "../support/must";
 
 const { emu } = useEmulator();
 let ncId: string;
@@ -8,7 +9,7 @@ const ncBody = { data: { type: "notification-configurations", attributes: { name
 
 beforeEach(async () => {
   const created = await call("POST", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, { headers: bearer(emu.tokens.runAdmin), body: ncBody });
-  expect(created.status).toBe(201);
+  mustStatus(created.status, 201, "POST notification-configurations");
   ncId = created.json.data.id;
 });
 

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { call, svcToken, type Response } from "./helpers";
+import { mustStatus } from "../support/must";
 
 // Three clusters for the whole file, all reset before each test: A (0), B (1), C (2).
 const emu = {} as Emulator;
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close?.());
 beforeEach(async () => {
-  for (const c of emu.clusters) expect((await call("POST", `${c.controlUrl}/reset`)).status).toBe(204);
+  for (const c of emu.clusters) mustStatus((await call("POST", `${c.controlUrl}/reset`)).status, 204, "POST /_emulator/reset");
 });
 
 const R = "sys/replication/performance";

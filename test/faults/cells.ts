@@ -19,6 +19,16 @@ export const cellsOf = (faults: typeof FAULTS) => faults.flatMap(([name, how]) =
 export const CELLS = cellsOf(FAULTS);
 
 /**
+ * Clears the faults of a cell after checking that its fault was met: a wrong method or path would
+ * turn the cell into a happy path that passes. Each fault was installed with `count` requests.
+ */
+export async function clearMetFaults(emu: Emulator, count = 3): Promise<void> {
+  const left = (await control<{ faults: { remaining: number; path: string }[] }>(emu, "GET", "/faults")).faults;
+  await control(emu, "DELETE", "/faults");
+  expect(left.filter((f) => f.remaining >= count), `a fault no request met: ${JSON.stringify(left)}`).toEqual([]);
+}
+
+/**
  * `pulumi refresh` four times while the reads of `prefix` fail (more faults than the client
  * retries, so the first refresh sees one): each refresh either fails, and the engine keeps the
  * state, or reads the object under its id. An empty id would drop it from state (the next up

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PartialFailureError, type ProviderHost } from "../../src/engine/host";
 import { control, secretsApi, useEmulator } from "../support/emulator";
 import { configuredHost, hostChecked, urn } from "../support/protocol";
+import { mustStatus } from "../support/must";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 const ROUNDS = Number(process.env.DIRECTORY_CONCURRENCY_ROUNDS ?? 100);
@@ -36,7 +37,7 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   await control(emu(), "POST", "/directory/accounts", { accounts: POOL });
-  expect((await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "concurrency-bind-5e0a", url: "ldap://127.0.0.1:1" })).status).toBe(204);
+  mustStatus((await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "concurrency-bind-5e0a", url: "ldap://127.0.0.1:1" })).status, 204, "POST /directory/config");
 });
 
 const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu(), "POST", "/directory/bind", { name, password })).ok;

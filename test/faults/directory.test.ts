@@ -14,6 +14,7 @@ import { checked, type Props } from "../support/calls";
 import { control, secretsApi, useEmulator } from "../support/emulator";
 import { inSync, settle } from "./deploy";
 import { cellsOf, FAULTS, WHEN } from "./cells";
+import { mustStatus } from "../support/must";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 beforeAll(() => {
@@ -29,8 +30,8 @@ const LIBRARY = "/v1/directory/library";
 
 beforeEach(async () => {
   await control(emu(), "POST", "/directory/accounts", { accounts: [...ACCOUNTS, "svc-app"] });
-  expect((await secretsApi(emu(), "POST", "/directory/config", { binddn: BINDDN, bindpass: BINDPASS, url: "ldap://127.0.0.1:1" })).status).toBe(204);
-  expect((await secretsApi(emu(), "POST", "/directory/library/pool", { service_account_names: ACCOUNTS, ttl: "1h" })).status).toBe(204);
+  mustStatus((await secretsApi(emu(), "POST", "/directory/config", { binddn: BINDDN, bindpass: BINDPASS, url: "ldap://127.0.0.1:1" })).status, 204, "POST /directory/config");
+  mustStatus((await secretsApi(emu(), "POST", "/directory/library/pool", { service_account_names: ACCOUNTS, ttl: "1h" })).status, 204, "POST /directory/library/pool");
 });
 
 // The matrix's faults but the 429 without Retry-After, before and after the server acts.

@@ -88,10 +88,23 @@ beforeEach(async () => {
 const cells = CELLS;
 // A 500 is not retried by the client, but the step may have acted all the same.
 const transitionCells = cellsOf([...FAULTS, ["500", { status: 500 }]]);
-const fault = (i: number, how: Record<string, unknown>, when: string, path = `${V}/*`, count = 3, method = "POST") =>
-  control(i, "POST", "/faults", { method, path, ...how, when, count });
+// Each fault a cell installs, with its count, so that clearing checks it was met (a wrong method or
+// path would turn the cell into a happy path that passes).
+const installed = new Map<string, number>();
+const faultKey = (i: number, f: { method?: string; path: string; when?: string }) => `${i} ${f.method} ${f.path} ${f.when ?? "before"}`;
+const fault = (i: number, how: Record<string, unknown>, when: string, path = `${V}/*`, count = 3, method = "POST") => {
+  installed.set(faultKey(i, { method, path, when }), count);
+  return control(i, "POST", "/faults", { method, path, ...how, when, count });
+};
 const clearFaults = async () => {
-  for (const i of [A, B]) await control(i, "DELETE", "/faults");
+  const unmet: string[] = [];
+  for (const i of [A, B]) {
+    const left = (await control(i, "GET", "/faults")) as { faults: { method?: string; path: string; when?: string; remaining: number }[] };
+    for (const f of left.faults) if (f.remaining >= (installed.get(faultKey(i, f)) ?? Infinity)) unmet.push(faultKey(i, f));
+    await control(i, "DELETE", "/faults");
+  }
+  installed.clear();
+  expect(unmet, "faults no request met").toEqual([]);
 };
 
 interface Case {
@@ -108,6 +121,8 @@ interface Case {
   primariesAfterDelete: number;
   /** Whether a refresh can see the deletion (no endpoint shows an issued token: a token's read keeps state). */
   readsGone: boolean;
+  /** The method of its delete request; POST (a disable, a demote, a revoke) unless said. */
+  deleteMethod?: string;
   /** An update: prepared after the create, its inputs, and what the servers show after it. */
   update: { prepare(): Promise<void>; inputs(): Props; holds(before: Props, after: Props): Promise<void> };
 }
@@ -205,7 +220,7 @@ const CASES: Case[] = [
     },
   },
   {
-    kind: FILTER, on: A,
+    kind: FILTER, on: A, deleteMethod: "DELETE",
     setup: async () => {
       await enablePrimary();
       expect((await raw(A, "keymgmt/key/k", { type: "aes256-gcm96" })).status).toBe(204);
@@ -267,7 +282,7 @@ describe.each(CASES)("$kind under faults", (c) => {
 
   it.each(cells)("delete: %s %s the server acted", async (_n, when, how) => {
     const state = await settle(c.kind, undefined, c.inputs());
-    await fault(c.on, how, when);
+    await fault(c.on, how, when, undefined, undefined, c.deleteMethod);
     let done = false;
     for (let i = 0; i < 7 && !done; i++) done = await call(c.kind, "delete", [state!.id, state!.outs]).then(() => true, () => false);
     await clearFaults();

@@ -1,0 +1,8 @@
+/**
+ * A check for shared setup (beforeEach, beforeAll): it fails the test like an assertion but is not
+ * one, so a test whose own body asserts nothing still fails expect.hasAssertions()
+ * (test/support/setup.ts). An `expect` in a beforeEach counted for every test of its file.
+ */
+export function mustStatus(got: number, want: number, what: string): void {
+  if (got !== want) throw new Error(`setup: ${what} answered HTTP ${got}, expected ${want}`);
+}
