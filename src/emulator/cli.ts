@@ -17,9 +17,10 @@ Runs the local emulator of the run service and the secrets service.
   --host HOST     address to bind (default 127.0.0.1); beyond loopback the control
                   endpoints need the control token printed at start
   --allowed-host NAME
-                  a host name the control endpoints and the page answer besides HOST,
-                  localhost and IP addresses (repeatable): a proxy's, container's or
-                  machine's name; other names get 403 (pages of other sites)
+                  a host name the control endpoints and the page answer with any port,
+                  besides HOST and the loopback names with the emulator's port
+                  (repeatable): a proxy's, container's, machine's or port forward's
+                  name; other names get 403 (pages of other sites)
   --state FILE    keep objects, tokens and mounts in FILE across restarts, sealed with
                   AES-256-GCM (key: SVC_EMULATOR_STATE_KEY, else FILE.key, created 0600)
   --load SNAPSHOT start from a snapshot (GET /_emulator/snapshot): every object, mount,

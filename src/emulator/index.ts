@@ -38,10 +38,11 @@ export interface EmulatorOptions {
    */
   controlToken?: string;
   /**
-   * Host names the control endpoints and the page answer besides the address the emulator listens
-   * on, `localhost` and IP addresses (`--allowed-host`): a name of a proxy, container or machine
-   * that reaches it. Any other Host gets 403, so a page of another site cannot read it through DNS
-   * rebinding. The service APIs answer whatever the Host.
+   * Host names (or addresses) the control endpoints and the page answer, with any port, besides
+   * the address the emulator listens on and the loopback names with its port (`--allowed-host`):
+   * a name of a proxy, container, machine or port forward that reaches it. Any other Host gets
+   * 403, so a page of another site cannot read it through DNS rebinding. The service APIs answer
+   * whatever the Host.
    */
   allowedHosts?: string[];
   /** Fixed tokens; the rest are random per start unless the state file has them. */
@@ -103,7 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const controlToken = options.controlToken ?? (isLoopback(host) ? undefined : `emu-ctl-${randomHex(16)}`);
   const badHost = (options.allowedHosts ?? []).map(checkAllowedHost).find((e) => e !== undefined);
   if (badHost !== undefined) throw new Error(badHost);
-  const sites = sitesOf(host, options.allowedHosts);
+
   const network = new ReplicationNetwork();
   const started: { rt: Runtime; server: Listening; url: string }[] = [];
   try {
@@ -124,10 +125,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         runService: new RunService({ forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
         serial: new KeyedSerial(),
         controlToken,
-        sites,
+        // Each cluster answers on its own port, set once it listens.
+        sites: sitesOf(host, options.allowedHosts),
         cluster: { index, network },
       };
       const server = await listen(rt, abort, host, index === 0 ? options.port ?? 0 : 0);
+      rt.sites.port = server.port;
       const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
       started.push({ rt, server, url });
       network.add({ index, apiAddr: url, store });

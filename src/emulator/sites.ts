@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { isIP } from "node:net";
 import { header, jsonReply, type Reply } from "./http";
 
 /**
@@ -11,12 +10,14 @@ import { header, jsonReply, type Reply } from "./http";
 export interface Sites {
   /** The address or name the emulator listens on (EmulatorOptions.host). */
   listenHost: string;
-  /** Names allowed in Host besides that, `localhost` and IP addresses (--allowed-host). */
+  /** Names allowed in Host besides that and the loopback names, with any port (--allowed-host). */
   allowedHosts: ReadonlySet<string>;
+  /** The port this cluster listens on, known once it listens. */
+  port: number;
 }
 
-export function sitesOf(listenHost: string, allowedHosts: readonly string[] = []): Sites {
-  return { listenHost: bare(listenHost), allowedHosts: new Set(allowedHosts.map(bare)) };
+export function sitesOf(listenHost: string, allowedHosts: readonly string[] = [], port = 0): Sites {
+  return { listenHost: bare(listenHost), allowedHosts: new Set(allowedHosts.map(bare)), port };
 }
 
 /** An allowed-host entry is a host name: no scheme, port, path or space. */
@@ -25,18 +26,24 @@ export function checkAllowedHost(name: string): string | undefined {
   return undefined;
 }
 
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1"]);
+
 /**
- * An address cannot be rebound, and `localhost` resolves in the browser itself: only a name can
- * carry a page of another site here. The port is not compared: a rebound name reaches this port
- * with the emulator's own, and a port forward (ssh -L, docker -p) changes it for honest callers.
+ * The emulator's own names are the address it listens on and the loopback names, each with the
+ * port the request came in on; a name the user allows (a proxy's, a container's, a port forward's)
+ * is taken with any port. Anything else may be a name of another site that resolves here (DNS
+ * rebinding), carrying a page that reads what it gets.
  */
 export function hostRefusal(sites: Sites, headers: IncomingHttpHeaders): Reply | undefined {
   const given = header(headers, "host");
   // HTTP/1.0 tools may send none; every browser sends one.
   if (given === undefined) return undefined;
-  const name = hostName(given);
-  if (name === "localhost" || isIP(name) !== 0 || name === sites.listenHost || sites.allowedHosts.has(name)) return undefined;
-  return jsonReply(403, { error: `host ${name} is not allowed on /_emulator (a page of another site may be behind it): start the emulator with --allowed-host ${name} (startEmulator option allowedHosts) to allow it` });
+  const { name, port } = hostAndPort(given);
+  if (sites.allowedHosts.has(name)) return undefined;
+  const own = LOOPBACK_NAMES.has(name) || name === sites.listenHost;
+  if (own && port === sites.port) return undefined;
+  const what = own ? `host ${name}:${port}` : `host ${name}`;
+  return jsonReply(403, { error: `${what} is not allowed on /_emulator (a page of another site may be behind it): start the emulator with --allowed-host ${name} (startEmulator option allowedHosts) to allow it` });
 }
 
 /**
@@ -56,12 +63,14 @@ export function writeRefusal(headers: IncomingHttpHeaders, body: Buffer): Reply 
   return jsonReply(415, { error: `control requests with a body must send content-type: application/json (got ${type === "" ? "none" : type})` });
 }
 
-/** The host name of a Host header or option, lower case, without port, brackets or final dot. */
-function hostName(host: string): string {
+/** A Host header's name (lower case, without brackets or final dot) and port (80 when absent). */
+function hostAndPort(host: string): { name: string; port: number } {
   const h = host.trim().toLowerCase();
-  if (h.startsWith("[")) return h.slice(1, h.indexOf("]") < 0 ? undefined : h.indexOf("]"));
-  const colon = h.lastIndexOf(":");
-  return bare(colon >= 0 && h.indexOf(":") === colon ? h.slice(0, colon) : h);
+  const close = h.startsWith("[") ? h.indexOf("]") : -1;
+  const colon = close >= 0 ? (h[close + 1] === ":" ? close + 1 : -1) : h.indexOf(":") === h.lastIndexOf(":") ? h.lastIndexOf(":") : -1;
+  const name = close >= 0 ? h.slice(1, close) : bare(colon >= 0 ? h.slice(0, colon) : h);
+  const port = colon >= 0 ? Number(h.slice(colon + 1)) : 80;
+  return { name, port: Number.isInteger(port) ? port : -1 };
 }
 
 function bare(host: string): string {

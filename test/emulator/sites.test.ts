@@ -8,36 +8,39 @@ import { checkAllowedHost, hostRefusal, sitesOf, writeRefusal } from "../../src/
 const JSON_TYPE = { "content-type": "application/json" };
 
 describe("Host: the control endpoints answer the emulator's own names only", () => {
-  const sites = sitesOf("127.0.0.1", ["emu.internal"]);
+  const sites = sitesOf("127.0.0.1", ["emu.internal"], 8300);
 
   test.each([
     ["its address and port", "127.0.0.1:8300"],
-    ["localhost", "localhost:8300"],
+    ["localhost with its port", "localhost:8300"],
     ["localhost with a final dot", "localhost.:8300"],
-    ["[::1]", "[::1]:8300"],
-    ["another address (a port forward, a container's address): addresses cannot be rebound", "10.0.0.7:9000"],
-    ["an allowed name", "emu.internal:8300"],
-    ["an allowed name in capitals", "EMU.Internal"],
+    ["[::1] with its port", "[::1]:8300"],
+    ["an allowed name, with any port (a proxy, a port forward)", "emu.internal:9000"],
+    ["an allowed name in capitals, without a port", "EMU.Internal"],
     ["no Host at all (HTTP/1.0 tools)", undefined],
   ])("%s is answered", (_label, host) => {
     expect(hostRefusal(sites, host === undefined ? {} : { host })).toBeUndefined();
   });
 
   test.each([
-    ["a rebound name", "evil.example:8300", "evil.example"],
-    ["a subdomain of an allowed name", "a.emu.internal:8300", "a.emu.internal"],
-    ["a name that merely starts with localhost", "localhost.evil.example", "localhost.evil.example"],
-  ])("%s gets 403 naming --allowed-host", (_label, host, name) => {
+    ["a rebound name", "evil.example:8300", "host evil.example", "evil.example"],
+    ["a subdomain of an allowed name", "a.emu.internal:8300", "host a.emu.internal", "a.emu.internal"],
+    ["a name that merely starts with localhost", "localhost.evil.example", "host localhost.evil.example", "localhost.evil.example"],
+    ["another address of the machine", "10.0.0.7:8300", "host 10.0.0.7", "10.0.0.7"],
+    ["a loopback name with another port", "localhost:9000", "host localhost:9000", "localhost"],
+    ["its address without a port (80)", "127.0.0.1", "host 127.0.0.1:80", "127.0.0.1"],
+  ])("%s gets 403 naming --allowed-host", (_label, host, what, name) => {
     const refused = hostRefusal(sites, { host });
     expect(refused?.status).toBe(403);
     expect(JSON.parse(String(refused!.body)).error).toBe(
-      `host ${name} is not allowed on /_emulator (a page of another site may be behind it): start the emulator with --allowed-host ${name} (startEmulator option allowedHosts) to allow it`,
+      `${what} is not allowed on /_emulator (a page of another site may be behind it): start the emulator with --allowed-host ${name} (startEmulator option allowedHosts) to allow it`,
     );
   });
 
-  test("a name the emulator listens on is its own", () => {
-    expect(hostRefusal(sitesOf("devbox.lan"), { host: "devbox.lan:8300" })).toBeUndefined();
-    expect(hostRefusal(sitesOf("[::1]"), { host: "[::1]:8300" })).toBeUndefined();
+  test("the name the emulator listens on is its own, with its port", () => {
+    expect(hostRefusal(sitesOf("devbox.lan", [], 8300), { host: "devbox.lan:8300" })).toBeUndefined();
+    expect(hostRefusal(sitesOf("[::1]", [], 8300), { host: "[::1]:8300" })).toBeUndefined();
+    expect(hostRefusal(sitesOf("devbox.lan", [], 8300), { host: "devbox.lan:8301" })?.status).toBe(403);
   });
 });
 
