@@ -7,6 +7,7 @@ import type { ClientOptions, Service } from "./http";
 import { limitRule } from "./http/limiter";
 import { markExpected } from "./http/quiet";
 import { redact, registerOwnWords } from "./http/redact";
+import { nearest } from "./core/validate";
 
 /** One setting: its stack config key, its environment variable, and what it is for. */
 interface Setting {
@@ -230,34 +231,14 @@ const KNOWN_KEYS = new Set(Object.values(SETTINGS).map((s: Setting) => s.key));
  */
 export function unknownSettings(source: ConfigSource | undefined): string[] {
   return (source?.keys?.() ?? []).filter((k) => k.startsWith("svc:") && !KNOWN_KEYS.has(k)).sort().map((k) => {
-    const near = nearest(k);
+    const near = nearest(k, KNOWN_KEYS);
     return `unknown setting ${k}: ${near ? `did you mean ${near}?` : `the settings are ${[...KNOWN_KEYS].join(", ")}`}`;
   });
 }
 
 /** A key of the source that is not a setting and is nearest to `key`, if any is near. */
 function misspeltFor(source: ConfigSource | undefined, key: string): string | undefined {
-  return (source?.keys?.() ?? []).find((k) => k.startsWith("svc:") && !KNOWN_KEYS.has(k) && nearest(k) === key);
-}
-
-/** The setting key within a third of its length in edits (case aside) of `key`. */
-function nearest(key: string): string | undefined {
-  let best: { key: string; d: number } | undefined;
-  for (const k of KNOWN_KEYS) {
-    const d = editDistance(key.toLowerCase(), k.toLowerCase());
-    if (d <= Math.max(2, Math.floor(k.length / 3)) && (!best || d < best.d)) best = { key: k, d };
-  }
-  return best?.key;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
+  return (source?.keys?.() ?? []).find((k) => k.startsWith("svc:") && !KNOWN_KEYS.has(k) && nearest(k, KNOWN_KEYS) === key);
 }
 
 /**

@@ -13,7 +13,7 @@ import { registerSecrets } from "./fields";
 import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
 import { omit } from "./json";
 import { isUnknown } from "./unknown";
-import type { CheckFailure } from "./validate";
+import { nearest, type CheckFailure } from "./validate";
 import { carryVersions, versionKeys, withVersions } from "./versions";
 
 export const CONNECTION_KEY = "connection";
@@ -40,18 +40,8 @@ const CONNECTION_MEMBERS = ["url", "token", "maxConcurrentRequests", "service"];
 /** Why a connection has member `key` that it should not, or undefined when it is one of its members. */
 export function unknownMember(key: string): string | undefined {
   if (CONNECTION_MEMBERS.includes(key)) return undefined;
-  const near = CONNECTION_MEMBERS.find((m) => m !== "service" && oneEditApart(m.toLowerCase(), key.toLowerCase()));
+  const near = nearest(key, CONNECTION_MEMBERS.filter((m) => m !== "service"));
   return `is not a member of a connection (it has url, token and maxConcurrentRequests)${near ? `: did you mean ${near}?` : ""}`;
-}
-
-/** One letter added, dropped, changed or two swapped: a misspelling. */
-function oneEditApart(x: string, y: string): boolean {
-  if (x === y) return true;
-  if (Math.abs(x.length - y.length) > 1) return false;
-  let i = 0;
-  while (i < x.length && x[i] === y[i]) i++;
-  const rest = (p: number, q: number) => x.slice(p) === y.slice(q);
-  return rest(i + 1, i + 1) || rest(i + 1, i) || rest(i, i + 1) || (x[i] === y[i + 1] && x[i + 1] === y[i] && rest(i + 2, i + 2));
 }
 const BOOKKEEPING_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY, PROVIDER_KEY];
 

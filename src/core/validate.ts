@@ -173,7 +173,8 @@ function keysAt(schema: Schema, path: ReadonlyArray<PropertyKey>): string[] {
 // only when a property is unknown.
 
 /** The nearest known name to a misspelt one (edit distance at most a third of its length). */
-function nearest(name: string, known: readonly string[]): string | undefined {
+/** The known name nearest to `name` (case aside), within a third of its length in edits; for "did you mean". */
+export function nearest(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestCost = Math.max(2, Math.floor(name.length / 3)) + 1;
   const lower = name.toLowerCase();
