@@ -9,6 +9,7 @@ import { kindDefinition, loadedDefinition } from "../kinds";
 import { dispatch, type Method } from "./connected";
 import type { ResourceDefinition } from "./definition";
 import * as machinery from "./provider";
+import { forEngine, type CheckFailure } from "./validate";
 
 let source: ConfigSource | undefined;
 
@@ -41,4 +42,10 @@ export async function call(kind: string, method: Method, args: unknown[]): Promi
     if (logged && e instanceof Error && (isSvcError(e) || (e as { code?: unknown }).code === "config")) quietHostLine(e);
     throw e;
   }
+}
+
+/** The check the engine calls (through the trampoline): failures in the form the engine prints well. */
+export async function checkForEngine(kind: string, olds: unknown, news: unknown): Promise<unknown> {
+  const checked = (await call(kind, "check", [olds, news])) as { inputs: unknown; failures: CheckFailure[] };
+  return { ...checked, failures: forEngine(checked.failures) };
 }

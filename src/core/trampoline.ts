@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 export interface RuntimeEntry {
   configure(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
   call(kind: string, method: "check" | "diff" | "create" | "read" | "update" | "delete", args: unknown[]): Promise<any>;
+  checkForEngine(kind: string, olds: unknown, news: unknown): Promise<any>;
 }
 
 /**
@@ -27,7 +28,7 @@ export function makeProvider(kind: string): pulumi.dynamic.ResourceProvider {
   }
   return {
     configure(req) { return load().configure(req); },
-    check(olds, news) { return load().call(kind, "check", [olds, news]); },
+    check(olds, news) { return load().checkForEngine(kind, olds, news); },
     diff(id, olds, news) { return load().call(kind, "diff", [id, olds, news]); },
     create(inputs) { return load().call(kind, "create", [inputs]); },
     read(id, props) { return load().call(kind, "read", [id, props]); },

@@ -145,6 +145,15 @@ export function valueProblems(root: unknown): CheckFailure[] {
   return out;
 }
 
+/**
+ * Failures as the engine should get them. The engine prints a failure's value by looking its
+ * property up among the top-level inputs, so a nested path (`triggers[0]`) shows as `{<nil>}`
+ * beside a value that was given; such a failure goes to the resource, its path leading the reason.
+ */
+export function forEngine(failures: CheckFailure[]): CheckFailure[] {
+  return failures.map((f) => /[.[]/.test(f.property) ? { property: "", reason: `${f.property}: ${f.reason}` } : f);
+}
+
 /** Formats failures as one error line, for the function forms that have no engine to show them. */
 export function describeFailures(failures: CheckFailure[]): string {
   return failures.map((f) => `${f.property}: ${f.reason}`).join("; ");

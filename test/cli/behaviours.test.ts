@@ -249,6 +249,13 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     } finally {
       await control(emu, "DELETE", "/faults");
     }
+    // A failure inside a list is the resource's, its path leading the reason: the engine looks only
+    // top-level properties up, so it would print the given value as {<nil>}.
+    await step(s, 3);
+    const preview = await s.run(["preview"]);
+    expect(preview.code).not.toBe(0);
+    expect(preview.stdout).toMatch(/runs:NotificationConfiguration resource 'bad-trigger' has a problem: triggers\[1\]: must be one of /);
+    expect(preview.stdout).not.toContain("<nil>");
   }, 300_000);
 
   it("a change of a secret alone is named by its version in preview --diff and --json, and nothing about its value", async () => {

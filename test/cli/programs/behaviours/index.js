@@ -73,6 +73,13 @@ switch (scenario) {
     alphabet("quiet-a", "0123");
     alphabet("quiet-b", "0123");
     if (step === 2) svc.secrets.transform.listAlphabetsOutput({});
+    // Step 3: a value inside a list is invalid; the engine must not print it as missing.
+    if (step === 3) {
+      new svc.runs.NotificationConfiguration("bad-trigger", {
+        workspaceId: "ws-behaviours0001", name: "bad", destinationType: "generic", url: "https://hooks.example/x",
+        triggers: ["run:created", "run:exploded"],
+      });
+    }
     break;
   case "order":
     // Step 2 changes the key's type: a replacement at the same path, so the old key is deleted first.
