@@ -45,6 +45,12 @@ export interface ResourceChange {
   reasonsFrom?: "engine" | "immutable";
   /** Of a replacement: whether the old object is deleted before the new one is created (undefined: not said). */
   deleteFirst?: boolean;
+  /**
+   * Of a replacement the engine cascades: the resource, replaced delete-first, that the named inputs
+   * come from. The engine deletes this one before it and creates it again after, though none of its
+   * own inputs changed.
+   */
+  cascadeFrom?: { name: string; type: string; properties: string[] };
   /** The error the last `up` left on the object (its state's initErrors): why the engine updates it again. */
   lastError?: string;
 }
@@ -159,6 +165,8 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
   }
   const secrets = new Set<string>();
   const changes: ResourceChange[] = [];
+  const cascades: { change: ResourceChange; deps: Record<string, string[] | null | undefined> }[] = [];
+  const byUrnChange = new Map<string, ResourceChange>();
   for (const [urn, steps] of byUrn) {
     const ops = steps.map((s) => s.op);
     const replace = ops.some((o) => REPLACE_OPS.has(o));
@@ -201,11 +209,35 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
       }
     }
     changes.push(change);
+    byUrnChange.set(urn, change);
+    if (replace) cascades.push({ change, deps: newState?.propertyDependencies ?? oldState?.propertyDependencies ?? {} });
   }
+  for (const { change, deps } of cascades) explainCascade(change, deps, byUrnChange);
   // Counted as the CLI counts them ("Resources: 6 unchanged"), the stack included: a review that
   // said one less than the CLI beside it read as a resource gone missing.
   const unchanged = preview.changeSummary?.same ?? 0;
   return { changes, unchanged, secrets, calls: plannedCalls(preview), errors: errorsOf(preview) };
+}
+
+/**
+ * A replacement none of whose reasons is a changed input, with an input that comes from a resource
+ * replaced delete-first: the engine replaces it because of that one (it would point at an object
+ * about to be deleted). In plain `--json` it has no reason; with `--show-replacement-steps` its
+ * reason is the dependent input, which did not change.
+ */
+function explainCascade(change: ResourceChange, deps: Record<string, string[] | null | undefined>, byUrn: ReadonlyMap<string, ResourceChange>): void {
+  const changed = new Set(change.properties.filter((p) => p.kind !== "unchanged").map((p) => p.name));
+  if (change.replaceReasons.some((r) => changed.has(r))) return;
+  for (const [property, urns] of Object.entries(deps)) {
+    for (const urn of urns ?? []) {
+      const root = byUrn.get(urn);
+      if (root === undefined || root === change || root.op !== "replace" || root.deleteFirst !== true) continue;
+      if (change.cascadeFrom && change.cascadeFrom.name !== root.name) continue;
+      change.cascadeFrom ??= { name: root.name, type: root.type, properties: [] };
+      change.cascadeFrom.properties.push(property);
+    }
+  }
+  if (change.cascadeFrom) change.deleteFirst = true;
 }
 
 /** Each error diagnostic once, in order; the engine's closing "preview failed" line adds nothing. */

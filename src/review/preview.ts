@@ -17,6 +17,8 @@ const state = z.looseObject({
   /** Set on the old state of a replacement whose old object is deleted after its successor is created. */
   delete: z.boolean().optional(),
   deleteBeforeReplace: z.boolean().optional(),
+  /** Per input, the urns of the resources its value came from. */
+  propertyDependencies: z.record(z.string(), z.array(z.string()).nullish()).optional(),
   /** The errors the last operation left on a resource it kept (a create that failed after the server acted). */
   initErrors: z.array(z.string()).optional(),
 });

@@ -69,15 +69,19 @@ function propertyLine(p: PropertyChange): string {
   }
 }
 
+const shortType = (type: string) => type.replace(/^pulumi-nodejs:dynamic\//, "");
+
 /** The one line a resource is named by in the summary and as its block's heading. */
 function title(c: ResourceChange): string {
   const where = c.path ? (c.newPath ? ` ${code(c.path)} → ${code(c.newPath)}` : ` ${code(c.path)}`) : "";
-  return `${code(c.name)} (${c.type.replace(/^pulumi-nodejs:dynamic\//, "")})${where}`;
+  return `${code(c.name)} (${shortType(c.type)})${where}`;
 }
 
 function replacementLine(c: ResourceChange): string {
   const fields = c.replaceReasons.map(code).join(", ");
-  const because = !c.replaceReasons.length ? "no reason given by the provider"
+  const because = c.cascadeFrom
+    ? `because ${code(c.cascadeFrom.name)} (${shortType(c.cascadeFrom.type)}), which its ${c.cascadeFrom.properties.map(code).join(", ")} ${c.cascadeFrom.properties.length > 1 ? "come" : "comes"} from, is replaced and deleted first (the engine replaces what depends on it; none of its own inputs changed)`
+    : !c.replaceReasons.length ? "no reason given by the provider"
     : c.reasonsFrom === "immutable" ? `forced by ${fields} (immutable)` : `forced by ${fields}`;
   const order = c.deleteFirst === undefined ? "order not stated in the preview"
     : c.deleteFirst ? "**the old object is deleted first**, then the new one created"
@@ -91,7 +95,7 @@ function resourceBlock(c: ResourceChange, options: RenderOptions): Block {
   const shown = c.op === "delete" && !options.full ? [] : c.properties.filter((p) => options.full || p.kind !== "unchanged");
   if (c.lastError) lines.push("", `The last \`up\` failed on it, so the engine updates it again: ${textLine(c.lastError)}`);
   if (shown.length) lines.push("", ...shown.map(propertyLine));
-  else if (!c.lastError && (c.op === "update" || c.op === "replace")) lines.push("", "No input changed (the provider asked for this step).");
+  else if (!c.lastError && !c.cascadeFrom && (c.op === "update" || c.op === "replace")) lines.push("", "No input changed (the provider asked for this step).");
   const hidden = c.properties.length - shown.length;
   if (hidden > 0 && c.op !== "delete") lines.push("", `${hidden} unchanged ${hidden === 1 ? "property" : "properties"} not shown (--full lists them).`);
   return { group: c.group, op: c.op, kept: c.op === "replace" || c.op === "delete", text: `${lines.join("\n")}\n` };

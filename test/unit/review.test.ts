@@ -91,6 +91,28 @@ describe("pulumi-svc-review", () => {
       .toContain("no reason given by the provider; **the old object is deleted first**");
   });
 
+  it("a replacement the engine cascades from one deleted first names that one, in plain --json and with --show-replacement-steps", async () => {
+    // The shapes CLI v3.259 prints when a key's type changes and a distribution takes its keyName.
+    const keyUrn = urn(T("KeymgmtKey"), "signing");
+    const deps = { propertyDependencies: { keyName: [keyUrn], purpose: [] } };
+    const key = (op: string) => step(op, T("KeymgmtKey"), "signing", { name: "k", type: "ecdsa-p256" }, { name: "k", type: "rsa-2048" },
+      { id: "keymgmt/key/k", old: { pendingReplacement: true }, ...(op === "delete-replaced" ? {} : { replaceReasons: ["type"] }) });
+    const dist = (op: string) => step(op, T("KeymgmtKeyDistribution"), "dist", { keyName: "k", kmsName: "aws" }, { keyName: "k", kmsName: "aws" },
+      { id: "keymgmt/kms/aws/key/k", old: { pendingReplacement: true, ...deps }, new: deps, ...(op === "create-replacement" ? { replaceReasons: ["keyName"] } : {}) });
+    const said = "because `signing` (secrets:KeymgmtKey), which its `keyName` comes from, is replaced and deleted first";
+    const plain = await reviewPreview(preview([key("replace"), dist("replace")]));
+    expect(plain).toContain(`- ⚠️ replace \`dist\` (secrets:KeymgmtKeyDistribution) \`keymgmt/kms/aws/key/k\`: ${said}`);
+    expect(plain).not.toContain("no reason given");
+    expect(plain).not.toContain("No input changed");
+    const steps = await reviewPreview(preview([dist("delete-replaced"), key("delete-replaced"), key("replace"), key("create-replacement"), dist("replace"), dist("create-replacement")]));
+    expect(steps).toContain(said);
+    expect(steps).not.toContain("forced by `keyName`");
+    // A dependent whose own input changed is replaced for that input, not as a cascade.
+    const own = step("replace", T("KeymgmtKeyDistribution"), "dist", { keyName: "k", protection: "hsm" }, { keyName: "k", protection: "software" },
+      { id: "keymgmt/kms/aws/key/k", new: deps, replaceReasons: ["protection"] });
+    expect(await reviewPreview(preview([key("replace"), own]))).toContain("forced by `protection`");
+  });
+
   it("a replacement without replaceReasons: the immutable fields that force it, and delete-first when the path stays", async () => {
     const key = (olds: Record<string, unknown>, news: Record<string, unknown>) => reviewPreview(preview([step("replace", T("KeymgmtKey"), "signing",
       { mount: "keymgmt", name: "signing", ...olds }, { mount: "keymgmt", name: "signing", ...news }, { id: "keymgmt/key/signing" })]));
