@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { call, svcToken } from "./helpers";
+import { bearer, call, svcToken } from "./helpers";
 import { clients, ok, populate, SECRETS } from "./populate";
 
 /** What the web page is given, without a browser: every engine's objects, never a secret. */
@@ -54,15 +54,29 @@ describe("the web page's data", () => {
     }
   });
 
-  test("the page is served with a strict CSP and no data in it; beyond loopback only with the control token", async () => {
+  test("the page is served with a strict CSP and its first state as inert data, no secret in it; beyond loopback only with the control token", async () => {
     const emu = await startEmulator();
     const remote = await startEmulator({ controlToken: "ui-view-control-token" });
     try {
+      const hostile = "</script><script>window.__pwned=1</script>";
+      const made = await call("POST", `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`, {
+        headers: bearer(emu.tokens.runAdmin),
+        body: { data: { type: "notification-configurations", attributes: { name: hostile, "destination-type": "generic", enabled: false, url: "https://hooks.example/x", triggers: [] } } },
+      });
+      expect(made.status).toBe(201);
       const page = await call("GET", `${emu.controlUrl}/ui/`);
       expect(page.status).toBe(200);
       expect(page.headers["content-type"]).toMatch(/^text\/html/);
       expect(page.headers["content-security-policy"]).toMatch(/script-src 'self'/);
       expect(page.text).not.toContain(emu.tokens.secretsRoot);
+      // The state the page renders before its first poll: the same as state.json's, and a name that
+      // closes the script element stays inside it (one data block, one script).
+      const block = /<script type="application\/json" id="first-state">([^<]*)<\/script>/.exec(page.text);
+      expect(block).not.toBeNull();
+      const first = JSON.parse(block![1]!);
+      expect(JSON.stringify(first.groups)).toContain(hostile);
+      expect(first.cluster).toBe((await call("GET", `${emu.controlUrl}/ui/state.json`)).json.cluster);
+      expect(page.text.match(/<script/g)).toHaveLength(2);
       expect((await call("GET", `${emu.controlUrl}/ui/app.js`)).headers["content-type"]).toMatch(/^text\/javascript/);
       expect((await call("GET", `${remote.controlUrl}/ui/`)).status).toBe(401);
       expect((await call("GET", `${remote.controlUrl}/ui/state.json`)).status).toBe(401);

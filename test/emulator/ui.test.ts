@@ -122,8 +122,16 @@ describe.skipIf(!playwright)("the emulator's web page", () => {
     const page = await browser.newPage();
     await call("POST", `${emu.controlUrl}/runs`, { body: { workspaceId: emu.workspaceId, count: 1 } });
     expect((await call("PUT", `${emu.controlUrl}/clock`, { body: { autoAdvanceMs: 60_000 } })).status).toBe(200);
+    // Drawn with the page, before any poll (held back here until the page has loaded): a screenshot
+    // right after load shows the emulator.
+    let release = () => {};
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route("**/ui/state.json", async (route: { continue(): Promise<void> }) => { await held; await route.continue(); });
     await page.goto(`${emu.controlUrl}/ui/`);
-    await page.locator("tr[data-run]").first().waitFor();
+    expect(await page.textContent("#clock")).toMatch(/^cluster .* auto-advance every 60000 ms/);
+    expect(await page.locator("tr[data-run]").count()).toBeGreaterThan(0);
+    release();
+    await page.unroute("**/ui/state.json");
     await page.getByText("every 60000 ms").waitFor();
     expect(await page.inputValue('input[name="clock-ms"]')).toBe("60000");
     await call("PUT", `${emu.controlUrl}/clock`, { body: { autoAdvanceMs: 0 } });

@@ -30,7 +30,7 @@ form { display: inline; }
 </head>
 <body>
 <h1>pulumi-svc emulator</h1>
-<div id="clock">loading…</div>
+<div id="clock"></div>
 <div id="note"></div>
 <p>
   <button id="reset">reset everything</button>
@@ -211,7 +211,10 @@ export const APP_JS = String.raw`"use strict";
     e.preventDefault();
     send("PUT", "/clock", { autoAdvanceMs: Number(e.target.elements.namedItem("clock-ms").value) || 0 });
   });
-  refresh();
+  // The state the page was served with, so the first paint already shows it.
+  var first = JSON.parse(document.getElementById("first-state").textContent);
+  render(first);
+  document.body.setAttribute("data-updated", first.at);
   setInterval(refresh, 1000);
 })();
 `;

@@ -15,16 +15,24 @@ const page = (body: string, type: string): Reply => ({
   body,
 });
 
+/** JSON that cannot end the script element it sits in, whatever the names inside it hold. */
+function inertJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+}
+
 /** The page, its script, the masked state it polls, and one object's masked JSON. */
 export const uiRoutes: Route<Runtime>[] = [
   {
     method: "GET",
     path: "/ui",
     // Beyond loopback the page was opened with ?token= (already checked): its script needs it too.
-    handler: (_rt, req) => {
+    handler: (rt, req) => {
       const token = req.query.get("token");
-      const html = token === null ? INDEX_HTML : INDEX_HTML.replace(SCRIPT_SRC, `${SCRIPT_SRC}?token=${encodeURIComponent(token)}`);
-      return page(html, "text/html; charset=utf-8");
+      const script = token === null ? SCRIPT_SRC : `${SCRIPT_SRC}?token=${encodeURIComponent(token)}`;
+      // The first state goes with the page, so its first paint (a screenshot right after load)
+      // shows the emulator, not a placeholder until the first poll. A data block, never run.
+      const first = `<script type="application/json" id="first-state">${inertJson(uiState(rt))}</script>\n<script src="${script}"></script>`;
+      return page(INDEX_HTML.replace(`<script src="${SCRIPT_SRC}"></script>`, () => first), "text/html; charset=utf-8");
     },
   },
   { method: "GET", path: "/ui/app.js", handler: () => page(APP_JS, "text/javascript; charset=utf-8") },
