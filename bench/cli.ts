@@ -14,7 +14,7 @@ export const cliDir = [process.env.SVC_PULUMI_BIN, cache].find((d): d is string 
 /** PATH and Pulumi settings for a project whose backend and home live under `dir`. */
 export function cliEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
-  const langhost = cliDir && fs.existsSync(path.join(cliDir, "pulumi-language-nodejs")) ? cliDir : path.join(root, "scripts/langhost");
+  const langhost = cliDir && fs.existsSync(path.join(cliDir, "pulumi-language-nodejs")) ? cliDir : path.join(root, "langhost");
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("SVC_") && !k.startsWith("PULUMI_")));
   fs.mkdirSync(path.join(dir, "backend"), { recursive: true });
   return {

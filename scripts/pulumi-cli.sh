@@ -9,7 +9,7 @@
 # as a user's does: for the pinned version, Pulumi's official Node.js language host, built from the
 # source in ../shared/tools/official-langhost (its Go module is refused by the proxy:
 # docs/real-cli.md); and the dynamic-provider plugin script `pulumi-resource-pulumi-nodejs` from the
-# installed @pulumi/pulumi. Without ../shared the tests fall back to our own host, scripts/langhost.
+# installed @pulumi/pulumi. Without ../shared the tests fall back to our own host, langhost.
 set -euo pipefail
 
 pinned=v3.259.0
@@ -33,10 +33,10 @@ complete() {
         cp "$built/pulumi-language-nodejs" "$cache/bin/pulumi-language-nodejs.tmp"
         mv "$cache/bin/pulumi-language-nodejs.tmp" "$cache/bin/pulumi-language-nodejs"
       else
-        echo "pulumi-cli.sh: ../shared/tools/official-langhost/build.sh failed; the tests use scripts/langhost" >&2
+        echo "pulumi-cli.sh: ../shared/tools/official-langhost/build.sh failed; the tests use langhost" >&2
       fi
     else
-      echo "pulumi-cli.sh: no ../shared/tools/official-langhost: the tests use scripts/langhost" >&2
+      echo "pulumi-cli.sh: no ../shared/tools/official-langhost: the tests use langhost" >&2
     fi
   fi
   local plugin="$here/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"

@@ -1,6 +1,6 @@
 /**
  * Our own Node.js language host for the real Pulumi CLI (`pulumi-language-nodejs`, started by the
- * engine through scripts/langhost/pulumi-language-nodejs). The Go module proxy refuses the official
+ * engine through langhost/pulumi-language-nodejs). The Go module proxy refuses the official
  * host (docs/real-cli.md), so this implements the part of the LanguageRuntime gRPC service the CLI
  * uses for preview/up/refresh/destroy/import: it prints its port, answers Handshake, GetPluginInfo,
  * GetRequiredPlugins/Packages, About, GetProgramDependencies, RuntimeOptionsPrompts, and its Run

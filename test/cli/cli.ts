@@ -31,7 +31,7 @@ export const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"
 
 /**
  * Which Node.js language host the CLI starts: Pulumi's official `pulumi-language-nodejs`, what every
- * installation ships, or ours (scripts/langhost, src/cli/langhost.ts), the fallback where the
+ * installation ships, or ours (langhost, src/cli/langhost.ts), the fallback where the
  * official one cannot be had (docs/real-cli.md#which-language-host).
  */
 export type LangHost = "official" | "ours";

@@ -1,4 +1,4 @@
-// Our language host (scripts/langhost) against Pulumi's official one, where both can be had (the
+// Our language host (langhost) against Pulumi's official one, where both can be had (the
 // pinned CLI): which program a project runs, and what a program's exit code makes of the run. Every
 // example's plans, operations, outputs, states and refused inputs are compared in test/cli/example.ts.
 import * as fs from "node:fs";

@@ -39,6 +39,8 @@ const EXEMPT: Record<string, string> = {
   "npm install": "needs the npm registry (no network here); .ci/run installs with npm ci before every run",
   "npm start": "rebuilds dist/ (npm run build) under the running suite; test/cli/start.test.ts runs its script with the real CLI",
   "npm test": "what CI runs: .ci/run runs it",
+  'export PATH="$PWD/node_modules/pulumi-svc/langhost:$PATH"':
+    "for a project with the package installed from its tarball; test/package/install.test.ts runs pulumi preview that way, with a CLI folder that holds only pulumi",
   "npm run test:fast": "the `fast` project of vitest.config.mts, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
   "scripts/pulumi-cli.sh": "builds the Pulumi CLI from the Go module proxy (minutes); .ci/run runs it before the tests, which use what it built",
   "npx vitest run test/cli": "the real-CLI suite, a part of what `npm test` runs in .ci/run; a suite cannot run itself",

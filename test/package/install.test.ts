@@ -171,6 +171,20 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
     expect(up).toMatch(/\+ {2}pulumi-nodejs:dynamic\/secrets:TransformTemplate ssn created/);
     expect(up).toMatch(/hookVerified\s*: true/);
     expect(up).toMatch(/4 created/);
+    // A CLI that came alone (built from the Go modules): the package's langhost/ folder on PATH
+    // gives it a language host and the dynamic-provider plugin (docs/real-cli.md).
+    const bare = path.join(dir, "bare-cli");
+    fs.mkdirSync(bare);
+    fs.linkSync(path.join(installation(langHost), "pulumi"), path.join(bare, "pulumi"));
+    for (const name of ["pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"]) {
+      expect(fs.statSync(path.join(installed, "langhost", name)).mode & 0o111, name).not.toBe(0);
+    }
+    const alone = spawnSync(path.join(bare, "pulumi"), ["preview", "--expect-no-changes", "--non-interactive"], {
+      cwd: app, encoding: "utf8", timeout: 240_000,
+      env: { ...env, PATH: [path.join(installed, "langhost"), cleanEnv().PATH].join(path.delimiter) },
+    });
+    expect(alone.status, `${alone.stdout}\n${alone.stderr}`).toBe(0);
+    expect(alone.stderr).toContain(`using pulumi-language-nodejs from $PATH at ${path.join(installed, "langhost")}`);
     expect(ok(["destroy", "--yes"])).toMatch(/4 deleted/);
   }, 600_000);
 });
