@@ -10,6 +10,7 @@ import { isSvcError } from "../http/errors";
 import { limitRule } from "../http/limiter";
 import { registerSecret } from "../http/redact";
 import { registerSecrets } from "./fields";
+import { claim, hold, refuseDeleteOfTaken } from "./holders";
 import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
 import { omit } from "./json";
 import { isUnknown } from "./unknown";
@@ -243,6 +244,7 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     case "diff": {
       const olds = args[1] as Props;
       const news = args[2] as Props;
+      if (m.takesOverById(def)) hold(def.kind, olds[SERVER_KEY] ?? news[SERVER_KEY], args[0], news[URN_KEY] ?? olds[URN_KEY]);
       const d = m.diff(def, stripped(def, olds), stripped(def, news));
       const was = olds[SERVER_KEY];
       const now = news[SERVER_KEY];
@@ -255,8 +257,13 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     case "create": {
       const news = args[0] as Props;
       const ctx = await contextFor(def, source, news);
+      let inputs = bare(def, news);
+      const adoptId = m.takesOverById(def) ? inputs[m.ADOPT_ID] : undefined;
+      // A replacement of the resource that took the object over makes a new object, as any replacement does.
+      if (typeof adoptId === "string" && claim(def.kind, news[SERVER_KEY], adoptId, news[URN_KEY]) === "replacement") inputs = omit(inputs, [m.ADOPT_ID]);
       try {
-        const r = await m.create(def, ctx, bare(def, news), news[PROVIDER_KEY]);
+        const r = await m.create(def, ctx, inputs, news[PROVIDER_KEY]);
+        if (m.takesOverById(def)) hold(def.kind, news[SERVER_KEY], r.id, news[URN_KEY]);
         return { id: r.id, outs: withConnection(news, carryVersions(def.fields, news, r.outs), news[SERVER_KEY]) };
       } catch (e) {
         throw partial(def, news, news[SERVER_KEY], e);
@@ -264,6 +271,7 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     }
     case "read": {
       const props = args[1] as Props;
+      if (m.takesOverById(def)) hold(def.kind, props[SERVER_KEY], args[0], props[URN_KEY]);
       const r = await m.read(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
         .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
       if (r.id === "") return r;
@@ -283,6 +291,7 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     }
     case "delete": {
       const props = args[1] as Props;
+      if (m.takesOverById(def)) refuseDeleteOfTaken(def.kind, props[SERVER_KEY], args[0] as string, props[URN_KEY]);
       return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
         .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
     }

@@ -75,8 +75,8 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
  */
 export class PartialFailure extends Error {
   readonly code = "partial";
-  constructor(readonly id: string, readonly properties: Props, cause: Error) {
-    super(`${cause.message} (the object ${id} was created and is kept in state; run pulumi up again to finish)`);
+  constructor(readonly id: string, readonly properties: Props, cause: Error, done = "created") {
+    super(`${cause.message} (the object ${id} was ${done} and is kept in state; run pulumi up again to finish)`);
     this.cause = cause;
   }
 

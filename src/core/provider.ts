@@ -2,12 +2,13 @@
  * Derives the dynamic provider methods from a ResourceDefinition. This runs inside the provider
  * host (or the program process for tests), never on the program's side of serialization.
  */
+import type { Service } from "../http";
 import type { Context, Props, ResourceDefinition } from "./definition";
 import { PartialFailure, PROVIDER_KEY } from "./definition";
 import { deepEqual, omit, plainJson } from "./json";
 import { containsUnknown, isUnknown } from "./unknown";
 import { validate, type CheckFailure } from "./validate";
-import { isSvcError } from "../http/errors";
+import { ConflictError, isSvcError, NotFoundError } from "../http/errors";
 
 const PROVIDER_ONLY = [PROVIDER_KEY];
 
@@ -53,12 +54,17 @@ export function kept(def: ResourceDefinition, olds: Props, news: Props, key: str
   return !isUnknown(news[key]) && same(def, key, olds[key], news[key]);
 }
 
+/** The inputs whose values differ from `olds` to `news`, compared as diff compares them. */
+function changedKeys(def: ResourceDefinition, olds: Props, news: Props): string[] {
+  return inputKeys(def, olds, news).filter((k) => isUnknown(news[k]) || !same(def, k, olds[k], news[k]));
+}
+
 export function diff(def: ResourceDefinition, olds: Props, news: Props): {
   changes: boolean; replaces: string[]; deleteBeforeReplace: boolean;
 } {
   // State written before a spelling rule existed compares in the same canonical spelling.
   if (def.normalize) olds = { ...olds, ...def.normalize(olds) };
-  const changed = inputKeys(def, olds, news).filter((k) => isUnknown(news[k]) || !same(def, k, olds[k], news[k]));
+  const changed = changedKeys(def, olds, news);
   const immutable = new Set<string>(def.immutable ?? []);
   const replaces = changed.filter((k) => immutable.has(k));
   const kept = (k: string) => !isUnknown(news[k]) && same(def, k, olds[k], news[k]);
@@ -117,9 +123,56 @@ async function asPartial(def: ResourceDefinition, ctx: Context, inputs: Props, p
 // (the connection layer strips them once); create and update get the serialized provider apart,
 // for the properties of a partial failure.
 
+/** The local input naming an existing object to take over (kinds whose id the service assigns). */
+export const ADOPT_ID = "adoptId";
+
+/** Whether resources of `def` can take over an existing object by its id. */
+export function takesOverById(def: ResourceDefinition): boolean {
+  return (def.local as string[] | undefined)?.includes(ADOPT_ID) === true;
+}
+
+/**
+ * The create of a resource with `adoptId`: reads that object, refuses one that does not exist or
+ * whose immutable inputs (its workspace, its destination type) differ from the program's, and
+ * writes it only when something differs (every write-only input given counts: it cannot be read).
+ */
+async function takeOver(def: ResourceDefinition, ctx: Context, id: string, inputs: Props): Promise<{ id: string; outs: Props }> {
+  const what = def.kind.slice(def.kind.indexOf(":") + 1);
+  let found: Props | undefined;
+  try {
+    found = await def.read(ctx, id, inputs);
+  } catch (e) {
+    if (!isSvcError(e, "not_found")) throw e;
+  }
+  if (found === undefined) {
+    throw new NotFoundError({ service: def.kind.slice(0, def.kind.indexOf(":")) as Service, messages: [`adoptId ${id}: there is no ${what} with this id on the server` +
+      `${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}; nothing was created or changed`] });
+  }
+  const olds = def.normalize ? { ...found, ...def.normalize(found) } : found;
+  const fixed = (def.immutable ?? []).filter((k) => !same(def, k, olds[k], inputs[k]));
+  if (fixed.length > 0) {
+    const said = fixed.map((k) => `${k} is ${JSON.stringify(olds[k])} there, ${JSON.stringify(inputs[k])} in the program`).join("; ");
+    throw new ConflictError({ messages: [`adoptId ${id}: the ${what} cannot be taken over: ${said}, and ${fixed.length > 1 ? "these" : "it"} cannot change in place; nothing was changed`] });
+  }
+  const given = (def.writeOnly ?? []).filter((k) => inputs[k] !== undefined);
+  const differing = [...new Set([...changedKeys(def, olds, inputs), ...given])];
+  if (differing.length === 0) {
+    ctx.log(`${what} ${id}: taken over as it is`);
+    return { id, outs: found };
+  }
+  ctx.log(`${what} ${id}: taken over; writing ${differing.join(", ")}`);
+  try {
+    return { id, outs: await def.update(ctx, id, found, inputs) };
+  } catch (e) {
+    // Taken over all the same: the stack holds it with what the server has, and the next up writes again.
+    throw new PartialFailure(id, found, e as Error, "taken over");
+  }
+}
+
 export async function create(def: ResourceDefinition, ctx: Context, inputs: Props, provider: unknown): Promise<{ id: string; outs: Props }> {
   try {
-    const { id, outs } = await def.create(ctx, inputs);
+    const adoptId = takesOverById(def) ? inputs[ADOPT_ID] : undefined;
+    const { id, outs } = typeof adoptId === "string" ? await takeOver(def, ctx, adoptId, inputs) : await def.create(ctx, inputs);
     return { id, outs: recorded(def, inputs, outs) };
   } catch (e) {
     throw await asPartial(def, ctx, inputs, provider, e);

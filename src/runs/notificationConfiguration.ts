@@ -106,6 +106,14 @@ export const notificationConfigurationFields = {
    * `users` relationship, never an attribute.
    */
   emailUsers: field(() => z.array(z.string().min(1, "must not be empty")), { optional: true, set: true }),
+  /**
+   * Id (`nc-...`) of an existing configuration to take over instead of creating one
+   * (docs/adopting.md): the create reads it, fails when it does not exist or its
+   * `workspaceId` or `destinationType` differ from the program's, writes it only when something
+   * differs (a `token` given is always written: it cannot be read), and keeps its id. Only the
+   * create reads it; a configuration another resource of the stack holds is refused.
+   */
+  adoptId: field(segment, { local: true }),
   /** The most recent response of the destination (verification or notification). */
   deliveryResponses: output<DeliveryResponse[]>({ decode: (v) => deliveryResponses(v) }),
   /** When the configuration was created (ISO 8601, `created-at`). */

@@ -57,6 +57,13 @@ export const entityAliasFields = {
       return Object.keys(m).length > 0 || prior !== undefined ? m : undefined;
     },
   }),
+  /**
+   * Id of an existing alias to take over instead of creating one (docs/adopting.md):
+   * the create reads it, fails when it does not exist, writes it only when something differs from
+   * the program, and keeps its id. Only the create reads it; an alias another resource of the
+   * stack holds is refused.
+   */
+  adoptId: field(segment, { local: true }),
   /** Path of the authentication mount (e.g. `auth/userpass/`). */
   mountPath: output<string>(),
   /** Type of the authentication mount (e.g. `userpass`). */

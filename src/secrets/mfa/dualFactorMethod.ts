@@ -47,6 +47,13 @@ export const dualFactorMethodFields = {
   pushInfo: field(() => z.string({ error: "must be a string" }), { optional: true, absent: "", decode: blankUnlessGiven }),
   /** Remind the user to use a passcode. Default false. */
   usePasscode: field(() => z.boolean({ error: "must be a boolean" }), { default: false, decode: (v: unknown) => v === true }),
+  /**
+   * Id of an existing dual-factor method to take over instead of creating one
+   * (docs/adopting.md): the create reads it, fails when it does not exist, writes it
+   * only when something differs from the program, and keeps its id. Only the create reads it; a
+   * method another resource of the stack holds is refused.
+   */
+  adoptId: field(segment, { local: true }),
   /** Always `dualfactor`. */
   type: output<string>({ decode: (v: unknown) => String(v) }),
 };
