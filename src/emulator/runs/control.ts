@@ -18,7 +18,7 @@ import { ADMIN_USER_ID, HOLDABLE_STATUSES, POLICY_MODES, RUN_STATUSES, type Asse
 
 const ADMIN: RunPrincipal = { kind: "user", userId: ADMIN_USER_ID, role: "admin" };
 function runDocument(rt: Runtime, run: Run): Reply {
-  return documentReply(200, { data: runResource(rt.store.data.run, ADMIN, run, { taskStages: true }) });
+  return documentReply(200, { data: runResource(rt.store.data.run, ADMIN, run, { taskStages: true, nowMs: rt.runService.nowMs() }) });
 }
 
 function waitMessage(rt: Runtime, run: Run): string {
@@ -85,7 +85,16 @@ function nonNegativeInt(value: unknown): value is number {
 }
 
 function settingsOf(rt: Runtime) {
-  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs };
+  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs, advancedMs: rt.runService.advancedMs };
+}
+
+/** POST /clock/advance {ms}: the run service's clock jumps forward (cool-offs pass) without anyone waiting. */
+function advanceClock(rt: Runtime, req: Incoming): Reply {
+  const parsed = objectBody(req);
+  if (!parsed.ok) return parsed.reply;
+  if (!nonNegativeInt(parsed.value.ms)) return fail(400, "ms must be a non-negative integer");
+  rt.runService.advancedMs += parsed.value.ms;
+  return jsonReply(200, settingsOf(rt));
 }
 
 function putClock(rt: Runtime, req: Incoming): Reply {
@@ -200,6 +209,7 @@ export const runControlRoutes: Route<Runtime>[] = [
   { method: "POST", path: "/runs/:id/outcome", handler: outcome },
   { method: "PUT", path: "/clock", handler: putClock },
   { method: "GET", path: "/clock", handler: (rt) => jsonReply(200, settingsOf(rt)) },
+  { method: "POST", path: "/clock/advance", handler: advanceClock },
   { method: "PUT", path: "/settings", handler: putSettings },
   { method: "GET", path: "/settings", handler: (rt) => jsonReply(200, settingsOf(rt)) },
   { method: "POST", path: "/assessments", handler: recordAssessment },
