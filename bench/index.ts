@@ -9,6 +9,7 @@ const benches: [string, string[]][] = [
   ["run.js", process.argv.slice(2)],
   ["list-runs.js", []],
   ["emulator.js", []],
+  ["durability.js", []],
   ["transform.js", []],
   ["redact.js", []],
   ["coldstart.js", []],

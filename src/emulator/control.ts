@@ -12,6 +12,7 @@ import { runSeedRoutes } from "./runs/controlSeed";
 import { restoreSnapshot, SnapshotError, storesOf, takeSnapshot } from "./snapshot";
 import { uiRoutes } from "./ui/routes";
 import { dict, isRecord } from "./util";
+import { count, timeoutOf, waitUntil } from "./waiting";
 
 /**
  * `/_emulator` endpoints for tests and examples: reset, snapshot, seed, logs, faults, mounts, sinks.
@@ -23,6 +24,15 @@ const fail = (status: number, error: string): Reply => jsonReply(status, { error
 function body(req: Incoming): { ok: true; value: unknown } | { ok: false; reply: Reply } {
   const parsed = parseJson(req.body);
   return parsed.ok ? { ok: true, value: parsed.value ?? {} } : { ok: false, reply: fail(400, `invalid JSON: ${parsed.error}`) };
+}
+
+async function heldRequests(rt: Runtime, req: Incoming): Promise<Reply> {
+  const wait = count(req.query.get("wait"), 0);
+  const timeoutMs = timeoutOf(req);
+  if (wait === undefined) return fail(400, "wait must be a non-negative integer");
+  if (typeof timeoutMs !== "number") return timeoutMs;
+  const ok = await waitUntil(rt, () => rt.faults.held().length >= wait, timeoutMs);
+  return jsonReply(200, { held: rt.faults.held(), ...(wait > 0 ? { timedOut: !ok } : {}) });
 }
 
 const MOUNT_PATH = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
@@ -102,6 +112,9 @@ const routes: Route<Runtime>[] = [
     },
   },
   { method: "GET", path: "/faults", handler: (rt) => jsonReply(200, { faults: rt.faults.list() }) },
+  // GET /faults/held[?wait=N[&timeoutMs=T]]: the requests hold faults are holding, once at least N are.
+  { method: "GET", path: "/faults/held", handler: heldRequests },
+  { method: "POST", path: "/faults/release", handler: (rt) => jsonReply(200, { released: rt.faults.release() }) },
   { method: "DELETE", path: "/faults", handler: (rt) => (rt.faults.clear(), emptyReply(204)) },
   {
     method: "PUT",

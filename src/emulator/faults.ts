@@ -15,7 +15,16 @@ export interface Fault {
   status?: number;
   retryAfter?: number;
   delayMs?: number;
+  /** Holds the request at its `when` until POST /_emulator/faults/release: a test decides when it goes on. */
+  hold: boolean;
   drop: boolean;
+  when: "before" | "after";
+}
+
+/** A request a `hold` fault is holding, as GET /_emulator/faults/held lists it. */
+export interface HeldRequest {
+  method: string;
+  path: string;
   when: "before" | "after";
 }
 
@@ -25,9 +34,9 @@ export type FaultAction = { kind: "drop" } | { kind: "status"; status: number; r
 export function faultAction(fault: Fault): FaultAction {
   if (fault.drop) return { kind: "drop" };
   if (fault.status !== undefined) return { kind: "status", status: fault.status, retryAfter: fault.retryAfter };
-  // Retry-After alone means "rate limited"; delay alone means "slow but correct".
+  // Retry-After alone means "rate limited"; a delay or a hold alone means "slow but correct".
   if (fault.retryAfter !== undefined) return { kind: "status", status: 429, retryAfter: fault.retryAfter };
-  if (fault.delayMs !== undefined) return { kind: "delay-only" };
+  if (fault.delayMs !== undefined || fault.hold) return { kind: "delay-only" };
   return { kind: "status", status: 503 };
 }
 
@@ -107,11 +116,40 @@ export class Throttle {
 
 export class Faults {
   private faults: Fault[] = [];
+  private holding: { request: HeldRequest; release(): void }[] = [];
   readonly throttle = new Throttle();
+
+  /** Holds `request` until release() or clear(); at once when the emulator is closing. */
+  hold(request: HeldRequest, closing: AbortSignal): Promise<void> {
+    if (closing.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const entry = {
+        request,
+        release: () => {
+          closing.removeEventListener("abort", entry.release);
+          this.holding = this.holding.filter((e) => e !== entry);
+          resolve();
+        },
+      };
+      closing.addEventListener("abort", entry.release, { once: true });
+      this.holding.push(entry);
+    });
+  }
+
+  held(): HeldRequest[] {
+    return this.holding.map((e) => ({ ...e.request }));
+  }
+
+  /** Lets every held request go on; how many there were. */
+  release(): number {
+    const all = [...this.holding];
+    for (const e of all) e.release();
+    return all.length;
+  }
 
   add(input: unknown): Fault | string {
     if (!isRecord(input)) return "body must be a JSON object";
-    const { method, path, count = 1, skip = 0, every = 1, status, retryAfter, delayMs, drop = false, when = "before" } = input;
+    const { method, path, count = 1, skip = 0, every = 1, status, retryAfter, delayMs, hold = false, drop = false, when = "before" } = input;
     if (typeof path !== "string" || !path.startsWith("/")) return "path is required and must start with /";
     if (method !== undefined && (typeof method !== "string" || method === "")) return "method must be a non-empty string";
     if (!Number.isInteger(count) || (count as number) < 1) return "count must be a positive integer";
@@ -127,6 +165,7 @@ export class Faults {
       return "delayMs must be a non-negative integer";
     }
     if (typeof drop !== "boolean") return "drop must be a boolean";
+    if (typeof hold !== "boolean") return "hold must be a boolean";
     if (when !== "before" && when !== "after") return 'when must be "before" or "after"';
     const fault: Fault = {
       id: randomId("fault"),
@@ -139,6 +178,7 @@ export class Faults {
       status: status as number | undefined,
       retryAfter: retryAfter as number | undefined,
       delayMs: delayMs as number | undefined,
+      hold,
       drop,
       when,
     };
@@ -169,8 +209,10 @@ export class Faults {
     return this.faults.map((f) => ({ ...f }));
   }
 
+  /** No faults, no throttle, and nothing held: a cleared emulator never keeps a request waiting. */
   clear(): void {
     this.faults = [];
+    this.release();
     this.throttle.off();
   }
 }

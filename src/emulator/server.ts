@@ -145,6 +145,7 @@ async function serveRequest(rt: Runtime, req: http.IncomingMessage, res: http.Se
   const fault = rt.faults.take([rawMethod, method], path);
   if (fault?.when === "before") {
     if (fault.delayMs) await sleep(fault.delayMs, rt.closing);
+    if (fault.hold) await rt.faults.hold({ method, path, when: "before" }, rt.closing);
     const early = applyFault(fault, service, req, res, log);
     if (early) return;
   }
@@ -159,6 +160,7 @@ async function serveRequest(rt: Runtime, req: http.IncomingMessage, res: http.Se
 
   if (fault?.when === "after") {
     if (fault.delayMs) await sleep(fault.delayMs, rt.closing);
+    if (fault.hold) await rt.faults.hold({ method, path, when: "after" }, rt.closing);
     if (applyFault(fault, service, req, res, log)) return;
   }
   log(reply.status);

@@ -199,19 +199,20 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
 
   it("a second operation on a stack being updated is refused at once, not queued; the first completes", async () => {
     const s = await stack("parallel", { "behaviours:count": "1" });
-    // The create's write is held long enough for a second command to meet the stack's lock.
-    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/transform/alphabet/bulk-0", delayMs: 8000, count: 1 });
+    // The create's write is held at the emulator until the second command has met the stack's lock:
+    // the first up is mid-update for as long as the test needs, however slow the machine.
+    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/transform/alphabet/bulk-0", hold: true, count: 1 });
     try {
       const first = s.up();
       const locks = path.join(s.dir, "backend/.pulumi/locks");
       const held = () => fs.existsSync(locks) && fs.readdirSync(locks, { recursive: true, withFileTypes: true }).some((f) => f.isFile());
-      for (let waited = 0; !held(); waited += 100) {
-        if (waited > 60_000) throw new Error("the first up never took the stack's lock");
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const writing = await control<{ timedOut: boolean }>(emu, "GET", "/faults/held?wait=1&timeoutMs=60000");
+      expect(writing.timedOut, "the first up reached its create").toBe(false);
+      expect(held(), "the first up holds the stack's lock").toBe(true);
       const second = await s.run(["up", "--yes", "--skip-preview"]);
       expect(second.code).not.toBe(0);
       expect(second.stdout + second.stderr).toMatch(/the stack is currently locked by 1 lock\(s\)/);
+      expect((await control<{ released: number }>(emu, "POST", "/faults/release")).released, "the first up was still waiting").toBe(1);
       expect(ops(await first)).toEqual({ "bulk-0": "create" });
       expect(held()).toBe(false);
     } finally {

@@ -88,6 +88,23 @@ describe("faults", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  test("hold: the request waits at its fault until released, then the fault acts; clearing the faults releases too", async () => {
+    await fault({ method: "POST", path: ncPath(), status: 503, hold: true, when: "after" });
+    const pending = createNc();
+    const held = await call("GET", `${emu.controlUrl}/faults/held?wait=1&timeoutMs=60000`);
+    expect(held.json).toEqual({ held: [{ method: "POST", path: ncPath(), when: "after" }], timedOut: false });
+    expect(await countNc()).toBe(1); // after: it acted, and its answer waits
+    expect((await call("POST", `${emu.controlUrl}/faults/release`)).json).toEqual({ released: 1 });
+    expect((await pending).status).toBe(503);
+    expect((await call("GET", `${emu.controlUrl}/faults/held?wait=1&timeoutMs=0`)).json).toEqual({ held: [], timedOut: true });
+    await fault({ method: "POST", path: ncPath(), hold: true });
+    const served = createNc("m");
+    await call("GET", `${emu.controlUrl}/faults/held?wait=1&timeoutMs=60000`);
+    expect(await countNc()).toBe(1); // before: nothing acted yet
+    await call("DELETE", `${emu.controlUrl}/faults`);
+    expect((await served).status).toBe(201); // a hold alone is "slow but correct"
+  });
+
   test("list and clear faults", async () => {
     await fault({ path: "/v1/*", status: 500, count: 3 });
     const listed = await call("GET", `${emu.controlUrl}/faults`);
@@ -96,7 +113,7 @@ describe("faults", () => {
     expect((await putAlphabet("a")).status).toBe(204);
   });
 
-  test.each([{}, { path: "no-slash" }, { path: "/x", count: 0 }, { path: "/x", every: 0 }, { path: "/x", status: 42 }, { path: "/x", when: "during" }, { path: "/x", drop: "yes" }])(
+  test.each([{}, { path: "no-slash" }, { path: "/x", count: 0 }, { path: "/x", every: 0 }, { path: "/x", status: 42 }, { path: "/x", when: "during" }, { path: "/x", drop: "yes" }, { path: "/x", hold: 1 }])(
     "invalid fault %j → 400",
     async (body) => {
       expect((await fault(body)).status).toBe(400);

@@ -1,9 +1,11 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { call, useEmulator, useReceiver, type Received } from "./helpers";
+import { startEmulator } from "../../src/emulator";
+import { bearer, call, useEmulator, useReceiver, type Received } from "./helpers";
 import { runsApi } from "./runs-helpers";
 
-const { emu } = useEmulator({ deliveryTimeoutMs: 300 });
+// The default delivery timeout (10 s): a receiver slowed by a busy machine still answers in time.
+const { emu } = useEmulator();
 const receiver = useReceiver();
 const api = runsApi(emu);
 
@@ -22,10 +24,15 @@ async function hook(attributes: Record<string, unknown>, workspaceId = emu.works
   return res.json.data.id;
 }
 
+/**
+ * The log once it has `wait` entries, or (`settled`) once no notification is still on its way, so
+ * "nothing more came" is known, not guessed from a quiet spell. The 60 s only guards against a hang.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function deliveries(wait: number, timeoutMs = 3000): Promise<any[]> {
-  const res = await call("GET", `${emu.controlUrl}/deliveries?wait=${wait}&timeoutMs=${timeoutMs}`);
+async function deliveries(wait: number | "settled"): Promise<any[]> {
+  const res = await call("GET", `${emu.controlUrl}/deliveries?${wait === "settled" ? "settled=1" : `wait=${wait}`}&timeoutMs=60000`);
   expect(res.status).toBe(200);
+  expect(res.json.timedOut).toBe(false);
   return [...res.json.deliveries].sort((a, b) => a.sequence - b.sequence);
 }
 
@@ -42,7 +49,7 @@ describe("generic notifications (payload version 1)", () => {
     expect(log.every((d) => d.configurationId === nc && d.runId === id)).toBe(true);
     expect(triggersOf(receiver.received)).toEqual(["run:created", "run:planning", "run:applying", "run:completed"]);
     for (const r of receiver.received) expect(r.headers["x-svc-notification-signature"]).toBe(hmac("s3cret", r.body));
-    expect(await deliveries(5, 100)).toHaveLength(4);
+    expect(await deliveries("settled")).toHaveLength(4);
   });
 
   test("every field of the seed's table, and the signature over the exact body", async () => {
@@ -131,7 +138,7 @@ describe("generic notifications (payload version 1)", () => {
     });
     const id = await api.createId();
     await api.advanceTo(id, "planned");
-    const log = await deliveries(2, 300);
+    const log = await deliveries("settled");
     expect(log.map((d) => d.trigger)).toEqual(["run:planning"]);
     expect(triggersOf(receiver.received)).toEqual(["run:planning"]);
   });
@@ -147,21 +154,47 @@ describe("generic notifications (payload version 1)", () => {
     ]);
   });
 
-  test("the API does not wait for deliveries; wait=N reports a timeout", async () => {
+  test("the API does not wait for deliveries; wait=N and settled report a timeout", async () => {
     await hook({});
     receiver.hang = true;
     const id = await api.createId();
-    // A blocking create would have logged the (timed-out) delivery before answering.
+    // The receiver holds the notification until released: a create that waited for it could not have answered.
     expect((await call("GET", `${emu.controlUrl}/deliveries`)).json.deliveries).toEqual([]);
-    const res = await call("GET", `${emu.controlUrl}/deliveries?wait=1&timeoutMs=50`);
-    expect(res.json).toEqual({ deliveries: [], timedOut: true });
+    expect((await call("GET", `${emu.controlUrl}/deliveries?wait=1&timeoutMs=50`)).json).toEqual({ deliveries: [], timedOut: true });
+    expect((await call("GET", `${emu.controlUrl}/deliveries?settled=1&timeoutMs=50`)).json).toEqual({ deliveries: [], timedOut: true });
+    expect(receiver.release()).toBe(1);
     const [entry] = await deliveries(1);
-    expect(entry).toMatchObject({ runId: id, response: null, error: expect.stringContaining("no response") });
+    expect(entry).toMatchObject({ runId: id, response: { code: "200" } });
+  });
+
+  test("a receiver that does not answer within deliveryTimeoutMs is logged with no response", async () => {
+    // An emulator of its own with a short timeout: the receiver never answers, so the timeout fires however slow the machine.
+    const quick = await startEmulator({ deliveryTimeoutMs: 50 });
+    try {
+      const created = await call("POST", `${quick.runUrl}/workspaces/${quick.workspaceId}/notification-configurations`, {
+        headers: bearer(quick.tokens.runAdmin),
+        body: { data: { type: "notification-configurations", attributes: { name: "slow", "destination-type": "generic", url: receiver.url, enabled: true, triggers: ["run:created"] } } },
+      });
+      expect(created.status, created.text).toBe(201);
+      receiver.hang = true; // after the configuration's verification, which it answered
+      const run = await call("POST", `${quick.runUrl}/runs`, {
+        headers: bearer(quick.tokens.runAdmin),
+        body: { data: { type: "runs", attributes: {}, relationships: { workspace: { data: { type: "workspaces", id: quick.workspaceId } } } } },
+      });
+      expect(run.status).toBe(201);
+      const log = await call("GET", `${quick.controlUrl}/deliveries?settled=1&timeoutMs=60000`);
+      const entry = log.json.deliveries.find((d: { trigger?: string }) => d.trigger === "run:created");
+      expect(entry).toMatchObject({ runId: run.json.data.id, response: null, error: `request to ${receiver.url} failed: no response within 50 ms` });
+    } finally {
+      receiver.release();
+      await quick.close();
+    }
   });
 
   test("wait and timeoutMs are validated", async () => {
     expect((await call("GET", `${emu.controlUrl}/deliveries?wait=-1`)).status).toBe(400);
     expect((await call("GET", `${emu.controlUrl}/deliveries?wait=1&timeoutMs=999999`)).status).toBe(400);
+    expect((await call("GET", `${emu.controlUrl}/deliveries?settled=yes`)).status).toBe(400);
   });
 });
 

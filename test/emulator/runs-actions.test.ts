@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { useEmulator } from "./helpers";
+import { call, useEmulator } from "./helpers";
 import { runsApi, type Who } from "./runs-helpers";
 
 const { emu } = useEmulator();
@@ -99,7 +99,7 @@ describe("cancel", () => {
 
 describe("force-cancel", () => {
   test("409 without a prior cancel, 409 before the cool-off, 202 after it; the lock is released at once", async () => {
-    await api.settings({ forceCancelCooloffMs: 150 });
+    // The default cool-off (60 s), passed on the emulator's clock: no sleep decides which answer comes.
     const id = await runAt("planning");
     const next = await api.createId();
     const noCancel = await api.action(id, "force-cancel");
@@ -109,7 +109,9 @@ describe("force-cancel", () => {
     const early = await api.action(id, "force-cancel");
     expect(early.status).toBe(409);
     expect(early.json.errors[0].detail).toContain("cool-off");
-    await new Promise((r) => setTimeout(r, 200));
+    const clock = (ms: number) => call("POST", `${emu.controlUrl}/clock/advance`, { body: { ms } });
+    expect((await clock(-1)).status).toBe(400);
+    expect((await clock(60_000)).json.advancedMs).toBe(60_000);
     expect((await api.get(id)).json.data.attributes.actions["is-force-cancelable"]).toBe(true);
     expect((await api.action(id, "force-cancel")).status).toBe(202);
     const doc = await api.get(id);

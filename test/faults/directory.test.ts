@@ -238,12 +238,14 @@ describe("issue 17 item 6: recovery after a lost check-out response never takes 
   it.each(scenarios.flatMap(([who, token, inputs]) => WHEN.map((when) => [who, when, token, inputs] as const)))(
     "a borrower with %s checks out while the response (503 %s the server acted) is in flight: their loan stays theirs, their password works",
     async (who, when, token, inputs) => {
-      // The server holds the response long enough for the other borrower to act in between.
-      await fault(`${LIBRARY}/pool/check-out`, { status: 503, delayMs: 400 }, when, 1);
+      // The server holds our request (before it acts, or its response after) until the other borrower has acted.
+      await fault(`${LIBRARY}/pool/check-out`, { status: 503, hold: true }, when, 1);
       const ours = created(inputs);
-      await new Promise((r) => setTimeout(r, 150));
+      const holding = await control<{ timedOut: boolean }>(emu(), "GET", "/faults/held?wait=1&timeoutMs=60000");
+      expect(holding.timedOut, "our check-out reached the server").toBe(false);
       const theirs = await borrowAs(token());
       const theirBorrower = (await status())[theirs.account].borrower_client_token;
+      await control(emu(), "POST", "/faults/release");
       const result = await ours;
       await clearFaults();
       expect((await status())[theirs.account], "their loan is untouched").toEqual({ available: false, borrower_client_token: theirBorrower, borrower_entity_id: "" });

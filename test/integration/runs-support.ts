@@ -64,3 +64,17 @@ export async function workspaceRuns(emu: Emulator, workspaceId = emu.workspaceId
   const r = await runApi(emu, "GET", `/workspaces/${workspaceId}/runs?page%5Bsize%5D=100`);
   return r.body.data;
 }
+
+/**
+ * The polls of `/runs/{id}` the emulator logged more than `seconds` after the first one, up to the
+ * first action on the run (a timed-out Run reads it afresh to stop it). A wait that honours its
+ * deadline (taken before its first poll) checks it after every poll and stops, so at most one poll
+ * comes after it, however slow the machine: no clock decides this count.
+ */
+export async function pollsPastDeadline(emu: Emulator, id: string, seconds: number): Promise<number> {
+  const logged = (await control<{ requests: { method: string; path: string; at: string }[] }>(emu, "GET", "/requests")).requests;
+  const acted = logged.findIndex((r) => r.path.startsWith(`/api/v2/runs/${id}/actions/`));
+  const polls = (acted < 0 ? logged : logged.slice(0, acted)).filter((r) => r.method === "GET" && r.path === `/api/v2/runs/${id}`).map((r) => Date.parse(r.at));
+  if (polls.length === 0) throw new Error(`no read of run ${id} was logged`);
+  return polls.filter((at) => at > polls[0] + seconds * 1000).length;
+}

@@ -3,6 +3,7 @@ import { jsonReply, parseJson, type Incoming, type Reply } from "../http";
 import type { Route } from "../router";
 import type { Runtime } from "../runtime";
 import { hasOwn, isRecord, now, randomId } from "../util";
+import { count, timeoutOf, waitUntil } from "../waiting";
 import { API_PREFIX, documentReply } from "./jsonapi";
 import { emitAssessment } from "./notificationDelivery";
 import { runResource } from "./run";
@@ -18,7 +19,7 @@ import { ADMIN_USER_ID, HOLDABLE_STATUSES, POLICY_MODES, RUN_STATUSES, type Asse
 
 const ADMIN: RunPrincipal = { kind: "user", userId: ADMIN_USER_ID, role: "admin" };
 function runDocument(rt: Runtime, run: Run): Reply {
-  return documentReply(200, { data: runResource(rt.store.data.run, ADMIN, run, { taskStages: true }) });
+  return documentReply(200, { data: runResource(rt.store.data.run, ADMIN, run, { taskStages: true, nowMs: rt.runService.nowMs() }) });
 }
 
 function waitMessage(rt: Runtime, run: Run): string {
@@ -85,7 +86,16 @@ function nonNegativeInt(value: unknown): value is number {
 }
 
 function settingsOf(rt: Runtime) {
-  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs };
+  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs, advancedMs: rt.runService.advancedMs };
+}
+
+/** POST /clock/advance {ms}: the run service's clock jumps forward (cool-offs pass) without anyone waiting. */
+function advanceClock(rt: Runtime, req: Incoming): Reply {
+  const parsed = objectBody(req);
+  if (!parsed.ok) return parsed.reply;
+  if (!nonNegativeInt(parsed.value.ms)) return fail(400, "ms must be a non-negative integer");
+  rt.runService.advancedMs += parsed.value.ms;
+  return jsonReply(200, settingsOf(rt));
 }
 
 function putClock(rt: Runtime, req: Incoming): Reply {
@@ -122,32 +132,23 @@ export function objectBody(req: Incoming): Body {
 }
 
 /**
- * GET /_emulator/deliveries[?wait=N[&timeoutMs=T]]: the deliveries log; with `wait`, answers once
- * at least N entries exist or T ms (default 5000, at most 60000) have passed, with `timedOut`
- * saying which. Notifications are sent after the API answers, so this is how tests wait for them.
+ * GET /_emulator/deliveries[?wait=N|settled=1][&timeoutMs=T]: the deliveries log; with `wait`,
+ * answers once at least N entries exist, with `settled=1` once no notification is still on its way
+ * (every one emitted so far is logged), or after T ms (default 5000, at most 60000), with
+ * `timedOut` saying which. Notifications are sent after the API answers, so this is how tests wait
+ * for them, and how they know none is still coming.
  */
-
-const DEFAULT_TIMEOUT_MS = 5_000;
-const MAX_TIMEOUT_MS = 60_000;
-const POLL_MS = 5;
-
-function count(raw: string | null, fallback: number): number | undefined {
-  if (raw === null) return fallback;
-  return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : undefined;
-}
-
 async function listDeliveries(rt: Runtime, req: Incoming): Promise<Reply> {
   const wait = count(req.query.get("wait"), 0);
-  const timeoutMs = count(req.query.get("timeoutMs"), DEFAULT_TIMEOUT_MS);
+  const settled = req.query.get("settled");
+  const timeoutMs = timeoutOf(req);
   if (wait === undefined) return fail(400, "wait must be a non-negative integer");
-  if (timeoutMs === undefined || timeoutMs > MAX_TIMEOUT_MS) return fail(400, `timeoutMs must be an integer from 0 to ${MAX_TIMEOUT_MS}`);
-  const deadline = Date.now() + timeoutMs;
-  let deliveries = rt.deliveries.all();
-  while (deliveries.length < wait && Date.now() < deadline && !rt.closing.aborted) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    deliveries = rt.deliveries.all();
-  }
-  return jsonReply(200, { deliveries, ...(wait > 0 ? { timedOut: deliveries.length < wait } : {}) });
+  if (settled !== null && settled !== "1") return fail(400, "settled must be 1");
+  if (typeof timeoutMs !== "number") return timeoutMs;
+  const reached = settled === "1" ? () => rt.runService.chains.size === 0 : () => rt.deliveries.all().length >= wait;
+  const waited = wait > 0 || settled === "1";
+  const ok = waited ? await waitUntil(rt, reached, timeoutMs) : true;
+  return jsonReply(200, { deliveries: rt.deliveries.all(), ...(waited ? { timedOut: !ok } : {}) });
 }
 
 /**
@@ -200,6 +201,7 @@ export const runControlRoutes: Route<Runtime>[] = [
   { method: "POST", path: "/runs/:id/outcome", handler: outcome },
   { method: "PUT", path: "/clock", handler: putClock },
   { method: "GET", path: "/clock", handler: (rt) => jsonReply(200, settingsOf(rt)) },
+  { method: "POST", path: "/clock/advance", handler: advanceClock },
   { method: "PUT", path: "/settings", handler: putSettings },
   { method: "GET", path: "/settings", handler: (rt) => jsonReply(200, settingsOf(rt)) },
   { method: "POST", path: "/assessments", handler: recordAssessment },

@@ -35,11 +35,12 @@ function permissions(principal: RunPrincipal, state: RunState, run: Run): Record
 export interface DocumentOptions {
   /** The seed puts task-stages on the get-run response only. */
   taskStages?: boolean;
-  nowMs?: number;
+  /** The run service's clock (RunService.nowMs), which decides is-force-cancelable. */
+  nowMs: number;
 }
 
-export function runResource(state: RunState, principal: RunPrincipal, run: Run, options: DocumentOptions = {}) {
-  const nowMs = options.nowMs ?? Date.now();
+export function runResource(state: RunState, principal: RunPrincipal, run: Run, options: DocumentOptions) {
+  const nowMs = options.nowMs;
   const attributes: Record<string, unknown> = {
     actions: {
       "is-cancelable": isCancelable(run),
@@ -240,7 +241,7 @@ function showRun(ctx: RunContext, req: Incoming): Reply {
   if (!Array.isArray(includes)) return errorReply(400, [includes]);
   const state = ctx.rt.store.data.run;
   return documentReply(200, {
-    data: runResource(state, ctx.principal, run, { taskStages: true }),
+    data: runResource(state, ctx.principal, run, { taskStages: true, nowMs: ctx.rt.runService.nowMs() }),
     ...(includes.length > 0 ? { included: includedFor(state, [run], includes) } : {}),
   });
 }

@@ -33,7 +33,7 @@ const cancel: Action = (ctx, run, by) => {
   if (!isCancelable(run)) return conflict(run, "only a planning or applying run can be canceled");
   if (!run.cancelRequested) {
     run.cancelRequested = true;
-    run.forceCancelAvailableAt = new Date(Date.now() + ctx.rt.runService.forceCancelCooloffMs).toISOString();
+    run.forceCancelAvailableAt = new Date(ctx.rt.runService.nowMs() + ctx.rt.runService.forceCancelCooloffMs).toISOString();
   }
   run.updatedByName = by;
   run.updatedAt = now();
@@ -43,7 +43,7 @@ const cancel: Action = (ctx, run, by) => {
 const forceCancel: Action = (ctx, run, by) => {
   if (!isCancelable(run)) return conflict(run, "only a planning or applying run can be force-canceled");
   if (!run.cancelRequested) return conflict(run, "run has not been canceled yet; cancel it first");
-  if (!isForceCancelable(run, Date.now())) return conflict(run, `the cool-off period has not passed; force-cancel is available at ${run.forceCancelAvailableAt}`);
+  if (!isForceCancelable(run, ctx.rt.runService.nowMs())) return conflict(run, `the cool-off period has not passed; force-cancel is available at ${run.forceCancelAvailableAt}`);
   moveTo(ctx.rt, run, "force_canceled", by);
   return undefined;
 };

@@ -81,7 +81,7 @@ export function createRun(ctx: RunContext, req: Incoming): Reply {
     triggerReason: "manual",
   });
   queueRun(ctx.rt, run);
-  return withLocation(documentReply(201, { data: runResource(state, ctx.principal, run) }), `${API_PREFIX}/runs/${run.id}`);
+  return withLocation(documentReply(201, { data: runResource(state, ctx.principal, run, { nowMs: ctx.rt.runService.nowMs() }) }), `${API_PREFIX}/runs/${run.id}`);
 }
 
 /** A create-run body after shape checks; absent members take their defaults in createRun. */

@@ -90,7 +90,7 @@ export function listRuns(ctx: RunContext, req: Incoming): Reply {
   const next = number < totalPages ? number + 1 : null;
   const link = linkBuilder(req.query, `${API_PREFIX}/workspaces/${encodeURIComponent(workspaceId)}/runs`, size);
   const state = ctx.rt.store.data.run;
-  const nowMs = Date.now();
+  const nowMs = ctx.rt.runService.nowMs();
   return documentReply(200, {
     data: page.map((run) => runResource(state, ctx.principal, run, { nowMs })),
     ...(includes.length > 0 ? { included: includedFor(state, page, includes) } : {}),

@@ -364,6 +364,11 @@ export const DEFAULT_FORCE_CANCEL_COOLOFF_MS = 60_000;
 export class RunService {
   forceCancelCooloffMs: number;
   autoAdvanceMs: number;
+  /**
+   * How far POST /_emulator/clock/advance has moved the run service's clock past the machine's:
+   * a test passes a cool-off by saying so, never by sleeping through it.
+   */
+  advancedMs = 0;
   /** Absolute base URL of the emulator (`http://127.0.0.1:port`), set once it listens. */
   baseUrl = "";
   /** Event order of run and assessment notifications, carried by their delivery log entries. */
@@ -397,9 +402,15 @@ export class RunService {
     }
   }
 
+  /** The run service's clock (ms since the epoch): the machine's, plus what tests advanced it by. */
+  nowMs(): number {
+    return Date.now() + this.advancedMs;
+  }
+
   /** Back to the options the emulator was started with; called by /_emulator/reset. */
   reset(): void {
     this.generation += 1;
+    this.advancedMs = 0;
     this.chains.clear();
     this.forceCancelCooloffMs = this.defaults.forceCancelCooloffMs ?? DEFAULT_FORCE_CANCEL_COOLOFF_MS;
     this.setAutoAdvance(this.defaults.autoAdvanceMs ?? 0);
