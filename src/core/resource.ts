@@ -58,6 +58,27 @@ export interface SvcResource extends pulumi.CustomResource {
 export const SvcResource = pulumi.CustomResource as unknown as abstract new (t: string, name: string, props?: pulumi.Inputs,
   opts?: pulumi.CustomResourceOptions) => SvcResource;
 
+const ADOPT_ID = "adoptId";
+const takers = new Map<string, string>();
+
+/**
+ * One program, one taker per object: a second resource of the kind given the same `adoptId` fails
+ * here, before either is registered (an id that comes as an Output, when it is known, before that
+ * resource is). The provider process refuses takers the program cannot see (docs/adopting.md).
+ */
+function takenOnce(kind: string, name: string, adoptId: unknown): unknown {
+  const claim = (id: unknown) => {
+    if (typeof id !== "string") return id;
+    const other = takers.get(`${kind}\n${id}`);
+    if (other !== undefined && other !== name) {
+      throw new Error(`${kind} "${name}": adoptId ${id} is given to "${other}" too; one object can belong to one resource`);
+    }
+    takers.set(`${kind}\n${id}`, name);
+    return id;
+  };
+  return pulumi.Output.isInstance(adoptId) ? adoptId.apply(claim) : claim(adoptId);
+}
+
 /**
  * The arguments of a kind's `super` call: its type token, its properties with the serialized
  * provider, and the options that mark its secret outputs secret. Every kind takes a `connection`
@@ -85,6 +106,7 @@ export function registration(def: Pick<ResourceDefinition, "kind" | "outputs" | 
     props[CONNECTION_KEY] = pulumi.secret(connection);
     secrets.push(CONNECTION_KEY);
   }
+  if (ADOPT_ID in props && props[ADOPT_ID] !== undefined) props[ADOPT_ID] = takenOnce(def.kind, name, props[ADOPT_ID]);
   if (PROVIDER_KEY in props) throw new Error(`${def.kind} "${name}": ${PROVIDER_KEY} is the engine's own key, not an argument`);
   props[PROVIDER_KEY] = serializedProvider(def.kind);
   const options: pulumi.CustomResourceOptions = {
