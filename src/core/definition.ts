@@ -16,6 +16,29 @@ import type { Props } from "./props";
 export const PROVIDER_KEY = "__provider";
 
 /**
+ * What a change of an object loses or makes unusable (docs/review.md, "Data at risk"). Only what is
+ * declared here is ever said to be at risk: a change of any other input is harmless.
+ */
+export interface Risk<In extends Props = Props> {
+  /** What a delete, or a replacement (which deletes the old object), loses or strands. */
+  lost?: string;
+  /** A boolean input without which a delete loses nothing (the old state's value counts). */
+  lostOnlyIf?: keyof In & string;
+  /** What creating the object destroys (activating a secondary wipes the data it holds). */
+  created?: string;
+  /** Inputs whose change, in place too, strands data: what it strands. */
+  changes?: Partial<Record<keyof In & string, string>>;
+  /** The safer way, where there is one. */
+  instead?: string;
+  /**
+   * At risk only while another object uses this one: a resource of one of `kinds` in the preview
+   * whose input `input` holds this object's `by` (an alphabet a template names). An object that
+   * nothing in the preview uses is not at risk.
+   */
+  usedBy?: { kinds: readonly string[]; input: string; by: keyof In & string };
+}
+
+/**
  * Everything the machinery needs to know about one API object. Check, diff and the error handling
  * of create/read/update/delete are derived from it (src/core/provider.ts).
  */
@@ -47,6 +70,8 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
    * the old one still holds it.
    */
   exclusive?: { keys: ReadonlyArray<keyof In & string>; scope: ReadonlyArray<keyof In & string> };
+  /** What changes of this object lose or strand: reviews list them "at risk", reference pages show them. */
+  risk?: Risk<In>;
   /** Output keys the engine must keep secret (additionalSecretOutputs). */
   secrets?: ReadonlyArray<string>;
   /** Inputs the server never returns: kept from the inputs in state, never compared with a read. */

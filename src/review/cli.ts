@@ -2,26 +2,29 @@
 import * as fs from "node:fs";
 import { review } from "./review";
 
-const USAGE = `Usage: pulumi-svc-review [--full] [FILE]
+const USAGE = `Usage: pulumi-svc-review [--full] [--fail-on-risk] [FILE]
 
 Reads the output of \`pulumi preview --json\` from FILE (or standard input when FILE is
 absent or -) and writes a Markdown review of the plan to standard output: a summary with every
 replacement and delete, then each changed resource's changed properties, old → new. Secret
 values are never printed. The review stays within 65,536 characters (a GitHub comment).
+Changes that lose or strand data are listed first, under "Data at risk".
 A preview that failed is reviewed with its errors first, and the command exits 3.
 Input that is not a preview exits 1, a wrong option 2.
-  --full   list unchanged properties too
-  --help   show this text`;
+  --full           list unchanged properties too
+  --fail-on-risk   exit 3 when any change puts data at risk (the review is printed all the same)
+  --help           show this text`;
 
 export class UsageError extends Error {}
 
-export interface ReviewArgs { full: boolean; file?: string }
+export interface ReviewArgs { full: boolean; failOnRisk: boolean; file?: string }
 
 export function parseArgs(argv: string[]): ReviewArgs | "help" {
-  const args: ReviewArgs = { full: false };
+  const args: ReviewArgs = { full: false, failOnRisk: false };
   for (const a of argv) {
     if (a === "--help" || a === "-h") return "help";
     if (a === "--full") args.full = true;
+    else if (a === "--fail-on-risk") args.failOnRisk = true;
     else if (a.startsWith("-") && a !== "-") throw new UsageError(`unknown option ${a}`);
     else if (args.file !== undefined) throw new UsageError(`one input file only, got ${args.file} and ${a}`);
     else args.file = a;
@@ -35,15 +38,15 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Exit status of a review of a preview that failed: the review is printed all the same. */
+/** Exit status of a review of a preview that failed, or (with --fail-on-risk) that puts data at risk. */
 export const FAILED_PREVIEW = 3;
 
 export async function main(argv: string[]): Promise<{ out: string; code: number }> {
   const args = parseArgs(argv);
   if (args === "help") return { out: `${USAGE}\n`, code: 0 };
   const text = args.file === undefined || args.file === "-" ? await readStdin() : fs.readFileSync(args.file, "utf8");
-  const { text: out, failed } = await review(text, { full: args.full });
-  return { out, code: failed ? FAILED_PREVIEW : 0 };
+  const { text: out, failed, atRisk } = await review(text, { full: args.full });
+  return { out, code: failed || (args.failOnRisk && atRisk > 0) ? FAILED_PREVIEW : 0 };
 }
 
 if (require.main === module) {

@@ -7,6 +7,7 @@ import type { ResourceDefinition } from "../core/definition";
 import { diff as providerDiff } from "../core/provider";
 import { UNKNOWN } from "../core/unknown";
 import { createdPath } from "./paths";
+import { planValues, riskOf, type AtRisk } from "./risk";
 import { PLANNED } from "../core/planned";
 import type { Preview, PreviewState, PreviewStep } from "./preview";
 import { holdsSecret, sameValue, secretStatus, secretTexts, versionKey, versionOf, type SecretStatus } from "./secret";
@@ -65,6 +66,8 @@ export interface ReviewModel {
   calls: string[];
   /** The preview's error diagnostics: it failed, and its plan is only what came before the failure. */
   errors: PreviewError[];
+  /** The changes that lose or strand data, as their kinds declare it (src/review/risk.ts). */
+  atRisk: AtRisk[];
 }
 
 export interface PreviewError {
@@ -166,6 +169,7 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
   const secrets = new Set<string>();
   const changes: ResourceChange[] = [];
   const cascades: { change: ResourceChange; deps: Record<string, string[] | null | undefined> }[] = [];
+  const risky: { change: ResourceChange; def: ResourceDefinition | undefined; olds: Record<string, unknown>; news: Record<string, unknown> }[] = [];
   const byUrnChange = new Map<string, ResourceChange>();
   for (const [urn, steps] of byUrn) {
     const ops = steps.map((s) => s.op);
@@ -210,13 +214,19 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
     }
     changes.push(change);
     byUrnChange.set(urn, change);
+    risky.push({ change, def, olds, news });
     if (replace) cascades.push({ change, deps: newState?.propertyDependencies ?? oldState?.propertyDependencies ?? {} });
   }
   for (const { change, deps } of cascades) explainCascade(change, deps, byUrnChange);
+  const inPlan = planValues(preview);
+  const atRisk = risky.flatMap(({ change, def, olds, news }) => {
+    const changed = change.properties.filter((p) => p.kind !== "unchanged").map((p) => p.name);
+    return riskOf({ ...change, changed }, def, olds, news, inPlan) ?? [];
+  });
   // Counted as the CLI counts them ("Resources: 6 unchanged"), the stack included: a review that
   // said one less than the CLI beside it read as a resource gone missing.
   const unchanged = preview.changeSummary?.same ?? 0;
-  return { changes, unchanged, secrets, calls: plannedCalls(preview), errors: errorsOf(preview) };
+  return { changes, unchanged, secrets, calls: plannedCalls(preview), errors: errorsOf(preview), atRisk };
 }
 
 /**

@@ -132,6 +132,7 @@ export function summary(model: ReviewModel): string {
   const parts = counts(model).map(([op, n]) => `${n} ${VERBS[op] ?? `to ${op}`}`);
   if (model.unchanged) parts.push(`${model.unchanged} unchanged`);
   const lines = [TITLE, ...failureLines(model), "", `**Plan:** ${parts.join(", ")}.`];
+  lines.push(...riskLines(model));
   lines.push(...callLines(model));
   const risky = model.changes.filter((c) => c.op === "replace" || c.op === "delete");
   if (risky.length) {
@@ -139,6 +140,16 @@ export function summary(model: ReviewModel): string {
     for (const c of risky) lines.push(`- ${c.op === "replace" ? "⚠️ replace" : "🗑️ delete"} ${title(c)}${c.op === "replace" ? `: ${replacementLine(c)}` : ""}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The changes that lose or strand data, before anything else a reviewer reads. */
+function riskLines(model: ReviewModel): string[] {
+  if (!model.atRisk.length) return [];
+  const n = model.atRisk.length;
+  return [
+    "", `### ⚠️ Data at risk: ${n} ${n === 1 ? "change loses or strands" : "changes lose or strand"} data`, "",
+    ...model.atRisk.map((r) => `- ${code(r.name)} (${shortType(r.type)}): ${r.what.join("; ")}.${r.instead ? ` **Instead:** ${r.instead}.` : ""}`),
+  ];
 }
 
 /**

@@ -24,13 +24,13 @@ async function definitionsOf(preview: Preview): Promise<Map<string, ResourceDefi
   return out;
 }
 
-/** The review's Markdown, and whether the preview failed (its errors lead the review). */
-export async function review(json: string, options: ReviewOptions = {}): Promise<{ text: string; failed: boolean }> {
+/** The review's Markdown, whether the preview failed (its errors lead the review) and whether data is at risk. */
+export async function review(json: string, options: ReviewOptions = {}): Promise<{ text: string; failed: boolean; atRisk: number }> {
   const preview = parsePreview(json);
   const model = reviewModel(preview, await definitionsOf(preview));
   const text = model.changes.length === 0 ? noChanges(model) : assemble(summary(model), blocks(model, options), options.limit ?? COMMENT_LIMIT);
   // Secret values are never rendered; a secret's text met in a plain place is masked as well.
-  return { text: scrub(text, model.secrets), failed: model.errors.length > 0 };
+  return { text: scrub(text, model.secrets), failed: model.errors.length > 0, atRisk: model.atRisk.length };
 }
 
 export async function reviewPreview(json: string, options: ReviewOptions = {}): Promise<string> {

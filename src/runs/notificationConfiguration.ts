@@ -198,6 +198,14 @@ async function findCreated(ctx: Context, inputs: NotificationConfigurationState,
 
 export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = {
   kind: "runs:NotificationConfiguration",
+  risk: {
+    lost: "the workspace stops notifying this destination",
+    changes: {
+      url: "deliveries go to the new URL from now on",
+      token: "deliveries are signed with the new token, so a destination that checks the old signature rejects them",
+    },
+    instead: "a second configuration beside the old one while the destination moves",
+  },
   ...notificationConfigurationSet,
   confirmGone: confirmGoneIn(RUNS_ROUTES.notificationConfiguration.list, "notification configuration"),
   async create(ctx, inputs) {

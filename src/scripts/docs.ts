@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceDefinition } from "../core/definition";
+import type { ResourceDefinition, Risk } from "../core/definition";
 import type { FunctionDefinition } from "../core/fn";
 import type { Fields } from "../core/fields";
 
@@ -420,6 +420,17 @@ function firstSentence(text: string): string {
   return m ? m[1]! : one;
 }
 
+/** What reviews list under "Data at risk" for a kind, from its definition's own declaration. */
+function riskSection(r: Risk, review: string): string[] {
+  const lines = ["## Data at risk", "", `What [\`pulumi-svc-review\`](${review}#data-at-risk) lists under "Data at risk" for this object` +
+    (r.usedBy ? `, while a ${r.usedBy.kinds.map((k) => code(k)).join(" or ")} in the preview names it in its ${code(r.usedBy.input)}` : "") + ":", ""];
+  if (r.created) lines.push(`- **Created**: ${r.created}.`);
+  if (r.lost) lines.push(`- **Deleted or replaced**${r.lostOnlyIf ? ` (only with ${code(`${r.lostOnlyIf}: true`)})` : ""}: ${r.lost}.`);
+  for (const [k, what] of Object.entries(r.changes ?? {})) lines.push(`- **${code(k)} changed**: ${what}.`);
+  if (r.instead) lines.push("", `Instead: ${r.instead}.`);
+  return [...lines, ""];
+}
+
 function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClass[], dist: string, check: typeof import("../core/provider").check): string {
   const { checker } = s;
   const page = resourcePage(r);
@@ -509,6 +520,8 @@ function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClass[], di
     lines.push(...resultRows(checker, checker.getNonNullableType(item), dist, link, `${p.name}${checker.isArrayType(plain) ? "[]" : ""}.`, 1));
   }
   lines.push("");
+
+  if (def.risk) lines.push(...riskSection(def.risk, relative(page, "../review.md")));
 
   // Adoption
   lines.push("## Adopting an existing object", "");

@@ -1,9 +1,12 @@
 // pulumi-svc-review on hand-made `pulumi preview --json` output: summary, per-resource diff,
 // replacement reason and order, secrets, --full, the no-change line, other providers, the size limit.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { review, reviewPreview } from "../../src/review/review";
 import { SECRET_SIG } from "../../src/review/secret";
-import { parseArgs } from "../../src/review/cli";
+import { main, parseArgs } from "../../src/review/cli";
 import { PATH_KINDS } from "../../src/review/paths";
 import { KIND_NAMES } from "../../src/kinds";
 
@@ -40,7 +43,7 @@ describe("pulumi-svc-review", () => {
       step("delete", T("TransformAlphabet"), "old-digits", { name: "digits8", alphabet: "01234567" }, undefined, { id: "transform/alphabet/digits8" }),
       step("create", T("TransformAlphabet"), "hex", undefined, { name: "hex", alphabet: "0123456789abcdef" }),
     ], 3));
-    const head = out.slice(0, out.indexOf("### "));
+    const head = out.slice(0, out.search(/\n### (?!⚠️)/));
     expect(head).toContain("**Plan:** 1 to replace, 1 to delete, 1 to update, 1 to create, 3 unchanged.");
     expect(head).toMatch(/replace `ssn` .*`transform\/template\/us-ssn` → `transform\/template\/us-ssn-v2`: forced by `name`; the new object is created first/);
     expect(head).toMatch(/delete `old-digits` .*`transform\/alphabet\/digits8`/);
@@ -360,10 +363,70 @@ describe("pulumi-svc-review", () => {
     });
   });
 
+  describe("data at risk, as each kind declares it", () => {
+    const R = (kind: string) => `pulumi-nodejs:dynamic/runs:${kind}`;
+    const section = (text: string) => text.split("### ⚠️ Data at risk")[1]?.split("\n\n**")[0] ?? "";
+    const key = (op: string, olds: Record<string, unknown>, news: Record<string, unknown>, extra = {}) =>
+      step(op, T("KeymgmtKey"), "signing", { name: "k", type: "aes256-gcm96", ...olds }, { name: "k", type: "aes256-gcm96", ...news }, { id: "keymgmt/key/k", ...extra });
+
+    it("a replaced key: what is lost and the safer way, in a section above the plan's details; a harmless update is never there", async () => {
+      const text = await reviewPreview(preview([key("replace", {}, { type: "rsa-2048" }, { replaceReasons: ["type"] }), role({ transformations: ["a"] }, { transformations: ["a", "b"] })]));
+      expect(text.indexOf("### ⚠️ Data at risk: 1 change loses or strands data")).toBeGreaterThan(0);
+      expect(text.indexOf("### ⚠️ Data at risk")).toBeLessThan(text.indexOf("**Replacements and deletes:**"));
+      expect(section(text)).toContain("- `signing` (secrets:KeymgmtKey): replaced: every version of the key's material is destroyed");
+      expect(section(text)).toContain("**Instead:** a new version of the same key (`rotateKey`, or `rotationTrigger`) instead of a new key");
+      expect(section(text)).not.toContain("payments");
+      expect(await reviewPreview(preview([key("update", { deletionAllowed: false }, { deletionAllowed: true })]))).not.toContain("Data at risk");
+      expect(section(await reviewPreview(preview([key("update", { minEnabledVersion: 1 }, { minEnabledVersion: 3 })]))))
+        .toContain("`minEnabledVersion` changed: versions below the new minimum can no longer decrypt or verify");
+    });
+
+    it("an alphabet or template only while something in the plan uses it", async () => {
+      const alphabet = step("update", T("TransformAlphabet"), "digits", { name: "digits", alphabet: "0123" }, { name: "digits", alphabet: "01234" }, { id: "transform/alphabet/digits" });
+      expect(await reviewPreview(preview([alphabet]))).not.toContain("Data at risk");
+      const template = step("same", T("TransformTemplate"), "ssn", { name: "ssn", alphabet: "digits", pattern: "(\\d+)" }, { name: "ssn", alphabet: "digits", pattern: "(\\d+)" });
+      expect(section(await reviewPreview(preview([alphabet, template]))))
+        .toContain("- `digits` (secrets:TransformAlphabet): `alphabet` changed: values encoded through a template that uses it no longer decode");
+      // A preview made without --show-sames hides unchanged users: said, not guessed either way.
+      const hidden = JSON.parse(preview([alphabet], 3)) as { changeSummary: Record<string, number> };
+      expect(section(await reviewPreview(JSON.stringify(hidden)))).toContain("(if an unchanged TransformTemplate uses it: this preview lists no unchanged resources");
+    });
+
+    it("a notification configuration's token (by its version) and URL; its triggers are harmless", async () => {
+      const nc = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+        step("update", R("NotificationConfiguration"), "hook", { name: "h", url: "https://a", ...olds }, { name: "h", url: "https://a", ...news }, { id: "nc-1" });
+      const token = section(await reviewPreview(preview([nc({ token: "[secret]", tokenVersion: 1 }, { token: "[secret]", tokenVersion: 2 })])));
+      expect(token).toContain("`token` changed: deliveries are signed with the new token");
+      expect(token).not.toContain("url");
+      expect(section(await reviewPreview(preview([nc({}, { url: "https://b" })])))).toContain("`url` changed: deliveries go to the new URL");
+      expect(await reviewPreview(preview([nc({ triggers: ["run:completed"] }, { triggers: [] })]))).not.toContain("Data at risk");
+    });
+
+    it("creating a secondary wipes it; deleting a primary only when it disables replication", async () => {
+      const secondary = step("create", T("ReplicationPerformanceSecondary"), "dr", undefined, { primaryApiAddr: "https://p", acknowledgeDataWipe: true });
+      expect(section(await reviewPreview(preview([secondary])))).toContain("- `dr` (secrets:ReplicationPerformanceSecondary): created: activating the secondary wipes");
+      const primary = (disableOnDelete: boolean) => step("delete", T("ReplicationPerformancePrimary"), "primary", { disableOnDelete }, undefined, { id: "sys/replication/performance/primary" });
+      expect(await reviewPreview(preview([primary(false)]))).not.toContain("Data at risk");
+      expect(section(await reviewPreview(preview([primary(true)])))).toContain("deleted: replication is disabled on the cluster");
+    });
+
+    it("--fail-on-risk exits 3 when anything is at risk, 0 otherwise; the review is printed either way", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "risk-"));
+      fs.writeFileSync(`${dir}/risky.json`, preview([key("replace", {}, { type: "rsa-2048" }, { replaceReasons: ["type"] })]));
+      fs.writeFileSync(`${dir}/calm.json`, preview([role({ transformations: ["a"] }, { transformations: ["b"] })]));
+      const risky = await main(["--fail-on-risk", `${dir}/risky.json`]);
+      expect(risky.code).toBe(3);
+      expect(risky.out).toContain("Data at risk");
+      expect((await main([`${dir}/risky.json`])).code).toBe(0);
+      expect((await main(["--fail-on-risk", `${dir}/calm.json`])).code).toBe(0);
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+  });
+
   it("arguments: --full, a file or - for standard input", async () => {
-    expect(parseArgs([])).toEqual({ full: false });
-    expect(parseArgs(["--full", "p.json"])).toEqual({ full: true, file: "p.json" });
-    expect(parseArgs(["-"])).toEqual({ full: false, file: "-" });
+    expect(parseArgs([])).toEqual({ full: false, failOnRisk: false });
+    expect(parseArgs(["--full", "p.json"])).toEqual({ full: true, failOnRisk: false, file: "p.json" });
+    expect(parseArgs(["-"])).toEqual({ full: false, failOnRisk: false, file: "-" });
     expect(parseArgs(["--help"])).toBe("help");
     expect(() => parseArgs(["--nope"])).toThrow(/unknown option/);
     expect(() => parseArgs(["a", "b"])).toThrow(/one input file/);

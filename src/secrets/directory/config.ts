@@ -151,6 +151,14 @@ const readConfig = (ctx: Context, p: DirectoryConfigState) => readDecoded(ctx, R
 
 export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState, DirectoryConfigState> = {
   kind: "secrets:DirectoryConfig",
+  risk: {
+    lost: "the service forgets the directory, and the mount's roles, library sets and check-outs stop working",
+    changes: {
+      bindpass: "the service binds with the new password, so until the directory accepts it the service loses its bind and every rotation and check-out fails",
+      url: "the service binds to the new URL, and a directory there that does not know the bind account loses the service its bind",
+    },
+    instead: "change the bind password on the directory first (or let the service rotate it); `protect: true` on the config",
+  },
   ...configSet,
   async create(ctx, inputs) {
     const p = params(inputs);

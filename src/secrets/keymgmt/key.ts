@@ -135,6 +135,11 @@ export async function keyDeletionProblems(ctx: Context, p: { mount?: string; nam
 
 export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   kind: "secrets:KeymgmtKey",
+  risk: {
+    lost: "every version of the key's material is destroyed, so what was encrypted or signed with it can no longer be decrypted or verified; its distributions to KMS providers go with it",
+    changes: { minEnabledVersion: "versions below the new minimum can no longer decrypt or verify what they protected" },
+    instead: "a new version of the same key (`rotateKey`, or `rotationTrigger`) instead of a new key; `protect: true` or `retainOnDelete: true` on the Key",
+  },
   ...keySet,
   async create(ctx, inputs) {
     const p = params(inputs);

@@ -87,6 +87,10 @@ const readDistribution = (ctx: Context, p: KeyDistributionState) =>
 
 export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
   kind: "secrets:KeymgmtKeyDistribution",
+  risk: {
+    lost: "the key's copy in the KMS provider is removed there, so what the provider's users protected with it can no longer be decrypted there",
+    instead: "`retainOnDelete: true` to leave the copy in the provider",
+  },
   ...keyDistributionSet,
   async create(ctx, inputs) {
     const p = params(inputs);

@@ -122,6 +122,12 @@ function stillDemoted(e: unknown, clusterId: string): Error {
 
 export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimaryState, PerformancePrimaryState> = {
   kind: "secrets:ReplicationPerformancePrimary",
+  risk: {
+    lost: "replication is disabled on the cluster, so every secondary loses its primary and can rejoin only by being activated again, which wipes it",
+    lostOnlyIf: "disableOnDelete",
+    changes: { primaryClusterAddr: "the primary is demoted and promoted back at the new address, and its secondaries stop replicating until they reach it there" },
+    instead: "`protect: true` on the primary; leave `disableOnDelete` false to only forget it",
+  },
   ...fieldSet(performancePrimaryFields),
   async create(ctx, inputs) {
     await transition(ctx, R.primary.enable, addrBody(inputs), (st) => st.mode === "primary", "primary/enable");

@@ -128,6 +128,11 @@ const NOT_FOLLOWED = "the secondary's status shows no change; if the token was u
 
 export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
   kind: "secrets:ReplicationPerformanceSecondary",
+  risk: {
+    created: "activating the secondary wipes every mount and object the cluster held",
+    lost: "a delete disables the secondary (it stops replicating, and enabling it again wipes it); a replacement activates it again at once, which wipes it",
+    instead: "a new token in place (an update, no wipe) instead of a replacement; `protect: true` on the secondary",
+  },
   ...fieldSet(performanceSecondaryFields),
   async create(ctx, inputs) {
     await transition(ctx, R.secondary.enable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");

@@ -27,6 +27,12 @@ export type AlphabetState = StateOf<typeof alphabetFields>;
 
 const alphabetBase = pathObject<AlphabetState, AlphabetState>({
   kind: "secrets:TransformAlphabet",
+  risk: {
+    lost: "the templates that name it stop working, and values encoded through them no longer decode",
+    changes: { alphabet: "values encoded through a template that uses it no longer decode to what they were" },
+    instead: "a new alphabet and template beside the old ones (other names)",
+    usedBy: { kinds: ["secrets:TransformTemplate"], input: "alphabet", by: "name" },
+  },
   fields: fieldSet(alphabetFields),
   routes: TRANSFORM_ROUTES.alphabet,
 });

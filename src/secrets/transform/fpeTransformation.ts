@@ -41,6 +41,14 @@ export type FpeTransformationState = StateOf<typeof fpeTransformationFields>;
 
 export const fpeTransformationDefinition = transformationObject<FpeTransformationState>({
   kind: "secrets:TransformFpeTransformation",
+  risk: {
+    lost: "values encoded with it no longer decode to what they were (a new transformation has new keys)",
+    changes: {
+      template: "values encoded before no longer decode to what they were",
+      tweakSource: "values encoded before no longer decode to what they were",
+    },
+    instead: "a new transformation beside the old one (another name), re-encoding values before the old one goes",
+  },
   fields: fpeSet,
   write: TRANSFORM_ROUTES.transformation.fpe,
   // Written as `template`, read back as a `templates` list.

@@ -64,6 +64,14 @@ export type StoreState = StateOf<typeof storeFields>;
 
 const base = pathObject<StoreState, StoreState>({
   kind: "secrets:TransformStore",
+  risk: {
+    lost: "the transformations that use it no longer reach the tokens it holds (its database keeps them)",
+    changes: {
+      connectionString: "the tokens in the database it pointed at become unreachable for the transformations that use it",
+      schema: "the tokens kept under the old schema become unreachable for the transformations that use it",
+    },
+    instead: "a new store beside the old one (another name), keeping the old one until its tokens are no longer needed",
+  },
   fields: fieldSet(storeFields, {
     refine(p, ctx) {
       if (isUnknown(p.driver) || isUnknown(p.connectionString)) return;

@@ -78,6 +78,10 @@ async function run(ctx: Parameters<ResourceDefinition["create"]>[0], p: StoreSch
 
 export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSchemaState> = {
   kind: "secrets:TransformStoreSchema",
+  risk: {
+    lost: "re-creating the schema in the store's database can leave the tokens kept under the old one unreachable",
+    instead: "`retainOnDelete: true`; change the store's schema only with its tokens migrated",
+  },
   ...fieldSet(storeSchemaFields),
   async create(ctx, inputs) {
     await run(ctx, inputs);

@@ -55,6 +55,15 @@ export type TemplateState = StateOf<typeof templateFields>;
 
 const templateBase = pathObject<TemplateState, TemplateState>({
   kind: "secrets:TransformTemplate",
+  risk: {
+    lost: "the transformations that name it stop working, and values encoded through them no longer decode",
+    changes: {
+      pattern: "values encoded through a transformation that uses it no longer decode to what they were",
+      alphabet: "values encoded through a transformation that uses it no longer decode to what they were",
+    },
+    instead: "a new template beside the old one (another name)",
+    usedBy: { kinds: ["secrets:TransformFpeTransformation", "secrets:TransformTransformation"], input: "template", by: "name" },
+  },
   fields: fieldSet(templateFields),
   routes: TRANSFORM_ROUTES.template,
 });

@@ -46,6 +46,11 @@ export type TokenizationTransformationState = StateOf<typeof tokenizationTransfo
 // Fields the server leaves out of a read keep the value recorded in state.
 export const tokenizationTransformationDefinition = transformationObject<TokenizationTransformationState>({
   kind: "secrets:TransformTokenizationTransformation",
+  risk: {
+    lost: "tokens issued under it no longer decode, unless they live in a SQL store that a transformation still in use reads",
+    changes: { stores: "tokens kept in a store it no longer lists stop decoding through it" },
+    instead: "a new transformation beside the old one (another name), moving callers before the old one goes",
+  },
   fields: fieldSet(tokenizationTransformationFields),
   write: TRANSFORM_ROUTES.transformation.tokenization,
 });

@@ -37,6 +37,14 @@ const first = (s: string | undefined) => [...(s ?? "")][0];
 
 export const transformationDefinition = transformationObject<TransformationState>({
   kind: "secrets:TransformTransformation",
+  risk: {
+    lost: "values encoded or tokens issued with it no longer decode to what they were",
+    changes: {
+      template: "values encoded before no longer decode to what they were",
+      tweakSource: "values encoded before no longer decode to what they were",
+    },
+    instead: "a new transformation beside the old one (another name), re-encoding values before the old one goes",
+  },
   fields: transformationSet,
   write: TRANSFORM_ROUTES.transformation.generic,
   // What a read means depends on the type: fields that do not apply to it keep the input.

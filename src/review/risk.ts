@@ -1,0 +1,79 @@
+/**
+ * Which planned changes lose data or make it unusable, from what each kind declares (`risk` on its
+ * definition, src/core/definition.ts): nothing here knows a kind by name.
+ */
+import type { Props, ResourceDefinition } from "../core/definition";
+import type { Preview } from "./preview";
+
+export interface AtRisk {
+  /** The resource's name in the program and its type token. */
+  name: string;
+  type: string;
+  /** What is lost or stranded, and why: one entry per cause. */
+  what: string[];
+  /** The safer way the kind declares, where there is one. */
+  instead?: string;
+}
+
+const DYNAMIC = /^pulumi-nodejs:dynamic\/(runs|secrets):(\w+)$/;
+
+/**
+ * The values each kind's inputs hold anywhere in the preview, old and new (unchanged resources
+ * appear with `--show-sames`): whether an object is used by another.
+ */
+export interface PlanValues {
+  (kind: string, input: string): Set<unknown>;
+  /** Whether unchanged resources may be missing from the preview (it was made without `--show-sames`). */
+  samesHidden: boolean;
+}
+
+export function planValues(preview: Preview): PlanValues {
+  const values = new Map<string, Set<unknown>>();
+  for (const s of preview.steps ?? []) {
+    for (const st of [s.oldState, s.newState]) {
+      const m = st?.type ? DYNAMIC.exec(st.type) : null;
+      if (!m || !st?.inputs) continue;
+      for (const [k, v] of Object.entries(st.inputs)) {
+        const key = `${m[1]}:${m[2]}\n${k}`;
+        if (!values.has(key)) values.set(key, new Set());
+        values.get(key)!.add(v);
+      }
+    }
+  }
+  const listed = (preview.steps ?? []).some((s) => s.op === "same" && !s.urn.includes("::pulumi:pulumi:Stack::"));
+  // The stack itself counts as unchanged; anything more unchanged and not listed is hidden.
+  return Object.assign((kind: string, input: string) => values.get(`${kind}\n${input}`) ?? new Set(), {
+    samesHidden: !listed && (preview.changeSummary?.same ?? 0) > 1,
+  });
+}
+
+/** What one planned change puts at risk; undefined when it is harmless. */
+export function riskOf(change: { name: string; type: string; op: string; changed: string[] }, def: ResourceDefinition | undefined,
+  olds: Props, news: Props, inPlan: PlanValues): AtRisk | undefined {
+  const r = def?.risk;
+  if (!r) return undefined;
+  let unseenUse = "";
+  if (r.usedBy) {
+    const used = r.usedBy;
+    const users = used.kinds.flatMap((k) => [...inPlan(k, used.input)]);
+    if (!users.some((u) => u !== undefined && (u === olds[used.by] || u === news[used.by]))) {
+      // Nothing in the preview uses it: harmless, unless the preview left unchanged users out.
+      if (!inPlan.samesHidden) return undefined;
+      unseenUse = ` (if an unchanged ${used.kinds.map((k) => k.replace(/^\w+:/, "")).join(" or ")} uses it: this preview lists no unchanged resources; make it with --show-sames to know)`;
+    }
+  }
+  const what: string[] = [];
+  const { op } = change;
+  if (op === "create" && r.created) what.push(`created: ${r.created}`);
+  if ((op === "delete" || op === "replace") && r.lost && (!r.lostOnlyIf || olds[r.lostOnlyIf] === true)) {
+    what.push(`${op === "delete" ? "deleted" : "replaced"}: ${r.lost}`);
+  }
+  if (op === "replace" && r.created) what.push(`created again: ${r.created}`);
+  if (op === "update") {
+    const changes = (r.changes ?? {}) as Record<string, string | undefined>;
+    for (const k of change.changed) if (changes[k]) what.push(`\`${k}\` changed: ${changes[k]}`);
+  }
+  if (what.length === 0) return undefined;
+  if (unseenUse) what[what.length - 1] += unseenUse;
+  return { name: change.name, type: change.type, what, ...(r.instead ? { instead: r.instead } : {}) };
+}
