@@ -211,6 +211,13 @@ function inputsAfterRead(def: ResourceDefinition, props: Props): Props {
   return omit(props, def.outputs);
 }
 
+/** `props` with each absent input of `def` that has a default set to it, as check fills them. */
+function withDefaults(def: ResourceDefinition, props: Props): Props {
+  const out: Props = { ...props };
+  for (const [k, v] of Object.entries(def.defaults ?? {})) if (out[k] === undefined || out[k] === null) out[k] = v;
+  return out;
+}
+
 type Machinery = typeof import("./provider");
 export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
@@ -270,8 +277,15 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
       }
     }
     case "read": {
-      const props = args[1] as Props;
-      if (m.takesOverById(def)) hold(def.kind, props[SERVER_KEY], args[0], props[URN_KEY]);
+      let props = args[1] as Props;
+      // A read resource (`id` in the resource options, what a static `get` does) hands the read the
+      // program's inputs as the engine got them, never checked: no serverUrl, no defaults (a path
+      // object's mount). Fill the defaults as check would. The stack only reads such an object, it
+      // does not hold it (docs/adopting.md). A refresh's properties are recorded outputs, which
+      // have serverUrl (but in a state older than serverUrl: filling defaults is harmless there).
+      const fromProgram = props[SERVER_KEY] === undefined;
+      if (fromProgram) props = withDefaults(def, props);
+      if (m.takesOverById(def) && !fromProgram) hold(def.kind, props[SERVER_KEY], args[0], props[URN_KEY]);
       const r = await m.read(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
         .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
       if (r.id === "") return r;

@@ -74,9 +74,10 @@ export async function installEngine(pulumi: typeof pulumiTypes, pulumiDir: strin
     );
   };
 
-  // The engine sends no __provider for reads, so a dynamic provider cannot serve them.
+  // Read resources (`id` in the resource options) are left to the real engine, which serves them
+  // (test/cli/engine-import.test.ts); the double is kept to the lifecycles it is compared on.
   monitor.readResource = (req, cb) =>
-    cb(new Error(`cannot read ${req.getType()} '${req.getName()}': Resource.get()/import do not reach dynamic providers`));
+    cb(new Error(`cannot read ${req.getType()} '${req.getName()}': the engine double does not serve read resources (id in the resource options); the Pulumi CLI does`));
 
   monitor.registerResourceOutputs = (req, cb) => {
     deployment.setOutputs(req.getUrn(), (req.getOutputs()?.toJavaScript() ?? {}) as PropertyMap);

@@ -527,16 +527,17 @@ function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClass[], di
   lines.push("## Adopting an existing object", "");
   const cli = relative(page, "../real-cli.md");
   if (inputNames.includes("adopt")) {
-    lines.push("`pulumi import` and `Resource.get()` do not reach dynamic providers. This object is written by an upsert, so a create " +
+    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `id` in the resource options reads one without managing it. This object is written by an upsert, so a create " +
       "that finds one at its path fails with a `ConflictError` naming the path instead of overwriting it. Set `adopt: true` to take it " +
       "over: its fields are set to the program's values. `adopt` is local, so it never causes an update by itself.", "");
   } else if (inputNames.includes("adoptId")) {
-    lines.push("The service assigns this object's id. To take over one that exists, give its id as `adoptId`: the create reads it, " +
+    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `id` in the resource options reads one without managing it. " +
+      "The service assigns this object's id. To take over one that exists, give its id as `adoptId`: the create reads it, " +
       "refuses a missing one or one whose inputs that cannot change in place differ, writes it only when the program differs, and " +
       "keeps its id. A second resource of the stack cannot take over the same object. `adoptId` is local, so it never causes an " +
       "update by itself.", "");
   } else {
-    lines.push("`pulumi import` and `Resource.get()` do not reach dynamic providers, and this resource takes no `adopt` input: " +
+    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `id` in the resource options reads one without managing it. This resource takes no `adopt` input: " +
       "its create makes a new object (or performs its action) every time.", "");
   }
   lines.push("Renaming the resource in the program (its Pulumi name) is not a case for adoption: give the renamed resource " +

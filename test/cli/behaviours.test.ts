@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { control, secretsApi } from "../support/emulator";
-import { CliStack, describeCli, ops } from "./cli";
+import { CliStack, describeCli, importReadMessage, ops } from "./cli";
 
 const program = path.join(__dirname, "programs/behaviours/index.js");
 
@@ -125,6 +125,8 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     const r = await s.run(["import", "pulumi-nodejs:dynamic/secrets:TransformAlphabet", "imported", "transform/alphabet/imported", "--yes", "--generate-code=false"]);
     console.log(`pulumi import of a dynamic resource: exit ${r.code}\n${r.stdout}\n${r.stderr}`);
     expect(r.code).not.toBe(0);
+    // The same read as the import resource option's (test/cli/engine-import.test.ts): the id alone.
+    expect(r.stdout).toContain(`  pulumi-nodejs:dynamic/secrets:TransformAlphabet (imported):\n    error: Preview failed: ${importReadMessage()}`);
     expect(await writes()).toEqual([]);
     expect((await s.state()).resources ?? []).toEqual([]);
   });

@@ -30,6 +30,27 @@ export const cliDir: string | undefined = [process.env.SVC_PULUMI_BIN, path.join
 export const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
 
 /**
+ * What a user sees when the engine's import reads an object through the SDK's dynamic-provider
+ * host (the `import` resource option, `pulumi import`): the engine's import read (ImportStep) sends
+ * the id alone, neither the program's inputs nor a state, so the serialized provider
+ * (`__provider`) is in neither. @pulumi/pulumi 3.248's host (observed with CLI v3.259.0) reads the
+ * absent properties and throws; 3.276's (with CLI v3.276.0) takes them as empty, falls back to the
+ * inputs, absent too, and hands `undefined` to require-from-string as the provider's code.
+ */
+export function importReadMessage(): string {
+  const version = (JSON.parse(fs.readFileSync(path.join(sdkDir, "package.json"), "utf8")) as { version: string }).version;
+  const known: Record<string, string> = {
+    "3.248.0": "Cannot read properties of undefined (reading 'toJavaScript')",
+    "3.276.0": "code must be a string, not undefined",
+  };
+  if (known[version]) return known[version];
+  // Another SDK: told by whether its host reads absent properties unguarded, as 3.248's does.
+  const host = fs.readFileSync(path.join(sdkDir, "cmd/dynamic-provider/index.js"), "utf8");
+  const read = host.slice(host.indexOf("async read(call, callback)"), host.indexOf("list(call)"));
+  return read.includes("req.getProperties().toJavaScript()") ? known["3.248.0"]! : known["3.276.0"]!;
+}
+
+/**
  * Which Node.js language host the CLI starts: Pulumi's official `pulumi-language-nodejs`, what every
  * installation ships, or ours (langhost, src/cli/langhost.ts), the fallback where the
  * official one cannot be had (docs/real-cli.md#which-language-host).

@@ -40,6 +40,30 @@ switch (scenario) {
   case "import":
     alphabet("imported", "0123");
     break;
+  case "engine-import": {
+    // The engine's own ways to bring an existing object in (test/cli/engine-import.test.ts): the
+    // `import` resource option, and a read resource (`id` in the options, what a static `get`
+    // does). Config names the objects; the inputs differ from what the server holds on purpose.
+    const how = cfg.require("how");
+    const nc = (name, opts, extra) => new svc.runs.NotificationConfiguration(name, {
+      workspaceId: cfg.require("workspaceId"), name: "by-hand", destinationType: "generic",
+      url: "https://hooks.example/a", triggers: ["run:completed"], ...extra,
+    }, opts);
+    if (how === "import-alphabet") alphabet("by-import", "0123", { import: "transform/alphabet/held" });
+    if (how === "import-nc") nc("nc-by-import", { import: cfg.require("ncId") });
+    if (how === "get" && step === 1) {
+      // Only the name (the path) is given of the alphabet; its characters are the program's guess.
+      const read = new svc.secrets.transform.Alphabet("by-get", { name: "held", alphabet: "01" }, { id: "transform/alphabet/held" });
+      // Read with its own connection, whose token is a secret.
+      const hook = nc("nc-by-get", { id: cfg.require("ncId") }, {
+        name: "guess", connection: { url: cfg.require("runUrl"), token: cfg.requireSecret("runToken") },
+      });
+      nc("nc-by-get-again", { id: cfg.require("ncId") });
+      exports.readAlphabet = read.alphabet;
+      exports.readHookName = hook.name;
+    }
+    break;
+  }
   case "partial":
     // Step 1 times out waiting (the emulator's clock is stopped): the run is kept in state with the
     // error; step 2 is the same program again once runs move on.
