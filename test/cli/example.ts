@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { root } from "../support/dist";
-import { skipWithoutPostgres } from "../support/postgres";
+import { needsPostgres } from "../support/postgres";
 import { CliStack, cliDir, describeCli, hostMissing, langHost } from "./cli";
 import { examples, prepareExample } from "./expectations";
 import { lifecycle, type ExampleChecks, type Lifecycle } from "./lifecycle";
@@ -34,7 +34,9 @@ export function describeExample(name: string, checks: ExampleChecks): void {
   const hasStep2 = fs.existsSync(path.join(root, "examples", name, "step2"));
   const common = { exp, emu: emulator, prepare: () => prepareExample(exp, emulator()), hasStep2, checks };
 
-  describe.skipIf(exp.postgres !== undefined && skipWithoutPostgres())(`examples/${name}`, () => {
+  describe(`examples/${name}`, () => {
+    // Only an example with a database of its own needs PostgreSQL (it starts one in its first step).
+    if (exp.postgres) needsPostgres();
     let cli: Lifecycle | undefined;
     let ours: Lifecycle | undefined;
 

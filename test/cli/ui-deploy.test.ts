@@ -11,9 +11,8 @@ import { control } from "../support/emulator";
 import { CliStack, describeCli } from "./cli";
 import { examples, prepareExample, type Expectations, type Prepared } from "./expectations";
 
-const playwright = playwrightFor("the web page during a real deployment");
-
 describeCli("the emulator's web page while examples/runs deploys", () => {
+  const playwright = playwrightFor("the web page during a real deployment");
   let emu: Emulator;
   let browser: Browser;
   let stack: CliStack;
@@ -44,7 +43,7 @@ describeCli("the emulator's web page while examples/runs deploys", () => {
     if (playwright) console.log(`web page screenshot: ${path.join(dir, "emulator-ui-deploy.png")}`);
   });
 
-  describe.skipIf(!playwright)("in chromium", () => {
+  describe("in chromium", () => {
     it("shows every object as up makes it, the run's transitions and a delivery; advance moves the run; no secret", async () => {
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       const watched = watchPage(page);

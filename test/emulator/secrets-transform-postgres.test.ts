@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { startPostgres, skipWithoutPostgres, type Postgres } from "../support/postgres";
+import { needsPostgres, startPostgres, type Postgres } from "../support/postgres";
 import { call, svcToken } from "./helpers";
 
-describe.skipIf(skipWithoutPostgres())("postgres stores on a real PostgreSQL", () => {
+describe("postgres stores on a real PostgreSQL", () => {
+  const can = needsPostgres();
   let pg: Postgres;
   const running: Emulator[] = [];
   const app = { username: "tokenizer", password: "app-secret-1" };
 
   beforeAll(async () => {
+    if (!can) return;
     pg = await startPostgres();
     await pg.query(`CREATE ROLE ${app.username} LOGIN PASSWORD '${app.password}'`);
   }, 60_000);

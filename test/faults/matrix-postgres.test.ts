@@ -4,7 +4,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { control, secretsApi, useEmulator } from "../support/emulator";
-import { skipWithoutPostgres, usePostgres } from "../support/postgres";
+import { usePostgres } from "../support/postgres";
 import { CELLS, refreshUnderFault } from "./cells";
 import { inSync, settle } from "./deploy";
 
@@ -14,7 +14,7 @@ beforeAll(() => {
   process.env.SVC_MAX_RETRIES = "1";
 });
 
-describe.skipIf(skipWithoutPostgres())("secrets:TransformStoreSchema under faults (on a real PostgreSQL)", () => {
+describe("secrets:TransformStoreSchema under faults (on a real PostgreSQL)", () => {
   const KIND = "secrets:TransformStoreSchema";
   const app = { username: "tokenizer", password: "matrix-app-secret-1" };
   const db = usePostgres(app);

@@ -1,10 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { verifyNotificationConfiguration, verifyNotificationConfigurationOutput } from "../../src/runs";
 import { control, requests, useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator();
+// pulumi.runtime.setConfig writes the SDK's process-wide store: a later test would read the stack
+// config a test set (it wins over the environment). Each test leaves it as it found it.
+const configBefore = pulumi.runtime.allConfig();
+afterEach(() => pulumi.runtime.setAllConfig(configBefore));
 const mocks: pulumi.runtime.Mocks = {
   newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }),
   call: (a) => a.inputs,

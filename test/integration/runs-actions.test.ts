@@ -188,6 +188,7 @@ describe("force-cancel and its cool-off", () => {
       await advance(emu(), id, "planning");
       await cancelRun({ runId: id });
       await control(emu(), "POST", "/clock/advance", { ms: 50 });
+      // The run stays planning (the emulator does not advance runs by itself here) until forced.
       expect((await forceCancelRun({ runId: id })).status).toBe("force_canceled");
     } finally {
       await control(emu(), "PUT", "/settings", { forceCancelCooloffMs: 60_000 });

@@ -6,12 +6,12 @@ import * as transform from "../../src/secrets/transform";
 import { checked, created, type Props } from "../support/calls";
 import { secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
-import { skipWithoutPostgres, usePostgres } from "../support/postgres";
+import { usePostgres } from "../support/postgres";
 
 const { emu } = useEmulator();
 const raw = (path: string, body?: unknown) => secretsApi(emu(), "POST", `/transform/${path}`, body);
 
-describe.skipIf(skipWithoutPostgres())("transform stores on a real PostgreSQL", () => {
+describe("transform stores on a real PostgreSQL", () => {
   const app = { username: "restorer", password: "restorer-pw-1" };
   const db = usePostgres(app);
 

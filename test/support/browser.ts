@@ -2,11 +2,12 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { expect } from "vitest";
+import { needsReal } from "./real";
 
 /**
  * A real browser for the emulator's web page: Debian's chromium, driven by playwright-core (found
- * through node_modules or NODE_PATH). Without either a suite skips with the reason printed, unless
- * SVC_REQUIRE_REAL=1 makes that a failure.
+ * through node_modules or NODE_PATH). Without either, the tests that need them skip with the reason
+ * printed, or fail with SVC_REQUIRE_REAL=1 (playwrightFor).
  */
 const CHROMIUM = process.env.SVC_CHROMIUM ?? "/usr/bin/chromium";
 const PLAYWRIGHT_VERSION = "1.65.1";
@@ -28,13 +29,13 @@ function loadPlaywright(): Playwright | string {
   }
 }
 
-/** playwright-core, or undefined (with the reason printed) when `what` must skip. */
+/**
+ * playwright-core for the enclosing describe's tests, which need it (test/support/real.ts): undefined
+ * when it cannot be had; launch the browser only then.
+ */
 export function playwrightFor(what: string): Playwright | undefined {
   const loaded = loadPlaywright();
-  if (typeof loaded !== "string") return loaded;
-  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${loaded}`);
-  console.warn(`skipping ${what}: ${loaded}`);
-  return undefined;
+  return needsReal(what, typeof loaded === "string" ? loaded : undefined) ? (loaded as Playwright) : undefined;
 }
 
 export function launchChromium(playwright: Playwright, args: string[] = []): Promise<Browser> {

@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
 import { freePort } from "./postgres";
+import { needsReal } from "./real";
 
 /** scripts/moto.sh's default. */
 export const MOTO_VERSION = "5.2.5";
@@ -28,13 +29,9 @@ export function motoUnavailable(): string | undefined {
   return undefined;
 }
 
-/** For describe.skipIf: prints the reason; with SVC_REQUIRE_REAL=1 a missing server fails instead. */
-export function skipWithoutMoto(): boolean {
-  const reason = motoUnavailable();
-  if (!reason) return false;
-  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${reason}`);
-  console.warn(`skipping S3 (moto) tests: ${reason}`);
-  return true;
+/** The enclosing describe's tests need moto (test/support/real.ts); true when it can be had. */
+export function needsMoto(): boolean {
+  return needsReal("the S3 (moto) tests", motoUnavailable());
 }
 
 export interface Moto {

@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Client } from "pg";
 import { afterAll, beforeAll } from "vitest";
+import { needsReal } from "./real";
 
 export interface Postgres {
   port: number;
@@ -37,13 +38,9 @@ export function postgresUnavailable(): string | undefined {
   return undefined;
 }
 
-/** For describe.skipIf: prints the reason; with SVC_REQUIRE_REAL=1 a missing server fails instead. */
-export function skipWithoutPostgres(): boolean {
-  const reason = postgresUnavailable();
-  if (!reason) return false;
-  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${reason}`);
-  console.warn(`skipping PostgreSQL tests: ${reason}`);
-  return true;
+/** The enclosing describe's tests need PostgreSQL (test/support/real.ts); true when it can be had. */
+export function needsPostgres(): boolean {
+  return needsReal("the PostgreSQL tests", postgresUnavailable());
 }
 
 /** A port on 127.0.0.1 that was free a moment ago. */
@@ -117,10 +114,11 @@ export async function startPostgres(): Promise<Postgres> {
 
 /**
  * A throwaway PostgreSQL for the enclosing describe block, with a login role for the store's
- * connection string; stopped after the block.
+ * connection string; stopped after the block. The block's tests need it (needsPostgres).
  */
 export function usePostgres(role: { username: string; password: string }): () => Postgres {
   let pg: Postgres | undefined;
+  if (!needsPostgres()) return () => pg!;
   beforeAll(async () => {
     pg = await startPostgres();
     await pg.query(`CREATE ROLE ${role.username} LOGIN PASSWORD '${role.password}'`);

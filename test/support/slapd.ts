@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Attribute, Change, Client } from "ldapts";
 import { afterAll, beforeAll } from "vitest";
+import { needsReal } from "./real";
 
 /**
  * A throwaway OpenLDAP server (Debian's slapd) on 127.0.0.1: its own config and database in a temp
@@ -171,20 +172,17 @@ export async function setPassword(s: Slapd, dn: string, password: string, manage
 }
 
 /**
- * The slapd for a test file: started in beforeAll, stopped in afterAll. When slapd cannot be had the
- * file's tests skip with the reason printed, unless SVC_REQUIRE_REAL=1 makes that a failure.
+ * The slapd for the enclosing describe (or the file, at its top level): started in beforeAll,
+ * stopped in afterAll. Its tests need it (test/support/real.ts): when slapd cannot be had they skip
+ * with the reason printed, or fail each with SVC_REQUIRE_REAL=1.
  */
-export function useSlapd(options: { tls?: boolean } = {}): { slapd: () => Slapd; available: boolean } {
-  const reason = slapdUnavailable();
-  const required = process.env.SVC_REQUIRE_REAL === "1";
-  if (reason && !required) console.warn(`skipping real OpenLDAP tests: ${reason}`);
+export function useSlapd(options: { tls?: boolean } = {}): { slapd: () => Slapd } {
   let server: Slapd | undefined;
-  if (!reason || required) {
+  if (needsReal("the real OpenLDAP tests", slapdUnavailable())) {
     beforeAll(async () => {
-      if (reason) throw new Error(`SVC_REQUIRE_REAL=1 but a real OpenLDAP server is unavailable: ${reason}`);
       server = await startSlapd(options);
     }, 30_000);
     afterAll(async () => server?.stop());
   }
-  return { slapd: () => server!, available: !reason || required };
+  return { slapd: () => server! };
 }
