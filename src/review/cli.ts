@@ -8,7 +8,9 @@ Reads the output of \`pulumi preview --json\` from FILE (or standard input when 
 absent or -) and writes a Markdown review of the plan to standard output: a summary with every
 replacement and delete, then each changed resource's changed properties, old → new. Secret
 values are never printed. The review stays within 65,536 characters (a GitHub comment).
-Changes that lose or strand data are listed first, under "Data at risk".
+Changes that lose or strand data are listed first, under "Data at risk". Given the event
+log of \`pulumi refresh --preview-only --event-log FILE\`, it reviews drift instead: what changed
+on the servers outside Pulumi, old → new.
 A preview that failed is reviewed with its errors first, and the command exits 3.
 Input that is not a preview exits 1, a wrong option 2.
   --full           list unchanged properties too

@@ -68,6 +68,11 @@ export interface ReviewModel {
   errors: PreviewError[];
   /** The changes that lose or strand data, as their kinds declare it (src/review/risk.ts). */
   atRisk: AtRisk[];
+  /**
+   * Of a refresh's review (src/review/drift.ts): the changes are drift, and `unseen` counts the
+   * objects that changed on the server whose new values the input does not carry.
+   */
+  drift?: { unseen: number };
 }
 
 export interface PreviewError {

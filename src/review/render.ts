@@ -89,13 +89,13 @@ function replacementLine(c: ResourceChange): string {
   return `${because}; ${order}`;
 }
 
-function resourceBlock(c: ResourceChange, options: RenderOptions): Block {
-  const lines = [`#### ${c.op}: ${title(c)}`];
+function resourceBlock(c: ResourceChange, options: RenderOptions & { drift?: boolean }): Block {
+  const lines = [`#### ${(options.drift ? DRIFT_OPS[c.op] : undefined) ?? c.op}: ${title(c)}`];
   if (c.op === "replace") lines.push(`Replacement ${replacementLine(c)}.`);
   const shown = c.op === "delete" && !options.full ? [] : c.properties.filter((p) => options.full || p.kind !== "unchanged");
   if (c.lastError) lines.push("", `The last \`up\` failed on it, so the engine updates it again: ${textLine(c.lastError)}`);
   if (shown.length) lines.push("", ...shown.map(propertyLine));
-  else if (!c.lastError && !c.cascadeFrom && (c.op === "update" || c.op === "replace")) lines.push("", "No input changed (the provider asked for this step).");
+  else if (!c.lastError && !c.cascadeFrom && !options.drift && (c.op === "update" || c.op === "replace")) lines.push("", "No input changed (the provider asked for this step).");
   const hidden = c.properties.length - shown.length;
   if (hidden > 0 && c.op !== "delete") lines.push("", `${hidden} unchanged ${hidden === 1 ? "property" : "properties"} not shown (--full lists them).`);
   return { group: c.group, op: c.op, kept: c.op === "replace" || c.op === "delete", text: `${lines.join("\n")}\n` };
@@ -128,7 +128,25 @@ function failureLines(model: ReviewModel): string[] {
   ];
 }
 
+const DRIFT_TITLE = "## Pulumi refresh review: drift";
+/** How drift names the engine's operations: a refresh's update is a change made outside Pulumi. */
+const DRIFT_OPS: Record<string, string> = { update: "changed outside Pulumi", delete: "gone from the server" };
+
+function driftSummary(model: ReviewModel): string {
+  const by = counts(model);
+  const parts = by.map(([op, n]) => `${n} ${DRIFT_OPS[op] ?? op}`);
+  const unseen = model.drift?.unseen ?? 0;
+  if (unseen) parts.push(`${unseen} changed outside Pulumi`);
+  const lines = [DRIFT_TITLE, ...failureLines(model), "", `**Drift:** ${parts.join(", ")}.`];
+  if (unseen) {
+    lines.push("", `The JSON of \`pulumi refresh --preview-only --json\` counts ${unseen === 1 ? "an object" : "objects"} changed on the server but carries no new values. ` +
+      "For each object's changes, old → new, review the engine's event log instead: `pulumi refresh --preview-only --event-log drift.jsonl`, then `pulumi-svc-review drift.jsonl`.");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 export function summary(model: ReviewModel): string {
+  if (model.drift) return driftSummary(model);
   const parts = counts(model).map(([op, n]) => `${n} ${VERBS[op] ?? `to ${op}`}`);
   if (model.unchanged) parts.push(`${model.unchanged} unchanged`);
   const lines = [TITLE, ...failureLines(model), "", `**Plan:** ${parts.join(", ")}.`];
@@ -167,7 +185,8 @@ export function noChanges(model: ReviewModel): string {
   const unchanged = n ? ` (${n} ${n === 1 ? "resource" : "resources"} unchanged)` : "";
   // "No changes" is never said of a preview that failed: it planned nothing because it stopped.
   if (model.errors.length) return `${[TITLE, ...failureLines(model), "", `**Plan:** no change planned before the preview stopped${unchanged}.`, ...callLines(model)].join("\n")}\n`;
-  const line = `No changes: the preview plans no create, update, replace or delete${unchanged}.`;
+  const line = model.drift ? `No drift: the refresh found every object as the state records it${unchanged}.`
+    : `No changes: the preview plans no create, update, replace or delete${unchanged}.`;
   return `${[line, ...callLines(model)].join("\n")}\n`;
 }
 
@@ -175,7 +194,8 @@ export function noChanges(model: ReviewModel): string {
 export function blocks(model: ReviewModel, options: RenderOptions = {}): Block[] {
   const groups = [...new Set(model.changes.map((c) => c.group))];
   const rank = (c: ResourceChange) => (ORDER.indexOf(c.op) + 1 || 99);
-  return groups.flatMap((g) => model.changes.filter((c) => c.group === g).sort((a, b) => rank(a) - rank(b)).map((c) => resourceBlock(c, options)));
+  const drift = model.drift !== undefined;
+  return groups.flatMap((g) => model.changes.filter((c) => c.group === g).sort((a, b) => rank(a) - rank(b)).map((c) => resourceBlock(c, { ...options, drift })));
 }
 
 export function groupHeading(group: string): string {

@@ -2,6 +2,7 @@
 import type { ResourceDefinition } from "../core/definition";
 import { kindDefinition } from "../kinds";
 import { kindOf, reviewModel } from "./diff";
+import { fromEventLog, isRefreshJson } from "./drift";
 import { parsePreview, type Preview } from "./preview";
 import { blocks, noChanges, summary, type RenderOptions } from "./render";
 import { scrub } from "./secret";
@@ -26,9 +27,19 @@ async function definitionsOf(preview: Preview): Promise<Map<string, ResourceDefi
 
 /** The review's Markdown, whether the preview failed (its errors lead the review) and whether data is at risk. */
 export async function review(json: string, options: ReviewOptions = {}): Promise<{ text: string; failed: boolean; atRisk: number }> {
-  const preview = parsePreview(json);
+  const log = fromEventLog(json);
+  const parsed = log ?? parsePreview(json);
+  // A refresh's --json has refresh steps and no refreshed values: its deletes are all it can show.
+  const refreshJson = !log && isRefreshJson(parsed);
+  const preview = refreshJson ? { ...parsed, steps: (parsed.steps ?? []).filter((s) => s.op === "delete") } : parsed;
   const model = reviewModel(preview, await definitionsOf(preview));
-  const text = model.changes.length === 0 ? noChanges(model) : assemble(summary(model), blocks(model, options), options.limit ?? COMMENT_LIMIT);
+  if (log || refreshJson) {
+    // Drift has happened already: nothing of it is a change to approve, and nothing is "at risk".
+    model.drift = { unseen: refreshJson ? parsed.changeSummary?.update ?? 0 : 0 };
+    model.atRisk = [];
+  }
+  const empty = model.changes.length === 0 && !model.drift?.unseen;
+  const text = empty ? noChanges(model) : assemble(summary(model), blocks(model, options), options.limit ?? COMMENT_LIMIT);
   // Secret values are never rendered; a secret's text met in a plain place is masked as well.
   return { text: scrub(text, model.secrets), failed: model.errors.length > 0, atRisk: model.atRisk.length };
 }

@@ -318,12 +318,13 @@ export class CliStack {
   }
 
   /** Runs `pulumi <args> --stack dev --non-interactive`: a command that runs the program from its folder. */
-  run(args: string[], timeoutMs = 300_000): Promise<CliResult> {
+  /** `env` overrides the stack's environment for this command (undefined removes a variable). */
+  run(args: string[], timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
     const program = this.example && PROGRAM_COMMANDS.has(args[0]!);
     const cwd = !program ? this.dir : this.inStep2 ? path.join(this.cwd, "step2") : this.cwd;
     const configFile = program ? ["--config-file", path.join(this.dir, "Pulumi.dev.yaml")] : [];
     return new Promise((resolve, reject) => {
-      const child = spawn(path.join(installation(this.options.host), "pulumi"), [...args, ...configFile, "--stack", "dev", "--non-interactive"], { cwd, env: this.env });
+      const child = spawn(path.join(installation(this.options.host), "pulumi"), [...args, ...configFile, "--stack", "dev", "--non-interactive"], { cwd, env: { ...this.env, ...env } });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
