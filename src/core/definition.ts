@@ -35,7 +35,18 @@ export interface Risk<In extends Props = Props> {
    * whose input `input` holds this object's `by` (an alphabet a template names). An object that
    * nothing in the preview uses is not at risk.
    */
-  usedBy?: { kinds: readonly string[]; input: string; by: keyof In & string };
+  usedBy?: UsedBy<keyof In & string>;
+}
+
+/**
+ * Who uses an object: a resource of one of `kinds` whose input `input` holds the object's `by`; with
+ * `usedBy`, only a user that is itself used so (a template counts only while a transformation names it).
+ */
+export interface UsedBy<By extends string = string> {
+  kinds: readonly string[];
+  input: string;
+  by: By;
+  usedBy?: UsedBy;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Which planned changes lose data or make it unusable, from what each kind declares (`risk` on its
  * definition, src/core/definition.ts): nothing here knows a kind by name.
  */
-import type { Props, ResourceDefinition } from "../core/definition";
+import type { Props, ResourceDefinition, UsedBy } from "../core/definition";
 import type { Preview } from "./preview";
 
 export interface AtRisk {
@@ -21,28 +21,33 @@ const DYNAMIC = /^pulumi-nodejs:dynamic\/(runs|secrets):(\w+)$/;
  * The values each kind's inputs hold anywhere in the preview, old and new (unchanged resources
  * appear with `--show-sames`): whether an object is used by another.
  */
+/** One resource as the preview shows it: its kind and its inputs, old and new. */
+interface Seen { kind: string; inputs: Props[] }
+
 export interface PlanValues {
-  (kind: string, input: string): Set<unknown>;
+  /** Whether some resource of the preview uses an object with these inputs, as `used` says. */
+  (used: UsedBy, olds: Props, news: Props): boolean;
   /** Whether unchanged resources may be missing from the preview (it was made without `--show-sames`). */
   samesHidden: boolean;
 }
 
+/**
+ * Who uses what in the preview, from every resource's inputs, old and new (unchanged resources
+ * appear with `--show-sames`).
+ */
 export function planValues(preview: Preview): PlanValues {
-  const values = new Map<string, Set<unknown>>();
+  const seen: Seen[] = [];
   for (const s of preview.steps ?? []) {
-    for (const st of [s.oldState, s.newState]) {
-      const m = st?.type ? DYNAMIC.exec(st.type) : null;
-      if (!m || !st?.inputs) continue;
-      for (const [k, v] of Object.entries(st.inputs)) {
-        const key = `${m[1]}:${m[2]}\n${k}`;
-        if (!values.has(key)) values.set(key, new Set());
-        values.get(key)!.add(v);
-      }
-    }
+    const m = DYNAMIC.exec(s.newState?.type ?? s.oldState?.type ?? "");
+    if (!m) continue;
+    seen.push({ kind: `${m[1]}:${m[2]}`, inputs: [s.oldState?.inputs, s.newState?.inputs].filter((i): i is Props => i !== undefined) });
   }
+  const usedIn = (used: UsedBy, values: unknown[]): boolean => seen.some((r) => used.kinds.includes(r.kind) &&
+    r.inputs.some((i) => values.some((v) => v !== undefined && i[used.input] === v)) &&
+    (used.usedBy === undefined || usedIn(used.usedBy, r.inputs.map((i) => i[used.usedBy!.by]))));
   const listed = (preview.steps ?? []).some((s) => s.op === "same" && !s.urn.includes("::pulumi:pulumi:Stack::"));
   // The stack itself counts as unchanged; anything more unchanged and not listed is hidden.
-  return Object.assign((kind: string, input: string) => values.get(`${kind}\n${input}`) ?? new Set(), {
+  return Object.assign((used: UsedBy, olds: Props, news: Props) => usedIn(used, [olds[used.by], news[used.by]]), {
     samesHidden: !listed && (preview.changeSummary?.same ?? 0) > 1,
   });
 }
@@ -55,8 +60,7 @@ export function riskOf(change: { name: string; type: string; op: string; changed
   let unseenUse = "";
   if (r.usedBy) {
     const used = r.usedBy;
-    const users = used.kinds.flatMap((k) => [...inPlan(k, used.input)]);
-    if (!users.some((u) => u !== undefined && (u === olds[used.by] || u === news[used.by]))) {
+    if (!inPlan(used, olds, news)) {
       // Nothing in the preview uses it: harmless, unless the preview left unchanged users out.
       if (!inPlan.samesHidden) return undefined;
       unseenUse = ` (if an unchanged ${used.kinds.map((k) => k.replace(/^\w+:/, "")).join(" or ")} uses it: this preview lists no unchanged resources; make it with --show-sames to know)`;

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceDefinition, Risk } from "../core/definition";
+import type { ResourceDefinition, Risk, UsedBy } from "../core/definition";
 import type { FunctionDefinition } from "../core/fn";
 import type { Fields } from "../core/fields";
 
@@ -420,10 +420,17 @@ function firstSentence(text: string): string {
   return m ? m[1]! : one;
 }
 
+/** "a `secrets:TransformTemplate` in the preview names it in its `alphabet`, itself named by …". */
+function usedByText(u: UsedBy): string {
+  const first = `a ${u.kinds.map((k) => code(k)).join(" or ")} in the preview names it in its ${code(u.input)}`;
+  const then = u.usedBy;
+  return then ? `${first}, itself named in the ${code(then.input)} of a ${then.kinds.map((k) => code(k)).join(" or ")}` : first;
+}
+
 /** What reviews list under "Data at risk" for a kind, from its definition's own declaration. */
 function riskSection(r: Risk, review: string): string[] {
   const lines = ["## Data at risk", "", `What [\`pulumi-svc-review\`](${review}#data-at-risk) lists under "Data at risk" for this object` +
-    (r.usedBy ? `, while a ${r.usedBy.kinds.map((k) => code(k)).join(" or ")} in the preview names it in its ${code(r.usedBy.input)}` : "") + ":", ""];
+    (r.usedBy ? `, while ${usedByText(r.usedBy)}` : "") + ":", ""];
   if (r.created) lines.push(`- **Created**: ${r.created}.`);
   if (r.lost) lines.push(`- **Deleted or replaced**${r.lostOnlyIf ? ` (only with ${code(`${r.lostOnlyIf}: true`)})` : ""}: ${r.lost}.`);
   for (const [k, what] of Object.entries(r.changes ?? {})) lines.push(`- **${code(k)} changed**: ${what}.`);

@@ -44,6 +44,8 @@ export interface Expectations {
   functionCalls?: string[];
   /** The side-effecting calls step 2's preview announces, as pulumi-svc-review lists them (`encode role="payments" ...`). */
   plannedCalls?: string[];
+  /** The resources the review of step 2 lists under "Data at risk" (docs/review.md); checked when given. */
+  atRisk?: string[];
   /** Why there is no out-of-band change or delete for this example. */
   outOfBandNote?: string;
   /**

@@ -44,7 +44,8 @@ export async function checkReview(exp: Expectations, json: string, shown: string
       else expect(line).toContain(`${old === undefined ? "(none)" : `\`${JSON.stringify(old)}\``} → \`${JSON.stringify(next)}\``);
     }
     if (s.op === "replace") {
-      const head = review.slice(0, review.indexOf("\n### "));
+      // The summary: everything before the first group heading (Data at risk is part of it).
+      const head = review.slice(0, review.search(/\n### (?!⚠️)/));
       const order = s.deleteFirst ? "**the old object is deleted first**" : "the new object is created first";
       for (const part of [head, block!]) {
         expect(part).toContain(`forced by ${(s.properties ?? []).map((p) => `\`${p}\``).join(", ")}`);
@@ -61,6 +62,12 @@ export async function checkReview(exp: Expectations, json: string, shown: string
     const full = await reviewPreview(text, { full: true });
     const leaked = secrets.filter(([, values]) => values.some((v) => full.includes(v) || full.includes(JSON.stringify(v).slice(1, -1)))).map(([k]) => k);
     expect(leaked, "secrets in the review").toEqual([]);
+  }
+  // What the example's step 2 puts at risk, and nothing else.
+  if (exp.atRisk) {
+    const section = review.split("### ⚠️ Data at risk")[1]?.split("\n\n**")[0] ?? "";
+    const named = [...section.matchAll(/^- `([^`]+)` \(/gm)].map((m) => m[1]);
+    expect(named.sort(), review).toEqual([...exp.atRisk].sort());
   }
   // The functions up will call, which a preview only announces.
   for (const call of exp.plannedCalls ?? []) expect(review, review).toContain(`- \`${call}\``);

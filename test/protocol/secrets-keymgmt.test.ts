@@ -26,7 +26,9 @@ describe("key management through the real dynamic-provider host", () => {
   it("rejects bad inputs in check, naming the property, before any request", async () => {
     await control(emu, "DELETE", "/requests");
     const r = await host.check(urn(DIST, "bad"), {}, { __provider: await serializedProvider(DIST), keyName: "k", kmsName: "aws", purpose: ["sign", "mint"], protection: "cloud" });
-    expect(r.failures.map((f) => f.property).sort()).toEqual(["protection", "purpose[1]"]);
+    // A failure inside a list goes to the engine as the resource's, its path first (src/core/validate.ts forEngine).
+    expect(r.failures.map((f) => f.property).sort()).toEqual(["", "protection"]);
+    expect(r.failures.find((f) => f.property === "")?.reason).toMatch(/^purpose\[1\]: /);
     expect((await control<{ requests: unknown[] }>(emu, "GET", "/requests")).requests).toEqual([]);
   });
 

@@ -385,7 +385,10 @@ describe("pulumi-svc-review", () => {
       const alphabet = step("update", T("TransformAlphabet"), "digits", { name: "digits", alphabet: "0123" }, { name: "digits", alphabet: "01234" }, { id: "transform/alphabet/digits" });
       expect(await reviewPreview(preview([alphabet]))).not.toContain("Data at risk");
       const template = step("same", T("TransformTemplate"), "ssn", { name: "ssn", alphabet: "digits", pattern: "(\\d+)" }, { name: "ssn", alphabet: "digits", pattern: "(\\d+)" });
-      expect(section(await reviewPreview(preview([alphabet, template]))))
+      // A template no transformation names encodes nothing: its alphabet is not in use.
+      expect(await reviewPreview(preview([alphabet, template]))).not.toContain("Data at risk");
+      const fpe = step("same", T("TransformFpeTransformation"), "card", { name: "card", template: "ssn" }, { name: "card", template: "ssn" });
+      expect(section(await reviewPreview(preview([alphabet, template, fpe]))))
         .toContain("- `digits` (secrets:TransformAlphabet): `alphabet` changed: values encoded through a template that uses it no longer decode");
       // A preview made without --show-sames hides unchanged users: said, not guessed either way.
       const hidden = JSON.parse(preview([alphabet], 3)) as { changeSummary: Record<string, number> };

@@ -31,7 +31,11 @@ const alphabetBase = pathObject<AlphabetState, AlphabetState>({
     lost: "the templates that name it stop working, and values encoded through them no longer decode",
     changes: { alphabet: "values encoded through a template that uses it no longer decode to what they were" },
     instead: "a new alphabet and template beside the old ones (other names)",
-    usedBy: { kinds: ["secrets:TransformTemplate"], input: "alphabet", by: "name" },
+    // A template that no transformation names encodes nothing: its alphabet is not in use.
+    usedBy: {
+      kinds: ["secrets:TransformTemplate"], input: "alphabet", by: "name",
+      usedBy: { kinds: ["secrets:TransformFpeTransformation", "secrets:TransformTransformation"], input: "template", by: "name" },
+    },
   },
   fields: fieldSet(alphabetFields),
   routes: TRANSFORM_ROUTES.alphabet,

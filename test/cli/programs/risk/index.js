@@ -1,12 +1,15 @@
 // The program of test/cli/review-risk.test.ts: step 2 makes changes that put data at risk (an
-// alphabet a template uses, a key's type) beside harmless ones (an unused alphabet, a role).
+// alphabet a transformation's template uses, a key's type) beside harmless ones (an unused
+// alphabet, a role).
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const svc = require("pulumi-svc");
 
 const step = new pulumi.Config("risk").getNumber("step") ?? 1;
 const digits = new svc.secrets.transform.Alphabet("digits", { name: "digits", alphabet: step === 1 ? "0123456789" : "0123456789X" });
-new svc.secrets.transform.Template("ssn", { name: "ssn", type: "regex", pattern: "(\\d{3})-(\\d{2})", alphabet: digits.name });
+const ssn = new svc.secrets.transform.Template("ssn", { name: "ssn", type: "regex", pattern: "(\\d{3})-(\\d{2})", alphabet: digits.name });
+// The transformation that makes the template, and so the alphabet, in use.
+new svc.secrets.transform.FpeTransformation("card", { name: "card", template: ssn.name, tweakSource: "internal" });
 new svc.secrets.transform.Alphabet("spare", { name: "spare", alphabet: step === 1 ? "01" : "012" });
 new svc.secrets.keymgmt.Key("signing", { name: "signing", type: step === 1 ? "ecdsa-p256" : "rsa-2048", deletionAllowed: true });
 new svc.secrets.transform.Role("payments", { name: "payments", transformations: step === 1 ? [] : ["card"] });
