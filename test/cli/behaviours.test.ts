@@ -3,34 +3,21 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { expect, it } from "vitest";
+import { startEmulator } from "../../src/emulator";
 import { control, secretsApi } from "../support/emulator";
-import { CliStack, describeCli, importReadMessage, ops } from "./cli";
+import { CliStack, cliScenarios, describeCli, importReadMessage, ops } from "./cli";
 
 const program = path.join(__dirname, "programs/behaviours/index.js");
 
-let emu: Emulator;
-const stacks: CliStack[] = [];
-
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-
-afterEach(() => {
-  for (const s of stacks.splice(0)) s.remove();
-});
-
-afterAll(async () => {
-  await emu?.close();
-});
+const { emu, stacks } = cliScenarios();
 
 async function stack(scenario: string, config: Record<string, string> = {}): Promise<CliStack> {
   const s = await CliStack.create({
     project: `behaviours-${scenario}`,
     program,
-    config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "behaviours:scenario": scenario, ...config },
-    secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser },
+    config: { "svc:runUrl": emu().runUrl, "svc:secretsUrl": emu().secretsUrl, "behaviours:scenario": scenario, ...config },
+    secretConfig: { "svc:runToken": emu().tokens.runAdmin, "svc:secretsToken": emu().tokens.secretsUser },
   });
   stacks.push(s);
   return s;
@@ -39,12 +26,12 @@ async function stack(scenario: string, config: Record<string, string> = {}): Pro
 const step = (s: CliStack, n: number) => s.setConfig({ "behaviours:step": String(n) });
 
 async function alphabet(name: string): Promise<string | undefined> {
-  const r = await secretsApi(emu, "GET", `/transform/alphabet/${name}`);
+  const r = await secretsApi(emu(), "GET", `/transform/alphabet/${name}`);
   return r.status === 200 ? r.body.data.alphabet as string : undefined;
 }
 
 async function writes(): Promise<{ method: string; path: string }[]> {
-  return (await control<{ requests: { method: string; path: string }[] }>(emu, "GET", "/requests")).requests.filter((q) => !["GET", "LIST"].includes(q.method));
+  return (await control<{ requests: { method: string; path: string }[] }>(emu(), "GET", "/requests")).requests.filter((q) => !["GET", "LIST"].includes(q.method));
 }
 
 describeCli("engine behaviours under the real Pulumi CLI", () => {
@@ -54,7 +41,7 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     await step(s, 2);
     const preview = await s.preview();
     expect(ops(preview)).toEqual({});
-    await control(emu, "DELETE", "/requests");
+    await control(emu(), "DELETE", "/requests");
     const r = await s.up();
     expect(r.code).toBe(0);
     expect(ops(r)).toEqual({});
@@ -66,7 +53,7 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
   it("protect: destroy (with its preview) is refused before anything is deleted; --skip-preview deletes the rest first", async () => {
     const s = await stack("protect");
     expect((await s.up()).code).toBe(0);
-    await control(emu, "DELETE", "/requests");
+    await control(emu(), "DELETE", "/requests");
     const r = await s.run(["destroy", "--yes"]);
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toMatch(/protected/);
@@ -86,7 +73,7 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     const s = await stack("retain");
     expect((await s.up()).code).toBe(0);
     await step(s, 2);
-    await control(emu, "DELETE", "/requests");
+    await control(emu(), "DELETE", "/requests");
     const r = await s.up();
     expect(r.code).toBe(0);
     expect(ops(r)).toEqual({ kept: "delete" });
@@ -119,9 +106,9 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
   });
 
   it("pulumi import: refused for a dynamic resource, nothing is written (adopt is the way)", async () => {
-    expect((await secretsApi(emu, "POST", "/transform/alphabet/imported", { alphabet: "0123" })).status).toBeLessThan(300);
+    expect((await secretsApi(emu(), "POST", "/transform/alphabet/imported", { alphabet: "0123" })).status).toBeLessThan(300);
     const s = await stack("import");
-    await control(emu, "DELETE", "/requests");
+    await control(emu(), "DELETE", "/requests");
     const r = await s.run(["import", "pulumi-nodejs:dynamic/secrets:TransformAlphabet", "imported", "transform/alphabet/imported", "--yes", "--generate-code=false"]);
     console.log(`pulumi import of a dynamic resource: exit ${r.code}\n${r.stdout}\n${r.stderr}`);
     expect(r.code).not.toBe(0);
@@ -132,8 +119,8 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
   });
 
   it("a partial failure is reported, the object kept in state with the error, and the next up repairs it", async () => {
-    await control(emu, "PUT", "/clock", { autoAdvanceMs: 0 });
-    const s = await stack("partial", { "behaviours:workspaceId": emu.workspaceId });
+    await control(emu(), "PUT", "/clock", { autoAdvanceMs: 0 });
+    const s = await stack("partial", { "behaviours:workspaceId": emu().workspaceId });
     const r = await s.run(["up", "--yes", "--skip-preview"]);
     expect(r.code).not.toBe(0);
     // The engine shows (and records as initErrors) only the reasons of a failure with an id:
@@ -165,37 +152,37 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     const s = await stack("parallel", { "behaviours:count": String(count), "svc:maxConcurrentRequests": "4" });
     // Each request held 50 ms, so they overlap (without the limit, 100 resources reached 24 at
     // once); 20 a second is below what 4 at a time ask for, so the server answers 429s.
-    await control(emu, "PUT", "/throttle", { rate: 20 });
-    await control(emu, "POST", "/faults", { path: "/v1/transform/alphabet/*", delayMs: 50, count: 100_000 });
-    await control(emu, "DELETE", "/requests");
+    await control(emu(), "PUT", "/throttle", { rate: 20 });
+    await control(emu(), "POST", "/faults", { path: "/v1/transform/alphabet/*", delayMs: 50, count: 100_000 });
+    await control(emu(), "DELETE", "/requests");
     try {
       const r = await s.up(["--parallel", "64"]);
       expect(r.code, r.text).toBe(0);
       expect(r.changeSummary).toEqual({ create: count + 1 });
       expect(r.diagnostics?.filter((d) => d.severity === "error")).toEqual([]);
       const throttled = async () => {
-        const report = await control<{ peak: number; throttled: number }>(emu, "GET", "/throttle");
+        const report = await control<{ peak: number; throttled: number }>(emu(), "GET", "/throttle");
         expect(report.peak).toBeLessThanOrEqual(4);
         expect(report.throttled).toBeGreaterThan(0);
       };
       await throttled();
-      await control(emu, "PUT", "/throttle", {});
-      const listed = await secretsApi(emu, "LIST", "/transform/alphabet");
+      await control(emu(), "PUT", "/throttle", {});
+      const listed = await secretsApi(emu(), "LIST", "/transform/alphabet");
       expect((listed.body.data.keys as string[]).filter((k) => k.startsWith("bulk-"))).toHaveLength(count);
-      await control(emu, "PUT", "/throttle", { rate: 20 });
+      await control(emu(), "PUT", "/throttle", { rate: 20 });
       const d = await s.destroy(["--parallel", "64"]);
       expect(d.code, d.text).toBe(0);
       expect(d.changeSummary).toEqual({ delete: count + 1 });
       await throttled();
       // Each object written once and deleted once: no write repeated after its 429 was answered by a success.
-      const done = (await control<{ requests: { method: string; path: string; status: number }[] }>(emu, "GET", "/requests")).requests
+      const done = (await control<{ requests: { method: string; path: string; status: number }[] }>(emu(), "GET", "/requests")).requests
         .filter((q) => q.path.includes("/alphabet/bulk-") && q.status < 300);
       expect(done.filter((q) => q.method === "POST")).toHaveLength(count);
       expect(done.filter((q) => q.method === "DELETE")).toHaveLength(count);
     } finally {
-      await control(emu, "DELETE", "/faults"); // the throttle too
+      await control(emu(), "DELETE", "/faults"); // the throttle too
     }
-    const left = await secretsApi(emu, "LIST", "/transform/alphabet");
+    const left = await secretsApi(emu(), "LIST", "/transform/alphabet");
     expect(((left.body?.data?.keys ?? []) as string[]).filter((k) => k.startsWith("bulk-"))).toEqual([]);
   }, 600_000);
 
@@ -203,22 +190,22 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     const s = await stack("parallel", { "behaviours:count": "1" });
     // The create's write is held at the emulator until the second command has met the stack's lock:
     // the first up is mid-update for as long as the test needs, however slow the machine.
-    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/transform/alphabet/bulk-0", hold: true, count: 1 });
+    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/alphabet/bulk-0", hold: true, count: 1 });
     try {
       const first = s.up();
       const locks = path.join(s.dir, "backend/.pulumi/locks");
       const held = () => fs.existsSync(locks) && fs.readdirSync(locks, { recursive: true, withFileTypes: true }).some((f) => f.isFile());
-      const writing = await control<{ timedOut: boolean }>(emu, "GET", "/faults/held?wait=1&timeoutMs=60000");
+      const writing = await control<{ timedOut: boolean }>(emu(), "GET", "/faults/held?wait=1&timeoutMs=60000");
       expect(writing.timedOut, "the first up reached its create").toBe(false);
       expect(held(), "the first up holds the stack's lock").toBe(true);
       const second = await s.run(["up", "--yes", "--skip-preview"]);
       expect(second.code).not.toBe(0);
       expect(second.stdout + second.stderr).toMatch(/the stack is currently locked by 1 lock\(s\)/);
-      expect((await control<{ released: number }>(emu, "POST", "/faults/release")).released, "the first up was still waiting").toBe(1);
+      expect((await control<{ released: number }>(emu(), "POST", "/faults/release")).released, "the first up was still waiting").toBe(1);
       expect(ops(await first)).toEqual({ "bulk-0": "create" });
       expect(held()).toBe(false);
     } finally {
-      await control(emu, "DELETE", "/faults");
+      await control(emu(), "DELETE", "/faults");
     }
     // The refused command changed nothing: the next preview has nothing to do.
     expect((await s.preview()).changeSummary).toEqual({ same: 2 });
@@ -229,7 +216,7 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
     const s = await stack("errors");
     expect((await s.up()).code).toBe(0);
     const frames = (text: string) => text.split("\n").filter((l) => /^\s+at .+[(:]/.test(l));
-    await control(emu, "POST", "/faults", { method: "GET", path: "/v1/transform/alphabet/*", status: 403, count: 100 });
+    await control(emu(), "POST", "/faults", { method: "GET", path: "/v1/transform/alphabet/*", status: 403, count: 100 });
     try {
       const refresh = await s.run(["refresh", "--yes", "--skip-preview"]);
       expect(refresh.code).not.toBe(0);
@@ -239,18 +226,18 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
       }
       expect(refresh.stdout).not.toContain("ForbiddenError: GET");
     } finally {
-      await control(emu, "DELETE", "/faults");
+      await control(emu(), "DELETE", "/faults");
     }
     // A function called in the program: its Output form fails the update with one line.
     await step(s, 2);
-    await control(emu, "POST", "/faults", { method: "LIST", path: "/v1/transform/alphabet*", status: 403, count: 100 });
+    await control(emu(), "POST", "/faults", { method: "LIST", path: "/v1/transform/alphabet*", status: 403, count: 100 });
     try {
       const up = await s.run(["up", "--yes", "--skip-preview"]);
       expect(up.code).not.toBe(0);
       expect(frames(up.stdout + up.stderr)).toEqual([]);
       expect(up.stdout).toContain("listAlphabets: GET /transform/alphabet?list=true: 403 Forbidden: injected fault (HTTP 403); check the token (from stack config svc:secretsToken)");
     } finally {
-      await control(emu, "DELETE", "/faults");
+      await control(emu(), "DELETE", "/faults");
     }
     // A failure inside a list is the resource's, its path leading the reason: the engine looks only
     // top-level properties up, so it would print the given value as {<nil>}.
@@ -264,7 +251,7 @@ describeCli("engine behaviours under the real Pulumi CLI", () => {
   it("a change of a secret alone is named by its version in preview --diff and --json, and nothing about its value", async () => {
     const first = "first-signing-key-a8f2";
     const second = "second-signing-key-c41d";
-    const s = await stack("secret", { "behaviours:workspaceId": emu.workspaceId });
+    const s = await stack("secret", { "behaviours:workspaceId": emu().workspaceId });
     await s.setConfig({}, { "behaviours:hookToken": first });
     expect((await s.up()).code).toBe(0);
     const created = (await s.state()).resources.find((q) => q.urn.endsWith("::signed"))!;

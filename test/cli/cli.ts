@@ -5,7 +5,8 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describe, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
+import { startEmulator, type Emulator } from "../../src/emulator";
 import { root } from "../support/dist";
 
 export const CLI_VERSION = "v3.259.0";
@@ -407,4 +408,20 @@ export class CliStack {
   remove(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** One emulator for a file's real-CLI scenarios, and the stacks a test made, removed after it. */
+export function cliScenarios(): { emu: () => Emulator; stacks: CliStack[] } {
+  let emu: Emulator | undefined;
+  const stacks: CliStack[] = [];
+  beforeAll(async () => {
+    emu = await startEmulator();
+  });
+  afterEach(() => {
+    for (const s of stacks.splice(0)) s.remove();
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+  return { emu: () => emu!, stacks };
 }
