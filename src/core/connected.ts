@@ -11,7 +11,7 @@ import { limitRule } from "../http/limiter";
 import { registerSecret } from "../http/redact";
 import { registerSecrets } from "./fields";
 import { claim, hold, refuseDeleteOfTaken } from "./holders";
-import { PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
+import { ADOPT_ID, PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
 import { omit } from "./json";
 import { isUnknown } from "./unknown";
 import { nearest, type CheckFailure } from "./validate";
@@ -265,9 +265,9 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
       const news = args[0] as Props;
       const ctx = await contextFor(def, source, news);
       let inputs = bare(def, news);
-      const adoptId = m.takesOverById(def) ? inputs[m.ADOPT_ID] : undefined;
+      const adoptId = m.takesOverById(def) ? inputs[ADOPT_ID] : undefined;
       // A replacement of the resource that took the object over makes a new object, as any replacement does.
-      if (typeof adoptId === "string" && claim(def.kind, news[SERVER_KEY], adoptId, news[URN_KEY]) === "replacement") inputs = omit(inputs, [m.ADOPT_ID]);
+      if (typeof adoptId === "string" && claim(def.kind, news[SERVER_KEY], adoptId, news[URN_KEY]) === "replacement") inputs = omit(inputs, [ADOPT_ID]);
       try {
         const r = await m.create(def, ctx, inputs, news[PROVIDER_KEY]);
         if (m.takesOverById(def)) hold(def.kind, news[SERVER_KEY], r.id, news[URN_KEY]);

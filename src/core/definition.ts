@@ -15,6 +15,9 @@ import type { Props } from "./props";
 /** The engine's key for the serialized provider, in every object's inputs and state. */
 export const PROVIDER_KEY = "__provider";
 
+/** The local input naming an existing object to take over (kinds whose id the service assigns, docs/adopting.md). */
+export const ADOPT_ID = "adoptId";
+
 /**
  * What a change of an object loses or makes unusable (docs/review.md, "Data at risk"). Only what is
  * declared here is ever said to be at risk: a change of any other input is harmless.

@@ -4,7 +4,7 @@
  */
 import type { Service } from "../http";
 import type { Context, Props, ResourceDefinition } from "./definition";
-import { PartialFailure, PROVIDER_KEY } from "./definition";
+import { ADOPT_ID, PartialFailure, PROVIDER_KEY } from "./definition";
 import { deepEqual, omit, plainJson } from "./json";
 import { containsUnknown, isUnknown } from "./unknown";
 import { validate, type CheckFailure } from "./validate";
@@ -122,9 +122,6 @@ async function asPartial(def: ResourceDefinition, ctx: Context, inputs: Props, p
 // create, read, update and remove take properties without the engine's and the connection's keys
 // (the connection layer strips them once); create and update get the serialized provider apart,
 // for the properties of a partial failure.
-
-/** The local input naming an existing object to take over (kinds whose id the service assigns). */
-export const ADOPT_ID = "adoptId";
 
 /** Whether resources of `def` can take over an existing object by its id. */
 export function takesOverById(def: ResourceDefinition): boolean {

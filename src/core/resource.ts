@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { PROVIDER_KEY, type ResourceDefinition } from "./definition";
+import { ADOPT_ID, PROVIDER_KEY, type ResourceDefinition } from "./definition";
 import { CONNECTION_KEY, SERVER_KEY, URN_KEY } from "./connected";
 import { providerFor } from "./trampoline";
 import { describeFailures, valueProblems } from "./validate";
@@ -58,7 +58,6 @@ export interface SvcResource extends pulumi.CustomResource {
 export const SvcResource = pulumi.CustomResource as unknown as abstract new (t: string, name: string, props?: pulumi.Inputs,
   opts?: pulumi.CustomResourceOptions) => SvcResource;
 
-const ADOPT_ID = "adoptId";
 const takers = new Map<string, string>();
 
 /**

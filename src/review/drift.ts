@@ -7,6 +7,7 @@
 import type { Preview } from "./preview";
 
 interface EngineEvent {
+  resourcePreEvent?: { metadata?: { op?: string } };
   resOutputsEvent?: { metadata?: { op?: string; urn?: string; old?: Record<string, unknown> | null; new?: Record<string, unknown> | null } };
   summaryEvent?: { resourceChanges?: Record<string, number> };
   diagnosticEvent?: { message?: string; severity?: string; urn?: string };
@@ -16,7 +17,8 @@ const ENGINE_OWN = (urn: string) => urn.includes("::pulumi:pulumi:Stack::") || u
 
 /**
  * An engine event log (one JSON event per line) as the steps a review reads: each resource the
- * refresh found changed (old → new state) or gone. Undefined when the text is not such a log.
+ * refresh found changed (old → new state) or gone. Undefined when the text is not an event log;
+ * an error when it is the log of something other than a refresh.
  */
 export function fromEventLog(text: string): Preview | undefined {
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
@@ -28,6 +30,10 @@ export function fromEventLog(text: string): Preview | undefined {
     return undefined;
   }
   if (!events.some((e) => e.resOutputsEvent || e.summaryEvent)) return undefined;
+  // An update's log has no refresh steps: its updates are the program's, not drift.
+  if (!events.some((e) => e.resourcePreEvent?.metadata?.op === "refresh")) {
+    throw new Error("the event log is not a refresh's: review drift from `pulumi refresh --preview-only --event-log FILE`, a plan from `pulumi preview --json`");
+  }
   const steps: NonNullable<Preview["steps"]> = [];
   let changeSummary: Record<string, number> | undefined;
   const diagnostics: NonNullable<Preview["diagnostics"]> = [];
@@ -39,7 +45,7 @@ export function fromEventLog(text: string): Preview | undefined {
     if (e.summaryEvent?.resourceChanges) changeSummary = e.summaryEvent.resourceChanges;
     if (e.diagnosticEvent) diagnostics.push(e.diagnosticEvent);
   }
-  return { steps, changeSummary, diagnostics, drift: "values" } as Preview;
+  return { steps, changeSummary, diagnostics };
 }
 
 /** Whether a `--json` document is a refresh's (its steps are refreshes), and so has no refreshed values. */

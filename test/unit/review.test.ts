@@ -426,6 +426,36 @@ describe("pulumi-svc-review", () => {
     });
   });
 
+  describe("drift, from a refresh's event log", () => {
+    const alpha = T("TransformAlphabet");
+    const state = (name: string, alphabet: string) => ({ urn: urn(alpha, name), type: alpha, id: `transform/alphabet/${name}`,
+      inputs: { __provider: PROVIDER, name, alphabet }, outputs: { __provider: PROVIDER, name, alphabet } });
+    const log = (events: object[]) => events.map((e) => JSON.stringify(e)).join("\n");
+    const pre = (name: string) => ({ resourcePreEvent: { metadata: { op: "refresh", urn: urn(alpha, name) } } });
+    const out = (op: string, name: string, old: object, next: object | null) => ({ resOutputsEvent: { metadata: { op, urn: urn(alpha, name), old, new: next } } });
+
+    it("lists what changed outside Pulumi, old → new, and what is gone; nothing at risk", async () => {
+      const text = await reviewPreview(log([
+        pre("digits"), pre("gone"), pre("same"),
+        out("update", "digits", state("digits", "0123"), state("digits", "01234")),
+        out("delete", "gone", state("gone", "01"), null),
+        out("same", "same", state("same", "01"), state("same", "01")),
+        { summaryEvent: { resourceChanges: { update: 1, delete: 1, same: 2 } } },
+      ]));
+      expect(text).toContain("## Pulumi refresh review: drift");
+      expect(text).toContain("**Drift:** 1 gone from the server, 1 changed outside Pulumi.");
+      expect(text).toContain("#### changed outside Pulumi: `digits` (secrets:TransformAlphabet) `transform/alphabet/digits`");
+      expect(text).toContain('- `alphabet`: `"0123"` → `"01234"`');
+      expect(text).not.toContain("`same`");
+      expect(text).not.toContain("Data at risk");
+    });
+
+    it("an event log that is not a refresh's is refused with one line", async () => {
+      await expect(reviewPreview(log([out("update", "digits", state("digits", "0123"), state("digits", "01234")), { summaryEvent: { resourceChanges: { update: 1 } } }])))
+        .rejects.toThrow(/^the event log is not a refresh's/);
+    });
+  });
+
   it("arguments: --full, a file or - for standard input", async () => {
     expect(parseArgs([])).toEqual({ full: false, failOnRisk: false });
     expect(parseArgs(["--full", "p.json"])).toEqual({ full: true, failOnRisk: false, file: "p.json" });
