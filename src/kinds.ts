@@ -5,43 +5,63 @@
  */
 import type { ResourceDefinition } from "./core/definition";
 
-type Loader = () => Promise<ResourceDefinition>;
+/** Loads the module that declares a kind: its definition and its resource class. */
+type Loader = () => Promise<object>;
 
 const LOADERS: Record<string, Loader> = {
-  "runs:NotificationConfiguration": async () => (await import("./runs/notificationConfiguration")).notificationConfigurationDefinition as ResourceDefinition,
-  "runs:Run": async () => (await import("./runs/run")).runDefinition as ResourceDefinition,
-  "secrets:TransformTemplate": async () => (await import("./secrets/transform/template")).templateDefinition as ResourceDefinition,
-  "secrets:TransformAlphabet": async () => (await import("./secrets/transform/alphabet")).alphabetDefinition as ResourceDefinition,
-  "secrets:TransformRole": async () => (await import("./secrets/transform/role")).roleDefinition as ResourceDefinition,
-  "secrets:TransformFpeTransformation": async () => (await import("./secrets/transform/fpeTransformation")).fpeTransformationDefinition as ResourceDefinition,
-  "secrets:TransformMaskingTransformation": async () => (await import("./secrets/transform/maskingTransformation")).maskingTransformationDefinition as ResourceDefinition,
-  "secrets:TransformTokenizationTransformation": async () => (await import("./secrets/transform/tokenizationTransformation")).tokenizationTransformationDefinition as ResourceDefinition,
-  "secrets:TransformTransformation": async () => (await import("./secrets/transform/transformation")).transformationDefinition as ResourceDefinition,
-  "secrets:TransformStore": async () => (await import("./secrets/transform/store")).storeDefinition as ResourceDefinition,
-  "secrets:TransformStoreSchema": async () => (await import("./secrets/transform/storeSchema")).storeSchemaDefinition as ResourceDefinition,
-  "secrets:TransformTokenizationKeyConfig": async () => (await import("./secrets/transform/tokenizationKeyConfig")).tokenizationKeyConfigDefinition as ResourceDefinition,
-  "secrets:KeymgmtKey": async () => (await import("./secrets/keymgmt/key")).keyDefinition as ResourceDefinition,
-  "secrets:KeymgmtKmsProvider": async () => (await import("./secrets/keymgmt/kmsProvider")).kmsProviderDefinition as ResourceDefinition,
-  "secrets:KeymgmtKeyDistribution": async () => (await import("./secrets/keymgmt/keyDistribution")).keyDistributionDefinition as ResourceDefinition,
-  "secrets:IdentityEntityAlias": async () => (await import("./secrets/identity/entityAlias")).entityAliasDefinition as ResourceDefinition,
-  "secrets:PluginCatalogEntry": async () => (await import("./secrets/plugins/catalogEntry")).catalogEntryDefinition as ResourceDefinition,
-  "secrets:MfaDualFactorMethod": async () => (await import("./secrets/mfa/dualFactorMethod")).dualFactorMethodDefinition as ResourceDefinition,
-  "secrets:DirectoryConfig": async () => (await import("./secrets/directory/config")).directoryConfigDefinition as ResourceDefinition,
-  "secrets:DirectoryRole": async () => (await import("./secrets/directory/role")).directoryRoleDefinition as ResourceDefinition,
-  "secrets:DirectoryLibrarySet": async () => (await import("./secrets/directory/librarySet")).librarySetDefinition as ResourceDefinition,
-  "secrets:DirectoryCheckOut": async () => (await import("./secrets/directory/checkOut")).checkOutDefinition as ResourceDefinition,
-  "secrets:RegistryAccessConfig": async () => (await import("./secrets/registry/accessConfig")).accessConfigDefinition as ResourceDefinition,
-  "secrets:RegistryRole": async () => (await import("./secrets/registry/role")).registryRoleDefinition as ResourceDefinition,
-  "secrets:ReplicationPerformancePrimary": async () => (await import("./secrets/replication/performancePrimary")).performancePrimaryDefinition as ResourceDefinition,
-  "secrets:ReplicationSecondaryToken": async () => (await import("./secrets/replication/secondaryToken")).secondaryTokenDefinition as ResourceDefinition,
-  "secrets:ReplicationPerformanceSecondary": async () => (await import("./secrets/replication/performanceSecondary")).performanceSecondaryDefinition as ResourceDefinition,
-  "secrets:ReplicationPathsFilter": async () => (await import("./secrets/replication/pathsFilter")).pathsFilterDefinition as ResourceDefinition,
+  "runs:NotificationConfiguration": () => import("./runs/notificationConfiguration"),
+  "runs:Run": () => import("./runs/run"),
+  "secrets:TransformTemplate": () => import("./secrets/transform/template"),
+  "secrets:TransformAlphabet": () => import("./secrets/transform/alphabet"),
+  "secrets:TransformRole": () => import("./secrets/transform/role"),
+  "secrets:TransformFpeTransformation": () => import("./secrets/transform/fpeTransformation"),
+  "secrets:TransformMaskingTransformation": () => import("./secrets/transform/maskingTransformation"),
+  "secrets:TransformTokenizationTransformation": () => import("./secrets/transform/tokenizationTransformation"),
+  "secrets:TransformTransformation": () => import("./secrets/transform/transformation"),
+  "secrets:TransformStore": () => import("./secrets/transform/store"),
+  "secrets:TransformStoreSchema": () => import("./secrets/transform/storeSchema"),
+  "secrets:TransformTokenizationKeyConfig": () => import("./secrets/transform/tokenizationKeyConfig"),
+  "secrets:KeymgmtKey": () => import("./secrets/keymgmt/key"),
+  "secrets:KeymgmtKmsProvider": () => import("./secrets/keymgmt/kmsProvider"),
+  "secrets:KeymgmtKeyDistribution": () => import("./secrets/keymgmt/keyDistribution"),
+  "secrets:IdentityEntityAlias": () => import("./secrets/identity/entityAlias"),
+  "secrets:PluginCatalogEntry": () => import("./secrets/plugins/catalogEntry"),
+  "secrets:MfaDualFactorMethod": () => import("./secrets/mfa/dualFactorMethod"),
+  "secrets:DirectoryConfig": () => import("./secrets/directory/config"),
+  "secrets:DirectoryRole": () => import("./secrets/directory/role"),
+  "secrets:DirectoryLibrarySet": () => import("./secrets/directory/librarySet"),
+  "secrets:DirectoryCheckOut": () => import("./secrets/directory/checkOut"),
+  "secrets:RegistryAccessConfig": () => import("./secrets/registry/accessConfig"),
+  "secrets:RegistryRole": () => import("./secrets/registry/role"),
+  "secrets:ReplicationPerformancePrimary": () => import("./secrets/replication/performancePrimary"),
+  "secrets:ReplicationSecondaryToken": () => import("./secrets/replication/secondaryToken"),
+  "secrets:ReplicationPerformanceSecondary": () => import("./secrets/replication/performanceSecondary"),
+  "secrets:ReplicationPathsFilter": () => import("./secrets/replication/pathsFilter"),
 };
 
 /** Every kind's name, in registration order. */
 export const KIND_NAMES: readonly string[] = Object.keys(LOADERS);
 
 const loaded = new Map<string, ResourceDefinition>();
+const modules = new Map<string, Record<string, unknown>>();
+
+/** The module of `kind` (loaded on first use), whose exports hold its definition and its class. */
+export async function kindModule(kind: string): Promise<Record<string, unknown> | undefined> {
+  let mod = modules.get(kind);
+  if (mod === undefined && Object.prototype.hasOwnProperty.call(LOADERS, kind)) {
+    mod = (await LOADERS[kind]()) as Record<string, unknown>;
+    modules.set(kind, mod);
+  }
+  return mod;
+}
+
+/** The one export of a kind's module that is the kind's definition. */
+function definitionIn(mod: Record<string, unknown>, kind: string): ResourceDefinition {
+  const defs = [...new Set(Object.values(mod).filter((v): v is ResourceDefinition =>
+    typeof v === "object" && v !== null && (v as ResourceDefinition).kind === kind && typeof (v as ResourceDefinition).create === "function"))];
+  if (defs.length !== 1) throw new Error(`${kind}: its module exports ${defs.length} definitions of it, not one`);
+  return defs[0]!;
+}
 
 /** The definition of `kind` when its module is loaded already (every call after the first). */
 export function loadedDefinition(kind: string): ResourceDefinition | undefined {
@@ -51,8 +71,10 @@ export function loadedDefinition(kind: string): ResourceDefinition | undefined {
 /** The definition of `kind`, loading its module on first use; undefined for an unknown kind. */
 export async function kindDefinition(kind: string): Promise<ResourceDefinition | undefined> {
   let def = loaded.get(kind);
-  if (def === undefined && Object.prototype.hasOwnProperty.call(LOADERS, kind)) {
-    def = await LOADERS[kind]();
+  if (def === undefined) {
+    const mod = await kindModule(kind);
+    if (mod === undefined) return undefined;
+    def = definitionIn(mod, kind);
     loaded.set(kind, def);
   }
   return def;

@@ -53,6 +53,39 @@ export interface UsedBy<By extends string = string> {
 }
 
 /**
+ * Where an object whose id is its path lives: the route that reads it, and the input that fills each
+ * route parameter whose name differs (a key distribution's `{kms}` is its `kmsName`). The id a
+ * create records, the path a review shows for a created object and the import's reads follow from it.
+ */
+export interface PathRule {
+  route: string;
+  inputs?: Readonly<Record<string, string>>;
+}
+
+/**
+ * How `pulumi-svc-import` finds the objects of a kind on a server (src/import). `list` names them
+ * (a secrets-service LIST, or the run service's paged GET): its parameters come from the import's
+ * scope (each engine mount, each `--workspace`), from `each`, or from the objects found of the kind
+ * the matching input refers to (a distribution's `{kms}`: every KMS provider found on the mount).
+ * Each name listed is the last parameter of the kind's path (or its id); the object is then read
+ * as a refresh reads it. `find` replaces all that for objects no list names (replication).
+ */
+export type Discover =
+  | {
+    /** Absent: one object per scope, read where it would be (an engine mount's config). */
+    list?: string;
+    /** Fixed values of a list parameter (a plugin's type). */
+    each?: Readonly<Record<string, readonly string[]>>;
+    /** Only objects whose `data` holds these wire values (one type of transformation). */
+    where?: Readonly<Record<string, unknown>>;
+    /** Objects whose `data` holds these wire values are left out (built-in plugins). */
+    skip?: Readonly<Record<string, unknown>>;
+  }
+  | { find(ctx: Context): Promise<Array<{ id: string; props: Props }>> }
+  /** Not imported, and why (the message the import prints). */
+  | { none: string };
+
+/**
  * Everything the machinery needs to know about one API object. Check, diff and the error handling
  * of create/read/update/delete are derived from it (src/core/provider.ts).
  */
@@ -84,6 +117,10 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
    * the old one still holds it.
    */
   exclusive?: { keys: ReadonlyArray<keyof In & string>; scope: ReadonlyArray<keyof In & string> };
+  /** Of an object whose id is its path: how the path follows from its inputs. */
+  path?: PathRule;
+  /** How the import command finds existing objects of this kind (a kind without it is a test failure). */
+  discover?: Discover;
   /** What changes of this object lose or strand: reviews list them "at risk", reference pages show them. */
   risk?: Risk<In>;
   /** Output keys the engine must keep secret (additionalSecretOutputs). */

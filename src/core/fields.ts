@@ -65,6 +65,11 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
    * are secret: `batchInput` items whose `value` is, beside names that must stay readable in messages.
    */
   readonly of?: Fields;
+  /**
+   * Kinds (`secrets:TransformTemplate`) whose objects this field names, in the same mount: the
+   * import writes such a value as a reference to that object's resource, so the engine orders them.
+   */
+  readonly refers?: readonly string[];
   /** Type-only: the field's value type and flags. */
   readonly __value?: T;
   readonly __flags?: F;
@@ -89,6 +94,8 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   of?: Fields;
   /** Of a secret map, the wire names of its members (a credentials map's `secret_key`), masked wherever a server echoes them. */
   members?: readonly string[];
+  /** The kinds whose objects the value names (see Field.refers). */
+  refers?: string | readonly string[];
 };
 
 type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
@@ -96,12 +103,13 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, redact, of, members, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, ...rest } = (flags ?? {}) as Options<T>;
   return {
     type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}),
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
     ...(redact ? { redact } : {}), ...(members ? { members } : {}),
+    ...(refers !== undefined ? { refers: typeof refers === "string" ? [refers] : refers } : {}),
   };
 }
 

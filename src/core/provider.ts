@@ -6,6 +6,7 @@ import type { Service } from "../http";
 import type { Context, Props, ResourceDefinition } from "./definition";
 import { ADOPT_ID, PartialFailure, PROVIDER_KEY } from "./definition";
 import { deepEqual, omit, plainJson } from "./json";
+import { pathFromInputs } from "./path";
 import { containsUnknown, isUnknown } from "./unknown";
 import { validate, type CheckFailure } from "./validate";
 import { ConflictError, isSvcError, NotFoundError } from "../http/errors";
@@ -166,10 +167,32 @@ async function takeOver(def: ResourceDefinition, ctx: Context, id: string, input
   }
 }
 
+/**
+ * The create of a resource with `adopt: true` whose object exists and holds every value of the
+ * program already: taken over with no write, so a stack adopting what it declares as it is changes
+ * nothing on the server. Undefined when a write is due (no such object, a value differs, or a
+ * write-only input is given, which no read can compare).
+ */
+async function adoptedAsItIs(def: ResourceDefinition, ctx: Context, inputs: Props): Promise<{ id: string; outs: Props } | undefined> {
+  const id = inputs.adopt === true ? pathFromInputs(def, inputs) : undefined;
+  if (id === undefined || (def.writeOnly ?? []).some((k) => inputs[k] !== undefined)) return undefined;
+  let found: Props | undefined;
+  try {
+    found = await def.read(ctx, id, inputs);
+  } catch (e) {
+    if (!isSvcError(e, "not_found")) throw e;
+  }
+  if (found === undefined) return undefined;
+  if (changedKeys(def, def.normalize ? { ...found, ...def.normalize(found) } : found, inputs).length > 0) return undefined;
+  ctx.log(`${id}: adopted as it is (nothing to write)`);
+  return { id, outs: found };
+}
+
 export async function create(def: ResourceDefinition, ctx: Context, inputs: Props, provider: unknown): Promise<{ id: string; outs: Props }> {
   try {
     const adoptId = takesOverById(def) ? inputs[ADOPT_ID] : undefined;
-    const { id, outs } = typeof adoptId === "string" ? await takeOver(def, ctx, adoptId, inputs) : await def.create(ctx, inputs);
+    const { id, outs } = typeof adoptId === "string" ? await takeOver(def, ctx, adoptId, inputs)
+      : await adoptedAsItIs(def, ctx, inputs) ?? await def.create(ctx, inputs);
     return { id, outs: recorded(def, inputs, outs) };
   } catch (e) {
     throw await asPartial(def, ctx, inputs, provider, e);

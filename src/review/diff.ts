@@ -6,7 +6,7 @@
 import type { ResourceDefinition } from "../core/definition";
 import { diff as providerDiff } from "../core/provider";
 import { UNKNOWN } from "../core/unknown";
-import { createdPath } from "./paths";
+import { pathFromInputs } from "../core/path";
 import { planValues, riskOf, type AtRisk } from "./risk";
 import { PLANNED } from "../core/planned";
 import type { Preview, PreviewState, PreviewStep } from "./preview";
@@ -189,7 +189,7 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
     const secretNames = new Set([...(oldState?.additionalSecretOutputs ?? []), ...(newState?.additionalSecretOutputs ?? []), ...(def?.secrets ?? [])]);
     const olds = op === "create" ? {} : inputsOf(oldState);
     const news = op === "delete" ? {} : inputsOf(newState);
-    const created = kind === undefined || op === "delete" ? undefined : createdPath(kind, news, def?.defaults as Record<string, unknown> | undefined);
+    const created = op === "delete" ? undefined : pathFromInputs(def, news);
     const change: ResourceChange = {
       name: nameOf(urn),
       type,

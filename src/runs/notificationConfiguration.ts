@@ -198,6 +198,7 @@ async function findCreated(ctx: Context, inputs: NotificationConfigurationState,
 
 export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = {
   kind: "runs:NotificationConfiguration",
+  discover: { list: RUNS_ROUTES.notificationConfiguration.list },
   risk: {
     lost: "the workspace stops notifying this destination",
     changes: {

@@ -206,6 +206,7 @@ async function update(ctx: Context, id: string, olds: RunResourceState, news: Ru
 
 export const runDefinition: ResourceDefinition<RunResourceState, RunResourceState> = {
   kind: "runs:Run",
+  discover: { none: "runs are actions, not configuration: a run that happened is history, and declaring one starts a new run" },
   ...runSet,
   confirmGone: confirmGoneIn(RUNS_ROUTES.run.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),

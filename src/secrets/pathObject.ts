@@ -6,6 +6,7 @@
 import { ConflictError, isAmbiguous } from "../http/errors";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
+import { pathOf } from "../core/path";
 import { dataOf, keysOf } from "./envelope";
 import type { Fields, FieldSet } from "../core/fields";
 import type { FunctionDefinition } from "../core/fn";
@@ -39,10 +40,7 @@ export interface PathObjectSpec<In extends Props, Out extends Props>
   fromData?(data: Record<string, unknown>, p: In | Out): Out;
 }
 
-/** The path of an object (`transform/template/x`) from a route and its parameters; also its resource id. */
-export function pathOf(route: string, params: Record<string, string>): string {
-  return route.replace(/^\S+ \//, "").replace(/\{(\w+)\}/g, (_m, k: string) => params[k] ?? "");
-}
+export { pathOf };
 
 /** The `data` of a GET, or undefined when the object does not exist (404). */
 export async function fetchData(ctx: Context, route: string, params: Record<string, string>): Promise<Record<string, unknown> | undefined> {
@@ -161,6 +159,8 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
     readBack(id, inputs, () => readDecoded(ctx, spec.routes.read, spec.params(inputs), (data) => spec.fromData(data, inputs)));
   return {
     ...(spec as Omit<typeof spec, "params" | "body" | "fromData" | "routes">),
+    path: spec.path ?? { route: spec.routes.read },
+    discover: spec.discover ?? { list: spec.routes.list },
     async create(ctx, inputs) {
       const params = spec.params(inputs);
       const id = pathOf(spec.routes.read, params);

@@ -4,7 +4,7 @@
 // example. Called by the examples' lifecycles (test/cli/lifecycle.ts) on the preview they already run, so no example is deployed twice.
 import { expect } from "vitest";
 import { kindOf } from "../../src/review/diff";
-import { PATH_KINDS } from "../../src/review/paths";
+import { kindDefinition } from "../../src/kinds";
 import { reviewPreview } from "../../src/review/review";
 import type { Expectations } from "./expectations";
 
@@ -33,7 +33,7 @@ export async function checkReview(exp: Expectations, json: string, shown: string
     if (s.op === "create") {
       created[resource] = /^create: `[^`]+` \([^)]+\) `([^`]+)`\n/.exec(block!)?.[1];
       const kind = kindOf(step.newState?.type ?? "");
-      if (kind && PATH_KINDS.includes(kind)) expect(created[resource], `${resource}'s path in\n${block}`).toBeDefined();
+      if (kind && (await kindDefinition(kind))?.path) expect(created[resource], `${resource}'s path in\n${block}`).toBeDefined();
     }
     for (const p of s.properties ?? []) {
       const line = propertyLine(block!, p);

@@ -95,6 +95,7 @@ const pendingId = (p: CheckOutState) => `${p.mount}/library/${p.setName}/check-o
 
 export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState> = {
   kind: "secrets:DirectoryCheckOut",
+  discover: { none: "a check-out is a lease of an account taken by whoever holds it: declare one where this stack should borrow an account" },
   // The identity (setName, mount) has a replacement that keeps the set check the old account in
   // first, which frees it for the new check-out (a set of one account).
   ...fieldSet(checkOutFields),

@@ -151,6 +151,8 @@ const readConfig = (ctx: Context, p: DirectoryConfigState) => readDecoded(ctx, R
 
 export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState, DirectoryConfigState> = {
   kind: "secrets:DirectoryConfig",
+  path: { route: R.config.read },
+  discover: {},
   risk: {
     lost: "the service forgets the directory, and the mount's roles, library sets and check-outs stop working",
     changes: {

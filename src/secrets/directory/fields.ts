@@ -8,7 +8,7 @@ export const mountField = {
    * Mount path of the directory engine. Default `directory`. Part of a resource's path: changing it
    * replaces the resource.
    */
-  mount: field(mount, { identity: true, default: DEFAULT_DIRECTORY_MOUNT }),
+  mount: field(mount, { identity: true, default: DEFAULT_DIRECTORY_MOUNT, refers: "secrets:DirectoryConfig" }),
 };
 
 /** Which directory engine: its mount path. */

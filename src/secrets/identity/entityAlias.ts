@@ -118,6 +118,7 @@ function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>
 
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {
   kind: "secrets:IdentityEntityAlias",
+  discover: { list: IDENTITY_ROUTES.entityAlias.list },
   ...entityAliasSet,
   async create(ctx, inputs) {
     const client = ctx.client("secrets");

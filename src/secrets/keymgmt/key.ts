@@ -135,6 +135,8 @@ export async function keyDeletionProblems(ctx: Context, p: { mount?: string; nam
 
 export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   kind: "secrets:KeymgmtKey",
+  path: { route: KEYMGMT_ROUTES.key.read },
+  discover: { list: KEYMGMT_ROUTES.key.list },
   risk: {
     lost: "every version of the key's material is destroyed, so what was encrypted or signed with it can no longer be decrypted or verified; its distributions to KMS providers go with it",
     changes: { minEnabledVersion: "versions below the new minimum can no longer decrypt or verify what they protected" },

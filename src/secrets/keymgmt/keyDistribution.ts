@@ -31,9 +31,9 @@ export type Protection = (typeof PROTECTIONS)[number];
 // one (same path, or another provider for the same key) can be created, hence its identity.
 export const keyDistributionFields = {
   /** Name of the key (a Key's `name`, so the engine deletes the distribution before the key). */
-  keyName: field(name, { identity: true }),
+  keyName: field(name, { identity: true, refers: "secrets:KeymgmtKey" }),
   /** Name of the KMS provider (a KmsProvider's `name`, so the distribution is deleted before the provider). */
-  kmsName: field(name, { immutable: true }),
+  kmsName: field(name, { immutable: true, refers: "secrets:KeymgmtKmsProvider" }),
   /** Mount path of the key management engine. Default `keymgmt`. */
   mount: field(mount, { identity: true, default: DEFAULT_KEYMGMT_MOUNT }),
   /**
@@ -87,6 +87,8 @@ const readDistribution = (ctx: Context, p: KeyDistributionState) =>
 
 export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
   kind: "secrets:KeymgmtKeyDistribution",
+  path: { route: KEYMGMT_ROUTES.keyDistribution.read, inputs: { kms: "kmsName", key: "keyName" } },
+  discover: { list: KEYMGMT_ROUTES.keyDistribution.list },
   risk: {
     lost: "the key's copy in the KMS provider is removed there, so what the provider's users protected with it can no longer be decrypted there",
     instead: "`retainOnDelete: true` to leave the copy in the provider",

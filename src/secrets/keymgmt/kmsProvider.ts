@@ -100,6 +100,8 @@ const readProvider = (ctx: Context, p: KmsProviderState) =>
 
 export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProviderState> = {
   kind: "secrets:KeymgmtKmsProvider",
+  path: { route: KEYMGMT_ROUTES.kmsProvider.read },
+  discover: { list: KEYMGMT_ROUTES.kmsProvider.list },
   ...kmsProviderSet,
   async create(ctx, inputs) {
     const p = params(inputs);

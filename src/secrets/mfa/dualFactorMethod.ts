@@ -114,6 +114,7 @@ const readState = (ctx: Context, id: string, prior: Partial<DualFactorMethodStat
 
 export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodState, DualFactorMethodState> = {
   kind: "secrets:MfaDualFactorMethod",
+  discover: { list: MFA_ROUTES.dualFactorMethod.list },
   ...dualFactorMethodSet,
   async create(ctx, inputs) {
     // The ids that exist before, so a lost create is recognised by a new id, never an old method.

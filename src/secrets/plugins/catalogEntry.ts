@@ -134,6 +134,9 @@ async function readEntry(ctx: Context, p: CatalogEntryState): Promise<CatalogEnt
 
 export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, CatalogEntryState> = {
   kind: "secrets:PluginCatalogEntry",
+  path: { route: PLUGINS_ROUTES.catalogEntry.read },
+  // The built-in plugins come with the service: nothing to manage.
+  discover: { list: PLUGINS_ROUTES.catalogEntry.listType, each: { type: PLUGIN_TYPES }, skip: { builtin: true } },
   // Letter case is no difference in a checksum: one spelling in state, whatever the program writes.
   normalize: (p) => (typeof p.sha256 === "string" && !isUnknown(p.sha256) ? { sha256: p.sha256.toLowerCase() } : {}),
   ...catalogEntrySet,

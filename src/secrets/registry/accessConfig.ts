@@ -92,6 +92,8 @@ async function readAccess(ctx: Context, p: AccessConfigState): Promise<AccessCon
 
 export const accessConfigDefinition: ResourceDefinition<AccessConfigState, AccessConfigState> = {
   kind: "secrets:RegistryAccessConfig",
+  path: { route: R.access.read },
+  discover: {},
   ...accessConfigSet,
   async create(ctx, inputs) {
     const id = pathOf(R.access.read, params(inputs));

@@ -27,7 +27,7 @@ export const registryRoleFields = {
   /** Role name; part of its path, so changing it replaces the role. */
   name: field(name, { identity: true }),
   /** Mount path of the service-registry engine. Default `registry`. */
-  mount: field(mount, { identity: true, default: DEFAULT_REGISTRY_MOUNT }),
+  mount: field(mount, { identity: true, default: DEFAULT_REGISTRY_MOUNT, refers: "secrets:RegistryAccessConfig" }),
   /** `client` (default) or `management`. A client token needs `policy` or `policies`. */
   tokenType: field(() => z.enum(["client", "management"], { error: "must be client or management" }), { default: "client" }),
   /** Base64-encoded ACL policy of a client token (checked to decode). */

@@ -13,7 +13,8 @@ import { registration, SvcResource } from "../../core/resource";
 import { dataOf } from "../envelope";
 import { segment } from "../../core/segment";
 import { adopt } from "../fields";
-import { pathObject } from "../pathObject";
+import { fetchData, pathObject, pathOf } from "../pathObject";
+import { fetchStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 // The id is a path segment of every filter route.
@@ -56,6 +57,15 @@ export const pathsFilterDefinition = pathObject<PathsFilterState, PathsFilterSta
   routes: { write: R.pathsFilter.write, read: R.pathsFilter.read, delete: R.pathsFilter.delete, list: R.pathsFilter.read },
   // The route names the cluster id `{id}`.
   params: (p) => ({ id: p.secondaryClusterId }),
+  path: { route: R.pathsFilter.read, inputs: { id: "secondaryClusterId" } },
+  // No list names the filters: each secondary the primary knows may have one.
+  discover: {
+    async find(ctx) {
+      const { knownSecondaries } = await fetchStatus(ctx);
+      const found = await Promise.all(knownSecondaries.map(async (id) => (await fetchData(ctx, R.pathsFilter.read, { id })) ? id : undefined));
+      return found.filter((id) => id !== undefined).map((id) => ({ id: pathOf(R.pathsFilter.read, { id }), props: { secondaryClusterId: id } }));
+    },
+  },
   // The id is the path and the activation is never sent.
   body: (p) => pathsFilterSet.body(p, ["secondaryClusterId", "secondaryActivation"]),
   // A filter reads back with every field; a missing mode or list is the service's default, not the value held before.

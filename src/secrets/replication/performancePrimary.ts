@@ -122,6 +122,7 @@ function stillDemoted(e: unknown, clusterId: string): Error {
 
 export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimaryState, PerformancePrimaryState> = {
   kind: "secrets:ReplicationPerformancePrimary",
+  discover: { none: "the primary role is the cluster's mode, not an object: creating the resource enables it, which the service refuses for a primary; declare it only where Pulumi enables replication" },
   risk: {
     lost: "replication is disabled on the cluster, so every secondary loses its primary and can rejoin only by being activated again, which wipes it",
     lostOnlyIf: "disableOnDelete",

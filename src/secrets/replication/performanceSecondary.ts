@@ -128,6 +128,7 @@ const NOT_FOLLOWED = "the secondary's status shows no change; if the token was u
 
 export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
   kind: "secrets:ReplicationPerformanceSecondary",
+  discover: { none: "activating a secondary wipes its data: an active secondary is left out, so that no program of the import can activate it again" },
   risk: {
     created: "activating the secondary wipes every mount and object the cluster held",
     lost: "a delete disables the secondary (it stops replicating, and enabling it again wipes it); a replacement activates it again at once, which wipes it",

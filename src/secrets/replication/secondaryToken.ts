@@ -48,6 +48,7 @@ export type SecondaryTokenState = StateOf<typeof secondaryTokenFields>;
 
 export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, SecondaryTokenState> = {
   kind: "secrets:ReplicationSecondaryToken",
+  discover: { none: "a secondary token is used once, by the activation it was made for, and cannot be read back" },
   ...fieldSet(secondaryTokenFields),
   async create(_ctx, inputs) {
     const body: Record<string, unknown> = { id: inputs.secondaryId };

@@ -14,7 +14,7 @@ const fpeTransformationFieldsOwn = {
    * Template whose capture groups are encrypted (the rest of the value is kept); it must name an
    * alphabet. A built-in such as `builtin/creditcardnumber` or a Template's name.
    */
-  template: field(reference),
+  template: field(reference, { refers: "secrets:TransformTemplate" }),
   /**
    * Where the 7-byte tweak comes from: `supplied` (default; the caller passes it to encode and
    * decode), `generated` (encode returns one, decode needs it) or `internal` (the service keeps one).
@@ -41,6 +41,7 @@ export type FpeTransformationState = StateOf<typeof fpeTransformationFields>;
 
 export const fpeTransformationDefinition = transformationObject<FpeTransformationState>({
   kind: "secrets:TransformFpeTransformation",
+  discover: { list: TRANSFORM_ROUTES.transformation.list, where: { type: "fpe" } },
   risk: {
     lost: "values encoded with it no longer decode to what they were (a new transformation has new keys)",
     changes: {

@@ -11,7 +11,7 @@ const first = (s: string) => [...s][0] ?? "";
 
 const maskingTransformationFieldsOwn = {
   /** Template whose capture-group characters are masked; everything else is kept. */
-  template: field(reference),
+  template: field(reference, { refers: "secrets:TransformTemplate" }),
   /**
    * The character that replaces each masked character. Default `*`; only the first character
    * counts, so state keeps the form given ("#x") while the server holds the same first character.
@@ -34,6 +34,7 @@ export type MaskingTransformationState = StateOf<typeof maskingTransformationFie
 
 export const maskingTransformationDefinition = transformationObject<MaskingTransformationState>({
   kind: "secrets:TransformMaskingTransformation",
+  discover: { list: TRANSFORM_ROUTES.transformation.list, where: { type: "masking" } },
   fields: maskingSet,
   write: TRANSFORM_ROUTES.transformation.masking,
   // Written as `template`, read back as a `templates` list.

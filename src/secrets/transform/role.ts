@@ -16,7 +16,7 @@ export const roleFields = {
    * Names of the transformations the role may use (a set, kept sorted; default none). Each
    * transformation must also list this role in its `allowedRoles` for encode and decode to work.
    */
-  transformations: field(names, { set: true, default: [] as string[] }),
+  transformations: field(names, { set: true, default: [] as string[], refers: ["secrets:TransformFpeTransformation", "secrets:TransformMaskingTransformation", "secrets:TransformTokenizationTransformation", "secrets:TransformTransformation"] }),
   /** Take over a role that already exists at the path instead of failing. */
   adopt: field(adopt, { local: true }),
 };

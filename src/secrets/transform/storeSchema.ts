@@ -78,6 +78,8 @@ async function run(ctx: Parameters<ResourceDefinition["create"]>[0], p: StoreSch
 
 export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSchemaState> = {
   kind: "secrets:TransformStoreSchema",
+  path: { route: TRANSFORM_ROUTES.store.schema, inputs: { name: "store" } },
+  discover: { none: "the service keeps no schema object to read: a StoreSchema only creates the tables in the store's database, so declare one where Pulumi should create them" },
   risk: {
     lost: "re-creating the schema in the store's database can leave the tokens kept under the old one unreachable",
     instead: "`retainOnDelete: true`; change the store's schema only with its tokens migrated",

@@ -39,7 +39,7 @@ export const templateFields = {
   pattern: field(patternType),
   /** Name of the alphabet used by fpe transformations, e.g. `builtin/numeric` or an Alphabet's name. */
   alphabet: field(() => z.string().min(1, "must not be empty when set"), {
-    optional: true,
+    optional: true, refers: "secrets:TransformAlphabet",
     // "No alphabet" is an empty string on the wire and absent in state, so no diff with an omitted input.
     absent: "", decode: (v: unknown) => (v ? String(v) : undefined),
   }),

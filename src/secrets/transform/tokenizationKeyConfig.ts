@@ -17,7 +17,7 @@ export const tokenizationKeyConfigFields = {
    * Name of the tokenization transformation whose keys are configured (the last segment of every
    * key route). Changing it replaces this resource.
    */
-  transformation: field(name, { immutable: true }),
+  transformation: field(name, { immutable: true, refers: "secrets:TransformTokenizationTransformation" }),
   /** Mount path of the transform engine. Default `transform`. Changing it replaces this resource. */
   mount: field(mount, { immutable: true, default: DEFAULT_TRANSFORM_MOUNT }),
   /**
@@ -56,6 +56,8 @@ async function configure(ctx: Context, p: TokenizationKeyConfigState): Promise<v
 
 export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKeyConfigState, TokenizationKeyConfigState> = {
   kind: "secrets:TransformTokenizationKeyConfig",
+  path: { route: TRANSFORM_ROUTES.tokenizationKey.read, inputs: { name: "transformation" } },
+  discover: { list: TRANSFORM_ROUTES.tokenizationKey.list },
   ...keyConfigSet,
   async create(ctx, inputs) {
     const id = pathOf(TRANSFORM_ROUTES.tokenizationKey.read, params(inputs));

@@ -32,7 +32,7 @@ const tokenizationTransformationFieldsOwn = {
    * (the engine's own storage). Cannot change in place: changing it replaces the transformation.
    */
   stores: field(() => z.array(reference(), { error: "must be a list of store names" }).min(1, "must name at least one store"), {
-    immutable: true, default: ["builtin/internal"] as string[],
+    immutable: true, default: ["builtin/internal"] as string[], refers: "secrets:TransformStore",
     decode: (v: unknown) => (Array.isArray(v) && v.length > 0 ? v.map(String) : ["builtin/internal"]),
   }),
 };
@@ -46,6 +46,7 @@ export type TokenizationTransformationState = StateOf<typeof tokenizationTransfo
 // Fields the server leaves out of a read keep the value recorded in state.
 export const tokenizationTransformationDefinition = transformationObject<TokenizationTransformationState>({
   kind: "secrets:TransformTokenizationTransformation",
+  discover: { list: TRANSFORM_ROUTES.transformation.list, where: { type: "tokenization" } },
   risk: {
     lost: "tokens issued under it no longer decode, unless they live in a SQL store that a transformation still in use reads",
     changes: { stores: "tokens kept in a store it no longer lists stop decoding through it" },

@@ -14,7 +14,7 @@ const transformationFieldsOwn = {
   /** `fpe`, `masking` or `tokenization`. Required and immutable: changing it replaces the transformation. */
   type: field(() => z.enum(TRANSFORMATION_TYPES, { error: `is required: one of ${TRANSFORMATION_TYPES.join(", ")}` }), { immutable: true }),
   /** Template name; required by the generic endpoint, ignored for tokenization. */
-  template: field(reference),
+  template: field(reference, { refers: "secrets:TransformTemplate" }),
   /** fpe only: where the tweak comes from, `supplied` (default), `generated` or `internal`. */
   tweakSource: field(() => z.enum(TWEAK_SOURCES, { error: `must be one of ${TWEAK_SOURCES.join(", ")}` }), {
     default: "supplied", decode: (v: unknown) => String(v || "supplied") as TweakSource,
@@ -37,6 +37,7 @@ const first = (s: string | undefined) => [...(s ?? "")][0];
 
 export const transformationDefinition = transformationObject<TransformationState>({
   kind: "secrets:TransformTransformation",
+  discover: { none: "each transformation is written as the class of its type (FpeTransformation, MaskingTransformation, TokenizationTransformation)" },
   risk: {
     lost: "values encoded or tokens issued with it no longer decode to what they were",
     changes: {

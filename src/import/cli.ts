@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+/**
+ * pulumi-svc-import: reads every object of both services and writes the Pulumi program that takes
+ * them over (docs/adopting.md). Reads only; writes two files.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { ConfigError, SETTINGS, type ConfigSource } from "../config";
+import { makeContext } from "../core/context";
+import { isSvcError, type Service } from "../http";
+import { closeAgents } from "../http";
+import { writeProgram } from "./program";
+import { walk, type Scope } from "./walk";
+
+const USAGE = `Usage: pulumi-svc-import [--workspace ID ...] [--mount ENGINE=PATH ...] [--out DIR] [--force]
+
+Reads every object of every kind this package manages from the servers that the settings
+name (SVC_SECRETS_URL and SVC_SECRETS_TOKEN, SVC_RUN_URL and SVC_RUN_TOKEN, or the svc:* keys
+of a stack's config in those variables' place), and writes DIR/index.ts: a Pulumi program
+declaring each object with the values read back, taking each over on the first pulumi up
+(adopt or adoptId). Values the servers never return (tokens, passwords, credentials, keys)
+are read from stack config: DIR/pulumi-config.sh holds the pulumi config set lines to fill in.
+It never writes to a server.
+  --workspace ID   a run-service workspace whose notification configurations to import
+                   (the service has no list of workspaces); repeat for more
+  --mount E=PATH   walk the engine whose default mount is E (transform, keymgmt, directory,
+                   registry) at PATH too; repeat for more
+  --out DIR        where to write (default: the current folder)
+  --force          overwrite DIR/index.ts and DIR/pulumi-config.sh when they exist
+  --help           show this text`;
+
+export class UsageError extends Error {}
+
+export interface ImportArgs { workspaces: string[]; mounts: Record<string, string[]>; out: string; force: boolean }
+
+export function parseArgs(argv: string[]): ImportArgs | "help" {
+  const args: ImportArgs = { workspaces: [], mounts: {}, out: ".", force: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith("--")) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === "--help" || a === "-h") return "help";
+    else if (a === "--workspace") args.workspaces.push(value());
+    else if (a === "--out") args.out = value();
+    else if (a === "--force") args.force = true;
+    else if (a === "--mount") {
+      const m = /^([\w-]+)=([\w-]+(?:\/[\w-]+)*)$/.exec(value());
+      if (!m) throw new UsageError(`--mount takes ENGINE=PATH, such as transform=transform-eu`);
+      (args.mounts[m[1]!] ??= [m[1]!]).push(m[2]!);
+    } else throw new UsageError(`unknown argument ${a}`);
+  }
+  return args;
+}
+
+/** A refused token or an unknown workspace, said with the setting to look at. */
+function explain(e: unknown): Error {
+  if (!isSvcError(e)) return e as Error;
+  const service = e.service as Service;
+  const token = service === "runs" ? "runToken" : "secretsToken";
+  if (e.code === "forbidden") return new Error(`the ${service === "runs" ? "run" : "secrets"} service refused the token: ${e.message}`);
+  if (e.code === "not_found" && service === "runs") {
+    return new Error(`${e.message}: the run service answers 404 for a workspace that does not exist or that the token may not see; check --workspace and ${SETTINGS[token].env}`);
+  }
+  return e;
+}
+
+/**
+ * Runs the import; `env` holds the settings (the process's environment unless given), `log` gets
+ * the progress lines (standard error unless given).
+ */
+export async function main(argv: string[], log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  env: NodeJS.ProcessEnv = process.env): Promise<{ out: string; code: number }> {
+  const args = parseArgs(argv);
+  if (args === "help") return { out: `${USAGE}\n`, code: 0 };
+  const files = { program: path.join(args.out, "index.ts"), script: path.join(args.out, "pulumi-config.sh") };
+  if (!args.force) {
+    for (const f of Object.values(files)) if (fs.existsSync(f)) throw new UsageError(`${f} exists: give --force to overwrite it, or another --out`);
+  }
+  const secretsUrl = env[SETTINGS.secretsUrl.env] || undefined;
+  const runUrl = env[SETTINGS.runUrl.env] || undefined;
+  if (!secretsUrl && !runUrl) throw new ConfigError(`neither ${SETTINGS.secretsUrl.env} nor ${SETTINGS.runUrl.env} is set: name the servers to import from`);
+  if (args.workspaces.length && !runUrl) throw new ConfigError(`--workspace needs the run service: ${SETTINGS.runUrl.env} is not set`);
+  const scope: Scope = { workspaces: args.workspaces, mounts: args.mounts };
+  const settingOf = (key: string) => Object.values(SETTINGS).find((x) => x.key === key);
+  const source: ConfigSource = (key) => env[settingOf(key)?.env ?? ""] || undefined;
+  // Messages name where a value came from: here always a variable, never a stack's config.
+  source.origin = (key) => (settingOf(key) ? `environment variable ${settingOf(key)!.env}` : undefined);
+  const ctx = makeContext(source);
+  log(`pulumi-svc-import: reading ${[secretsUrl, runUrl].filter(Boolean).join(" and ")}`);
+  let walked;
+  try {
+    walked = await walk(ctx, scope, (line) => log(`pulumi-svc-import: ${line}`), { runs: runUrl !== undefined, secrets: secretsUrl !== undefined });
+  } catch (e) {
+    throw explain(e);
+  }
+  const written = await writeProgram(walked.found, { secretsUrl, runUrl, workspaces: args.workspaces });
+  fs.mkdirSync(args.out, { recursive: true });
+  fs.writeFileSync(files.program, written.program);
+  fs.writeFileSync(files.script, written.script);
+  for (const s of walked.skipped) log(`pulumi-svc-import: not imported: ${s.kind}: ${s.why}`);
+  const lines = [
+    walked.found.length === 0
+      ? `Nothing found on the servers: ${files.program} declares no object.`
+      : `Wrote ${files.program}: ${walked.found.length} object${walked.found.length === 1 ? "" : "s"} to take over.`,
+    `Before pulumi up, set the stack config (${files.script}):`,
+    written.script.split("\n").filter((l) => l !== "" && !l.startsWith("# Stack") && !l.startsWith("# the real") && !l.startsWith("# back")).map((l) => `  ${l}`).join("\n"),
+  ];
+  return { out: `${lines.join("\n")}\n`, code: 0 };
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).finally(closeAgents).then(
+    ({ out, code }) => {
+      process.stdout.write(out);
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`pulumi-svc-import: ${(err as Error).message}\n`);
+      if (err instanceof UsageError) process.stderr.write(`${USAGE}\n`);
+      process.exitCode = err instanceof UsageError ? 2 : 1;
+    },
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * Writes the Pulumi program that takes over what the walk found: one declaration per object with
+ * the values read back, references between objects as references, `adopt: true` or `adoptId` on
+ * each, and every value the servers never return (write-only, secret) read from stack config. The
+ * text never holds a secret value: those the user fills in with the `pulumi config set` lines.
+ */
+import { ADOPT_ID, type Props } from "../core/definition";
+import type { Field } from "../core/fields";
+import { SETTINGS } from "../config";
+import { classOf } from "./classes";
+import { keyInput, type Found } from "./walk";
+
+/** A value the program reads from stack config, and the line that sets it. */
+export interface ConfigValue {
+  key: string;
+  secret: boolean;
+  optional: boolean;
+  /** What to put there: which object's which value. */
+  about: string;
+}
+
+export interface Written {
+  program: string;
+  config: ConfigValue[];
+  /** The `pulumi config set` lines, as written beside the program. */
+  script: string;
+}
+
+export interface Source {
+  runUrl?: string;
+  secretsUrl?: string;
+  workspaces: readonly string[];
+}
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const words = (s: string) => s.split(/[^A-Za-z0-9]+/).filter(Boolean);
+const camel = (s: string) => words(s).map((w, i) => (i === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1))).join("");
+const leaf = (qualified: string) => qualified.split(".").pop()!;
+
+/** A value as TypeScript source: identifiers unquoted, two-space indent. */
+function literal(v: unknown, indent = ""): string {
+  if (Array.isArray(v)) return `[${v.map((x) => literal(x, indent)).join(", ")}]`;
+  if (v && typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>);
+    if (entries.length === 0) return "{}";
+    return `{ ${entries.map(([k, x]) => `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(x, indent)}`).join(", ")} }`;
+  }
+  return JSON.stringify(v);
+}
+
+const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The zod type name of a field (`record`, `array`, `string`...), unwrapping optional. */
+function typeName(f: Field): string {
+  let s = f.type?.() as { _zod?: { def: { type: string; innerType?: unknown } } } | undefined;
+  while (s?._zod?.def.type === "optional" || s?._zod?.def.type === "pipe") s = (s._zod.def as { innerType?: typeof s; in?: typeof s }).innerType ?? (s._zod.def as { in?: typeof s }).in;
+  return s?._zod?.def.type ?? "string";
+}
+
+interface Decl {
+  found: Found;
+  cls: string;
+  name: string;
+  variable: string;
+}
+
+/** Readable, unique resource names (per class) and variable names (per program). */
+function declarations(found: readonly Found[], classes: ReadonlyMap<string, string>): Decl[] {
+  const names = new Set<string>();
+  const variables = new Set<string>();
+  return found.map((f) => {
+    const cls = classes.get(f.kind)!;
+    const base = resourceName(f, cls);
+    let name = base;
+    for (let i = 2; names.has(`${cls}/${name}`); i++) name = `${base}-${i}`;
+    names.add(`${cls}/${name}`);
+    const vbase = variableName(name, leaf(cls));
+    let variable = /^[0-9]/.test(vbase) ? `_${vbase}` : vbase;
+    for (let i = 2; variables.has(variable); i++) variable = `${vbase}${i}`;
+    variables.add(variable);
+    return { found: f, cls, name, variable };
+  });
+}
+
+/** The resource's name then its class's, the words they share said once (`account-fpe` → accountFpeTransformation). */
+function variableName(name: string, cls: string): string {
+  const a = words(name);
+  const b = words(cls.replace(/([a-z0-9])([A-Z])/g, "$1 $2"));
+  let overlap = Math.min(a.length, b.length);
+  while (overlap > 0 && a.slice(-overlap).join(" ").toLowerCase() !== b.slice(0, overlap).join(" ").toLowerCase()) overlap--;
+  return camel([...a, ...b.slice(overlap)].join(" "));
+}
+
+/**
+ * A path-keyed object is named by its path's own segments without the default mount; others by
+ * their `name`; an object with neither (a mount's config, an MFA method) by its mount and class.
+ */
+function resourceName(f: Found, cls: string): string {
+  const def = f.def;
+  const dfltMount = def.fields?.mount?.default;
+  if (def.path) {
+    const routeWords = new Set(def.path.route.replace(/^\S+ \//, "").split("/").filter((p) => !p.startsWith("{")));
+    const kept = f.id.split("/").filter((p, i) => !(i === 0 && p === dfltMount) && !routeWords.has(p));
+    if (kept.length) return kept.join("-");
+  }
+  const named = f.props.name;
+  if (typeof named === "string" && named !== "") return named;
+  const kebab = leaf(cls).replace(/[A-Z]/g, (c, i: number) => `${i ? "-" : ""}${c.toLowerCase()}`);
+  return typeof f.props.mount === "string" ? `${f.props.mount}-${kebab}` : kebab;
+}
+
+/** The program's source text and the config it reads. */
+export async function writeProgram(found: readonly Found[], source: Source): Promise<Written> {
+  const classes = new Map<string, string>();
+  for (const kind of new Set(found.map((f) => f.kind))) classes.set(kind, await classOf(kind));
+  const decls = declarations(found, classes);
+  const config: ConfigValue[] = [];
+  const body: string[] = [];
+  for (const d of decls) body.push(declaration(d, decls, config));
+  const head = [
+    `// Written by pulumi-svc-import from ${[source.secretsUrl, source.runUrl].filter(Boolean).join(" and ") || "the configured servers"}` +
+      `${source.workspaces.length ? ` (workspaces ${source.workspaces.join(", ")})` : ""}.`,
+    "// Every object below exists already: adopt and adoptId take it over on the first `pulumi up`,",
+    "// which writes only what differs from the server. Values the servers never return come from",
+    "// stack config: pulumi-config.sh beside this file sets them.",
+    'import * as pulumi from "@pulumi/pulumi";',
+    'import * as svc from "pulumi-svc";',
+    "",
+  ];
+  if (config.length) head.push("const config = new pulumi.Config();", "");
+  else head.push("void pulumi;", "");
+  const program = found.length === 0
+    ? `${head.join("\n")}// Nothing was found on the servers: there is nothing to take over yet.\n`
+    : `${head.join("\n")}${body.join("\n")}`;
+  return { program, config, script: script(config, source) };
+}
+
+function declaration(d: Decl, all: readonly Decl[], config: ConfigValue[]): string {
+  const { def, props, id } = d.found;
+  const args: string[] = [];
+  for (const [k, f] of Object.entries(def.fields ?? {})) {
+    if (f.flags.output || f.flags.local) continue;
+    if (f.flags.secret || f.flags.writeOnly) {
+      // A write-only value that steers the provider only (a rotation trigger) stays out.
+      if (!f.flags.secret && f.flags.optional) continue;
+      const key = camel(`${d.name} ${k}`);
+      const object = ["record", "array", "object"].includes(typeName(f));
+      const optional = f.flags.optional === true;
+      const getter = `${optional ? "get" : "require"}${f.flags.secret ? "Secret" : ""}${object ? "Object" : ""}`;
+      args.push(`${k}: config.${getter}(${JSON.stringify(key)})`);
+      config.push({ key, secret: f.flags.secret === true, optional, about: `${k} of ${d.cls} ${d.name} (${id})` });
+      continue;
+    }
+    const v = props[k];
+    if (v === undefined || (f.default !== undefined && equal(v, f.default))) continue;
+    args.push(`${k}: ${reference(v, f, d.found, all) ?? literal(v)}`);
+  }
+  if (def.fields?.adopt) args.push("adopt: true");
+  if (def.fields?.[ADOPT_ID]) args.push(`${ADOPT_ID}: ${JSON.stringify(id)}`);
+  return `const ${d.variable} = new svc.${d.cls}(${JSON.stringify(d.name)}, {\n${args.map((a) => `  ${a},\n`).join("")}});\n`;
+}
+
+/** A value naming other objects found, written as references to their resources (literal where none is found). */
+function reference(v: unknown, f: Field, from: Found, all: readonly Decl[]): string | undefined {
+  const kinds = (f.refers ?? []).filter((k) => k !== from.kind);
+  if (kinds.length === 0) return undefined;
+  const one = (name: unknown): string => {
+    const to = all.find((d) => kinds.includes(d.found.kind) && sameMount(d.found.props, from.props) && d.found.props[keyInput(d.found.def) ?? ""] === name);
+    return to ? `${to.variable}.${keyInput(to.found.def)}` : literal(name);
+  };
+  return Array.isArray(v) ? `[${v.map(one).join(", ")}]` : one(v);
+}
+
+const sameMount = (a: Props, b: Props) => a.mount === undefined || b.mount === undefined || a.mount === b.mount;
+
+/** The lines that fill the program's config: the connection first, then each value. */
+function script(config: readonly ConfigValue[], source: Source): string {
+  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const lines = [
+    "# Stack config for the program pulumi-svc-import wrote beside this file. Replace each <...> with",
+    "# the real value and run the lines in the project's folder. None of these values can be read",
+    "# back from the servers; the tokens are the ones the import ran with (or others that may write).",
+  ];
+  const connection: Array<[keyof typeof SETTINGS, string | undefined]> = [["secretsUrl", source.secretsUrl], ["runUrl", source.runUrl]];
+  for (const [name, url] of connection) {
+    if (!url) continue;
+    lines.push(`pulumi config set ${SETTINGS[name].key} ${q(url)}`);
+    const token = name === "secretsUrl" ? SETTINGS.secretsToken : SETTINGS.runToken;
+    lines.push(`pulumi config set --secret ${token.key} ${q(`<${token.about}>`)}`);
+  }
+  for (const c of config) {
+    const line = `pulumi config set${c.secret ? " --secret" : ""} ${c.key} ${q(`<${c.about}>`)}`;
+    lines.push(c.optional ? `# optional, only if the object has one: ${line}` : line);
+  }
+  return `${lines.join("\n")}\n`;
+}
