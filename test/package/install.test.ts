@@ -9,7 +9,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { root } from "../support/dist";
-import { control } from "../support/emulator";
+import { startEmulator } from "../../src/emulator";
+import { control, requests } from "../support/emulator";
+import { importedConfig } from "../support/imported";
+import { seedEveryKind } from "../support/seed-import";
 import { CLI_PASSPHRASE, cliDir, cliPath, hostMissing, installation, langHost } from "../cli/cli";
 import { npm, packTarball } from "./tarball";
 
@@ -30,6 +33,19 @@ function cleanEnv(): NodeJS.ProcessEnv {
   // npm runs on the Node that runs this test, so its engine checks are about that Node.
   env.PATH = [path.dirname(process.execPath), process.env.PATH].join(path.delimiter);
   return env;
+}
+
+/** A command's exit status and output, run without blocking this process (which may serve an emulator). */
+function spawned(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d: Buffer) => { stdout += d.toString(); });
+    child.stderr!.on("data", (d: Buffer) => { stderr += d.toString(); });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 function needsRegistry(ctx: TestContext): void {
@@ -186,5 +202,69 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
     expect(alone.status, `${alone.stdout}\n${alone.stderr}`).toBe(0);
     expect(alone.stderr).toContain(`using pulumi-language-nodejs from $PATH at ${path.join(installed, "langhost")}`);
     expect(ok(["destroy", "--yes"])).toMatch(/4 deleted/);
+  }, 600_000);
+
+  it("pulumi-svc-import under the Pulumi CLI: the installed command writes the program; in a project laid out as pulumi new typescript makes it, the first up takes every object over and writes only the write-only values given, the next preview has no change, destroy removes them", async (ctx) => {
+    needsRegistry(ctx);
+    const missing = cliDir ? hostMissing(langHost) : "no Pulumi CLI: run scripts/pulumi-cli.sh";
+    if (missing) {
+      if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${missing}`);
+      console.log(`skipping: ${missing}`);
+      ctx.skip();
+    }
+    const emu = await startEmulator();
+    try {
+      const seeded = await seedEveryKind(emu);
+      const installed = path.join(project, "node_modules/pulumi-svc");
+      const { bin } = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8")) as { bin: Record<string, string> };
+      // A fresh project beside the first, on the same node_modules: pulumi new typescript's files.
+      const app = path.join(project, "imported");
+      fs.mkdirSync(app);
+      fs.writeFileSync(path.join(app, "Pulumi.yaml"), "name: imported\nruntime: nodejs\n");
+      fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "imported", main: "index.ts" }));
+      fs.writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify({ compilerOptions: {
+        strict: true, outDir: "bin", target: "es2020", module: "commonjs", moduleResolution: "node", sourceMap: true,
+        experimentalDecorators: true, pretty: true, noFallthroughCasesInSwitch: true, noImplicitReturns: true, forceConsistentCasingInFileNames: true,
+      }, files: ["index.ts"] }));
+      // Asynchronous: the emulator answers from this process.
+      const imp = await spawned(process.execPath, [path.join(installed, bin["pulumi-svc-import"]!), "--workspace", emu.workspaceId, "--out", app], {
+        cwd: app,
+        env: { ...cleanEnv(), SVC_SECRETS_URL: emu.secretsUrl, SVC_SECRETS_TOKEN: emu.tokens.secretsRoot, SVC_RUN_URL: emu.runUrl, SVC_RUN_TOKEN: emu.tokens.runAdmin },
+      });
+      expect(imp.status, imp.stderr).toBe(0);
+      expect(imp.stdout).toContain("17 objects to take over");
+      expect(imp.stderr).toContain("pulumi-svc-import: secrets:TransformRole: 1");
+      // What the user does with pulumi-config.sh: each line with its value in place of <...>.
+      const values: Record<string, string> = { ...importedConfig(seeded), "svc:secretsToken": emu.tokens.secretsRoot, "svc:runToken": emu.tokens.runAdmin };
+      const setAll: string[] = [];
+      for (const m of fs.readFileSync(path.join(app, "pulumi-config.sh"), "utf8").matchAll(/pulumi config set (--secret )?(\S+) '([^']*)'$/gm)) {
+        const value = m[3]!.startsWith("<") ? values[m[2]!] : m[3]!;
+        if (value !== undefined) setAll.push(m[1] ? "--secret" : "--plaintext", `${m[2]}=${value}`);
+      }
+      const env: NodeJS.ProcessEnv = {
+        ...cleanEnv(), PATH: cliPath(langHost, cleanEnv().PATH), PULUMI_BACKEND_URL: `file://${path.join(dir, "backend-imported")}`,
+        PULUMI_HOME: path.join(dir, "pulumi-home"), PULUMI_CONFIG_PASSPHRASE: CLI_PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      };
+      fs.mkdirSync(path.join(dir, "backend-imported"));
+      const ok = async (args: string[]) => {
+        const r = await spawned(path.join(installation(langHost), "pulumi"), [...args, "--non-interactive"], { cwd: app, env });
+        expect(r.status, `pulumi ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
+        return r.stdout;
+      };
+      await ok(["stack", "init", "dev"]);
+      await ok(["config", "set-all", ...setAll]);
+      await control(emu, "DELETE", "/requests");
+      const up = await ok(["up", "--yes"]);
+      expect(up).toMatch(/18 created/);
+      const writes = (await requests(emu)).filter((q) => !["GET", "LIST"].includes(q.method)).map((q) => `${q.method} ${q.path}`).sort();
+      expect(writes).toEqual([`PATCH /api/v2/notification-configurations/${seeded.hookId}`, "POST /v1/keymgmt/kms/aws-east",
+        "POST /v1/registry/config/access", "POST /v1/sys/plugins/catalog/database/acme-db"].sort());
+      await ok(["preview", "--expect-no-changes"]);
+      expect(await ok(["destroy", "--yes"])).toMatch(/18 deleted/);
+      expect((await requests(emu)).some((q) => q.method === "DELETE" && q.path === "/v1/keymgmt/key/signing" && q.status < 300)).toBe(true);
+    } finally {
+      await emu.close();
+    }
   }, 600_000);
 });
