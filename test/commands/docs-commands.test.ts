@@ -44,6 +44,14 @@ const EXEMPT: Record<string, string> = {
   "pulumi-svc-review drift.jsonl": "reads the log of the refresh above; test/cli/review-risk.test.ts runs the built command on a real one",
   'export PATH="$PWD/node_modules/pulumi-svc/langhost:$PATH"':
     "for a project with the package installed from its tarball; test/package/install.test.ts runs pulumi preview that way, with a CLI folder that holds only pulumi",
+  "export SVC_SECRETS_URL=https://secrets.example.com/v1 SVC_SECRETS_TOKEN=...":
+    "the reader's own server; test/package/install.test.ts runs the installed pulumi-svc-import with these variables set for an emulator",
+  "export SVC_RUN_URL=https://runs.example.com/api/v2 SVC_RUN_TOKEN=...":
+    "the reader's own server; test/package/install.test.ts runs the installed pulumi-svc-import with these variables set for an emulator",
+  "mkdir infra && cd infra && pulumi new typescript --yes && npm install pulumi-svc":
+    "needs Pulumi's templates and the npm registry; test/package/install.test.ts lays out the project pulumi new typescript makes, with the package from its tarball",
+  "npx pulumi-svc-import --workspace ws-prod0000000001 --workspace ws-stage000000001 --out . --force":
+    "reads the reader's servers; test/package/install.test.ts runs the installed command (with --workspace and --out) and deploys what it writes under the real CLI",
   "npm run test:fast": "the `fast` project of vitest.config.mts, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
   "scripts/pulumi-cli.sh": "builds the Pulumi CLI from the Go module proxy (minutes); .ci/run runs it before the tests, which use what it built",
   "npx vitest run test/cli": "the real-CLI suite, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
