@@ -152,8 +152,11 @@ function declaration(d: Decl, all: readonly Decl[], config: ConfigValue[]): stri
       continue;
     }
     const v = props[k];
-    if (v === undefined || (f.default !== undefined && equal(v, f.default))) continue;
-    args.push(`${k}: ${reference(v, f, d.found, all) ?? literal(v)}`);
+    if (v === undefined) continue;
+    // A reference is written even where it holds the default (a role's mount): it orders the two.
+    const ref = reference(v, f, d.found, all);
+    if (ref !== undefined) args.push(`${k}: ${ref}`);
+    else if (f.default === undefined || !equal(v, f.default)) args.push(`${k}: ${literal(v)}`);
   }
   if (def.fields?.adopt) args.push("adopt: true");
   if (def.fields?.[ADOPT_ID]) args.push(`${ADOPT_ID}: ${JSON.stringify(id)}`);
@@ -164,8 +167,11 @@ function declaration(d: Decl, all: readonly Decl[], config: ConfigValue[]): stri
 function reference(v: unknown, f: Field, from: Found, all: readonly Decl[]): string | undefined {
   const kinds = (f.refers ?? []).filter((k) => k !== from.kind);
   if (kinds.length === 0) return undefined;
+  const target = (name: unknown) => all.find((d) => kinds.includes(d.found.kind) && sameMount(d.found.props, from.props) && d.found.props[keyInput(d.found.def) ?? ""] === name);
+  const names = Array.isArray(v) ? v : [v];
+  if (!names.some(target)) return undefined;
   const one = (name: unknown): string => {
-    const to = all.find((d) => kinds.includes(d.found.kind) && sameMount(d.found.props, from.props) && d.found.props[keyInput(d.found.def) ?? ""] === name);
+    const to = target(name);
     return to ? `${to.variable}.${keyInput(to.found.def)}` : literal(name);
   };
   return Array.isArray(v) ? `[${v.map(one).join(", ")}]` : one(v);

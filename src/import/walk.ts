@@ -5,6 +5,7 @@
  */
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { KIND_NAMES, kindDefinition } from "../kinds";
+import { isSvcError } from "../http";
 import { allIds } from "../runs/jsonapi";
 import { fetchData, listNames, pathOf } from "../secrets/pathObject";
 
@@ -89,13 +90,28 @@ export async function walk(ctx: Context, scope: Scope, progress: (line: string) 
   const found: Found[] = [];
   const skipped: Walked["skipped"] = [];
   let reads = 0;
+  const refused: Error[] = [];
   for (const def of await kindsInOrder()) {
     if (!services[def.kind.split(":")[0] as "runs" | "secrets"]) continue;
+    try {
+      await walkKind(def);
+    } catch (e) {
+      // A token may read some engines and not others (the plugin catalog needs sudo): the rest is
+      // still imported. A token refused everywhere is the token's fault, said once below.
+      if (!isSvcError(e, "forbidden")) throw e;
+      refused.push(e);
+      skipped.push({ kind: def.kind, why: `the token may not read it: ${e.message}` });
+    }
+  }
+  if (found.length === 0 && refused.length > 0) throw refused[0];
+  return { found, skipped };
+
+  async function walkKind(def: ResourceDefinition): Promise<void> {
     const discover = def.discover;
     if (!discover) throw new Error(`${def.kind}: its definition does not say how the import finds its objects (discover)`);
     if ("none" in discover) {
       skipped.push({ kind: def.kind, why: discover.none });
-      continue;
+      return;
     }
     let candidates: Array<{ id: string; props: Props; params?: Record<string, string> }>;
     if ("find" in discover) {
@@ -109,7 +125,7 @@ export async function walk(ctx: Context, scope: Scope, progress: (line: string) 
       }
       if (def.kind.startsWith("runs:") && scope.workspaces.length === 0) {
         skipped.push({ kind: def.kind, why: "the run service lists no workspaces: name each with --workspace" });
-        continue;
+        return;
       }
       candidates = [];
       for (const at of product(choices)) {
@@ -147,7 +163,6 @@ export async function walk(ctx: Context, scope: Scope, progress: (line: string) 
     found.push(...mine);
     if (mine.length) progress(`${def.kind}: ${mine.length}`);
   }
-  return { found, skipped };
 }
 
 /** A path-keyed candidate from its path parameters. */

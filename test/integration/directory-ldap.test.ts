@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { makeContext } from "../../src/core/context";
 import { call } from "../../src/core/runtime";
+import { writeProgram } from "../../src/import/program";
+import { walk } from "../../src/import/walk";
 import * as directory from "../../src/secrets/directory";
 import { checked, created, type Props } from "../support/calls";
 import { control, useEmulator } from "../support/emulator";
@@ -25,6 +28,24 @@ async function config(): Promise<{ id: string; outs: Props; inputs: Props }> {
 }
 
 describe("directory resources on a real OpenLDAP server", () => {
+  it("pulumi-svc-import writes the config with its bind password from stack config, and its role after it", async () => {
+    const user = fresh("imp");
+    await slapd().addUsers([user]);
+    await config();
+    await created(ROLE, { name: "imported", serviceAccountName: user });
+    // The ordinary token: the plugin catalog it may not read is left out, the rest is imported.
+    const { found, skipped } = await walk(makeContext(), { workspaces: [], mounts: {} }, () => {}, { runs: false, secrets: true });
+    expect(found.map((f) => f.id)).toEqual(["directory/config", "directory/roles/imported"]);
+    expect(skipped.find((k) => k.kind === "secrets:PluginCatalogEntry")?.why).toMatch(/^the token may not read it: /);
+    const { program, config: values } = await writeProgram(found, { workspaces: [] });
+    expect(program).toContain(`url: ${JSON.stringify(slapd().url)}`);
+    expect(program).toContain('bindpass: config.requireSecret("directoryConfigBindpass")');
+    expect(program).toContain("mount: directoryConfig.mount");
+    expect(program).not.toContain(slapd().adminPassword);
+    expect(values.map((v) => v.key)).toEqual(["directoryConfigBindpass"]);
+  });
+
+
   it("getCredentials returns a password that binds; after rotateRole the previous one does not", async () => {
     const user = fresh("app");
     await slapd().addUsers([user]);

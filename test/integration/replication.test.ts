@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import * as replication from "../../src/secrets/replication";
+import { makeContext } from "../../src/core/context";
+import { walk } from "../../src/import/walk";
 import { checked, type Props } from "../support/calls";
 import { rejectionOf } from "../support/errors";
 
@@ -305,5 +307,19 @@ describe("functions", () => {
       .rejects.toThrow("updatePrimary: invalid input: updatePrimaryAddrs: cannot be given with token: give one of them");
     await expect(replication.updatePrimary({}, { connection: conn(B) })).rejects.toThrow('token: give token ("" forgets the past primary) or updatePrimaryAddrs');
     expect(await logged(B)).toEqual([]);
+  });
+});
+
+describe("pulumi-svc-import on replicating clusters", () => {
+  it("finds the primary's paths filters through the secondaries it knows, and leaves the modes of the clusters out", async () => {
+    await connectedPair();
+    const b = (await status(B)).cluster_id as string;
+    expect((await raw(A, "POST", `sys/replication/performance/primary/paths-filter/${b}`, { mode: "deny", paths: ["transform/"] })).status).toBeLessThan(300);
+    const onA = makeContext((k) => ({ "svc:secretsUrl": emu.clusters[A].secretsUrl, "svc:secretsToken": emu.clusters[A].secretsToken })[k]);
+    const { found, skipped } = await walk(onA, { workspaces: [], mounts: {} }, () => {}, { runs: false, secrets: true });
+    expect(found.filter((f) => f.kind === "secrets:ReplicationPathsFilter").map((f) => [f.id, f.props])).toEqual([
+      [`sys/replication/performance/primary/paths-filter/${b}`, expect.objectContaining({ secondaryClusterId: b, mode: "deny", paths: ["transform/"] })],
+    ]);
+    expect(skipped.map((s) => s.kind)).toEqual(expect.arrayContaining(["secrets:ReplicationPerformancePrimary", "secrets:ReplicationPerformanceSecondary", "secrets:ReplicationSecondaryToken"]));
   });
 });

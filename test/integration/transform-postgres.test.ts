@@ -1,7 +1,10 @@
 // Against a real PostgreSQL, through the provider: restoreTokenization restores something (tokens
 // whose rows were lost decode again), and a StoreSchema follows its Store to a new schema.
 import { describe, expect, it } from "vitest";
+import { makeContext } from "../../src/core/context";
 import { call } from "../../src/core/runtime";
+import { writeProgram } from "../../src/import/program";
+import { walk } from "../../src/import/walk";
 import * as transform from "../../src/secrets/transform";
 import { checked, created, type Props } from "../support/calls";
 import { secretsApi, useEmulator } from "../support/emulator";
@@ -14,6 +17,24 @@ const raw = (path: string, body?: unknown) => secretsApi(emu(), "POST", `/transf
 describe("transform stores on a real PostgreSQL", () => {
   const app = { username: "restorer", password: "restorer-pw-1" };
   const db = usePostgres(app);
+
+  it("pulumi-svc-import writes a SQL store with its credentials from stack config, and the transformation using it after it", async () => {
+    const pg = db();
+    const connection = `postgresql://{{username}}:{{password}}@127.0.0.1:${pg.port}/postgres`;
+    const store = await raw("stores/imported", { type: "sql", driver: "postgres", connection_string: connection, username: app.username, password: app.password, schema: "vault" });
+    expect(store.status, JSON.stringify(store.body)).toBe(204);
+    expect((await raw("stores/imported/schema", { username: pg.admin.username, password: pg.admin.password })).status).toBe(204);
+    expect((await raw("transformations/tokenization/cards", { stores: ["imported"] })).status).toBe(204);
+    const { found } = await walk(makeContext(), { workspaces: [], mounts: {} }, () => {}, { runs: false, secrets: true });
+    const { program, config } = await writeProgram(found, { workspaces: [] });
+    expect(program).toContain(`connectionString: ${JSON.stringify(connection)}`);
+    expect(program).toContain('username: config.require("importedUsername")');
+    expect(program).toContain('password: config.requireSecret("importedPassword")');
+    expect(program).toContain("stores: [importedStore.name]");
+    expect(program.indexOf("importedStore = ")).toBeLessThan(program.indexOf("stores: [importedStore.name]"));
+    expect(program).not.toContain(app.password);
+    expect(config.map((c) => [c.key, c.secret])).toEqual([["importedUsername", false], ["importedPassword", true]]);
+  });
 
   it("snapshot, rows deleted in the database, tokens undecodable; restore in chunks; every token decodes again", async () => {
     const pg = db();

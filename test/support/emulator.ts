@@ -25,8 +25,21 @@ export function useEmulator(opts: { secretsToken?: "secretsRoot" | "secretsUser"
   return { emu: () => emu! };
 }
 
+/**
+ * A raw request; a read or delete whose pooled connection the server closed as it was reused (the
+ * keep-alive race, seen under load after a long engine run) is sent once more on a new one.
+ */
+async function send(url: string, opts: { method: string; headers: Record<string, string>; body?: string }): Promise<Dispatcher.ResponseData<unknown>> {
+  try {
+    return await request(url, opts as Parameters<typeof request>[1]);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ECONNRESET" || !["GET", "LIST", "DELETE"].includes(opts.method)) throw e;
+    return request(url, opts as Parameters<typeof request>[1]);
+  }
+}
+
 export async function control<T = unknown>(emu: Pick<Emulator, "controlUrl">, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T> {
-  const res = await request(`${emu.controlUrl}${path}`, {
+  const res = await send(`${emu.controlUrl}${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -44,7 +57,7 @@ export async function requests(emu: Pick<Emulator, "controlUrl">): Promise<Logge
 
 /** A raw request to the run service (no provider code involved). */
 export async function runApi(emu: Emulator, method: "GET" | "POST" | "DELETE", path: string, body?: unknown, token = emu.tokens.runAdmin): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu.runUrl}${path}`, {
+  const res = await send(`${emu.runUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/vnd.api+json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -57,15 +70,15 @@ export async function runApi(emu: Emulator, method: "GET" | "POST" | "DELETE", p
  * code; `emu` may be one cluster of a multi-cluster emulator.
  */
 export async function secretsApi(emu: Pick<Emulator, "secretsUrl"> & { tokens: Pick<Emulator["tokens"], "secretsRoot"> }, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu.secretsUrl}${path}`, {
-    method: method as "GET", // the secrets service also answers LIST
+  const res = await send(`${emu.secretsUrl}${path}`, {
+    method, // the secrets service also answers LIST
     headers: { "x-svc-token": emu.tokens.secretsRoot, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return parsed(res);
 }
 
-async function parsed(res: Dispatcher.ResponseData): Promise<{ status: number; body: any }> {
+async function parsed(res: Dispatcher.ResponseData<unknown>): Promise<{ status: number; body: any }> {
   const text = await res.body.text();
   return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }

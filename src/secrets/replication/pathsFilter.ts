@@ -58,11 +58,11 @@ export const pathsFilterDefinition = pathObject<PathsFilterState, PathsFilterSta
   // The route names the cluster id `{id}`.
   params: (p) => ({ id: p.secondaryClusterId }),
   path: { route: R.pathsFilter.read, inputs: { id: "secondaryClusterId" } },
-  // No list names the filters: each secondary the primary knows may have one.
+  // No list names the filters: each secondary the primary knows (by its cluster id) may have one.
   discover: {
     async find(ctx) {
-      const { knownSecondaries } = await fetchStatus(ctx);
-      const found = await Promise.all(knownSecondaries.map(async (id) => (await fetchData(ctx, R.pathsFilter.read, { id })) ? id : undefined));
+      const { secondaries } = await fetchStatus(ctx);
+      const found = await Promise.all(secondaries.map(({ clusterId }) => clusterId).filter(Boolean).map(async (id) => (await fetchData(ctx, R.pathsFilter.read, { id })) ? id : undefined));
       return found.filter((id) => id !== undefined).map((id) => ({ id: pathOf(R.pathsFilter.read, { id }), props: { secondaryClusterId: id } }));
     },
   },
