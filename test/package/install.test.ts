@@ -48,6 +48,16 @@ function spawned(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.P
   });
 }
 
+/** Skips (or fails under SVC_REQUIRE_REAL=1) without the registry or a Pulumi CLI and its language host. */
+function needsRegistryAndCli(ctx: TestContext): void {
+  needsRegistry(ctx);
+  const missing = cliDir ? hostMissing(langHost) : "no Pulumi CLI: run scripts/pulumi-cli.sh";
+  if (!missing) return;
+  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${missing}`);
+  console.log(`skipping: ${missing}`);
+  ctx.skip();
+}
+
 function needsRegistry(ctx: TestContext): void {
   if (!unavailable) return;
   if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${unavailable}`);
@@ -136,13 +146,7 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
   }, 300_000);
 
   it(`with the Pulumi CLI (${langHost === "official" ? "Pulumi's official" : "our"} language host): pulumi install, pulumi about, and pulumi up of the shipped quickstart as a TypeScript project with no main`, async (ctx) => {
-    needsRegistry(ctx);
-    const missing = cliDir ? hostMissing(langHost) : "no Pulumi CLI: run scripts/pulumi-cli.sh";
-    if (missing) {
-      if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${missing}`);
-      console.log(`skipping: ${missing}`);
-      ctx.skip();
-    }
+    needsRegistryAndCli(ctx);
     // The layout of `pulumi new typescript`: Pulumi.yaml without main, package.json (written by npm
     // install above, no main), index.ts; the language host runs the folder, ts-node compiles it
     // (the engine double's test above ran quickstart.js, a name the folder does not run).
@@ -205,13 +209,7 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
   }, 600_000);
 
   it("pulumi-svc-import under the Pulumi CLI: the installed command writes the program; in a project laid out as pulumi new typescript makes it, the first up takes every object over and writes only the write-only values given, the next preview has no change, destroy removes them", async (ctx) => {
-    needsRegistry(ctx);
-    const missing = cliDir ? hostMissing(langHost) : "no Pulumi CLI: run scripts/pulumi-cli.sh";
-    if (missing) {
-      if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${missing}`);
-      console.log(`skipping: ${missing}`);
-      ctx.skip();
-    }
+    needsRegistryAndCli(ctx);
     const emu = await startEmulator();
     try {
       const seeded = await seedEveryKind(emu);
