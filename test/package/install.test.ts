@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { root } from "../support/dist";
 import { startEmulator } from "../../src/emulator";
-import { control, requests } from "../support/emulator";
+import { control, requests, secretsApi } from "../support/emulator";
 import { importedConfig } from "../support/imported";
 import { seedEveryKind } from "../support/seed-import";
 import { CLI_PASSPHRASE, cliDir, cliPath, hostMissing, installation, langHost } from "../cli/cli";
@@ -258,6 +258,8 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
       const writes = (await requests(emu)).filter((q) => !["GET", "LIST"].includes(q.method)).map((q) => `${q.method} ${q.path}`).sort();
       expect(writes).toEqual([`PATCH /api/v2/notification-configurations/${seeded.hookId}`, "POST /v1/keymgmt/kms/aws-east",
         "POST /v1/registry/config/access", "POST /v1/sys/plugins/catalog/database/acme-db"].sort());
+      // The key keeps both its versions: nothing rotated it or made it anew.
+      expect((await secretsApi(emu, "GET", "/keymgmt/key/signing")).body.data).toMatchObject({ latest_version: 2, keys: { 1: expect.anything(), 2: expect.anything() } });
       await ok(["preview", "--expect-no-changes"]);
       expect(await ok(["destroy", "--yes"])).toMatch(/18 deleted/);
       expect((await requests(emu)).some((q) => q.method === "DELETE" && q.path === "/v1/keymgmt/key/signing" && q.status < 300)).toBe(true);
