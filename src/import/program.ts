@@ -123,12 +123,11 @@ export async function writeProgram(found: readonly Found[], source: Source): Pro
     "// Every object below exists already: adopt and adoptId take it over on the first `pulumi up`,",
     "// which writes only what differs from the server. Values the servers never return come from",
     "// stack config: pulumi-config.sh beside this file sets them.",
-    'import * as pulumi from "@pulumi/pulumi";',
+    ...(config.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import * as svc from "pulumi-svc";',
     "",
+    ...(config.length ? ["const config = new pulumi.Config();", ""] : []),
   ];
-  if (config.length) head.push("const config = new pulumi.Config();", "");
-  else head.push("void pulumi;", "");
   const program = found.length === 0
     ? `${head.join("\n")}// Nothing was found on the servers: there is nothing to take over yet.\n`
     : `${head.join("\n")}${body.join("\n")}`;
