@@ -108,6 +108,8 @@ export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<
 interface OutputOptions<T> {
   wire?: string;
   secret?: true;
+  /** What a read reports when the service leaves the field out (a blank: `false`, `""`, `[]`). */
+  default?: T;
   /** Wire → state, when they differ. */
   decode?(wire: unknown, prior: T | undefined): T | undefined;
 }
@@ -120,8 +122,11 @@ interface OutputOptions<T> {
 export function output<T>(opts: OutputOptions<T> & { optional: true }): Field<T, "output" | "optional">;
 export function output<T>(opts?: OutputOptions<T>): Field<T, "output">;
 export function output<T>(opts: OutputOptions<T> & { optional?: true } = {}): Field<T, "output" | "optional"> {
-  const { wire, decode, ...rest } = opts;
-  return { flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}) } as Field<T, "output">;
+  const { wire, decode, default: dflt, ...rest } = opts;
+  return {
+    flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}),
+    ...(dflt !== undefined ? { default: dflt } : {}),
+  } as Field<T, "output">;
 }
 
 export type Fields = Record<string, Field<any, FlagName>>;
@@ -204,6 +209,15 @@ export type InfoOf<R extends Fields> = {
 export type ResultOf<R extends Fields> =
   { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? never : K]: ValueOf<R[K]> }
   & { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? K : never]?: ValueOf<R[K]> };
+
+/**
+ * What a read reports, in the record's order (ResultOf lists the optional fields last): every field
+ * but the local and write-only ones, an optional one possibly left out. An intersection whose first
+ * part names every field (optional) fixes the order; its second makes the others required.
+ */
+export type ReadOf<R extends Fields> =
+  { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : K]?: ValueOf<R[K]> }
+  & { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? never : K]-?: ValueOf<R[K]> };
 
 /**
  * What a read reports of an object whose service gives every field, an unset one as its blank
@@ -333,8 +347,9 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
         if (f.flags.local || f.flags.writeOnly) v = prior[k];
         else {
           const raw = data[set.wire[k]!];
-          // Absent from the answer: the value known before, else the field's default.
-          v = raw === undefined || raw === null ? prior[k] ?? f.default : f.decode ? f.decode(raw, prior[k]) : raw;
+          // Absent from the answer: the value known before, else the field's default (a copy: the
+          // caller may change what it is given).
+          v = raw === undefined || raw === null ? prior[k] ?? copy(f.default) : f.decode ? f.decode(raw, prior[k]) : raw;
           if (f.flags.set && Array.isArray(v)) v = [...new Set(v)].sort();
         }
         if (v !== undefined) out[k] = v;
@@ -348,7 +363,8 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
     const flags = f.flags as FieldFlags;
     if (flags.output) set.outputs.push(k);
     else set.inputs.push(k);
-    if (f.default !== undefined) set.defaults[k] = f.default;
+    // An output's default is what a read reports, never an input check fills in.
+    if (f.default !== undefined && !flags.output) set.defaults[k] = f.default;
     if (flags.set) set.sets.push(k);
     if (flags.identity) set.identity.push(k);
     if (flags.identity || flags.immutable) set.immutable.push(k);
@@ -364,6 +380,8 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
   registerOwnWords([...Object.keys(fields), ...Object.values(set.wire)]);
   return set;
 }
+
+const copy = <T>(v: T): T => (v !== null && typeof v === "object" ? structuredClone(v) : v);
 
 /** Conversions of a field whose wire form differs from its state form (durations, blanks). */
 interface Codec {
