@@ -106,3 +106,12 @@ describe("secrets declared in the records are redacted from then on", () => {
     redacted(token);
   });
 });
+
+describe("a secondary's values sent with its token", () => {
+  it("a change of one without a new token is refused before any request, naming every such input", async () => {
+    const olds = { token: "activation-token-3", acknowledgeDataWipe: true, caFile: "/etc/ca.pem", clusterId: "c", activation: 1 };
+    const err = await call("secrets:ReplicationPerformanceSecondary", "update", ["sys/replication/performance/secondary", olds, { ...olds, caFile: "/etc/other.pem" }])
+      .then(() => undefined, (e: Error) => e);
+    expect(err?.message).toMatch(/primaryApiAddr, caFile and caPath are sent with a token: issue a new SecondaryToken for this secondary to change them/);
+  });
+});

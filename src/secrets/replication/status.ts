@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isAmbiguous } from "../../http";
 import { PartialFailure, type Context, type Props } from "../../core/definition";
 import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import type { FieldSet } from "../../core/fields";
 import { forms } from "../../core/forms";
 import { dataOf } from "../envelope";
 import { REPLICATION_ROUTES as R } from "./routes";
@@ -152,6 +153,27 @@ export async function statusAfter<S extends Props>(ctx: Context, what: string, r
   } catch (e) {
     throw new PartialFailure(id, recorded, e as Error);
   }
+}
+
+/**
+ * A replication resource's state from a status read: each field as state knew it (the program's
+ * inputs with their defaults, a write-only token, what the service does not report), then each of
+ * the record's outputs the status reports under the same name.
+ */
+export function withStatus<S extends Props>(set: FieldSet, s: ReplicationStatus, known: S): S {
+  const out = set.decode({}, known);
+  const reported = s as unknown as Props;
+  for (const k of set.outputs) if (k in reported) out[k] = reported[k];
+  return out as S;
+}
+
+/**
+ * The body of a replication request from a record's fields: the inputs given, but those in
+ * `neverSent` (they steer the resource only), and no empty text or list (the service would take
+ * `""` as a value).
+ */
+export function sentBody(set: FieldSet, p: Props, neverSent: readonly string[] = []): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(set.body(p, neverSent)).filter(([, v]) => v !== "" && !(Array.isArray(v) && v.length === 0)));
 }
 
 /**
