@@ -4,12 +4,13 @@
 //   node scripts/field-names.js [--list]
 //
 // An object file is a provider file under src/runs or src/secrets that declares fields. Its fields
-// are the keys of its field records (`name: field(…)`, `name: output(…)`) and, for the read side,
+// are the keys of its field records (`name: field(…)`, `name: output(…)`, every key of a record
+// named `…Fields` or `…FieldsOwn`, however its fields are built) and, for the read side,
 // the properties of the interfaces it declares by hand (a function's result written member by
 // member). Each name is counted in the file as a whole word in every spelling the wire uses
 // (camelCase, snake_case, kebab-case): in the whole text, and in code alone (comments left out,
 // strings kept: a hand-written wire name is code). Prints the median of each over every
-// (file, field) pair; --list prints each pair's counts, most first.
+// (file, field) pair; --list prints each pair's counts, most first; --files each file's medians.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -33,6 +34,9 @@ function declared(source) {
     if (ts.isPropertyAssignment(node) && ts.isCallExpression(node.initializer)) {
       const callee = node.initializer.expression;
       if (ts.isIdentifier(callee) && (callee.text === "field" || callee.text === "output") && ts.isIdentifier(node.name)) names.add(node.name.text);
+    }
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && /Fields(Own)?$/.test(node.name.text) && node.initializer && ts.isObjectLiteralExpression(node.initializer)) {
+      for (const p of node.initializer.properties) if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name)) names.add(p.name.text);
     }
     if (ts.isInterfaceDeclaration(node)) {
       for (const m of node.members) if (ts.isPropertySignature(m) && ts.isIdentifier(m.name)) names.add(m.name.text);
@@ -80,6 +84,12 @@ for (const file of [...files(path.join(root, "src/runs")), ...files(path.join(ro
 
 if (process.argv.includes("--list")) {
   for (const r of [...rows].sort((a, b) => b.all - a.all)) console.log(`${String(r.all).padStart(3)} ${String(r.code).padStart(3)}  ${r.file} ${r.name}`);
+}
+if (process.argv.includes("--files")) {
+  for (const f of [...new Set(rows.map((r) => r.file))]) {
+    const mine = rows.filter((r) => r.file === f);
+    console.log(`${String(median(mine.map((r) => r.all))).padStart(5)} ${String(median(mine.map((r) => r.code))).padStart(5)} ${String(mine.length).padStart(3)}  ${f}`);
+  }
 }
 const perFile = new Set(rows.map((r) => r.file)).size;
 console.log(`${rows.length} fields in ${perFile} object files: a field's name is written a median of ${median(rows.map((r) => r.all))} times in its file, ${median(rows.map((r) => r.code))} in code alone`);
