@@ -21,6 +21,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { registerOwnWords, registerSecret, registerSecretField } from "../http/redact";
 import { isUnknown } from "./unknown";
+import type { SecretVersions } from "./secretVersions";
 import type { Props } from "./props";
 import type { Schema } from "./validate";
 
@@ -164,30 +165,9 @@ export type OutputsOf<R extends Fields, Also extends keyof R = never> = {
 type SecretInput<F> = Has<F, "secret"> extends true ? (Has<F, "output"> extends true ? false : true) : false;
 
 /**
- * The version outputs of secret inputs (src/core/versions.ts), one per name the records use, each
- * with its doc: a mapped type's renamed keys would carry none. test/unit/secret-versions.test.ts
- * holds every record's secret inputs to this list.
+ * The version outputs of a record's secret inputs: `token` → `tokenVersion`, each with its doc from
+ * SecretVersions (written by `npm run docs` from the records).
  */
-export interface SecretVersions {
-  /** Not secret: 1 when `token` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ tokenVersion: 1 => 2` for a change of `token` and learns nothing about its value. */
-  readonly tokenVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `password` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ passwordVersion: 1 => 2` for a change of `password` and learns nothing about its value. */
-  readonly passwordVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `credentials` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ credentialsVersion: 1 => 2` for a change of `credentials` and learns nothing about its value. */
-  readonly credentialsVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `secretKey` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ secretKeyVersion: 1 => 2` for a change of `secretKey` and learns nothing about its value. */
-  readonly secretKeyVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `integrationKey` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ integrationKeyVersion: 1 => 2` for a change of `integrationKey` and learns nothing about its value. */
-  readonly integrationKeyVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `bindpass` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ bindpassVersion: 1 => 2` for a change of `bindpass` and learns nothing about its value. */
-  readonly bindpassVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `env` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ envVersion: 1 => 2` for a change of `env` and learns nothing about its value. */
-  readonly envVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `clientKey` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ clientKeyVersion: 1 => 2` for a change of `clientKey` and learns nothing about its value. */
-  readonly clientKeyVersion: pulumi.Output<number | undefined>;
-}
-
-/** The version outputs of a record's secret inputs: `token` → `tokenVersion`. */
 export type VersionsOf<R extends Fields> = Pick<SecretVersions, Extract<{ [K in keyof R & string]: SecretInput<R[K]> extends true ? `${K}Version` : never }[keyof R & string], keyof SecretVersions>>;
 
 type Loose<F> = Has<F, "optional"> extends true ? true : Has<F, "local"> extends true ? true : Has<F, "output"> extends true ? true : false;

@@ -19,6 +19,9 @@ import * as path from "node:path";
 import { errorsPageText, functionsPage, functionsPageText, indexPageText, readmeBlock, README_BEGIN, README_END, resourcePage, resourcePageText } from "./docs/pages";
 import { settingsBlock, SETTINGS_BEGIN, SETTINGS_END } from "./docs/settings";
 import { errorClasses, surface } from "./docs/surface";
+import { SECRET_VERSIONS_FILE, secretVersionsSource } from "./docs/versions";
+
+export { SECRET_VERSIONS_FILE, secretVersionsSource };
 
 export { README_BEGIN, README_END };
 
@@ -91,9 +94,16 @@ export async function writeReference(root: string, out: string, readmeFile?: str
 
 if (require.main === module) {
   const root = path.resolve(__dirname, "../../..");
-  writeReference(root, path.join(root, "docs/reference"), path.join(root, "docs/README.md")).then((ref) => {
+  writeReference(root, path.join(root, "docs/reference"), path.join(root, "docs/README.md")).then(async (ref) => {
     for (const f of settingsFiles(root)) fs.writeFileSync(f.file, f.text);
-    console.log(`docs/reference: ${ref.pages.length} pages; docs/README.md: the list of resources and functions; README.md and docs/configuration.md: the settings`);
+    const versionsFile = path.join(root, SECRET_VERSIONS_FILE);
+    const versions = await secretVersionsSource(path.join(root, "dist"));
+    if (fs.readFileSync(versionsFile, "utf8") !== versions) {
+      fs.writeFileSync(versionsFile, versions);
+      // The pages were written from a build without it: the next run's build has it.
+      console.log(`${SECRET_VERSIONS_FILE} changed: run npm run docs again so the pages show the version outputs it declares`);
+    }
+    console.log(`docs/reference: ${ref.pages.length} pages; docs/README.md: the list of resources and functions; README.md and docs/configuration.md: the settings; ${SECRET_VERSIONS_FILE}`);
   }, (e: unknown) => {
     console.error(e);
     process.exitCode = 1;
