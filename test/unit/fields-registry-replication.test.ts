@@ -115,3 +115,18 @@ describe("a secondary's values sent with its token", () => {
     expect(err?.message).toMatch(/primaryApiAddr, caFile and caPath are sent with a token: issue a new SecondaryToken for this secondary to change them/);
   });
 });
+
+describe("the replication status, read through its record", () => {
+  it("reads snake_case members, and blanks for what a status leaves out or sends malformed", async () => {
+    const { statusOf } = await import("../../src/secrets/replication/status");
+    expect(statusOf({ mode: "", last_wal: null, secondaries: [null, { secondary_id: "west", node_id: 7 }], known_primary_cluster_addrs: "x" })).toEqual({
+      mode: "disabled", clusterId: "", state: "", primaryClusterAddr: "", knownSecondaries: [],
+      secondaries: [
+        { secondaryId: "", clusterId: "", nodeId: "", apiAddress: "", clusterAddress: "", connectionStatus: "", lastHeartbeat: "" },
+        { secondaryId: "west", clusterId: "", nodeId: "", apiAddress: "", clusterAddress: "", connectionStatus: "", lastHeartbeat: "" },
+      ],
+      lastWal: 0, merkleRoot: "", corruptedMerkleTree: false, lastCorruptionCheckEpoch: "", knownPrimaryClusterAddrs: [], lastRemoteWal: 0,
+      primaries: [], secondaryId: "",
+    });
+  });
+});
