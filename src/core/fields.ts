@@ -21,6 +21,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { registerOwnWords, registerSecret, registerSecretField } from "../http/redact";
 import { isUnknown } from "./unknown";
+import type { SecretVersions } from "./secretVersions";
 import type { Props } from "./props";
 import type { Schema } from "./validate";
 
@@ -116,6 +117,8 @@ export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<
 interface OutputOptions<T> {
   wire?: string;
   secret?: true;
+  /** What a read reports when the service leaves the field out (a blank: `false`, `""`, `[]`). */
+  default?: T;
   /** Wire → state, when they differ. */
   decode?(wire: unknown, prior: T | undefined): T | undefined;
 }
@@ -128,8 +131,11 @@ interface OutputOptions<T> {
 export function output<T>(opts: OutputOptions<T> & { optional: true }): Field<T, "output" | "optional">;
 export function output<T>(opts?: OutputOptions<T>): Field<T, "output">;
 export function output<T>(opts: OutputOptions<T> & { optional?: true } = {}): Field<T, "output" | "optional"> {
-  const { wire, decode, ...rest } = opts;
-  return { flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}) } as Field<T, "output">;
+  const { wire, decode, default: dflt, ...rest } = opts;
+  return {
+    flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}),
+    ...(dflt !== undefined ? { default: dflt } : {}),
+  } as Field<T, "output">;
 }
 
 export type Fields = Record<string, Field<any, FlagName>>;
@@ -167,30 +173,9 @@ export type OutputsOf<R extends Fields, Also extends keyof R = never> = {
 type SecretInput<F> = Has<F, "secret"> extends true ? (Has<F, "output"> extends true ? false : true) : false;
 
 /**
- * The version outputs of secret inputs (src/core/versions.ts), one per name the records use, each
- * with its doc: a mapped type's renamed keys would carry none. test/unit/secret-versions.test.ts
- * holds every record's secret inputs to this list.
+ * The version outputs of a record's secret inputs: `token` → `tokenVersion`, each with its doc from
+ * SecretVersions (written by `npm run docs` from the records).
  */
-export interface SecretVersions {
-  /** Not secret: 1 when `token` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ tokenVersion: 1 => 2` for a change of `token` and learns nothing about its value. */
-  readonly tokenVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `password` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ passwordVersion: 1 => 2` for a change of `password` and learns nothing about its value. */
-  readonly passwordVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `credentials` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ credentialsVersion: 1 => 2` for a change of `credentials` and learns nothing about its value. */
-  readonly credentialsVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `secretKey` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ secretKeyVersion: 1 => 2` for a change of `secretKey` and learns nothing about its value. */
-  readonly secretKeyVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `integrationKey` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ integrationKeyVersion: 1 => 2` for a change of `integrationKey` and learns nothing about its value. */
-  readonly integrationKeyVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `bindpass` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ bindpassVersion: 1 => 2` for a change of `bindpass` and learns nothing about its value. */
-  readonly bindpassVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `env` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ envVersion: 1 => 2` for a change of `env` and learns nothing about its value. */
-  readonly envVersion: pulumi.Output<number | undefined>;
-  /** Not secret: 1 when `clientKey` was first set, one more each time the program changed it; undefined while it is not set. A preview shows `~ clientKeyVersion: 1 => 2` for a change of `clientKey` and learns nothing about its value. */
-  readonly clientKeyVersion: pulumi.Output<number | undefined>;
-}
-
-/** The version outputs of a record's secret inputs: `token` → `tokenVersion`. */
 export type VersionsOf<R extends Fields> = Pick<SecretVersions, Extract<{ [K in keyof R & string]: SecretInput<R[K]> extends true ? `${K}Version` : never }[keyof R & string], keyof SecretVersions>>;
 
 type Loose<F> = Has<F, "optional"> extends true ? true : Has<F, "local"> extends true ? true : Has<F, "output"> extends true ? true : false;
@@ -212,6 +197,15 @@ export type InfoOf<R extends Fields> = {
 export type ResultOf<R extends Fields> =
   { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? never : K]: ValueOf<R[K]> }
   & { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? K : never]?: ValueOf<R[K]> };
+
+/**
+ * What a read reports, in the record's order (ResultOf lists the optional fields last): every field
+ * but the local and write-only ones, an optional one possibly left out. An intersection whose first
+ * part names every field (optional) fixes the order; its second makes the others required.
+ */
+export type ReadOf<R extends Fields> =
+  { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : K]?: ValueOf<R[K]> }
+  & { [K in keyof R as Has<R[K], "local"> extends true ? never : Has<R[K], "writeOnly"> extends true ? never : Has<R[K], "optional"> extends true ? never : K]-?: ValueOf<R[K]> };
 
 /**
  * What a read reports of an object whose service gives every field, an unset one as its blank
@@ -341,8 +335,9 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
         if (f.flags.local || f.flags.writeOnly) v = prior[k];
         else {
           const raw = data[set.wire[k]!];
-          // Absent from the answer: the value known before, else the field's default.
-          v = raw === undefined || raw === null ? prior[k] ?? f.default : f.decode ? f.decode(raw, prior[k]) : raw;
+          // Absent from the answer: the value known before, else the field's default (a copy: the
+          // caller may change what it is given).
+          v = raw === undefined || raw === null ? prior[k] ?? copy(f.default) : f.decode ? f.decode(raw, prior[k]) : raw;
           if (f.flags.set && Array.isArray(v)) v = [...new Set(v)].sort();
         }
         if (v !== undefined) out[k] = v;
@@ -356,7 +351,8 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
     const flags = f.flags as FieldFlags;
     if (flags.output) set.outputs.push(k);
     else set.inputs.push(k);
-    if (f.default !== undefined) set.defaults[k] = f.default;
+    // An output's default is what a read reports, never an input check fills in.
+    if (f.default !== undefined && !flags.output) set.defaults[k] = f.default;
     if (flags.set) set.sets.push(k);
     if (flags.identity) set.identity.push(k);
     if (flags.identity || flags.immutable) set.immutable.push(k);
@@ -372,6 +368,8 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
   registerOwnWords([...Object.keys(fields), ...Object.values(set.wire)]);
   return set;
 }
+
+const copy = <T>(v: T): T => (v !== null && typeof v === "object" ? structuredClone(v) : v);
 
 /** Conversions of a field whose wire form differs from its state form (durations, blanks). */
 interface Codec {

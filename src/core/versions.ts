@@ -15,14 +15,14 @@ import type { Fields } from "./fields";
 import type { Props } from "./props";
 import { containsUnknown, UNKNOWN } from "./unknown";
 
-const SUFFIX = "Version";
+export const VERSION_SUFFIX = "Version";
 
 /** The version keys of a record's secret inputs, in declaration order. */
 export function versionKeys(fields: Fields | undefined): string[] {
   const out: string[] = [];
   for (const k in fields ?? {}) {
     const flags = fields![k]!.flags;
-    if (flags.secret && !flags.output) out.push(k + SUFFIX);
+    if (flags.secret && !flags.output) out.push(k + VERSION_SUFFIX);
   }
   return out;
 }
@@ -34,7 +34,7 @@ export function versionKeys(fields: Fields | undefined): string[] {
  */
 export function withVersions(fields: Fields | undefined, olds: Props, inputs: Props, same: (key: string) => boolean): Props {
   for (const vk of versionKeys(fields)) {
-    const k = vk.slice(0, -SUFFIX.length);
+    const k = vk.slice(0, -VERSION_SUFFIX.length);
     const value = inputs[k];
     if (value === undefined || value === null) continue;
     if (containsUnknown(value)) {

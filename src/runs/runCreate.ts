@@ -111,17 +111,16 @@ const sameList = (a: unknown, b: unknown) => {
 /** Whether a listed run carries every attribute a `POST /runs` with these arguments sent. */
 function matchesCreate(run: RunDetails, args: RunCreateAttributes): boolean {
   if (run.source !== "svc-api") return false;
-  if (args.message !== undefined && run.message !== args.message) return false;
-  if (args.configurationVersionId !== undefined && run.configurationVersionId !== undefined && run.configurationVersionId !== args.configurationVersionId) return false;
-  const flags: [keyof RunCreateAttributes, keyof RunDetails][] = [
-    ["isDestroy", "isDestroy"], ["refreshOnly", "refreshOnly"], ["planOnly", "planOnly"], ["refresh", "refresh"],
-    ["autoApply", "autoApply"], ["allowEmptyApply", "allowEmptyApply"], ["allowConfigGeneration", "allowConfigGeneration"],
-  ];
-  for (const [arg, attr] of flags) if (args[arg] !== undefined && run[attr] !== args[arg]) return false;
-  if (args.toolVersion !== undefined && run.toolVersion !== undefined && run.toolVersion !== args.toolVersion) return false;
-  if (!sameList(run.targetAddrs ?? [], args.targetAddrs ?? [])) return false;
-  if (!sameList(run.replaceAddrs ?? [], args.replaceAddrs ?? [])) return false;
-  if (!sameList(run.variables, args.variables ?? [])) return false;
+  const read = run as unknown as Record<string, unknown>;
+  const sent = args as Record<string, unknown>;
+  for (const k of runCreateSet.inputs) {
+    // The runs searched are the workspace's own.
+    if (runCreateSet.identity.includes(k)) continue;
+    // A list the run was queued without reads back empty or null.
+    if (runCreateSet.sets.includes(k)) {
+      if (!sameList(read[k] ?? [], sent[k] ?? [])) return false;
+    } else if (sent[k] !== undefined && read[k] !== undefined && read[k] !== sent[k]) return false;
+  }
   return true;
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Context } from "../core/definition";
-import { field, type PlainArgsOf } from "../core/fields";
+import { field, fieldSet, output, type Field, type Fields, type PlainArgsOf, type ReadOf, type ResultOf } from "../core/fields";
 import { segment } from "../core/segment";
 import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
 import { RUNS_ROUTES } from "./routes";
@@ -19,87 +19,123 @@ export interface RunVariable {
   value: string;
 }
 
-/** What can be done with the run now (`actions` of the run). */
-export interface RunActions {
-  isCancelable: boolean;
+const flag = () => output<boolean>({ default: false, decode: (v) => v === true });
+const text = () => output<string>({ default: "", decode: String });
+/** Present only when the service sends a string. */
+const maybeText = () => output<string>({ optional: true, decode: (v) => (typeof v === "string" ? v : undefined) });
+/** The id of a related resource (`<relationship>-id` on the wire, see runFromResource). */
+const related = () => output<string>({ optional: true });
+
+const runActionsFields = {
+  isCancelable: flag(),
   /** True while the run is paused for confirmation: the only reliable sign that apply will be accepted. */
-  isConfirmable: boolean;
-  isDiscardable: boolean;
-  isForceCancelable: boolean;
-}
+  isConfirmable: flag(),
+  isDiscardable: flag(),
+  isForceCancelable: flag(),
+};
+
+/** What can be done with the run now (`actions` of the run). */
+export interface RunActions extends ResultOf<typeof runActionsFields> {}
+
+const runPermissionsFields = {
+  canApply: flag(),
+  canCancel: flag(),
+  canComment: flag(),
+  canDiscard: flag(),
+  canForceExecute: flag(),
+  canForceCancel: flag(),
+  canOverridePolicyCheck: flag(),
+};
 
 /** What the caller may do (`permissions` of the run). */
-export interface RunPermissions {
-  canApply: boolean;
-  canCancel: boolean;
-  canComment: boolean;
-  canDiscard: boolean;
-  canForceExecute: boolean;
-  canForceCancel: boolean;
-  canOverridePolicyCheck: boolean;
+export interface RunPermissions extends ResultOf<typeof runPermissionsFields> {}
+
+/** A member object of the run read with its own record (`actions`, `permissions`). */
+function member<R extends Fields>(fields: R) {
+  const set = fieldSet(fields, { case: "kebab" });
+  const blank = set.decode({}, {}) as ResultOf<R>;
+  return output<ResultOf<R>>({ default: blank, decode: (v) => set.decode(v !== null && typeof v === "object" ? v as Record<string, unknown> : {}, {}) as ResultOf<R> });
 }
 
-/** A run (`run-...`) with camelCase names. */
-export interface RunDetails {
+const kebabToCamel = (k: string) => k.replace(/[-_]([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
+/**
+ * Everything a read of a run reports, each field with its wire name in the run service's kebab
+ * case (the relationships as `<relationship>-id`). The create attributes are read back here with
+ * what a read says of them (a blank when the run was queued without one).
+ */
+const runDetailsFields = {
   /** Run id (`run-...`). */
-  id: string;
+  id: output<string>({ default: "", decode: String }),
   /** Current status (`pending`, `planning`, `planned`, `applied`, `errored`, ...). */
-  status: RunStatus;
+  status: output<RunStatus>({ default: "" as RunStatus, decode: (v) => String(v) as RunStatus }),
   /** The message the run was queued with. */
-  message: string;
+  message: text(),
   /** Where the run came from (`tfe-api`, `tfe-ui`, `tfe-configuration-version`, ...). */
-  source: RunSource | string;
+  source: output<RunSource | string>({ default: "", decode: String }),
   /** Present when the service says why the run was queued. */
-  triggerReason?: string;
+  triggerReason: maybeText(),
   /** Whether the run destroys everything the workspace manages. */
-  isDestroy: boolean;
+  isDestroy: flag(),
   /** Whether the run only plans and can never be applied. */
-  planOnly: boolean;
+  planOnly: flag(),
   /** Whether the plan refreshes state first. */
-  refresh: boolean;
+  refresh: output<boolean>({ default: true, decode: (v) => v !== false }),
   /** Whether the run only refreshes state. */
-  refreshOnly: boolean;
+  refreshOnly: flag(),
   /** Whether the plan is applied without confirmation. */
-  autoApply: boolean;
+  autoApply: flag(),
   /** Whether an apply with no changes is allowed. */
-  allowEmptyApply: boolean;
+  allowEmptyApply: flag(),
   /** Whether the plan may generate configuration for imports. */
-  allowConfigGeneration: boolean;
+  allowConfigGeneration: flag(),
   /** Whether the plan found changes (false until the plan finished). */
-  hasChanges: boolean;
+  hasChanges: flag(),
   /** Resource addresses the run is limited to; null when not targeted. */
-  targetAddrs: string[] | null;
+  targetAddrs: output<string[] | null>({ default: null, decode: (v) => (Array.isArray(v) ? v.map(String) : null) }),
   /** Resource addresses the run replaces; null when none. */
-  replaceAddrs: string[] | null;
+  replaceAddrs: output<string[] | null>({ default: null, decode: (v) => (Array.isArray(v) ? v.map(String) : null) }),
   /** Run-level variables (`key`, `value` as HCL text). */
-  variables: RunVariable[];
+  variables: output<RunVariable[]>({
+    default: [],
+    decode: (v) => (Array.isArray(v) ? (v as Record<string, unknown>[]).map((x) => ({ key: String(x?.key ?? ""), value: String(x?.value ?? "") })) : []),
+  }),
   /** The tool version of a plan-only run, when the service returns it. */
-  toolVersion?: string;
+  toolVersion: maybeText(),
   /** What can be done to the run now: `isConfirmable`, `isDiscardable`, `isCancelable`, `isForceCancelable`. */
-  actions: RunActions;
+  actions: member(runActionsFields) as Field<RunActions, "output">,
   /** What the caller may do to the run (`canApply`, `canCancel`, `canDiscard`, `canForceExecute`, `canForceCancel`, ...). */
-  permissions: RunPermissions;
+  permissions: member(runPermissionsFields) as Field<RunPermissions, "output">,
   /** Timestamps per status, camelCase (`planQueueableAt`, `appliedAt`, ...). */
-  statusTimestamps: Record<string, string>;
+  statusTimestamps: output<Record<string, string>>({
+    default: {},
+    decode: (v) => Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, t]) => typeof t === "string").map(([k, t]) => [kebabToCamel(k), t as string])),
+  }),
   /** When force-cancel becomes available; present only after a non-forceful cancel. */
-  forceCancelAvailableAt?: string;
+  forceCancelAvailableAt: output<string>({ optional: true, wire: "force_cancel_available_at", decode: (v) => (typeof v === "string" ? v : undefined) }),
   /** When the run was canceled; null when it was not. */
-  canceledAt: string | null;
+  canceledAt: output<string | null>({ default: null, decode: (v) => (typeof v === "string" ? v : null) }),
   /** When the run was queued (ISO 8601). */
-  createdAt: string;
+  createdAt: text(),
   /** Workspace id (`ws-...`). */
-  workspaceId: string;
+  workspaceId: output<string>({ default: "" }),
   /** Configuration version the run plans (`cv-...`). */
-  configurationVersionId?: string;
+  configurationVersionId: related(),
   /** Its plan (`plan-...`), once there is one. */
-  planId?: string;
+  planId: related(),
   /** Its apply (`apply-...`), once there is one. */
-  applyId?: string;
+  applyId: related(),
   /** Its cost estimate, when the workspace estimates costs. */
-  costEstimateId?: string;
+  costEstimateId: related(),
   /** The user who queued it. */
-  createdById?: string;
-}
+  createdById: related(),
+};
+
+/** @internal */
+export const runDetailsSet = fieldSet(runDetailsFields, { case: "kebab" });
+
+/** A run (`run-...`) with camelCase names. */
+export interface RunDetails extends ReadOf<typeof runDetailsFields> {}
 
 /** A related resource returned by `getRun({ include })`, as the service sends it. */
 export interface IncludedResource {
@@ -108,78 +144,14 @@ export interface IncludedResource {
   attributes: Record<string, unknown>;
 }
 
-const kebabToCamel = (k: string) => k.replace(/[-_]([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-
-function bool(v: unknown): boolean {
-  return v === true;
-}
-
-function strings(v: unknown): string[] | null {
-  return Array.isArray(v) ? v.map(String) : null;
-}
-
 /** Decodes a run document (type `runs`). */
 export function runFromResource(res: JsonApiResource): RunDetails {
-  const a = res.attributes;
-  const actions = (a.actions ?? {}) as Record<string, unknown>;
-  const perms = (a.permissions ?? {}) as Record<string, unknown>;
-  const timestamps: Record<string, string> = {};
-  for (const [k, v] of Object.entries((a["status-timestamps"] ?? {}) as Record<string, unknown>)) {
-    if (typeof v === "string") timestamps[kebabToCamel(k)] = v;
-  }
+  const wire: Record<string, unknown> = { ...res.attributes };
   // The seed writes this one with underscores; accept the kebab spelling too.
-  const forceAt = a.force_cancel_available_at ?? a["force-cancel-available-at"];
-  const rel = (name: string) => relIds(res, name)[0];
-  const run: RunDetails = {
-    id: res.id,
-    status: String(a.status ?? "") as RunStatus,
-    message: String(a.message ?? ""),
-    source: String(a.source ?? ""),
-    isDestroy: bool(a["is-destroy"]),
-    planOnly: bool(a["plan-only"]),
-    refresh: a.refresh !== false,
-    refreshOnly: bool(a["refresh-only"]),
-    autoApply: bool(a["auto-apply"]),
-    allowEmptyApply: bool(a["allow-empty-apply"]),
-    allowConfigGeneration: bool(a["allow-config-generation"]),
-    hasChanges: bool(a["has-changes"]),
-    targetAddrs: strings(a["target-addrs"]),
-    replaceAddrs: strings(a["replace-addrs"]),
-    variables: Array.isArray(a.variables)
-      ? (a.variables as Record<string, unknown>[]).map((v) => ({ key: String(v?.key ?? ""), value: String(v?.value ?? "") }))
-      : [],
-    actions: {
-      isCancelable: bool(actions["is-cancelable"]),
-      isConfirmable: bool(actions["is-confirmable"]),
-      isDiscardable: bool(actions["is-discardable"]),
-      isForceCancelable: bool(actions["is-force-cancelable"]),
-    },
-    permissions: {
-      canApply: bool(perms["can-apply"]),
-      canCancel: bool(perms["can-cancel"]),
-      canComment: bool(perms["can-comment"]),
-      canDiscard: bool(perms["can-discard"]),
-      canForceExecute: bool(perms["can-force-execute"]),
-      canForceCancel: bool(perms["can-force-cancel"]),
-      canOverridePolicyCheck: bool(perms["can-override-policy-check"]),
-    },
-    statusTimestamps: timestamps,
-    canceledAt: typeof a["canceled-at"] === "string" ? a["canceled-at"] : null,
-    createdAt: String(a["created-at"] ?? ""),
-    workspaceId: rel("workspace") ?? "",
-  };
-  if (typeof a["trigger-reason"] === "string") run.triggerReason = a["trigger-reason"];
-  if (typeof a["tool-version"] === "string") run.toolVersion = a["tool-version"];
-  if (typeof forceAt === "string") run.forceCancelAvailableAt = forceAt;
-  const optional: [keyof RunDetails, string][] = [
-    ["configurationVersionId", "configuration-version"], ["planId", "plan"], ["applyId", "apply"],
-    ["costEstimateId", "cost-estimate"], ["createdById", "created-by"],
-  ];
-  for (const [key, name] of optional) {
-    const id = rel(name);
-    if (id !== undefined) (run as unknown as Record<string, unknown>)[key] = id;
-  }
-  return run;
+  wire.force_cancel_available_at ??= wire["force-cancel-available-at"];
+  for (const name of Object.keys(res.relationships ?? {})) wire[`${name}-id`] = relIds(res, name)[0];
+  wire.id = res.id;
+  return runDetailsSet.decode(wire, {}) as RunDetails;
 }
 
 export async function readRun(ctx: Context, runId: string, include?: ReadonlyArray<string>): Promise<{ run: RunDetails; included: IncludedResource[] }> {

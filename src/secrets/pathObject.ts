@@ -180,8 +180,8 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
 }
 
 /** Names under a list route; the service answers 404 for an empty list, which is an empty list. */
-export async function listNames(ctx: Context, route: string, params: Record<string, string>): Promise<string[]> {
-  const res = await ctx.client("secrets").request({ route, params, expect: [404] });
+export async function listNames(ctx: Context, route: string, params: Record<string, string>, query?: Record<string, string>): Promise<string[]> {
+  const res = await ctx.client("secrets").request({ route, params, query, expect: [404] });
   return res.status === 404 ? [] : keysOf(res.body);
 }
 

@@ -1,4 +1,5 @@
-// The reference pages (docs/reference/) and the list in docs/README.md are generated (npm run docs): the
+// The reference pages (docs/reference/), the list in docs/README.md, the settings tables of README.md
+// and docs/configuration.md and src/core/secretVersions.ts are generated (npm run docs): the
 // committed ones must be what the generator writes from the current build, so a doc changed in a
 // source and not regenerated, or a page edited by hand, fails here naming the page. Every resource
 // class and function the package exports must have a page, found from the built package itself
@@ -55,6 +56,18 @@ describe("the reference pages", () => {
   it("the manual index's list of resources and functions is what npm run docs writes", () => {
     expect(fs.readFileSync(path.join(root, "docs/README.md"), "utf8") === fs.readFileSync(readme, "utf8"),
       "docs/README.md: the list between the reference markers differs from what npm run docs writes").toBe(true);
+  });
+
+  it("the settings tables of README.md and docs/configuration.md are what npm run docs writes from SETTINGS", () => {
+    const stale = fromDist<Docs>("src/scripts/docs.js").settingsFiles(root)
+      .filter((f) => fs.readFileSync(f.file, "utf8") !== f.text).map((f) => path.relative(root, f.file));
+    expect(stale, "run npm run docs").toEqual([]);
+  });
+
+  it("SecretVersions (src/core/secretVersions.ts) is what npm run docs writes from the records", async () => {
+    const docs = fromDist<Docs>("src/scripts/docs.js");
+    const committedSource = fs.readFileSync(path.join(root, docs.SECRET_VERSIONS_FILE), "utf8");
+    expect(committedSource === await docs.secretVersionsSource(path.join(root, "dist")), `${docs.SECRET_VERSIONS_FILE}: run npm run docs`).toBe(true);
   });
 
   it("every resource class and function exported from src/index.ts has a page", () => {

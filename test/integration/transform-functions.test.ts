@@ -160,6 +160,8 @@ describe("key, read and list functions", () => {
     expect(await transform.getRole({ name: "pay" })).toEqual({ name: "pay", transformations: ["card", "tok"] });
     expect(await transform.listRoles()).toEqual({ keys: ["pay", "pay-eu"] });
     expect(await transform.listRoles({ filter: "*-eu" })).toEqual({ keys: ["pay-eu"] });
+    // The service answers 404 when no role matches: an empty list, as every other list.
+    expect(await transform.listRoles({ filter: "nothing-*" })).toEqual({ keys: [] });
     expect(await transform.getTransformation({ name: "tok" })).toMatchObject({ type: "tokenization", mappingMode: "exportable", maxTtl: 0, stores: ["builtin/internal"] });
     expect(await transform.listTransformations()).toEqual({ keys: ["card", "tok"] });
     expect(await transform.getStore({ name: "builtin/internal" })).toMatchObject({ supportedTransformations: ["tokenization"] });

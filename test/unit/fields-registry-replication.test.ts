@@ -106,3 +106,27 @@ describe("secrets declared in the records are redacted from then on", () => {
     redacted(token);
   });
 });
+
+describe("a secondary's values sent with its token", () => {
+  it("a change of one without a new token is refused before any request, naming every such input", async () => {
+    const olds = { token: "activation-token-3", acknowledgeDataWipe: true, caFile: "/etc/ca.pem", clusterId: "c", activation: 1 };
+    const err = await call("secrets:ReplicationPerformanceSecondary", "update", ["sys/replication/performance/secondary", olds, { ...olds, caFile: "/etc/other.pem" }])
+      .then(() => undefined, (e: Error) => e);
+    expect(err?.message).toMatch(/primaryApiAddr, caFile and caPath are sent with a token: issue a new SecondaryToken for this secondary to change them/);
+  });
+});
+
+describe("the replication status, read through its record", () => {
+  it("reads snake_case members, and blanks for what a status leaves out or sends malformed", async () => {
+    const { statusOf } = await import("../../src/secrets/replication/status");
+    expect(statusOf({ mode: "", last_wal: null, secondaries: [null, { secondary_id: "west", node_id: 7 }], known_primary_cluster_addrs: "x" })).toEqual({
+      mode: "disabled", clusterId: "", state: "", primaryClusterAddr: "", knownSecondaries: [],
+      secondaries: [
+        { secondaryId: "", clusterId: "", nodeId: "", apiAddress: "", clusterAddress: "", connectionStatus: "", lastHeartbeat: "" },
+        { secondaryId: "west", clusterId: "", nodeId: "", apiAddress: "", clusterAddress: "", connectionStatus: "", lastHeartbeat: "" },
+      ],
+      lastWal: 0, merkleRoot: "", corruptedMerkleTree: false, lastCorruptionCheckEpoch: "", knownPrimaryClusterAddrs: [], lastRemoteWal: 0,
+      primaries: [], secondaryId: "",
+    });
+  });
+});

@@ -3,8 +3,8 @@ import { call } from "../../src/core/runtime";
 import { UNKNOWN } from "../../src/core/unknown";
 import { applyRun, createRun, forceExecuteRun, getRun, listRuns, waitForRun } from "../../src/runs";
 import { allowedActions } from "../../src/runs/runActions";
-import { createDocument } from "../../src/runs/runCreate";
-import { listQuery, runFromResource, type RunDetails } from "../../src/runs/runDetails";
+import { createDocument, runCreateSet } from "../../src/runs/runCreate";
+import { listQuery, runDetailsSet, runFromResource, type RunDetails } from "../../src/runs/runDetails";
 import { isTerminal, planFinished } from "../../src/runs/runVocabulary";
 
 const KIND = "runs:Run";
@@ -134,6 +134,26 @@ describe("run codec", () => {
       forceCancelAvailableAt: "2024-01-01T00:01:00.000Z", canceledAt: null, triggerReason: "manual",
     });
     expect(run).not.toHaveProperty("planId");
+  });
+
+  it("reads back every create attribute under the same wire name (the lost-create search compares them)", () => {
+    const missing = runCreateSet.inputs.filter((k) => runDetailsSet.wire[k] === undefined || (!runCreateSet.identity.includes(k) && runDetailsSet.wire[k] !== runCreateSet.wire[k]));
+    expect(missing).toEqual([]);
+  });
+
+  it("reports the blanks of a run document that leaves everything out, fresh for each run", () => {
+    const a = runFromResource({ id: "run-1", type: "runs", attributes: {} });
+    expect(a).toEqual({
+      id: "run-1", status: "", message: "", source: "", isDestroy: false, planOnly: false, refresh: true, refreshOnly: false, autoApply: false,
+      allowEmptyApply: false, allowConfigGeneration: false, hasChanges: false, targetAddrs: null, replaceAddrs: null, variables: [],
+      actions: { isCancelable: false, isConfirmable: false, isDiscardable: false, isForceCancelable: false },
+      permissions: { canApply: false, canCancel: false, canComment: false, canDiscard: false, canForceExecute: false, canForceCancel: false, canOverridePolicyCheck: false },
+      statusTimestamps: {}, canceledAt: null, createdAt: "", workspaceId: "",
+    });
+    a.variables.push({ key: "k", value: "v" });
+    a.actions.isConfirmable = true;
+    const b = runFromResource({ id: "run-2", type: "runs", attributes: {} });
+    expect([b.variables, b.actions.isConfirmable]).toEqual([[], false]);
   });
 
   it("sends list filters as comma-separated lists and leaves unset ones out", () => {

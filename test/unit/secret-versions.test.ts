@@ -66,7 +66,7 @@ describe("secret input versions", () => {
   });
 
   it("every secret input of every kind has its typed, documented output in SecretVersions", async () => {
-    const source = fs.readFileSync(path.join(__dirname, "../../src/core/fields.ts"), "utf8");
+    const source = fs.readFileSync(path.join(__dirname, "../../src/core/secretVersions.ts"), "utf8");
     const declared = source.slice(source.indexOf("export interface SecretVersions"));
     const names = new Set<string>();
     for (const kind of KIND_NAMES) for (const k of versionKeys((await kindDefinition(kind))!.fields)) names.add(k);

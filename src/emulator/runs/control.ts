@@ -164,18 +164,24 @@ const TRIGGERS = {
 } as const;
 type AssessmentTrigger = keyof typeof TRIGGERS;
 
-/** The counts are illustrative: a drift of one resource, one failed check, or a failed run. */
+/**
+ * The counts are illustrative: a drift of one resource, one failed check, or a failed run. A run
+ * that succeeded passed one check and looked at three resources.
+ */
+const OUTCOMES: Record<AssessmentTrigger, { succeeded: boolean; drifted: number; failedChecks: number }> = {
+  "assessment:drifted": { succeeded: true, drifted: 1, failedChecks: 0 },
+  "assessment:check_failure": { succeeded: true, drifted: 0, failedChecks: 1 },
+  "assessment:failed": { succeeded: false, drifted: 0, failedChecks: 0 },
+};
+
 function resultFor(trigger: AssessmentTrigger, workspaceId: string, baseUrl: string): AssessmentResult {
   const id = randomId("asmntres");
-  const base = { id, workspaceId, url: `${baseUrl}${API_PREFIX}/assessment-results/${id}`, created_at: now(), checks_errored: 0, checks_unknown: 0 };
-  switch (trigger) {
-    case "assessment:drifted":
-      return { ...base, succeeded: true, all_checks_succeeded: true, checks_passed: 1, checks_failed: 0, drifted: true, resources_drifted: 1, resources_undrifted: 2 };
-    case "assessment:check_failure":
-      return { ...base, succeeded: true, all_checks_succeeded: false, checks_passed: 1, checks_failed: 1, drifted: false, resources_drifted: 0, resources_undrifted: 3 };
-    case "assessment:failed":
-      return { ...base, succeeded: false, all_checks_succeeded: false, checks_passed: 0, checks_failed: 0, drifted: false, resources_drifted: 0, resources_undrifted: 0 };
-  }
+  const { succeeded, drifted, failedChecks } = OUTCOMES[trigger];
+  return {
+    id, workspaceId, url: `${baseUrl}${API_PREFIX}/assessment-results/${id}`, created_at: now(), checks_errored: 0, checks_unknown: 0,
+    succeeded, all_checks_succeeded: succeeded && failedChecks === 0, checks_passed: succeeded ? 1 : 0, checks_failed: failedChecks,
+    drifted: drifted > 0, resources_drifted: drifted, resources_undrifted: succeeded ? 3 - drifted : 0,
+  };
 }
 
 function recordAssessment(rt: Runtime, req: Incoming): Reply {

@@ -27,7 +27,19 @@ export const TRIGGERS = [
 export const DESTINATION_TYPES: readonly DestinationType[] = ["generic", "email", "chat-a", "chat-b"];
 const DOCUMENT_TYPES = ["notification-configuration", "notification-configurations"];
 
-const CREATE_DEFAULTS = { enabled: false, token: null, triggers: [], url: null };
+/**
+ * The attributes a body may write: each one's stored member, and what a create without it stores
+ * (none: the attribute is required). Updates start from the stored values instead.
+ */
+const ATTRIBUTES: readonly { wire: string; key: Exclude<keyof NcFields, "userIds">; create?: unknown; writeOnly?: true }[] = [
+  { wire: "name", key: "name" },
+  { wire: "destination-type", key: "destinationType" },
+  { wire: "url", key: "url", create: null },
+  { wire: "enabled", key: "enabled", create: false },
+  // Stored for signing, never returned.
+  { wire: "token", key: "token", create: null, writeOnly: true },
+  { wire: "triggers", key: "triggers", create: [] },
+];
 
 const A = "/data/attributes";
 
@@ -49,9 +61,11 @@ function readNcInput(body: unknown, users: Record<string, User>, previous?: NcFi
   const relationships = data.relationships ?? {};
   if (!isRecord(relationships)) return [...errors, invalid("/data/relationships", "relationships must be a JSON object")];
 
-  const base: Record<string, unknown> = previous
-    ? { name: previous.name, "destination-type": previous.destinationType, url: previous.url, enabled: previous.enabled, token: previous.token, triggers: previous.triggers }
-    : { ...CREATE_DEFAULTS };
+  const base: Record<string, unknown> = {};
+  for (const a of ATTRIBUTES) {
+    const value = previous ? previous[a.key] : a.create;
+    if (value !== undefined) base[a.wire] = value;
+  }
   const merged = { ...base, ...attributes };
 
   const destinationType = merged["destination-type"];
@@ -162,13 +176,7 @@ function serialize(nc: NotificationConfiguration) {
     id: nc.id,
     type: TYPE,
     attributes: {
-      enabled: nc.enabled,
-      name: nc.name,
-      url: nc.url,
-      "destination-type": nc.destinationType,
-      // Write-only: stored for signing, never returned.
-      token: null,
-      triggers: nc.triggers,
+      ...Object.fromEntries(ATTRIBUTES.map((a) => [a.wire, a.writeOnly ? null : nc[a.key]])),
       "delivery-responses": nc.deliveryResponses,
       "created-at": nc.createdAt,
       "updated-at": nc.updatedAt,

@@ -7,13 +7,13 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { PartialFailure } from "../../core/definition";
+import { PartialFailure, type Props } from "../../core/definition";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import type { InputsOf, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isAmbiguous } from "../../http";
-import { actingFunction, fetchStatus, statusAfter, transition, type ReplicationStatus } from "./status";
+import { actingFunction, fetchStatus, sentBody, statusAfter, transition, withStatus, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 /** An http(s) address such as `https://10.0.0.1:8201`. @internal */
@@ -42,6 +42,13 @@ export const performancePrimaryFields = {
 
 export type PerformancePrimaryState = StateOf<typeof performancePrimaryFields>;
 
+const primarySet = fieldSet(performancePrimaryFields);
+
+/** Steers delete only. */
+const NEVER_SENT = ["disableOnDelete"];
+
+const addrBody = (p: Props) => sentBody(primarySet, p, NEVER_SENT);
+
 /**
  * The resource's id: the role's path, not the cluster id, because it must be the same whether or
  * not the status could be read after the enable (a partial create knows no cluster id).
@@ -67,10 +74,9 @@ function demotedHere(s: ReplicationStatus, clusterId: unknown): boolean {
 
 /** Status → outputs; undefined when the cluster is not this primary any more (gone, for refresh). */
 function fromStatus(s: ReplicationStatus, p: PerformancePrimaryState): PerformancePrimaryState | undefined {
-  const disableOnDelete = p.disableOnDelete ?? false;
-  if (demotedHere(s, p.clusterId)) return { clusterId: s.clusterId, disableOnDelete, primaryClusterAddr: DEMOTED_ADDR };
+  const out = withStatus(primarySet, s, p);
+  if (demotedHere(s, p.clusterId)) return { ...out, primaryClusterAddr: DEMOTED_ADDR };
   if (s.mode !== "primary") return undefined;
-  const out: PerformancePrimaryState = { clusterId: s.clusterId, disableOnDelete };
   // The service reports its own address when none was given: kept out of state unless the program set one.
   if (p.primaryClusterAddr !== undefined) out.primaryClusterAddr = sameAddr(p.primaryClusterAddr, s.primaryClusterAddr) ? p.primaryClusterAddr : s.primaryClusterAddr;
   return out;
@@ -81,8 +87,6 @@ const sameAddr = (a: string, b: string) => a.replace(/\/+$/, "") === b.replace(/
 async function readPrimary(ctx: Context, p: PerformancePrimaryState): Promise<PerformancePrimaryState | undefined> {
   return fromStatus(await fetchStatus(ctx), p);
 }
-
-const addrBody = (p: PerformancePrimaryState) => (p.primaryClusterAddr ? { primary_cluster_addr: p.primaryClusterAddr } : {});
 
 /** The status, or the failure whose outcome it was to settle when it cannot be read either. */
 async function statusOr(ctx: Context, e: unknown): Promise<ReplicationStatus> {
@@ -99,7 +103,7 @@ async function statusOr(ctx: Context, e: unknown): Promise<ReplicationStatus> {
  * promote that did act would be refused the second time and leave us knowing nothing.
  */
 async function promoteBack(ctx: Context, clusterId: string, addr: string): Promise<void> {
-  const body = addr ? { primary_cluster_addr: addr } : {};
+  const body = addrBody({ primaryClusterAddr: addr });
   const promoted = (st: ReplicationStatus) => st.mode === "primary" && st.clusterId === clusterId;
   try {
     await transition(ctx, R.secondary.promote, body, promoted, "secondary/promote");
@@ -129,7 +133,7 @@ export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimary
     changes: { primaryClusterAddr: "the primary is demoted and promoted back at the new address, and its secondaries stop replicating until they reach it there" },
     instead: "`protect: true` on the primary; leave `disableOnDelete` false to only forget it",
   },
-  ...fieldSet(performancePrimaryFields),
+  ...primarySet,
   async create(ctx, inputs) {
     await transition(ctx, R.primary.enable, addrBody(inputs), (st) => st.mode === "primary", "primary/enable");
     return { id: PRIMARY_ID, outs: await statusAfter(ctx, "primary/enable", "primary", PRIMARY_ID, inputs, fromStatus) };

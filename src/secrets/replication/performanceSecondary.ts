@@ -7,14 +7,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
+import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type ReadOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { isSvcError } from "../../http";
 import { clusterAddr } from "./performancePrimary";
-import { actingFunction, fetchStatus, statusAfter, transition, type ReplicationStatus } from "./status";
+import { actingFunction, fetchStatus, sentBody, statusAfter, transition, withStatus, type ReplicationStatus } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 export const WIPE_NOT_ACKNOWLEDGED =
@@ -69,28 +69,18 @@ export const performanceSecondaryFields = {
 
 export type PerformanceSecondaryState = StateOf<typeof performanceSecondaryFields>;
 
-function connectBody(p: PerformanceSecondaryState): Record<string, unknown> {
-  const b: Record<string, unknown> = { token: p.token };
-  if (p.primaryApiAddr) b.primary_api_addr = p.primaryApiAddr;
-  if (p.caFile) b.ca_file = p.caFile;
-  if (p.caPath) b.ca_path = p.caPath;
-  return b;
-}
+const secondarySet = fieldSet(performanceSecondaryFields);
 
-function fromStatus(s: ReplicationStatus, p: PerformanceSecondaryState): PerformanceSecondaryState | undefined {
-  if (s.mode !== "secondary") return undefined;
-  const out: PerformanceSecondaryState = {
-    token: p.token,
-    acknowledgeDataWipe: p.acknowledgeDataWipe,
-    clusterId: s.clusterId,
-    secondaryId: s.secondaryId,
-    primaryClusterAddr: s.primaryClusterAddr,
-  };
-  // Not reported by the service: the program's values and the count of tokens sent are kept.
-  for (const k of ["primaryApiAddr", "caFile", "caPath"] as const) if (p[k] !== undefined) out[k] = p[k];
-  if (p.activation !== undefined) out.activation = p.activation;
-  return out;
-}
+/** Lets the resource be created only. */
+const NEVER_SENT = ["acknowledgeDataWipe"];
+
+/** The inputs sent beside the token: a change of one alone cannot be sent (a token is single-use). */
+const SENT_WITH_TOKEN = secondarySet.inputs.filter((k) => !NEVER_SENT.includes(k) && !secondarySet.secrets.includes(k));
+
+const connectBody = (p: PerformanceSecondaryState) => sentBody(secondarySet, p, NEVER_SENT);
+
+// Not reported by the service: the program's values and the count of tokens sent are kept.
+const fromStatus = (s: ReplicationStatus, p: PerformanceSecondaryState) => (s.mode === "secondary" ? withStatus(secondarySet, s, p) : undefined);
 
 async function readSecondary(ctx: Context, p: PerformanceSecondaryState): Promise<PerformanceSecondaryState | undefined> {
   return fromStatus(await fetchStatus(ctx), p);
@@ -134,7 +124,7 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
     lost: "a delete disables the secondary (it stops replicating, and enabling it again wipes it); a replacement activates it again at once, which wipes it",
     instead: "a new token in place (an update, no wipe) instead of a replacement; `protect: true` on the secondary",
   },
-  ...fieldSet(performanceSecondaryFields),
+  ...secondarySet,
   async create(ctx, inputs) {
     await transition(ctx, R.secondary.enable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
     const activated = { ...inputs, activation: 1 };
@@ -143,10 +133,9 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   read: (ctx, _id, props) => readSecondary(ctx, props),
   /** A new token is an update-primary: the secondary follows the token's primary without a wipe. */
   async update(ctx, id, olds, news) {
-    const changed = (k: "primaryApiAddr" | "caFile" | "caPath") => (olds[k] ?? "") !== (news[k] ?? "");
     if (olds.token === news.token) {
-      if (changed("primaryApiAddr") || changed("caFile") || changed("caPath")) {
-        throw new Error("primaryApiAddr, caFile and caPath are sent with a token: issue a new SecondaryToken for this secondary to change them");
+      if (SENT_WITH_TOKEN.some((k) => (olds[k] ?? "") !== (news[k] ?? ""))) {
+        throw new Error(`${SENT_WITH_TOKEN.slice(0, -1).join(", ")} and ${SENT_WITH_TOKEN.at(-1)} are sent with a token: issue a new SecondaryToken for this secondary to change them`);
       }
       const out = await readSecondary(ctx, { ...news, activation: olds.activation });
       if (!out) throw new Error("the cluster is no longer a performance secondary");
@@ -224,17 +213,20 @@ const updatePrimaryFields: Pick<typeof performanceSecondaryFields, "primaryApiAd
 /** Arguments of {@link updatePrimary}: `token` or `updatePrimaryAddrs`, not both. */
 export type UpdatePrimaryArgs = PlainArgsOf<typeof updatePrimaryFields>;
 
-/** The secondary's key from {@link generateSecondaryPublicKey}. */
-export interface SecondaryPublicKey {
+const publicKeyFields = {
   /** Base64 X25519 public key, for {@link SecondaryToken}'s `secondaryPublicKey`. */
-  secondaryPublicKey: string;
-}
+  secondaryPublicKey: output<string>({ default: "", decode: String }),
+};
 
-const promoteFn = actingFunction<PromoteSecondaryArgs>({ name: "promoteSecondary", fields: promoteFields }, R.secondary.promote, (args) => {
-  const body: Record<string, unknown> = { force: args.force ?? false };
-  if (args.primaryClusterAddr) body.primary_cluster_addr = args.primaryClusterAddr;
-  return body;
-});
+const publicKeySet = fieldSet(publicKeyFields);
+
+/** The secondary's key from {@link generateSecondaryPublicKey}. */
+export interface SecondaryPublicKey extends ReadOf<typeof publicKeyFields> {}
+
+const promoteSet = fieldSet(promoteFields);
+
+const promoteFn = actingFunction<PromoteSecondaryArgs>({ name: "promoteSecondary", fields: promoteFields }, R.secondary.promote,
+  (args) => sentBody(promoteSet, { ...args, force: args.force ?? false }));
 
 /**
  * Promotes the secondary of the connection to primary. Refused while another primary is active;
@@ -246,27 +238,25 @@ export const promoteSecondary: (args?: PromoteSecondaryArgs, opts?: SvcInvokeOpt
 /** Output form of {@link promoteSecondary}: unknown during preview. */
 export const promoteSecondaryOutput: (args?: ArgsOf<typeof promoteFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).output;
 
+const updatePrimarySet = fieldSet(updatePrimaryFields, {
+  refine(v, ctx) {
+    const addrs = Array.isArray(v.updatePrimaryAddrs) && v.updatePrimaryAddrs.length > 0;
+    if (isUnknown(v.token) || isUnknown(v.updatePrimaryAddrs)) return;
+    if (v.token !== undefined && addrs) ctx.addIssue({ code: "custom", path: ["updatePrimaryAddrs"], message: "cannot be given with token: give one of them" });
+    if (v.token === undefined && !addrs) ctx.addIssue({ code: "custom", path: ["token"], message: 'give token ("" forgets the past primary) or updatePrimaryAddrs' });
+  },
+});
+
 const updateFn = actingFunction<UpdatePrimaryArgs>({
   name: "updatePrimary",
-  schema: fieldSet(updatePrimaryFields, {
-    refine(v, ctx) {
-      const addrs = Array.isArray(v.updatePrimaryAddrs) && v.updatePrimaryAddrs.length > 0;
-      if (isUnknown(v.token) || isUnknown(v.updatePrimaryAddrs)) return;
-      if (v.token !== undefined && addrs) ctx.addIssue({ code: "custom", path: ["updatePrimaryAddrs"], message: "cannot be given with token: give one of them" });
-      if (v.token === undefined && !addrs) ctx.addIssue({ code: "custom", path: ["token"], message: 'give token ("" forgets the past primary) or updatePrimaryAddrs' });
-    },
-  }).schema,
+  schema: updatePrimarySet.schema,
   // The token is registered for redaction from these fields before any request.
   fields: updatePrimaryFields,
-}, R.secondary.updatePrimary, (args) => {
-  const body: Record<string, unknown> = {};
-  if (args.token !== undefined) body.token = args.token;
-  if (args.updatePrimaryAddrs?.length) body.update_primary_addrs = args.updatePrimaryAddrs;
-  if (args.primaryApiAddr) body.primary_api_addr = args.primaryApiAddr;
-  if (args.caFile) body.ca_file = args.caFile;
-  if (args.caPath) body.ca_path = args.caPath;
-  return body;
-});
+}, R.secondary.updatePrimary, (args) => ({
+  ...sentBody(updatePrimarySet, args),
+  // An empty token is sent all the same: it forgets the past primary.
+  ...(args.token === "" ? { token: "" } : {}),
+}));
 
 /**
  * Points the secondary of the connection at a primary, without a wipe: with a new `token`, with
@@ -288,8 +278,8 @@ const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
   service: "secrets",
   async run(ctx) {
     const res = await ctx.client("secrets").request({ route: R.secondary.generatePublicKey, body: {} });
-    const data = (res.body as { data?: { secondary_public_key?: unknown } } | undefined)?.data;
-    return { secondaryPublicKey: String(data?.secondary_public_key ?? "") };
+    const data = (res.body as { data?: Record<string, unknown> } | undefined)?.data;
+    return publicKeySet.decode(data ?? {}, {}) as SecondaryPublicKey;
   },
 };
 

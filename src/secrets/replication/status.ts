@@ -6,106 +6,94 @@ import type * as pulumi from "@pulumi/pulumi";
 import { isAmbiguous } from "../../http";
 import { PartialFailure, type Context, type Props } from "../../core/definition";
 import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { fieldSet, output, type Field, type Fields, type FieldSet, type ReadOf } from "../../core/fields";
 import { forms } from "../../core/forms";
 import { dataOf } from "../envelope";
 import { REPLICATION_ROUTES as R } from "./routes";
 
-/** A secondary as its primary's status lists it. */
-export interface ReplicationSecondaryInfo {
-  /** The `id` its activation token was issued for. */
-  secondaryId: string;
-  /** The secondary's own cluster id (the key of its paths filter). */
-  clusterId: string;
-  /** The secondary's active node. */
-  nodeId: string;
-  /** API address of the secondary. */
-  apiAddress: string;
-  /** Cluster address of the secondary. */
-  clusterAddress: string;
-  /** `connected` or `disconnected`. */
-  connectionStatus: string;
-  /** Timestamp of the last heartbeat, "" before the first. */
-  lastHeartbeat: string;
+const text = () => output<string>({ default: "", decode: (v) => (typeof v === "string" ? v : "") });
+const count = () => output<number>({ default: 0, decode: Number });
+const texts = () => output<string[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(String) : []) });
+
+/** A list of objects each read with its own record (a blank object for an entry that is none). */
+function records<R extends Fields>(fields: R) {
+  const set = fieldSet(fields);
+  const one = (v: unknown) => set.decode(v !== null && typeof v === "object" ? v as Record<string, unknown> : {}, {}) as ReadOf<R>;
+  return output<ReadOf<R>[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(one) : []) });
 }
+
+const secondaryInfoFields = {
+  /** The `id` its activation token was issued for. */
+  secondaryId: text(),
+  /** The secondary's own cluster id (the key of its paths filter). */
+  clusterId: text(),
+  /** The secondary's active node. */
+  nodeId: text(),
+  /** API address of the secondary. */
+  apiAddress: text(),
+  /** Cluster address of the secondary. */
+  clusterAddress: text(),
+  /** `connected` or `disconnected`. */
+  connectionStatus: text(),
+  /** Timestamp of the last heartbeat, "" before the first. */
+  lastHeartbeat: text(),
+};
+
+/** A secondary as its primary's status lists it. */
+export interface ReplicationSecondaryInfo extends ReadOf<typeof secondaryInfoFields> {}
+
+const primaryInfoFields = {
+  /** API address of the primary. */
+  apiAddress: text(),
+  /** Cluster address of the primary. */
+  clusterAddress: text(),
+  /** `connected` or `disconnected`. */
+  connectionStatus: text(),
+  /** Timestamp of the last heartbeat, "" before the first. */
+  lastHeartbeat: text(),
+};
 
 /** The primary as a secondary's status names it. */
-export interface ReplicationPrimaryInfo {
-  /** API address of the primary. */
-  apiAddress: string;
-  /** Cluster address of the primary. */
-  clusterAddress: string;
-  /** `connected` or `disconnected`. */
-  connectionStatus: string;
-  /** Timestamp of the last heartbeat, "" before the first. */
-  lastHeartbeat: string;
-}
+export interface ReplicationPrimaryInfo extends ReadOf<typeof primaryInfoFields> {}
+
+const statusFields = {
+  /** `disabled`, `primary` or `secondary`. */
+  mode: output<string>({ default: "disabled", decode: (v) => (typeof v === "string" && v !== "" ? v : "disabled") }),
+  /** The cluster id; "" while disabled. */
+  clusterId: text(),
+  /** `running` on a primary; `stream-wals`, `connecting` or `idle` on a secondary; "" while disabled. */
+  state: text(),
+  /** Primary: the address it gives secondaries. Secondary: the address of its primary ("" when none). */
+  primaryClusterAddr: text(),
+  /** Primary: ids of its activated secondaries. */
+  knownSecondaries: texts(),
+  /** Primary: its secondaries and their connections. */
+  secondaries: records(secondaryInfoFields) as Field<ReplicationSecondaryInfo[], "output">,
+  /** Primary: the last write-ahead-log index. */
+  lastWal: count(),
+  /** Hash of the replicated storage; equal on a primary and an unfiltered, caught-up secondary. */
+  merkleRoot: text(),
+  /** Primary: whether the merkle tree is corrupted. */
+  corruptedMerkleTree: output<boolean>({ default: false, decode: (v) => v === true }),
+  /** Primary: Unix seconds of the last corruption check, as text. */
+  lastCorruptionCheckEpoch: text(),
+  /** Secondary: cluster addresses of the primaries it knows. */
+  knownPrimaryClusterAddrs: texts(),
+  /** Secondary: the last WAL index streamed from the primary. */
+  lastRemoteWal: count(),
+  /** Secondary: its primary and the connection to it. */
+  primaries: records(primaryInfoFields) as Field<ReplicationPrimaryInfo[], "output">,
+  /** Secondary: the `id` it activated with ("" when no primary is known). */
+  secondaryId: text(),
+};
 
 /** A cluster's performance-replication status; fields of the other modes are empty. */
-export interface ReplicationStatus {
-  /** `disabled`, `primary` or `secondary`. */
-  mode: string;
-  /** The cluster id; "" while disabled. */
-  clusterId: string;
-  /** `running` on a primary; `stream-wals`, `connecting` or `idle` on a secondary; "" while disabled. */
-  state: string;
-  /** Primary: the address it gives secondaries. Secondary: the address of its primary ("" when none). */
-  primaryClusterAddr: string;
-  /** Primary: ids of its activated secondaries. */
-  knownSecondaries: string[];
-  /** Primary: its secondaries and their connections. */
-  secondaries: ReplicationSecondaryInfo[];
-  /** Primary: the last write-ahead-log index. */
-  lastWal: number;
-  /** Hash of the replicated storage; equal on a primary and an unfiltered, caught-up secondary. */
-  merkleRoot: string;
-  /** Primary: whether the merkle tree is corrupted. */
-  corruptedMerkleTree: boolean;
-  /** Primary: Unix seconds of the last corruption check, as text. */
-  lastCorruptionCheckEpoch: string;
-  /** Secondary: cluster addresses of the primaries it knows. */
-  knownPrimaryClusterAddrs: string[];
-  /** Secondary: the last WAL index streamed from the primary. */
-  lastRemoteWal: number;
-  /** Secondary: its primary and the connection to it. */
-  primaries: ReplicationPrimaryInfo[];
-  /** Secondary: the `id` it activated with ("" when no primary is known). */
-  secondaryId: string;
-}
+export interface ReplicationStatus extends ReadOf<typeof statusFields> {}
 
-const text = (v: unknown) => (typeof v === "string" ? v : "");
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const rec = (v: unknown): Record<string, unknown> => (v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {});
+const statusSet = fieldSet(statusFields);
 
 export function statusOf(d: Record<string, unknown>): ReplicationStatus {
-  return {
-    mode: text(d.mode) || "disabled",
-    clusterId: text(d.cluster_id),
-    state: text(d.state),
-    primaryClusterAddr: text(d.primary_cluster_addr),
-    knownSecondaries: list(d.known_secondaries).map(String),
-    secondaries: list(d.secondaries).map(rec).map((s) => ({
-      secondaryId: text(s.secondary_id),
-      clusterId: text(s.cluster_id),
-      nodeId: text(s.node_id),
-      apiAddress: text(s.api_address),
-      clusterAddress: text(s.cluster_address),
-      connectionStatus: text(s.connection_status),
-      lastHeartbeat: text(s.last_heartbeat),
-    })),
-    lastWal: Number(d.last_wal ?? 0),
-    merkleRoot: text(d.merkle_root),
-    corruptedMerkleTree: d.corrupted_merkle_tree === true,
-    lastCorruptionCheckEpoch: text(d.last_corruption_check_epoch),
-    knownPrimaryClusterAddrs: list(d.known_primary_cluster_addrs).map(String),
-    lastRemoteWal: Number(d.last_remote_wal ?? 0),
-    primaries: list(d.primaries).map(rec).map((p) => ({
-      apiAddress: text(p.api_address),
-      clusterAddress: text(p.cluster_address),
-      connectionStatus: text(p.connection_status),
-      lastHeartbeat: text(p.last_heartbeat),
-    })),
-    secondaryId: text(d.secondary_id),
-  };
+  return statusSet.decode(d, {}) as ReplicationStatus;
 }
 
 export async function fetchStatus(ctx: Context): Promise<ReplicationStatus> {
@@ -152,6 +140,27 @@ export async function statusAfter<S extends Props>(ctx: Context, what: string, r
   } catch (e) {
     throw new PartialFailure(id, recorded, e as Error);
   }
+}
+
+/**
+ * A replication resource's state from a status read: each field as state knew it (the program's
+ * inputs with their defaults, a write-only token, what the service does not report), then each of
+ * the record's outputs the status reports under the same name.
+ */
+export function withStatus<S extends Props>(set: FieldSet, s: ReplicationStatus, known: S): S {
+  const out = set.decode({}, known);
+  const reported = s as unknown as Props;
+  for (const k of set.outputs) if (k in reported) out[k] = reported[k];
+  return out as S;
+}
+
+/**
+ * The body of a replication request from a record's fields: the inputs given, but those in
+ * `neverSent` (they steer the resource only), and no empty text or list (the service would take
+ * `""` as a value).
+ */
+export function sentBody(set: FieldSet, p: Props, neverSent: readonly string[] = []): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(set.body(p, neverSent)).filter(([, v]) => v !== "" && !(Array.isArray(v) && v.length === 0)));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Route } from "../../router";
 import type { SystemContext } from "../context";
 import { bad, body, guarded, str, type Body } from "../fields";
 import { freshPrimary, here, secondPrimary } from "./network";
-import { idleSecondary, newClusterId, type PrimaryState, type ReplicationState } from "./state";
+import { disableReplication, idleSecondary, newClusterId, type PrimaryState, type ReplicationState } from "./state";
 
 // Routes relative to `sys/`.
 export const PRIMARY_PATH = "replication/performance/primary";
@@ -49,11 +49,7 @@ function demote(ctx: SystemContext): Reply {
 function disable(ctx: SystemContext): Reply {
   const { st } = here(ctx);
   requirePrimary(st);
-  st.mode = "disabled";
-  st.clusterId = "";
-  st.setId = "";
-  delete st.primary;
-  delete st.secondary;
+  disableReplication(st);
   return emptyReply(204);
 }
 

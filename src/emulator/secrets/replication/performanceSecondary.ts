@@ -14,7 +14,7 @@ import { emptyPlugins } from "../plugins/state";
 import { digestMounts, freshPrimary, here, normaliseAddr, secondPrimary, stateOf, type ClusterHandle, type ReplicationNetwork } from "./network";
 import { clusterAddrOf } from "./performancePrimary";
 import { decryptWith, digestOf, isEncrypted, newKeyPair, readClaims } from "./secondaryToken";
-import { idleSecondary, newClusterId, type ReplicationState, type SecondaryState } from "./state";
+import { disableReplication, idleSecondary, newClusterId, type ReplicationState, type SecondaryState } from "./state";
 
 // Routes relative to `sys/`.
 export const SECONDARY_PATH = "replication/performance/secondary";
@@ -168,11 +168,7 @@ function promote(ctx: SystemContext, req: Incoming): Reply {
 function disable(ctx: SystemContext): Reply {
   const { st } = here(ctx);
   requireSecondary(st);
-  st.mode = "disabled";
-  st.clusterId = "";
-  st.setId = "";
-  delete st.secondary;
-  delete st.primary;
+  disableReplication(st);
   delete st.keyPair;
   return emptyReply(204);
 }

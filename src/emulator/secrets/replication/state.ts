@@ -93,6 +93,15 @@ export function emptyReplication(): ReplicationState {
   return { mode: "disabled", clusterId: "", setId: "", nodeId: `node-${randomHex(8)}` };
 }
 
+/** A disable, by either role: the cluster leaves its set (a later enable makes a new id and lineage). */
+export function disableReplication(st: ReplicationState): void {
+  st.mode = "disabled";
+  st.clusterId = "";
+  st.setId = "";
+  delete st.primary;
+  delete st.secondary;
+}
+
 export function idleSecondary(replicatedMounts: string[], lastRemoteWal: number): SecondaryState {
   return {
     secondaryId: "",

@@ -7,7 +7,7 @@ import { forms } from "../../../core/forms";
 import { dataOf } from "../../envelope";
 import { listNames } from "../../pathObject";
 import { tokenizationKeyConfigFields } from "../tokenizationKeyConfig";
-import { field, fieldSet, output, pick, type InfoOf, type PlainArgsOf } from "../../../core/fields";
+import { field, fieldSet, output, pick, type FieldSet, type Fields, type InfoOf, type PlainArgsOf, type ReadOf } from "../../../core/fields";
 import { mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
@@ -64,50 +64,59 @@ export interface NamesResult {
   keys: string[];
 }
 
-export interface RoleInfo {
+const text = () => output<string>({ default: "", decode: String });
+const list = () => output<string[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(String) : []) });
+
+const roleInfoFields = {
   /** Name of the role, as asked. */
-  name: string;
+  name: text(),
   /** Names of the transformations the role may use, as the service lists them. */
-  transformations: string[];
-}
+  transformations: list(),
+};
+
+export interface RoleInfo extends ReadOf<typeof roleInfoFields> {}
+
+const transformationInfoFields = {
+  /** Name of the transformation, as asked. */
+  name: text(),
+  /** `fpe`, `masking` or `tokenization`. */
+  type: text(),
+  /** Its templates (one for fpe and masking; empty for tokenization). */
+  templates: list(),
+  /** fpe: `supplied`, `generated` or `internal`; empty for the other types. */
+  tweakSource: text(),
+  /** Roles allowed to encode and decode with it. */
+  allowedRoles: list(),
+  /** masking: the character that replaces each masked character, where the server reads it back. */
+  maskingCharacter: output<string>({ optional: true, decode: String }),
+  /** tokenization: `default` or `exportable`, where the server reads it back. */
+  mappingMode: output<string>({ optional: true, decode: String }),
+  /** tokenization: longest life of a token in seconds (0: never expires), where the server reads it back. */
+  maxTtl: output<number>({ optional: true, decode: Number }),
+  /** tokenization: the stores holding its tokens (the first is read and written), where the server reads them back. */
+  stores: output<string[]>({ optional: true, decode: (v) => (Array.isArray(v) ? v.map(String) : []) }),
+};
 
 /** A transformation as `GET /{mount}/transformation/{name}` reads it; fields a server leaves out are absent. */
-export interface TransformationInfo {
-  /** Name of the transformation, as asked. */
-  name: string;
-  /** `fpe`, `masking` or `tokenization`. */
-  type: string;
-  /** Its templates (one for fpe and masking; empty for tokenization). */
-  templates: string[];
-  /** fpe: `supplied`, `generated` or `internal`; empty for the other types. */
-  tweakSource: string;
-  /** Roles allowed to encode and decode with it. */
-  allowedRoles: string[];
-  /** masking: the character that replaces each masked character, where the server reads it back. */
-  maskingCharacter?: string;
-  /** tokenization: `default` or `exportable`, where the server reads it back. */
-  mappingMode?: string;
-  /** tokenization: longest life of a token in seconds (0: never expires), where the server reads it back. */
-  maxTtl?: number;
-  /** tokenization: the stores holding its tokens (the first is read and written), where the server reads them back. */
-  stores?: string[];
-}
+export interface TransformationInfo extends ReadOf<typeof transformationInfoFields> {}
+
+const storeInfoFields = {
+  /** Name of the store, as asked (`builtin/internal` for the engine's own storage). */
+  name: text(),
+  /** Store type: `sql` (empty for the built-in store where the service says none). */
+  type: text(),
+  /** `postgres` or `mysql`, where the server reads it back. */
+  driver: output<string>({ optional: true, decode: String }),
+  /** The connection string with its `{{username}}` and `{{password}}` slots (empty for the built-in store). */
+  connectionString: text(),
+  /** Transformation types that may use the store (`tokenization`). */
+  supportedTransformations: list(),
+  /** Database schema of its tables, where the server reads it back. */
+  schema: output<string>({ optional: true, decode: String }),
+};
 
 /** A store as the service reads it: never its username or password. */
-export interface StoreInfo {
-  /** Name of the store, as asked (`builtin/internal` for the engine's own storage). */
-  name: string;
-  /** Store type: `sql` (empty for the built-in store where the service says none). */
-  type: string;
-  /** `postgres` or `mysql`, where the server reads it back. */
-  driver?: string;
-  /** The connection string with its `{{username}}` and `{{password}}` slots (empty for the built-in store). */
-  connectionString: string;
-  /** Transformation types that may use the store (`tokenization`). */
-  supportedTransformations: string[];
-  /** Database schema of its tables, where the server reads it back. */
-  schema?: string;
-}
+export interface StoreInfo extends ReadOf<typeof storeInfoFields> {}
 
 const keyInfoFieldsOwn = {
   /** Name of the tokenization transformation. */
@@ -131,7 +140,12 @@ async function get(ctx: Context, route: string, a: RefArgs): Promise<Record<stri
   return dataOf(res.body);
 }
 
-const strings = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
+const roleInfoSet = fieldSet(roleInfoFields);
+const transformationInfoSet = fieldSet(transformationInfoFields);
+const storeInfoSet = fieldSet(storeInfoFields);
+
+/** A read's data through its record, named as asked (a built-in's `builtin/` prefix kept). */
+const asRead = <R extends Fields>(set: FieldSet<R>, d: Record<string, unknown>, name: string) => set.decode({ ...d, name }, {}) as ReadOf<R>;
 
 // A version count the server leaves out reads as 0 (none reported); minDecryptionVersion as its default, 1.
 const keyInfo = (d: Record<string, unknown>, name: string): TokenizationKeyInfo =>
@@ -143,37 +157,14 @@ function lister(name: string, route: string): FunctionDefinition<MountArgs, Name
 
 const defs = {
   getRole: { name: "getRole", fields: refFields, sideEffects: false,
-    run: async (ctx, a) => ({ name: a.name, transformations: strings((await get(ctx, TRANSFORM_ROUTES.role.read, a)).transformations) }) } as FunctionDefinition<RefArgs, RoleInfo>,
+    run: async (ctx, a) => asRead(roleInfoSet, await get(ctx, TRANSFORM_ROUTES.role.read, a), a.name) } as FunctionDefinition<RefArgs, RoleInfo>,
   listRoles: { name: "listRoles", fields: listRolesFields, sideEffects: false,
-    run: async (ctx, a) => {
-      try {
-        const res = await ctx.client("secrets").request({ route: TRANSFORM_ROUTES.role.list, params: { mount: mountOf(a) }, query: a.filter ? { filter: a.filter } : undefined });
-        return { keys: strings(dataOf<{ keys?: unknown }>(res.body).keys).sort() };
-      } catch (e) {
-        if ((e as { code?: string }).code === "not_found") return { keys: [] };
-        throw e;
-      }
-    } } as FunctionDefinition<ListRolesArgs, NamesResult>,
+    run: async (ctx, a) => ({ keys: (await listNames(ctx, TRANSFORM_ROUTES.role.list, { mount: mountOf(a) }, a.filter ? { filter: a.filter } : undefined)).sort() }) } as FunctionDefinition<ListRolesArgs, NamesResult>,
   getTransformation: { name: "getTransformation", fields: refFields, sideEffects: false,
-    run: async (ctx, a) => {
-      const d = await get(ctx, TRANSFORM_ROUTES.transformation.read, a);
-      return {
-        name: a.name, type: String(d.type ?? ""), templates: strings(d.templates), tweakSource: String(d.tweak_source ?? ""), allowedRoles: strings(d.allowed_roles),
-        ...(d.masking_character !== undefined ? { maskingCharacter: String(d.masking_character) } : {}),
-        ...(d.mapping_mode !== undefined ? { mappingMode: String(d.mapping_mode) } : {}),
-        ...(d.max_ttl !== undefined ? { maxTtl: Number(d.max_ttl) } : {}),
-        ...(d.stores !== undefined ? { stores: strings(d.stores) } : {}),
-      };
-    } } as FunctionDefinition<RefArgs, TransformationInfo>,
+    run: async (ctx, a) => asRead(transformationInfoSet, await get(ctx, TRANSFORM_ROUTES.transformation.read, a), a.name) } as FunctionDefinition<RefArgs, TransformationInfo>,
   listTransformations: lister("listTransformations", TRANSFORM_ROUTES.transformation.list),
   getStore: { name: "getStore", fields: refFields, sideEffects: false,
-    run: async (ctx, a) => {
-      const d = await get(ctx, TRANSFORM_ROUTES.store.read, a);
-      return {
-        name: a.name, type: String(d.type ?? ""), connectionString: String(d.connection_string ?? ""), supportedTransformations: strings(d.supported_transformations),
-        ...(d.driver !== undefined ? { driver: String(d.driver) } : {}), ...(d.schema !== undefined ? { schema: String(d.schema) } : {}),
-      };
-    } } as FunctionDefinition<RefArgs, StoreInfo>,
+    run: async (ctx, a) => asRead(storeInfoSet, await get(ctx, TRANSFORM_ROUTES.store.read, a), a.name) } as FunctionDefinition<RefArgs, StoreInfo>,
   listStores: lister("listStores", TRANSFORM_ROUTES.store.list),
   listTemplates: lister("listTemplates", TRANSFORM_ROUTES.template.list),
   listAlphabets: lister("listAlphabets", TRANSFORM_ROUTES.alphabet.list),

@@ -1,0 +1,26 @@
+// Vocabulary parity: the emulator reads the seed's words (run statuses, operations, sources,
+// notification triggers) on its own, imports nothing from the provider, and keeps each list in one
+// place of its own (src/emulator/runs/state.ts, its notification configuration's triggers). The
+// two readings must agree, as the route parity test holds their routes together.
+import { describe, expect, it } from "vitest";
+import { COMPLETED_STATUSES, OPERATIONS, RUN_STATUSES as EMULATOR_STATUSES, SOURCES } from "../../src/emulator/runs/state";
+import { TRIGGERS as EMULATOR_TRIGGERS } from "../../src/emulator/runs/notificationConfiguration";
+import { TRIGGERS } from "../../src/runs/notificationConfiguration";
+import { ASSESSMENT_NOTIFICATION_TRIGGERS, RUN_NOTIFICATION_TRIGGERS } from "../../src/runs/receiver";
+import { RUN_OPERATIONS, RUN_SOURCES, RUN_STATUSES, TERMINAL_RUN_STATUSES } from "../../src/runs/runVocabulary";
+
+const sorted = (list: Iterable<string>) => [...list].sort();
+
+describe("the emulator and the provider read the seed's words alike", () => {
+  it("run statuses, the statuses a run never leaves, operations and sources", () => {
+    expect(sorted(EMULATOR_STATUSES)).toEqual(sorted(RUN_STATUSES));
+    expect(sorted(COMPLETED_STATUSES)).toEqual(sorted(TERMINAL_RUN_STATUSES));
+    expect(sorted(OPERATIONS)).toEqual(sorted(RUN_OPERATIONS));
+    expect(sorted(SOURCES)).toEqual(sorted(RUN_SOURCES));
+  });
+
+  it("notification triggers: those a configuration takes, and those a notification carries", () => {
+    expect(sorted(EMULATOR_TRIGGERS)).toEqual(sorted(TRIGGERS));
+    expect(sorted(EMULATOR_TRIGGERS)).toEqual(sorted([...RUN_NOTIFICATION_TRIGGERS, ...ASSESSMENT_NOTIFICATION_TRIGGERS]));
+  });
+});
