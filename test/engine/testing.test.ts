@@ -74,7 +74,7 @@ describe("testStack", () => {
     expect(await fetch(`${stack.emulator.controlUrl}/faults`).then(() => "open", () => "closed")).toBe("closed");
   });
 
-  it("two stacks at once, each with its own emulator, config and state; and a TypeScript program folder", async () => {
+  it("three stacks at once, each with its own emulator, config and state: two inline programs and a TypeScript program folder", async () => {
     // Inside the package, so that the folder's require("pulumi-svc") finds it as an installed one would be.
     const folder = fs.mkdtempSync(path.join(root, "dist", "testing-folder-"));
     fs.writeFileSync(path.join(folder, "index.ts"), [
@@ -86,18 +86,19 @@ describe("testStack", () => {
       "",
     ].join("\n"));
     try {
-      const [a, b] = await Promise.all([
+      const [a, b, c] = await Promise.all([
         testStack({ program: program("a"), config: { hookToken: { secret: "t0ken-a" } } }),
+        testStack({ program: program("b"), config: { hookToken: { value: "t0ken-b", secret: true } } }),
         testStack({ dir: folder, cwd: root, config: { name: "from-folder" } }),
       ]);
-      open.push(a, b);
-      const [upA, upB] = await Promise.all([a.up(), b.up()]);
-      expect(upA.outputs.hookToken).toEqual({ value: "t0ken-a", secret: true });
-      expect(upB).toMatchObject({ changes: { create: 1 }, outputs: { alphabet: { value: "from-folder", secret: false } } });
-      expect((await a.request("secrets", "LIST", "/transform/alphabet")).body.data.keys).toEqual(["a-digits"]);
-      expect((await b.request("secrets", "LIST", "/transform/alphabet")).body.data.keys).toEqual(["from-folder"]);
-      const [previewA, previewB] = await Promise.all([a.preview(), b.preview()]);
-      expect([previewA.changes, previewB.changes]).toEqual([{ same: 3 }, { same: 1 }]);
+      open.push(a, b, c);
+      const [upA, upB, upC] = await Promise.all([a.up(), b.up(), c.up()]);
+      expect([upA.outputs.hookToken, upB.outputs.hookToken]).toEqual([{ value: "t0ken-a", secret: true }, { value: "t0ken-b", secret: true }]);
+      expect(upC).toMatchObject({ changes: { create: 1 }, outputs: { alphabet: { value: "from-folder", secret: false } } });
+      const alphabets = async (s: testingTypes.TestStack) => (await s.request("secrets", "LIST", "/transform/alphabet")).body.data.keys;
+      expect([await alphabets(a), await alphabets(b), await alphabets(c)]).toEqual([["a-digits"], ["b-digits"], ["from-folder"]]);
+      const previews = await Promise.all([a.preview(), b.preview(), c.preview()]);
+      expect(previews.map((p) => p.changes)).toEqual([{ same: 3 }, { same: 3 }, { same: 1 }]);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }
