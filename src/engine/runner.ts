@@ -84,7 +84,7 @@ async function runProgram(
   const load = inline?.program ?? (programPath ? () => require(programPath) as unknown : undefined);
   if (!load) return { error: "no --program given" };
   const { pulumi, dir } = loadPulumi(programPath ? path.dirname(programPath) : opts.cwd);
-  await installEngine(pulumi, dir, deployment, { ...monitorOpts, organization: "organization" });
+  await installEngine(pulumi, dir, deployment, { ...monitorOpts, organization: "organization", holdFailed: inline !== undefined });
 
   // Under the real language host an unhandled rejection ends the program, and a failed step
   // makes the engine stop: either way nothing more is waited for (a resource whose dependency

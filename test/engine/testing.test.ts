@@ -66,6 +66,17 @@ describe("testStack", () => {
     expect(unavailable.message).not.toContain("\n");
     expect(unavailable.result.steps.find((s) => s.error)?.name).toBe("tpl");
 
+    // The program's own failure (a function's Output form refused): its one line; the rejection is
+    // the stack's, not an unhandled one of this file.
+    stack.setProgram(() => {
+      program("one", "(\\d{4})-(\\d{6})")();
+      svc.secrets.transform.listAlphabetsOutput({});
+    });
+    await stack.control("POST", "/faults", { method: "LIST", path: "/v1/transform/alphabet*", status: 403, count: 100 });
+    const refused = (await stack.up().catch((e: Error) => e)) as Error;
+    await stack.control("DELETE", "/faults");
+    expect(refused.message).toBe("program failed: listAlphabets: GET /transform/alphabet?list=true: 403 Forbidden: injected fault (HTTP 403); check the token (from stack config svc:secretsToken)");
+
     expect((await stack.destroy()).changes).toEqual({ delete: 3 });
     expect((await stack.request("secrets", "GET", "/transform/template/one-tpl")).status).toBe(404);
     const dir = stack.dir;
