@@ -17,6 +17,7 @@ const benches: [string, string[]][] = [
   ["fanout.js", []],
   ["stacks.js", []],
   ["bigstack.js", []],
+  ["testing.js", []],
 ];
 
 for (const [file, args] of benches) {
