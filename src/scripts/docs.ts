@@ -799,8 +799,56 @@ function indexPageText(s: Surface, errors: ErrorClass[]): string {
     }
   }
   lines.push("## Errors", "", `The typed errors, their codes and the statuses that raise them: [errors](errors.md) (${errors.map((e) => code(leafOf(e.name))).join(", ")}).`, "");
+  lines.push("## Testing", "", "`pulumi-svc/testing`: [`testStack`](testing.md#teststack) and what it returns, for users' tests of their programs.", "");
   lines.push("## Adopting existing objects", "", "Objects that already exist are taken over with `adopt`, not `pulumi import`; renames keep " +
     "their object with `aliases`: [Adopting existing objects and renames](../adopting.md).", "");
+  return lines.join("\n");
+}
+
+/**
+ * The page of `pulumi-svc/testing` (testing.md), from its declarations: each function with its
+ * signature, each class and each interface with its members, in the order of the entry.
+ */
+function testingPageText(dist: string): string {
+  const entry = path.join(dist, "src/testing/index.d.ts");
+  const program = ts.createProgram([entry], {
+    strict: true, module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10,
+    target: ts.ScriptTarget.ES2022, types: ["node"], esModuleInterop: true, skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const link: Linker = (name) => `#${anchor(name)}`;
+  const lines = [HEADER.trimEnd(), "", "# pulumi-svc/testing", "",
+    "`import { testStack } from \"pulumi-svc/testing\"`: a program deployed from a vitest or jest test against an emulator, " +
+    "with no CLI and no server. How to use it: [Testing your program](../testing.md).", ""];
+  const module = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
+  for (const exported of checker.getExportsOfModule(module)) {
+    const s = resolve(checker, exported);
+    // Types re-exported from the emulator are documented with it (../emulator.md).
+    if (!ownDeclaration(s, dist) || !(s.declarations ?? []).some((d) => d.getSourceFile().fileName.startsWith(path.join(dist, "src/testing")))) continue;
+    const type = checker.getTypeOfSymbol(s);
+    if (s.flags & ts.SymbolFlags.Function) {
+      const sig = type.getCallSignatures()[0]!;
+      lines.push(`## ${exported.name}`, "", `\`${callText(exported.name, sig)}: ${checker.typeToString(sig.getReturnType(), undefined, FLAGS)}\``, "", docOf(checker, s, link), "");
+      continue;
+    }
+    lines.push(`## ${exported.name}`, "");
+    const doc = docOf(checker, s, link);
+    if (doc) lines.push(doc, "");
+    if (s.flags & ts.SymbolFlags.TypeAlias) {
+      lines.push(code(typeText(checker, checker.getDeclaredTypeOfSymbol(s))), "");
+      continue;
+    }
+    const members = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(s)).filter((m) => (m.declarations ?? []).some((d) => d.getSourceFile().fileName === entry));
+    if (members.length === 0) continue;
+    lines.push("| member | type | description |", "|---|---|---|");
+    for (const m of members) {
+      const t = checker.getTypeOfSymbol(m);
+      const sig = t.getCallSignatures()[0];
+      const shown = sig ? `${callText(m.name, sig)}: ${checker.typeToString(sig.getReturnType(), undefined, FLAGS)}` : `${m.name}${m.flags & ts.SymbolFlags.Optional ? "?: " : ": "}${typeText(checker, m.flags & ts.SymbolFlags.Optional ? checker.getNonNullableType(t) : t)}`;
+      lines.push(`| ${code(m.name)} | ${cell(code(shown))} | ${cell(docOf(checker, m, link))} |`);
+    }
+    lines.push("");
+  }
   return lines.join("\n");
 }
 
@@ -848,7 +896,8 @@ export async function reference(root: string): Promise<Reference> {
   const s = await surface(root);
   const provider = require(path.join(dist, "src/core/provider.js")) as typeof import("../core/provider");
   const errors = errorClasses(dist, s);
-  const pages: Page[] = [{ path: "README.md", text: indexPageText(s, errors) }, { path: "errors.md", text: errorsPageText(errors, s, dist) }];
+  const pages: Page[] = [{ path: "README.md", text: indexPageText(s, errors) }, { path: "errors.md", text: errorsPageText(errors, s, dist) },
+    { path: "testing.md", text: testingPageText(dist) }];
   for (const r of s.resources) pages.push({ path: resourcePage(r), text: resourcePageText(r, s, errors, dist, provider.check) });
   for (const area of [...new Set(s.groups.map((g) => g.area))]) {
     pages.push({ path: functionsPage(area), text: functionsPageText(area, s.groups.filter((g) => g.area === area), s, dist) });

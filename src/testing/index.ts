@@ -60,10 +60,13 @@ export interface TestStackOptions {
 
 /** One planned or performed step. */
 export interface StackStep {
+  /** What the step does: `create`, `update`, `replace`, `delete`, `same`; of a refresh, `refresh` or `read-gone`. */
   op: StepOp;
-  /** The resource's name (its URN's last part) and type token. */
+  /** The resource's name, as the program gave it. */
   name: string;
+  /** The resource's type token (`pulumi-nodejs:dynamic/secrets:TransformTemplate`). */
   type: string;
+  /** The resource's URN. */
   urn: string;
   /** Top-level input properties that change (an update or replace; of a refresh, what the read changed). */
   changed: string[];
@@ -80,29 +83,41 @@ export type ChangeSummary = Partial<Record<StepOp, number>>;
 
 /** A stack output: its value, readable in the test, and whether the engine keeps it as a secret. */
 export interface OutputValue {
+  /** The value, a secret's in plain text (for the test; the state keeps it encrypted). */
   value: unknown;
+  /** True when the engine keeps the output as a secret. */
   secret: boolean;
 }
 
+/** What an operation planned or did. */
 export interface PreviewResult {
+  /** Steps per operation (`{ create: 3 }`). */
   changes: ChangeSummary;
+  /** Every step, in the order the engine took them. */
   steps: StackStep[];
   /** The program's console output and the provider host's warnings. */
   diagnostics: string[];
 }
 
+/** What an `up` did, and the stack outputs after it. */
 export interface UpResult extends PreviewResult {
+  /** Each stack output, secrets readable and marked. */
   outputs: Record<string, OutputValue>;
 }
 
 /** A failed operation; its message is the one line a user sees, `result` holds the steps up to the failure. */
 export class StackError extends Error {
-  constructor(message: string, readonly result: PreviewResult) {
+  constructor(
+    message: string,
+    /** The steps up to the failure, the failed one with its `error`. */
+    readonly result: PreviewResult,
+  ) {
     super(message);
     this.name = "StackError";
   }
 }
 
+/** A stack of a program on a state of its own, deployed against an emulator. */
 export interface TestStack {
   /** The emulator the stack's provider talks to: URLs, tokens and `controlUrl` (faults, clock, throttle). */
   readonly emulator: Emulator;
