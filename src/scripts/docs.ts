@@ -838,7 +838,7 @@ function testingPageText(dist: string): string {
       lines.push(code(typeText(checker, checker.getDeclaredTypeOfSymbol(s))), "");
       continue;
     }
-    const members = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(s)).filter((m) => (m.declarations ?? []).some((d) => d.getSourceFile().fileName === entry));
+    const members = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(s)).filter((m) => (m.declarations ?? []).some((d) => d.getSourceFile().fileName.startsWith(path.join(dist, "src/testing"))));
     if (members.length === 0) continue;
     lines.push("| member | type | description |", "|---|---|---|");
     for (const m of members) {

@@ -18,11 +18,15 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator"
 import { runProgram } from "../engine/program";
 import { runOperation } from "../engine/runner";
 import { loadState, passphrase } from "../engine/state";
-import type { Operation, Result, RunOptions, Step, StepOp } from "../engine/types";
+import type { Operation, Result, RunOptions, Step } from "../engine/types";
 import { containsSecret, plain } from "../engine/values";
 import { inContext } from "./context";
 import { failureLine } from "./failure";
 import { programEntry } from "./folder";
+import type { ChangeSummary, Outcome, OutputValue, PreviewResult, StackStep, UpResult } from "./types";
+import { CliEngine } from "./cli";
+
+export type { ChangeSummary, OutputValue, PreviewResult, StackStep, UpResult } from "./types";
 
 /** A stack config value: plain text, or a secret (`{ secret: "t0ken" }` or the Automation API's `{ value, secret: true }`). */
 export type ConfigValue = string | { secret: string } | { value: string; secret?: boolean };
@@ -56,53 +60,14 @@ export interface TestStackOptions {
    * default: `dir`, else the current directory.
    */
   cwd?: string;
-}
-
-/** One planned or performed step. */
-export interface StackStep {
-  /** What the step does: `create`, `update`, `replace`, `delete`, `same`; of a refresh, `refresh` or `read-gone`. */
-  op: StepOp;
-  /** The resource's name, as the program gave it. */
-  name: string;
-  /** The resource's type token (`pulumi-nodejs:dynamic/secrets:TransformTemplate`). */
-  type: string;
-  /** The resource's URN. */
-  urn: string;
-  /** Top-level input properties that change (an update or replace; of a refresh, what the read changed). */
-  changed: string[];
-  /** The properties that force the replacement (a replace only). */
-  replaceReasons: string[];
-  /** A replace: true when the old object is deleted before the new one is created (the identity is reused). */
-  deleteBeforeReplace: boolean;
-  /** The step failed with this message. */
-  error?: string;
-}
-
-/** Operations per kind (`{ create: 3 }`, `{ same: 3 }`), as the Automation API's change summary. */
-export type ChangeSummary = Partial<Record<StepOp, number>>;
-
-/** A stack output: its value, readable in the test, and whether the engine keeps it as a secret. */
-export interface OutputValue {
-  /** The value, a secret's in plain text (for the test; the state keeps it encrypted). */
-  value: unknown;
-  /** True when the engine keeps the output as a secret. */
-  secret: boolean;
-}
-
-/** What an operation planned or did. */
-export interface PreviewResult {
-  /** Steps per operation (`{ create: 3 }`). */
-  changes: ChangeSummary;
-  /** Every step, in the order the engine took them. */
-  steps: StackStep[];
-  /** The program's console output and the provider host's warnings. */
-  diagnostics: string[];
-}
-
-/** What an `up` did, and the stack outputs after it. */
-export interface UpResult extends PreviewResult {
-  /** Each stack output, secrets readable and marked. */
-  outputs: Record<string, OutputValue>;
+  /**
+   * `"double"` (the default): the engine double, no CLI. `"cli"`: the same calls through the real
+   * Pulumi CLI by the Automation API (an inline `program` only), on a file backend in the stack's
+   * folder; the CLI is `pulumi` in `cli`, else on PATH.
+   */
+  engine?: "double" | "cli";
+  /** With `engine: "cli"`, the folder holding `pulumi`. */
+  cli?: string;
 }
 
 /** A failed operation; its message is the one line a user sees, `result` holds the steps up to the failure. */
@@ -148,6 +113,7 @@ type Program = { inline: () => unknown } | { dir: string };
 /** Starts an emulator (unless given one) and returns a stack on a fresh temporary state. */
 export async function testStack(options: TestStackOptions): Promise<TestStack> {
   const program = programOf(options);
+  if (options.engine === "cli" && "dir" in program) throw new Error('testStack: engine "cli" runs an inline program; give program, not dir');
   const emulator = options.emulator ?? (await startEmulator(options.emulatorOptions));
   return new Stack(options, program, emulator, !options.emulator);
 }
@@ -168,9 +134,20 @@ class Stack implements TestStack {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
+  /** With engine "cli"; the double keeps no engine object. */
+  private readonly cli?: CliEngine;
+  private cliOutputs: Record<string, OutputValue> = {};
+
   constructor(private readonly options: TestStackOptions, private program: Program, readonly emulator: Emulator, private readonly owned: boolean) {
     this.project = options.project ?? "test";
     this.stack = options.stack ?? "test";
+    if (options.engine === "cli" && "inline" in program) {
+      this.cli = new CliEngine({ dir: this.dir, project: this.project, stack: this.stack, cwd: this.cwd(), program: program.inline, ...(options.cli ? { cli: options.cli } : {}) });
+    }
+  }
+
+  private cwd(): string {
+    return path.resolve(this.options.cwd ?? ("dir" in this.program ? this.program.dir : process.cwd()));
   }
 
   async up(): Promise<UpResult> {
@@ -192,9 +169,12 @@ class Stack implements TestStack {
 
   setProgram(program: (() => unknown) | { dir: string }): void {
     this.program = programOf(typeof program === "function" ? { program } : program);
+    if (this.cli && "inline" in this.program) this.cli.setProgram(this.program.inline);
+    else if (this.cli) throw new Error('testStack: engine "cli" runs an inline program; give a function, not { dir }');
   }
 
   outputs(): Record<string, OutputValue> {
+    if (this.cli) return this.cliOutputs;
     if (!fs.existsSync(this.state)) return {};
     const { state } = loadState(this.state, passphrase());
     return Object.fromEntries(Object.entries(state.outputs).map(([k, v]) => [k, { value: plain(v), secret: containsSecret(v) }]));
@@ -234,16 +214,18 @@ class Stack implements TestStack {
   }
 
   private async once(operation: Operation): Promise<PreviewResult> {
-    const result = await this.execute(operation);
-    const summary: PreviewResult = { changes: summarize(result.steps), steps: result.steps.map(stepOf), diagnostics: result.diagnostics };
-    if (result.error) throw new StackError(failureLine(result), summary);
+    const { plain: config, secret: secretConfig } = this.config();
+    const outcome = this.cli ? await this.cli.run(operation, config, secretConfig) : outcomeOf(await this.execute(operation, config, secretConfig));
+    const summary: PreviewResult = { changes: summarize(outcome.steps), steps: outcome.steps, diagnostics: outcome.diagnostics };
+    if (outcome.error !== undefined) throw new StackError(outcome.error, summary);
+    if (operation === "up" && outcome.outputs) this.cliOutputs = outcome.outputs;
+    if (operation === "destroy") this.cliOutputs = {};
     return summary;
   }
 
-  private execute(operation: Operation): Promise<Result> {
-    const { plain: config, secret: secretConfig } = this.config();
+  private execute(operation: Operation, config: Record<string, string>, secretConfig: Record<string, string>): Promise<Result> {
     const program = this.program;
-    const cwd = path.resolve(this.options.cwd ?? ("dir" in program ? program.dir : process.cwd()));
+    const cwd = this.cwd();
     // As the Automation API runs them: no preview before an up or a destroy.
     const options: RunOptions = { operation, state: this.state, stack: this.stack, project: this.project, cwd, config, secretConfig, skipPreview: true };
     if ("dir" in program) return runProgram({ ...options, program: programEntry(program.dir) });
@@ -266,10 +248,16 @@ class Stack implements TestStack {
   }
 }
 
-function summarize(steps: Step[]): ChangeSummary {
+function summarize(steps: StackStep[]): ChangeSummary {
   const out: ChangeSummary = {};
   for (const s of steps) out[s.op] = (out[s.op] ?? 0) + 1;
   return out;
+}
+
+function outcomeOf(r: Result): Outcome {
+  const outcome: Outcome = { steps: r.steps.map(stepOf), diagnostics: r.diagnostics };
+  if (r.error) outcome.error = failureLine(r);
+  return outcome;
 }
 
 function stepOf(s: Step): StackStep {

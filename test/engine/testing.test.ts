@@ -25,9 +25,11 @@ const program = (prefix: string, pattern = "(\\d{4})-(\\d{4})") => () => {
   return { template: tpl.name, hookToken: cfg.requireSecret("hookToken") };
 };
 
-describe("testStack", () => {
+// Each test runs several deployments, each a provider host of its own, on 2 shared cores.
+describe("testStack", { timeout: 180_000 }, () => {
   it("an inline program: up, the server's objects, preview of no change and of an edit, a failing up's one line, a fault, destroy, close", async () => {
-    const stack = await testStack({ program: program("one"), config: { hookToken: { secret: "t0ken-one" } } });
+    // One retry: the 503 below fails the update after it, without waiting out the default backoffs.
+    const stack = await testStack({ program: program("one"), config: { hookToken: { secret: "t0ken-one" }, "svc:maxRetries": "1" } });
     open.push(stack);
 
     const up = await stack.up();
