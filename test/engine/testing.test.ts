@@ -28,7 +28,7 @@ const program = (prefix: string, pattern = "(\\d{4})-(\\d{4})") => () => {
 // Each test runs several deployments, each a provider host of its own, on 2 shared cores.
 describe("testStack", { timeout: 180_000 }, () => {
   it("an inline program: up, the server's objects, preview of no change and of an edit, a failing up's one line, a fault, destroy, close", async () => {
-    // One retry: the 503 below fails the update after it, without waiting out the default backoffs.
+    // One retry (the default is 4): the 503 below fails the update after it, without waiting out four backoffs.
     const stack = await testStack({ program: program("one"), config: { hookToken: { secret: "t0ken-one" }, "svc:maxRetries": "1" } });
     open.push(stack);
 
