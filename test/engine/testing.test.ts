@@ -27,7 +27,7 @@ const program = (prefix: string, pattern = "(\\d{4})-(\\d{4})") => () => {
 
 // Each test runs several deployments, each a provider host of its own, on 2 shared cores.
 describe("testStack", { timeout: 180_000 }, () => {
-  it("an inline program: up, the server's objects, preview of no change and of an edit, a failing up's one line, a fault, destroy, close", async () => {
+  it("an inline program: up, the server's objects, preview of no change and of an edit, a failing up's one line, a fault, refresh after an out-of-band delete, destroy, close", async () => {
     // One retry (the default is 4): the 503 below fails the update after it, without waiting out four backoffs.
     const stack = await testStack({ program: program("one"), config: { hookToken: { secret: "t0ken-one" }, "svc:maxRetries": "1" } });
     open.push(stack);
@@ -78,6 +78,13 @@ describe("testStack", { timeout: 180_000 }, () => {
     const refused = (await stack.up().catch((e: Error) => e)) as Error;
     await stack.control("DELETE", "/faults");
     expect(refused.message).toBe("program failed: listAlphabets: GET /transform/alphabet?list=true: 403 Forbidden: injected fault (HTTP 403); check the token (from stack config svc:secretsToken)");
+
+    // Deleted outside the program: refresh drops it; the next up creates it again, and makes the
+    // template's update that the 503 refused.
+    expect((await stack.request("secrets", "DELETE", "/transform/transformation/one-card")).status).toBe(204);
+    stack.setProgram(program("one", "(\\d{4})-(\\d{6})"));
+    expect((await stack.refresh()).changes).toEqual({ refresh: 2, "read-gone": 1 });
+    expect((await stack.up()).changes).toEqual({ same: 1, update: 1, create: 1 });
 
     expect((await stack.destroy()).changes).toEqual({ delete: 3 });
     expect((await stack.request("secrets", "GET", "/transform/template/one-tpl")).status).toBe(404);
