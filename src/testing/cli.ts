@@ -16,7 +16,7 @@ export interface CliOptions {
   stack: string;
   /** Where `@pulumi/pulumi` and `pulumi-svc` resolve from. */
   cwd: string;
-  /** The folder holding `pulumi`; else the one on PATH. */
+  /** The bin folder of a Pulumi installation (holding `pulumi`); else the `pulumi` on PATH. */
   cli?: string;
   program: () => unknown;
 }
@@ -65,6 +65,10 @@ export class CliEngine {
   }
 
   private async open(): Promise<auto.Stack> {
+    // The Automation API takes an installation's root and runs <root>/bin/pulumi.
+    if (this.o.cli && (path.basename(this.o.cli) !== "bin" || !fs.existsSync(path.join(this.o.cli, "pulumi")))) {
+      throw new Error(`testStack: cli must be the bin folder of a Pulumi installation, holding pulumi (got ${this.o.cli})`);
+    }
     const command = await this.automation.PulumiCommand.get({ ...(this.o.cli ? { root: path.dirname(this.o.cli) } : {}), skipVersionCheck: true });
     const work = path.join(this.o.dir, "workspace");
     for (const d of [work, path.join(this.o.dir, "backend")]) fs.mkdirSync(d, { recursive: true });

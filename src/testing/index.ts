@@ -63,10 +63,10 @@ export interface TestStackOptions {
   /**
    * `"double"` (the default): the engine double, no CLI. `"cli"`: the same calls through the real
    * Pulumi CLI by the Automation API (an inline `program` only), on a file backend in the stack's
-   * folder; the CLI is `pulumi` in `cli`, else on PATH.
+   * folder; the CLI is `pulumi` in `cli`, else the one on PATH.
    */
   engine?: "double" | "cli";
-  /** With `engine: "cli"`, the folder holding `pulumi`. */
+  /** With `engine: "cli"`, the bin folder of a Pulumi installation (holding `pulumi`). */
   cli?: string;
 }
 
