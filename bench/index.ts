@@ -18,6 +18,7 @@ const benches: [string, string[]][] = [
   ["stacks.js", []],
   ["bigstack.js", []],
   ["import.js", []],
+  ["testing.js", []],
 ];
 
 for (const [file, args] of benches) {

@@ -103,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
   }) as typeof process.stdout.write;
   let result: Result;
   try {
+    if (options.program?.endsWith(".ts")) (await import("./typescript")).registerTypeScript(path.dirname(path.resolve(options.program)));
     const { runOperation } = await import("./runner");
     result = await runOperation(parsed.options, diagnostics);
   } catch (e) {

@@ -28,6 +28,13 @@ export interface MonitorOptions {
   stack: string;
   preview: boolean;
   organization?: string;
+  /**
+   * Never answer a registration that failed (the program runs in the caller's process,
+   * pulumi-svc/testing): an answer with the error rejects every output of the resource, and
+   * nothing awaits most of them, so the caller's test runner would report each as an unhandled
+   * rejection. The deployment has stopped by then, and the runner stops waiting for the program.
+   */
+  holdFailed?: boolean;
 }
 
 /** Loads the program's copy of @pulumi/pulumi, so setMocks reaches the runtime the program uses. */
@@ -70,7 +77,9 @@ export async function installEngine(pulumi: typeof pulumiTypes, pulumiDir: strin
         resp.setObject(struct.Struct.fromJavaScript(res.outputs as Parameters<typeof Struct.fromJavaScript>[0]));
         cb(null, resp);
       },
-      (err: Error) => cb(err),
+      (err: Error) => {
+        if (!opts.holdFailed) cb(err);
+      },
     );
   };
 

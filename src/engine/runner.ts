@@ -11,7 +11,18 @@ import { StackState, loadState, passphrase, saveState } from "./state";
 import { Result, RunOptions } from "./types";
 import { Json, PropertyMap, redact } from "./values";
 
-export async function runOperation(opts: RunOptions, diagnostics: string[]): Promise<Result> {
+/**
+ * A program that runs in this process instead of `RunOptions.program` (pulumi-svc/testing): the
+ * caller has put it in an async context of its own (the SDK's withLocalStorage), so setMocks and
+ * the stack config reach only its registrations, and hands over the unhandled rejections of that
+ * context through `listen`.
+ */
+export interface InlineProgram {
+  program: () => unknown;
+  listen(onRejection: (reason: unknown) => void): void;
+}
+
+export async function runOperation(opts: RunOptions, diagnostics: string[], inline?: InlineProgram): Promise<Result> {
   const project = opts.project ?? "project";
   const stack = opts.stack ?? "dev";
   const { state, box } = loadState(opts.state, passphrase());
@@ -41,7 +52,7 @@ export async function runOperation(opts: RunOptions, diagnostics: string[]): Pro
       await deployment.destroy(opts.skipPreview);
       outputs = {};
     } else {
-      const ran = await runProgram(opts, deployment, { project, stack, preview }, diagnostics);
+      const ran = await runProgram(opts, deployment, { project, stack, preview }, diagnostics, inline);
       programError = ran.error;
       if (ran.outputs) outputs = ran.outputs;
       if (!programError) await deployment.finish();
@@ -67,11 +78,13 @@ async function runProgram(
   deployment: Deployment,
   monitorOpts: { project: string; stack: string; preview: boolean },
   diagnostics: string[],
+  inline?: InlineProgram,
 ): Promise<{ outputs?: PropertyMap; error?: string }> {
-  if (!opts.program) return { error: "no --program given" };
-  const programPath = path.resolve(opts.program);
-  const { pulumi, dir } = loadPulumi(path.dirname(programPath));
-  await installEngine(pulumi, dir, deployment, { ...monitorOpts, organization: "organization" });
+  const programPath = opts.program && path.resolve(opts.program);
+  const load = inline?.program ?? (programPath ? () => require(programPath) as unknown : undefined);
+  if (!load) return { error: "no --program given" };
+  const { pulumi, dir } = loadPulumi(programPath ? path.dirname(programPath) : opts.cwd);
+  await installEngine(pulumi, dir, deployment, { ...monitorOpts, organization: "organization", holdFailed: inline !== undefined });
 
   // Under the real language host an unhandled rejection ends the program, and a failed step
   // makes the engine stop: either way nothing more is waited for (a resource whose dependency
@@ -83,12 +96,13 @@ async function runProgram(
     rejections.push(e instanceof Error ? e.message : String(e));
     stop();
   };
-  process.on("unhandledRejection", onRejection);
+  if (inline) inline.listen(onRejection);
+  else process.on("unhandledRejection", onRejection);
   void deployment.stopped.then(stop);
 
   const settings = require(path.join(dir, "runtime/settings")) as { waitForRPCs(): Promise<void> };
   const program = (async (): Promise<PropertyMap> => {
-    let exported: unknown = require(programPath);
+    let exported: unknown = load();
     // As the Node.js language host does: an exported function is the program, its result the outputs.
     if (typeof exported === "function") exported = await (exported as () => unknown)();
     else if (exported && typeof (exported as PromiseLike<unknown>).then === "function") exported = await exported;

@@ -16,6 +16,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { testingPageText } from "./docs/testing";
 import { errorsPageText, functionsPage, functionsPageText, indexPageText, readmeBlock, README_BEGIN, README_END, resourcePage, resourcePageText } from "./docs/pages";
 import { settingsBlock, SETTINGS_BEGIN, SETTINGS_END } from "./docs/settings";
 import { errorClasses, surface } from "./docs/surface";
@@ -65,7 +66,8 @@ export async function reference(root: string): Promise<Reference> {
   const s = await surface(root);
   const provider = require(path.join(dist, "src/core/provider.js")) as typeof import("../core/provider");
   const errors = errorClasses(dist, s);
-  const pages: Page[] = [{ path: "README.md", text: indexPageText(s, errors) }, { path: "errors.md", text: errorsPageText(errors, s, dist) }];
+  const pages: Page[] = [{ path: "README.md", text: indexPageText(s, errors) }, { path: "errors.md", text: errorsPageText(errors, s, dist) },
+    { path: "testing.md", text: testingPageText(dist) }];
   for (const r of s.resources) pages.push({ path: resourcePage(r), text: resourcePageText(r, s, errors, dist, provider.check) });
   for (const area of [...new Set(s.groups.map((g) => g.area))]) {
     pages.push({ path: functionsPage(area), text: functionsPageText(area, s.groups.filter((g) => g.area === area), s, dist) });

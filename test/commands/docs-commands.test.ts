@@ -36,6 +36,8 @@ const EXEMPT: Record<string, string> = {
     "installs into the reader's program; test/package/install.test.ts runs it in a fresh project on Node 22 with the newest @pulumi/pulumi (.ci/run's second combination)",
   "npm install @pulumi/pulumi@3.248.0 /path/to/pulumi-svc-0.1.0.tgz":
     "installs into the reader's program; test/package/install.test.ts runs it in a fresh project on Node 20 (npm test)",
+  "npm install --save-dev vitest":
+    "installs into the reader's project from the registry; test/package/testing.test.ts installs vitest and jest beside the packed package in a fresh folder and runs the guide's two tests",
   "npm install": "needs the npm registry (no network here); .ci/run installs with npm ci before every run",
   "npm start": "rebuilds dist/ (npm run build) under the running suite; test/cli/start.test.ts runs its script with the real CLI",
   "npm test": "what CI runs: .ci/run runs it",

@@ -171,7 +171,7 @@ export function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClas
   lines.push("Renaming the resource in the program (its Pulumi name) is not a case for adoption: give the renamed resource " +
     "`aliases: [{ name: \"<old name>\" }]` in its resource options, so Pulumi knows it is the same resource and nothing is created " +
     `or deleted. With \`adopt\` instead, the same \`up\` would delete the old resource, and with it the object just adopted. ` +
-    `See also [Adopting existing objects and renames](${relative(page, "../adopting.md")}) and ` +
+    `See also [Bring existing objects under Pulumi](${relative(page, "../adopting.md")}) and ` +
     `[Under the real Pulumi CLI](${cli}).`, "");
 
   // Errors
@@ -420,8 +420,9 @@ export function indexPageText(s: Surface, errors: ErrorClass[]): string {
     }
   }
   lines.push("## Errors", "", `The typed errors, their codes and the statuses that raise them: [errors](errors.md) (${errors.map((e) => code(leafOf(e.name))).join(", ")}).`, "");
-  lines.push("## Adopting existing objects", "", "Objects that already exist are taken over with `adopt`, not `pulumi import`; renames keep " +
-    "their object with `aliases`: [Adopting existing objects and renames](../adopting.md).", "");
+  lines.push("## Testing", "", "`pulumi-svc/testing`: [`testStack`](testing.md#teststack) and what it returns, for users' tests of their programs.", "");
+  lines.push("## Adopting existing objects", "", "`pulumi-svc-import` writes the program that takes a server's objects over, with `adopt` " +
+    "and `adoptId` (not `pulumi import`); renames keep their object with `aliases`: [Bring existing objects under Pulumi](../adopting.md).", "");
   return lines.join("\n");
 }
 
