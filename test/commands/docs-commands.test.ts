@@ -62,7 +62,7 @@ const EXEMPT: Record<string, string> = {
     "downloads Node 22 and the newest @pulumi/pulumi; .ci/run runs scripts/node22.sh for its second combination",
   'cli="$(PULUMI_CLI_VERSION=newest scripts/pulumi-cli.sh)"':
     "builds the newest Pulumi CLI from the Go module proxy (minutes); .ci/run runs it for its second combination",
-  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours SVC_EXAMPLES_CLI_ONLY=1 PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts --exclude test/cli/differential.test.ts)':
+  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours SVC_EXAMPLES_CLI_ONLY=1 PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts test/engine/testing.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts --exclude test/cli/differential.test.ts)':
     ".ci/run runs exactly these suites as its second combination (Node 22, newest CLI); a suite cannot run itself",
 };
 
