@@ -3,6 +3,7 @@
 //   + create  support           (a role holding only the masking transformation)
 //   + create  card-template-v2  (card numbers with dashes or spaces)
 //   ~ update  card              (template: values encoded before no longer decode to what they were)
+//  +- replace emails            (mappingMode: a new transformation, the old one deleted first)
 //   = same    everything else
 import * as pulumi from "@pulumi/pulumi";
 import { declare, roundTrip } from "../shared";
