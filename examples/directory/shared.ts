@@ -4,13 +4,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 
-export function declare(poolAccounts: string[]) {
+/** `bindpassKey`: the stack config key holding the bind password (step2 gives the new one's). */
+export function declare(poolAccounts: string[], bindpassKey = "bindpass") {
   const cfg = new pulumi.Config("directory");
   // bindpass is write-only and secret; after a rotate-root the service holds a newer one, and this
   // value is sent again only if you change it here.
   const config = new svc.secrets.directory.Config("ldap", {
     binddn: cfg.get("binddn") ?? "cn=admin,dc=example,dc=org",
-    bindpass: cfg.requireSecret("bindpass"),
+    bindpass: cfg.requireSecret(bindpassKey),
     url: cfg.get("url") ?? "ldap://127.0.0.1",
     userdn: cfg.get("userdn") ?? "ou=users,dc=example,dc=org",
     ttl: "24h",

@@ -21,10 +21,13 @@ export function clusters(): { east: svc.secrets.Connection<"secrets">; west: svc
   };
 }
 
-export function replicationExample(filter: { mode: "allow" | "deny"; paths: string[] }) {
+/** `primaryClusterAddr`: the address east gives its secondaries (default: its configured one). */
+export function replicationExample(filter: { mode: "allow" | "deny"; paths: string[] }, primaryClusterAddr?: string) {
   const { east, west } = clusters();
 
-  const primary = new svc.secrets.replication.PerformancePrimary("east", { connection: east });
+  // A new address demotes east and promotes it back there: west stops replicating until it reaches
+  // east at that address, which is why pulumi-svc-review lists the change under "Data at risk".
+  const primary = new svc.secrets.replication.PerformancePrimary("east", { connection: east, primaryClusterAddr });
 
   // The activation token is a secret output; deleting this resource would revoke west. A new ttl
   // (replication:tokenTtl) issues a new token, which west follows with update-primary.

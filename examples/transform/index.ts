@@ -7,7 +7,10 @@
 //   pulumi config set transform:adminUser postgres       # may create the schema's tables
 //   pulumi config set --secret transform:adminPassword ...
 //   pulumi up            # creates everything, then encodes and decodes a card number
-//   (step2/)             # rotates the tokenization key and adds a support role
+//   (step2/)             # rotates the tokenization key, adds a support role, moves the fpe
+//                        # transformation to a template that takes spaces too and makes the email
+//                        # tokenization exportable (a replacement): pulumi-svc-review lists the
+//                        # last two under "Data at risk"
 import * as pulumi from "@pulumi/pulumi";
 import { declare, roundTrip } from "./shared";
 

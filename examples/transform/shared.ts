@@ -3,10 +3,21 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 
-export function declare(cfg: pulumi.Config) {
+/**
+ * `step2`: the fpe transformation takes card numbers written with spaces too, and the email
+ * tokenization becomes exportable.
+ */
+export function declare(cfg: pulumi.Config, step2 = false) {
   const t = svc.secrets.transform;
   const digits = new t.Alphabet("digits", { name: "card-digits", alphabet: "0123456789" });
   const cardTemplate = new t.Template("card-template", { name: "card-number", pattern: "(\\d{4})-(\\d{4})-(\\d{4})-(\\d{4})", alphabet: digits.name });
+  // A new template beside the old one (the masking transformation keeps that), and the fpe
+  // transformation moves to it: what it encoded before no longer decodes to what it was, so
+  // pulumi-svc-review lists `card` under "Data at risk". A new fpe transformation beside the old
+  // one, values re-encoded before the old one goes, would lose nothing.
+  const fpeTemplate = step2
+    ? new t.Template("card-template-v2", { name: "card-number-v2", pattern: "(\\d{4})[- ](\\d{4})[- ](\\d{4})[- ](\\d{4})", alphabet: digits.name })
+    : cardTemplate;
 
   // The service fills in the slots; the password is secret and never read back.
   const store = new t.Store("tokens", {
@@ -27,9 +38,15 @@ export function declare(cfg: pulumi.Config) {
     password: cfg.requireSecret("adminPassword"),
   });
 
-  const card = new t.FpeTransformation("card", { name: "card", template: cardTemplate.name, tweakSource: "internal", allowedRoles: ["payments"] });
+  const card = new t.FpeTransformation("card", { name: "card", template: fpeTemplate.name, tweakSource: "internal", allowedRoles: ["payments"] });
   const masked = new t.MaskingTransformation("masked", { name: "masked-card", template: cardTemplate.name, allowedRoles: ["payments", "support"] });
   const ssn = new t.TokenizationTransformation("ssn", { name: "ssn", stores: [store.name], maxTtl: "720h", allowedRoles: ["payments"] }, { dependsOn: [schema] });
+  // Email addresses, which no role uses yet; their tokens stay in the engine's own storage. Its
+  // mapping mode cannot change in place: step2's makes a new transformation at the same path (the
+  // old one deleted first), and the tokens issued under the old one no longer decode, so
+  // pulumi-svc-review lists `emails` under "Data at risk". A new transformation beside it (another
+  // name), callers moved before the old one goes, would keep them.
+  new t.TokenizationTransformation("emails", { name: "email", mappingMode: step2 ? "exportable" : "default", maxTtl: "720h" });
   const payments = new t.Role("payments", { name: "payments", transformations: [card.name, masked.name, ssn.name] });
   return { t, card, masked, ssn, payments };
 }

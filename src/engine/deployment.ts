@@ -8,7 +8,7 @@ import { PartialFailureError, ProviderHost } from "./host";
 import { StackState, StateResource } from "./state";
 import { Step, StepOp } from "./types";
 import { applyIgnoreChanges, deleteOrder, deleteWaves, markOutputs } from "./rules";
-import { PropertyMap, annotateSecrets, changedKeys, deepEqual, plain, plainMap } from "./values";
+import { PropertyMap, UNKNOWN, annotateSecrets, changedKeys, deepEqual, plain, plainMap } from "./values";
 
 const DYNAMIC = "pulumi-nodejs:dynamic";
 
@@ -22,6 +22,8 @@ export interface Registration {
   /** Inputs in wire form: secrets wrapped, unknowns as the sentinel. */
   object: PropertyMap;
   dependencies: string[];
+  /** Per input, the URNs its value came from. */
+  propertyDependencies: Record<string, string[]>;
   additionalSecretOutputs: string[];
   /** undefined when the resource option was not set. */
   deleteBeforeReplace?: boolean;
@@ -51,6 +53,11 @@ export class Deployment {
   private readonly deleted = new Set<StateResource>();
   /** Replaced resources waiting for the delete phase (create-before-delete). */
   private readonly condemned: StateResource[] = [];
+  /**
+   * Dependents a delete-before-replace deleted first (the engine's dependent replacements), by URN:
+   * the program's registration creates each again under its step.
+   */
+  private readonly cascaded = new Map<string, Step>();
   private readonly seen = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -88,6 +95,13 @@ export class Deployment {
   /** The delete phase of `up`/`preview`: condemned and unregistered resources, dependents first. */
   async finish(): Promise<void> {
     if (this.failed) return;
+    // A dependent the cascade deleted that the program no longer declares was only deleted.
+    for (const step of this.cascaded.values()) {
+      step.op = "delete";
+      delete step.replaceKeys;
+      delete step.deleteBeforeReplace;
+      delete step.changedKeys;
+    }
     const gone = this.prior.resources.filter((r) => !this.consumed.has(r));
     if (this.preview) {
       // The preview lists every delete and fails on each protected one; nothing is deleted. (So
@@ -193,6 +207,8 @@ export class Deployment {
       const step = this.record("create", reg);
       throw this.fail(step, new Error(`the engine double runs only dynamic resources (${DYNAMIC}...), not ${reg.type}`));
     }
+    const cascaded = this.cascaded.get(reg.urn);
+    if (cascaded) return this.createCascaded(cascaded, reg);
     const old = [reg.urn, ...reg.aliases].map((u) => this.olds.get(u)).find((o) => o !== undefined && !this.consumed.has(o));
     const news = old ? applyIgnoreChanges(reg.object, old.inputs, reg.ignoreChanges) : reg.object;
     const check = await this.host.check(reg.urn, plain(old?.inputs ?? {}) as object, plain(news) as object).catch((e) => {
@@ -260,6 +276,8 @@ export class Deployment {
   }
 
   private async replace(reg: Registration, old: StateResource, inputs: PropertyMap, info: Pick<Step, "changedKeys" | "replaceKeys" | "deleteBeforeReplace">): Promise<Registered> {
+    // The dependents go before the object they depend on, as the engine's delete-replaced steps do.
+    if (info.deleteBeforeReplace) await this.cascade(reg, old);
     const step = this.record("replace", reg, info);
     if (this.preview) {
       this.consumed.add(old);
@@ -279,6 +297,60 @@ export class Deployment {
       this.news.push(pending);
       this.condemned.push(pending);
     }
+    return this.createOne(step, reg, inputs);
+  }
+
+  /**
+   * The engine's dependent replacements (calculateDependentReplacements): before an object replaced
+   * delete-first goes, every resource of the old state that depends on it, and whose provider's
+   * diff says an input taken from it (or from another one so replaced) forces a replacement once
+   * that input is unknown, is deleted first, dependents before what they depend on. The program's
+   * registration of it later creates it again; one it no longer registers stays deleted.
+   */
+  private async cascade(reg: Registration, root: StateResource): Promise<void> {
+    const replaced = new Set([root.urn]);
+    const depending = new Set([root.urn]);
+    const toReplace: { r: StateResource; keys: string[] }[] = [];
+    for (const r of this.prior.resources.slice(this.prior.resources.indexOf(root) + 1)) {
+      if (r.delete || this.consumed.has(r) || !(r.dependencies.some((u) => depending.has(u)) || (r.parent !== undefined && depending.has(r.parent)))) continue;
+      depending.add(r.urn);
+      if (!r.custom) continue;
+      const froms = Object.entries(r.propertyDependencies ?? {}).filter(([, urns]) => urns.some((u) => replaced.has(u))).map(([k]) => k);
+      if (froms.length === 0) continue;
+      const unknowns: PropertyMap = { ...r.inputs, ...Object.fromEntries(froms.map((k) => [k, UNKNOWN])) };
+      const diff = await this.host.diff(r.urn, r.id, plain(r.outputs) as object, plain(unknowns) as object, plain(r.inputs) as object).catch((e) => {
+        throw this.fail(this.record("replace", reg), e);
+      });
+      if (diff.replaces.length === 0) continue;
+      replaced.add(r.urn);
+      toReplace.push({ r, keys: diff.replaces });
+    }
+    for (const { r, keys } of toReplace.reverse()) {
+      const step = this.record("replace", r, { changedKeys: [], replaceKeys: keys, deleteBeforeReplace: true });
+      this.consumed.add(r);
+      this.cascaded.set(r.urn, step);
+      if (this.preview) continue;
+      try {
+        await this.deleteOne(r);
+      } catch (e) {
+        throw this.fail(step, e);
+      }
+      this.deleted.add(r);
+    }
+  }
+
+  /** A dependent the cascade deleted, registered again: created anew, under the step of its delete. */
+  private async createCascaded(step: Step, reg: Registration): Promise<Registered> {
+    this.cascaded.delete(reg.urn);
+    const check = await this.host.check(reg.urn, {}, plain(reg.object) as object).catch((e) => {
+      throw this.fail(step, e);
+    });
+    if (check.failures.length > 0) {
+      const reasons = check.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ");
+      throw this.fail(step, new Error(`invalid inputs: ${reasons}`));
+    }
+    const inputs = annotateSecrets(check.inputs, reg.object);
+    if (this.preview) return this.previewResult(reg, inputs, "");
     return this.createOne(step, reg, inputs);
   }
 
@@ -349,6 +421,7 @@ function base(reg: Registration): Omit<StateResource, "id" | "inputs" | "outputs
   const r: Omit<StateResource, "id" | "inputs" | "outputs" | "secretOutputs"> = {
     urn: reg.urn, type: reg.type, name: reg.name, dependencies: reg.dependencies, custom: reg.custom,
   };
+  if (Object.keys(reg.propertyDependencies).length > 0) r.propertyDependencies = reg.propertyDependencies;
   if (reg.parent) r.parent = reg.parent;
   if (reg.protect) r.protect = true;
   if (reg.retainOnDelete) r.retainOnDelete = true;

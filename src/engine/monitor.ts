@@ -103,6 +103,7 @@ function toRegistration(monitor: MockMonitor, req: resprotoTypes.RegisterResourc
     custom: req.getCustom(),
     object: (req.getObject()?.toJavaScript() ?? {}) as PropertyMap,
     dependencies: req.getDependenciesList(),
+    propertyDependencies: propertyDependencies(req),
     additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
     ignoreChanges: req.getIgnorechangesList(),
     replaceOnChanges: req.getReplaceonchangesList(),
@@ -112,6 +113,15 @@ function toRegistration(monitor: MockMonitor, req: resprotoTypes.RegisterResourc
   if (req.getProtect()) reg.protect = true;
   if (req.getRetainondelete()) reg.retainOnDelete = true;
   return reg;
+}
+
+/** Per input, the URNs its value came from (only inputs that came from some). */
+function propertyDependencies(req: resprotoTypes.RegisterResourceRequest): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  req.getPropertydependenciesMap().forEach((deps, key) => {
+    if (deps.getUrnsList().length > 0) out[key] = deps.getUrnsList();
+  });
+  return out;
 }
 
 /** The URNs a resource was known by (alias URNs and alias specs), so a rename finds its old state. */

@@ -25,6 +25,8 @@ export interface StateResource {
   secretOutputs: string[];
   /** URNs this resource depends on (explicit dependsOn and through its inputs). */
   dependencies: string[];
+  /** Per input, the URNs its value came from: what a delete-before-replace of one of them cascades to. */
+  propertyDependencies?: Record<string, string[]>;
   custom: boolean;
   parent?: string;
   /** Set after a partial failure; the next `up` updates the resource even without a diff. */

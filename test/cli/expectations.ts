@@ -30,8 +30,12 @@ export interface Expectations {
   secretOutputs?: Record<string, string[]>;
   /** Text the CLI output of the first up must show per resource (progress messages). */
   progress?: Record<string, string[]>;
-  /** The step2 plan: op per resource, the property names `preview --diff` marks, delete-first order. */
-  step2: Record<string, { op: string; properties?: string[]; deleteFirst?: boolean }>;
+  /**
+   * The step2 plan: op per resource, the property names `preview --diff` marks, delete-first order;
+   * `cascadeFrom` names the resource replaced delete-first whose replacement the engine cascades to
+   * this one (none of its own inputs changed).
+   */
+  step2: Record<string, { op: string; properties?: string[]; deleteFirst?: boolean; cascadeFrom?: string }>;
   /** Stack outputs after step2's up (a subset). */
   step2Outputs?: Record<string, unknown>;
   /** Reads after destroy and the `data` (a subset) each must answer: what the example leaves on the services. */

@@ -47,8 +47,9 @@ export async function checkReview(exp: Expectations, json: string, shown: string
       // The summary: everything before the first group heading (Data at risk is part of it).
       const head = review.slice(0, review.search(/\n### (?!⚠️)/));
       const order = s.deleteFirst ? "**the old object is deleted first**" : "the new object is created first";
+      const reason = s.cascadeFrom ? `because \`${s.cascadeFrom}\` (` : `forced by ${(s.properties ?? []).map((p) => `\`${p}\``).join(", ")}`;
       for (const part of [head, block!]) {
-        expect(part).toContain(`forced by ${(s.properties ?? []).map((p) => `\`${p}\``).join(", ")}`);
+        expect(part).toContain(reason);
         expect(part).toContain(order);
       }
     }

@@ -130,6 +130,44 @@ describe("preview, up, update, refresh on one stack", () => {
   });
 });
 
+describe("a replacement deleted first cascades to what takes an input from it, as the engine's dependent replacements", () => {
+  it("preview and up replace eta and iota (names from beta's, then eta's) before beta, not theta (a value from beta's)", async () => {
+    const stack = newStack();
+    expect((await stack.run("up", "cascade")).error).toBeUndefined();
+    const preview = await stack.callsDuring(async () => {
+      const r = await stack.run("preview", "cascade-2");
+      expect(r.error).toBeUndefined();
+      expect(r.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name}`)).toEqual(["replace iota", "replace eta", "replace beta"]);
+      expect(byName(r, "eta")).toMatchObject({ replaceKeys: ["name"], deleteBeforeReplace: true });
+      expect(byName(r, "theta")).toMatchObject({ op: "same" });
+    });
+    expect(preview).toEqual([]);
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("up", "cascade-2");
+      expect(r.error).toBeUndefined();
+      expect(r.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name}`)).toEqual(["replace iota", "replace eta", "replace beta"]);
+    });
+    // Dependents first, then beta; created again in the program's order.
+    expect(calls).toEqual(["delete beta-eta-iota", "delete beta-eta", "delete beta", "create beta", "create beta-eta", "create beta-eta-iota"]);
+    const { state } = loadState(stack.state, DEFAULT_PASSPHRASE);
+    expect(state.resources.map((x) => x.name).sort()).toEqual(["alpha", "beta", "delta", "eta", "gamma", "iota", "theta"]);
+    expect(state.resources.find((x) => x.name === "eta")!.propertyDependencies).toEqual({ name: [state.resources.find((x) => x.name === "beta")!.urn] });
+    expect((await stack.run("up", "cascade-2")).steps.every((s) => s.op === "same")).toBe(true);
+  });
+
+  it("a dependent the program no longer declares is only deleted", async () => {
+    const stack = newStack();
+    expect((await stack.run("up", "cascade")).error).toBeUndefined();
+    const calls = await stack.callsDuring(async () => {
+      const r = await stack.run("up", "cascade-drop");
+      expect(r.error).toBeUndefined();
+      expect(r.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name}`)).toEqual(["delete iota", "delete eta", "replace beta"]);
+    });
+    expect(calls).toEqual(["delete beta-eta-iota", "delete beta-eta", "delete beta", "create beta"]);
+    expect(Object.keys(stack.store()).sort()).toEqual(["alpha", "beta", "delta", "gamma", "theta"]);
+  });
+});
+
 describe("destroy", () => {
   it("deletes every resource in reverse dependency order and empties the state", async () => {
     const stack = newStack();

@@ -9,7 +9,8 @@ describe("the directory example on a real OpenLDAP server", () => {
   const { run, get, stateText } = useProgram({
     example: "directory", project: "pulumi-svc-directory", stack: "ldap",
     config: () => ({ "directory:url": slapd().url, "directory:binddn": slapd().adminDn, "directory:userdn": slapd().usersDn }),
-    secretConfig: () => ({ "directory:bindpass": slapd().adminPassword }),
+    // The directory's admin password stays the same: step2's bindpass2 changes nothing here.
+    secretConfig: () => ({ "directory:bindpass": slapd().adminPassword, "directory:bindpass2": slapd().adminPassword }),
   });
 
   it("up, step2 and destroy manage real passwords", async () => {

@@ -1,6 +1,12 @@
-// Step 2 of the key management example: rotate the key. Expected plan:
-//   ~ update  signing  (rotationTrigger changed: the key is rotated, then versions below 2 are disabled)
-//   = same    aws, signing-in-aws
+// Step 2 of the key management example. Expected plan:
+//   ~ update   signing          (rotationTrigger changed: the key is rotated, then versions below 2 are disabled)
+//   +- replace wrapping         (type: a new key at the same path, so the old one is deleted first)
+//   +- replace wrapping-in-aws  (its keyName comes from wrapping: deleted before it, distributed again after)
+//   - delete   legacy
+//   = same     aws, signing-in-aws
+// pulumi-svc-review lists all but aws and signing-in-aws under "Data at risk": versions below 2 of
+// signing, every version of wrapping and legacy, and wrapping's copy in AWS are gone for good. The
+// rotation is the safe way to a new key; the wrapping key's new type is not.
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 
@@ -33,11 +39,22 @@ const distribution = new svc.secrets.keymgmt.KeyDistribution("signing-in-aws", {
   protection: "hsm",
 });
 
+// A new type is a new key: whatever the old one wrapped can no longer be unwrapped. A new key with
+// another name beside it, kept until nothing needs it, would not lose that.
+const wrapping = new svc.secrets.keymgmt.Key("wrapping", { name: "backup-wrapping", type: "rsa-4096", deletionAllowed: true });
+const wrappingInAws = new svc.secrets.keymgmt.KeyDistribution("wrapping-in-aws", {
+  keyName: wrapping.name,
+  kmsName: aws.name,
+  purpose: ["wrap", "unwrap"],
+  protection: "hsm",
+});
+
+// legacy is no longer declared: pulumi up deletes the key (deletionAllowed lets the service do it).
+
 export const keyVersion = signing.latestVersion;
 export const publicKey = signing.keys.apply((k) => k[String(Object.keys(k).length)]?.publicKey ?? "");
 export const providerKeyName = distribution.providerKeyName;
-// A read-only function; waiting for the distribution's id lists after it exists (and not at all
-// during a preview that creates it).
+// A read-only function; waiting for the distributions' ids lists after they exist.
 export const distributedKeys = svc.secrets.keymgmt
-  .listKeyDistributionsOutput({ kmsName: pulumi.all([aws.name, distribution.id]).apply(([name]) => name) })
+  .listKeyDistributionsOutput({ kmsName: pulumi.all([aws.name, distribution.id, wrappingInAws.id]).apply(([name]) => name) })
   .apply((r) => r.keys);

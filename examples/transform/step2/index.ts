@@ -1,11 +1,14 @@
 // Step 2 of the transform example. Expected plan:
-//   ~ update  ssn-keys  (rotationTrigger set: new tokens use key version 2)
-//   + create  support   (a role holding only the masking transformation)
+//   ~ update  ssn-keys          (rotationTrigger set: new tokens use key version 2)
+//   + create  support           (a role holding only the masking transformation)
+//   + create  card-template-v2  (card numbers with dashes or spaces)
+//   ~ update  card              (template: values encoded before no longer decode to what they were)
+//  +- replace emails            (mappingMode: a new transformation, the old one deleted first)
 //   = same    everything else
 import * as pulumi from "@pulumi/pulumi";
 import { declare, roundTrip } from "../shared";
 
-const { t, card, masked, ssn, payments } = declare(new pulumi.Config("transform"));
+const { t, card, masked, ssn, payments } = declare(new pulumi.Config("transform"), true);
 
 const keys = new t.TokenizationKeyConfig("ssn-keys", { transformation: ssn.name, rotationTrigger: "2026-q4" });
 new t.Role("support", { name: "support", transformations: [masked.name] });

@@ -1,5 +1,6 @@
 // examples/replication on two clusters: west is wiped and replicates east except the filtered
-// keymgmt/; step2's filter lets the key through and withholds the alphabet; a new token (tokenTtl)
+// keymgmt/; step2's filter lets the key through and withholds the alphabet, and east takes a new
+// cluster address (demoted and promoted back, keeping its cluster id and west); a new token (tokenTtl)
 // re-applies the deny filter in the same up, so the withheld path never becomes readable on west.
 import { expect } from "vitest";
 import { secretsApi } from "../../support/emulator";
@@ -28,6 +29,10 @@ const checks: ExampleChecks = {
     },
     async "step2 up"(c) {
       expect((await on(c, 1, "/keymgmt/key/signing")).body.data.type).toBe("aes256-gcm96");
+      // East was demoted and promoted back with the new address; it kept its cluster id and west.
+      const east = (await on(c, 0, "/sys/replication/performance/status")).body.data;
+      expect(east).toMatchObject({ mode: "primary", primary_cluster_addr: "https://east.example.internal:8201", known_secondaries: ["west"] });
+      expect(await c.side.shownOutputs()).toMatchObject({ primaryClusterId: east.cluster_id, secondaryConnection: "connected" });
     },
   },
   extra: [{

@@ -1,6 +1,7 @@
 // examples/transform on a real PostgreSQL: the card number is encoded and decoded (both outputs
 // secret), the store's tables are made in the database; step2 rotates the tokenization key in the
-// database and adds a role; destroy removes everything.
+// database, adds a role, moves the fpe transformation to a new template (the round trip still
+// holds, with it) and makes the email tokenization anew (exportable); destroy removes everything.
 import { expect } from "vitest";
 import { secretsApi } from "../../support/emulator";
 import { describeExample } from "../example";
@@ -29,9 +30,15 @@ const checks: ExampleChecks = {
       expect((await secretsApi(c.emu, "GET", "/transform/role/support")).body.data.transformations).toEqual(["masked-card"]);
       const ring = await db(c).query<{ ring: { latest_version: number } }>("SELECT ring FROM transform.transform_keys WHERE transformation = 'ssn'");
       expect(ring[0]!.ring.latest_version).toBe(2);
+      expect((await secretsApi(c.emu, "GET", "/transform/transformation/card")).body.data.templates).toEqual(["card-number-v2"]);
+      expect((await c.side.shownOutputs()).decodedCard).toBe(CARD);
+      expect((await secretsApi(c.emu, "GET", "/transform/transformation/email")).body.data).toMatchObject({ type: "tokenization", mapping_mode: "exportable" });
+      // Made anew, deleted first (the same path): step2's writes delete it before writing it.
+      const email = (await c.writes()).filter((w) => w.includes("/email"));
+      expect(email).toEqual(["DELETE /v1/transform/transformation/email", "POST /v1/transform/transformations/tokenization/email"]);
     },
     async destroy(c) {
-      for (const p of ["/transform/role/payments", "/transform/transformation/ssn", "/transform/stores/tokens", "/transform/alphabet/card-digits"]) {
+      for (const p of ["/transform/role/payments", "/transform/transformation/ssn", "/transform/stores/tokens", "/transform/template/card-number-v2", "/transform/transformation/email", "/transform/alphabet/card-digits"]) {
         expect((await secretsApi(c.emu, "GET", p)).status, p).toBe(404);
       }
     },
