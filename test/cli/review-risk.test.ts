@@ -1,5 +1,6 @@
 // "Data at risk" in reviews of real `pulumi preview --json` output (docs/review.md): an alphabet a
-// template uses and a key replaced are listed, an unused alphabet and a role's change are not;
+// template uses, a key replaced, a store moved to another database and a secondary activated are
+// listed, an unused alphabet and a role's change are not;
 // without --show-sames the alphabet is listed with what the preview could not see; --fail-on-risk exits 3.
 // And drift: the review of a refresh that changes nothing, from its event log and from its --json.
 import { spawnSync } from "node:child_process";
@@ -9,6 +10,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { control, secretsApi } from "../support/emulator";
+import { usePostgres } from "../support/postgres";
 import { root } from "../support/dist";
 import { CliStack, describeCli } from "./cli";
 
@@ -25,11 +27,14 @@ const review = (file: string, ...args: string[]) => spawnSync(process.execPath, 
 const section = (text: string) => text.split("### ⚠️ Data at risk")[1]?.split("\n\n**")[0] ?? "";
 
 describeCli("data at risk in reviews of real previews", () => {
+  // The program's store connects to a database when written.
+  const db = usePostgres({ username: "risk_tokens", password: "risk-store-pw" });
+  const storeConfig = () => ({ config: { "risk:pgPort": String(db().port) }, secretConfig: { "risk:storePassword": "risk-store-pw" } });
   it("lists what loses data, never what is harmless; --show-sames tells used from unused; --fail-on-risk exits 3", async () => {
     const s = await CliStack.create({
       project: "review-risk", program: path.join(__dirname, "programs/risk/index.js"),
-      config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl },
-      secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot },
+      config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, ...storeConfig().config },
+      secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot, ...storeConfig().secretConfig },
     });
     try {
       expect((await s.up()).code).toBe(0);
@@ -45,9 +50,12 @@ describeCli("data at risk in reviews of real previews", () => {
     const risk = section(sames.stdout);
     expect(risk).toContain("- `digits` (secrets:TransformAlphabet): `alphabet` changed: values encoded through a template that uses it no longer decode");
     expect(risk).toContain("- `signing` (secrets:KeymgmtKey): replaced: every version of the key's material is destroyed");
+    expect(risk).toContain("- `tokens-db` (secrets:TransformStore): `connectionString` changed: the tokens in the database it pointed at become unreachable for the transformations that use it");
+    expect(risk).toContain("- `west` (secrets:ReplicationPerformanceSecondary): created: activating the secondary wipes every mount and object the cluster held");
+    expect(risk).not.toContain("west-token");
     expect(risk).not.toContain("spare");
     expect(risk).not.toContain("payments");
-    expect(sames.stdout).toContain("### ⚠️ Data at risk: 2 changes lose or strand data");
+    expect(sames.stdout).toContain("### ⚠️ Data at risk: 4 changes lose or strand data");
     // Without the unchanged template in the preview, the alphabet's use cannot be seen: said so.
     const plain = section(review(path.join(work, "plain.json")).stdout);
     expect(plain).toContain("(if an unchanged TransformTemplate uses it: this preview lists no unchanged resources; make it with --show-sames to know)");
@@ -57,8 +65,8 @@ describeCli("data at risk in reviews of real previews", () => {
   it("drift: a refresh's event log gives each object changed outside Pulumi, old → new, secrets hidden; its --json only what is gone", async () => {
     const s = await CliStack.create({
       project: "review-drift", program: path.join(__dirname, "programs/risk/index.js"),
-      config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "risk:step": "1" },
-      secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot },
+      config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "risk:step": "1", ...storeConfig().config },
+      secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot, ...storeConfig().secretConfig },
     });
     try {
       // The first test's objects are still there (a removed stack leaves them).

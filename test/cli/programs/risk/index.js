@@ -1,6 +1,6 @@
 // The program of test/cli/review-risk.test.ts: step 2 makes changes that put data at risk (an
-// alphabet a transformation's template uses, a key's type) beside harmless ones (an unused
-// alphabet, a role).
+// alphabet a transformation's template uses, a key's type, a store's database, a secondary
+// activated) beside harmless ones (an unused alphabet, a role). Step 2 is only previewed.
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const svc = require("pulumi-svc");
@@ -13,3 +13,14 @@ new svc.secrets.transform.FpeTransformation("card", { name: "card", template: ss
 new svc.secrets.transform.Alphabet("spare", { name: "spare", alphabet: step === 1 ? "01" : "012" });
 new svc.secrets.keymgmt.Key("signing", { name: "signing", type: step === 1 ? "ecdsa-p256" : "rsa-2048", deletionAllowed: true });
 new svc.secrets.transform.Role("payments", { name: "payments", transformations: step === 1 ? [] : ["card"] });
+// A store connects to its database when written (a throwaway PostgreSQL of the test); step 2 points
+// it at another database of that server, which the preview alone never reaches.
+const cfg = new pulumi.Config("risk");
+new svc.secrets.transform.Store("tokens-db", {
+  name: "tokens-db", driver: "postgres", username: "risk_tokens", password: cfg.requireSecret("storePassword"),
+  connectionString: `postgresql://{{username}}:{{password}}@127.0.0.1:${cfg.require("pgPort")}/${step === 1 ? "postgres" : "tokens2"}`,
+});
+if (step === 2) {
+  const token = new svc.secrets.replication.SecondaryToken("west-token", { secondaryId: "west" });
+  new svc.secrets.replication.PerformanceSecondary("west", { token: token.token, acknowledgeDataWipe: true });
+}
