@@ -1,6 +1,6 @@
 // "Data at risk" in reviews of real `pulumi preview --json` output (docs/review.md): an alphabet a
-// template uses, a key replaced, a store moved to another database and a secondary activated are
-// listed, an unused alphabet and a role's change are not;
+// template uses, a key replaced, a store moved to another database, its schema dropped and a secondary
+// activated are listed, an unused alphabet and a role's change are not;
 // without --show-sames the alphabet is listed with what the preview could not see; --fail-on-risk exits 3.
 // And drift: the review of a refresh that changes nothing, from its event log and from its --json.
 import { spawnSync } from "node:child_process";
@@ -29,7 +29,10 @@ const section = (text: string) => text.split("### ⚠️ Data at risk")[1]?.spli
 describeCli("data at risk in reviews of real previews", () => {
   // The program's store connects to a database when written.
   const db = usePostgres({ username: "risk_tokens", password: "risk-store-pw" });
-  const storeConfig = () => ({ config: { "risk:pgPort": String(db().port) }, secretConfig: { "risk:storePassword": "risk-store-pw" } });
+  const storeConfig = () => ({
+    config: { "risk:pgPort": String(db().port), "risk:pgAdmin": db().admin.username },
+    secretConfig: { "risk:storePassword": "risk-store-pw", "risk:pgAdminPassword": db().admin.password },
+  });
   it("lists what loses data, never what is harmless; --show-sames tells used from unused; --fail-on-risk exits 3", async () => {
     const s = await CliStack.create({
       project: "review-risk", program: path.join(__dirname, "programs/risk/index.js"),
@@ -52,10 +55,11 @@ describeCli("data at risk in reviews of real previews", () => {
     expect(risk).toContain("- `signing` (secrets:KeymgmtKey): replaced: every version of the key's material is destroyed");
     expect(risk).toContain("- `tokens-db` (secrets:TransformStore): `connectionString` changed: the tokens in the database it pointed at become unreachable for the transformations that use it");
     expect(risk).toContain("- `west` (secrets:ReplicationPerformanceSecondary): created: activating the secondary wipes every mount and object the cluster held");
+    expect(risk).toContain("- `tokens-schema` (secrets:TransformStoreSchema): deleted: re-creating the schema in the store's database can leave the tokens kept under the old one unreachable");
     expect(risk).not.toContain("west-token");
     expect(risk).not.toContain("spare");
     expect(risk).not.toContain("payments");
-    expect(sames.stdout).toContain("### ⚠️ Data at risk: 4 changes lose or strand data");
+    expect(sames.stdout).toContain("### ⚠️ Data at risk: 5 changes lose or strand data");
     // Without the unchanged template in the preview, the alphabet's use cannot be seen: said so.
     const plain = section(review(path.join(work, "plain.json")).stdout);
     expect(plain).toContain("(if an unchanged TransformTemplate uses it: this preview lists no unchanged resources; make it with --show-sames to know)");

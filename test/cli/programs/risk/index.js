@@ -1,6 +1,6 @@
 // The program of test/cli/review-risk.test.ts: step 2 makes changes that put data at risk (an
 // alphabet a transformation's template uses, a key's type, a store's database, a secondary
-// activated) beside harmless ones (an unused alphabet, a role). Step 2 is only previewed.
+// activated, a store schema dropped) beside harmless ones (an unused alphabet, a role). Step 2 is only previewed.
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const svc = require("pulumi-svc");
@@ -16,10 +16,14 @@ new svc.secrets.transform.Role("payments", { name: "payments", transformations: 
 // A store connects to its database when written (a throwaway PostgreSQL of the test); step 2 points
 // it at another database of that server, which the preview alone never reaches.
 const cfg = new pulumi.Config("risk");
-new svc.secrets.transform.Store("tokens-db", {
+const store = new svc.secrets.transform.Store("tokens-db", {
   name: "tokens-db", driver: "postgres", username: "risk_tokens", password: cfg.requireSecret("storePassword"),
   connectionString: `postgresql://{{username}}:{{password}}@127.0.0.1:${cfg.require("pgPort")}/${step === 1 ? "postgres" : "tokens2"}`,
 });
+// Its tables, made with the server's superuser; step 2 drops the declaration (a delete).
+if (step === 1) {
+  new svc.secrets.transform.StoreSchema("tokens-schema", { store: store.name, username: cfg.require("pgAdmin"), password: cfg.requireSecret("pgAdminPassword") });
+}
 if (step === 2) {
   const token = new svc.secrets.replication.SecondaryToken("west-token", { secondaryId: "west" });
   new svc.secrets.replication.PerformanceSecondary("west", { token: token.token, acknowledgeDataWipe: true });
