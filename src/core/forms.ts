@@ -19,7 +19,7 @@ export interface FormsOptions {
  * ```
  *
  * Kept beside fn.ts, not in it: the forms call `invoke` and `invokeOutput` through that module's
- * exports, where the reference generator (src/scripts/docs.ts) records each form's definition.
+ * exports, where the reference generator (src/scripts/docs/surface.ts) records each form's definition.
  */
 export function forms<A, R>(def: FunctionDefinition<A, R>, how: FormsOptions = {}): {
   promise: (args?: A, opts?: SvcInvokeOptions) => Promise<R>;
