@@ -2,27 +2,13 @@
 // program through the engine double and through the real CLI (the Automation API) give the same
 // change summaries, steps (properties changed, replacement reasons and order), outputs (secrets
 // marked) and one-line failures.
-import * as pulumi from "@pulumi/pulumi";
-import { afterAll, expect, it } from "vitest";
-import type * as svcTypes from "../../src";
-import type * as testingTypes from "../../src/testing";
-import { fromDist, root } from "../support/dist";
+import { expect, it } from "vitest";
+import { root } from "../support/dist";
+import { openStacks, testStack, threeObjects, type testingTypes } from "../support/testing";
 import { describeCli, installation } from "./cli";
 
-const svc = fromDist<typeof svcTypes>("src/index.js");
-const { testStack } = fromDist<typeof testingTypes>("src/testing/index.js");
-
-const open: testingTypes.TestStack[] = [];
-afterAll(async () => {
-  for (const s of open.splice(0)) await s.close();
-});
-
-const program = (prefix: string, pattern = "(\\d{4})-(\\d{4})") => () => {
-  const digits = new svc.secrets.transform.Alphabet("digits", { name: `${prefix}-digits`, alphabet: "0123456789" });
-  const tpl = new svc.secrets.transform.Template("tpl", { name: `${prefix}-tpl`, pattern, alphabet: digits.name });
-  new svc.secrets.transform.FpeTransformation("card", { name: `${prefix}-card`, template: tpl.name, tweakSource: "internal", allowedRoles: ["payments"] });
-  return { template: tpl.name, hookToken: new pulumi.Config().requireSecret("hookToken") };
-};
+const open = openStacks();
+const program = threeObjects;
 
 const brief = (r: testingTypes.PreviewResult) => ({
   changes: r.changes,

@@ -2,28 +2,12 @@
 // built package runs it. An inline program runs in this process, a program folder in a child.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
-import { afterAll, describe, expect, it } from "vitest";
-import type * as svcTypes from "../../src";
-import type * as testingTypes from "../../src/testing";
-import { fromDist, root } from "../support/dist";
+import { describe, expect, it } from "vitest";
+import { root } from "../support/dist";
+import { openStacks, svc, testStack, threeObjects, type testingTypes } from "../support/testing";
 
-const svc = fromDist<typeof svcTypes>("src/index.js");
-const { testStack } = fromDist<typeof testingTypes>("src/testing/index.js");
-
-const open: testingTypes.TestStack[] = [];
-afterAll(async () => {
-  for (const s of open.splice(0)) await s.close();
-});
-
-/** Three transform objects, each named after `prefix`; `pattern` is the template's. */
-const program = (prefix: string, pattern = "(\\d{4})-(\\d{4})") => () => {
-  const cfg = new pulumi.Config();
-  const digits = new svc.secrets.transform.Alphabet("digits", { name: `${prefix}-digits`, alphabet: "0123456789" });
-  const tpl = new svc.secrets.transform.Template("tpl", { name: `${prefix}-tpl`, pattern, alphabet: digits.name });
-  new svc.secrets.transform.FpeTransformation("card", { name: `${prefix}-card`, template: tpl.name, tweakSource: "internal", allowedRoles: ["payments"] });
-  return { template: tpl.name, hookToken: cfg.requireSecret("hookToken") };
-};
+const open = openStacks();
+const program = threeObjects;
 
 // Each test runs several deployments, each a provider host of its own, on 2 shared cores.
 describe("testStack", { timeout: 180_000 }, () => {
