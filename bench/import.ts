@@ -14,7 +14,8 @@ import { main } from "../src/import/cli";
 
 const N = Number(process.env.BENCH_IMPORT ?? 1000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
-const IN_FLIGHT = 8;
+// As many as the import: the HTTP client's default maxConcurrentRequests.
+const IN_FLIGHT = 16;
 
 async function send(emu: Emulator, agent: Agent, method: string, p: string, body?: unknown): Promise<Record<string, unknown>> {
   const res = await request(`${emu.secretsUrl}${p}`, {

@@ -62,20 +62,6 @@ export async function kindsInOrder(): Promise<ResourceDefinition[]> {
   return out;
 }
 
-/** Runs `work` on each item, `limit` at a time. */
-async function inPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 function product(choices: Array<[string, readonly string[]]>): Array<Record<string, string>> {
   return choices.reduce<Array<Record<string, string>>>((acc, [k, vs]) => acc.flatMap((a) => vs.map((v) => ({ ...a, [k]: v }))), [{}]);
 }
@@ -113,6 +99,11 @@ export async function walk(ctx: Context, scope: Scope, progress: (line: string) 
       skipped.push({ kind: def.kind, why: discover.none });
       return;
     }
+    const runs = def.kind.startsWith("runs:");
+    if (runs && scope.workspaces.length === 0) {
+      skipped.push({ kind: def.kind, why: "the run service lists no workspaces: name each with --workspace" });
+      return;
+    }
     let candidates: Array<{ id: string; props: Props; params?: Record<string, string> }>;
     if ("find" in discover) {
       candidates = await discover.find(ctx);
@@ -123,17 +114,13 @@ export async function walk(ctx: Context, scope: Scope, progress: (line: string) 
       for (const param of paramsOf(listRoute ?? readRoute ?? "")) {
         choices.push([param, valuesOf(def, param, scope, discover.each?.[param], found)]);
       }
-      if (def.kind.startsWith("runs:") && scope.workspaces.length === 0) {
-        skipped.push({ kind: def.kind, why: "the run service lists no workspaces: name each with --workspace" });
-        return;
-      }
       candidates = [];
       for (const at of product(choices)) {
         if (!listRoute) {
           candidates.push(fromParams(def, at));
           continue;
         }
-        const names = def.kind.startsWith("runs:")
+        const names = runs
           ? [...await allIds(ctx.client("runs"), { route: listRoute, params: at })]
           : await listNames(ctx, listRoute, at);
         for (const name of names) {
@@ -147,18 +134,19 @@ export async function walk(ctx: Context, scope: Scope, progress: (line: string) 
       }
       // Without a list, an object is there when its path answers (a read may keep what it knew instead).
       if (!listRoute || discover.where || discover.skip) {
-        const kept = await inPool(candidates, 8, async (c) => {
+        // All at once: the client holds requests in flight to one server to its limit (maxConcurrentRequests).
+        const kept = await Promise.all(candidates.map(async (c) => {
           const data = await fetchData(ctx, def.path!.route, c.params!);
           return data !== undefined && (!discover.where || matches(data, discover.where)) && !matches(data, discover.skip);
-        });
+        }));
         candidates = candidates.filter((_, i) => kept[i]);
       }
     }
-    const read = await inPool(candidates, 8, async (c) => {
+    const read = await Promise.all(candidates.map(async (c) => {
       const props = await def.read(ctx, c.id, { ...(def.defaults ?? {}), ...c.props });
       if (++reads % 100 === 0) progress(`read ${reads} objects`);
       return props === undefined ? undefined : { kind: def.kind, def, id: c.id, props: { ...c.props, ...props } };
-    });
+    }));
     const mine = read.filter((f): f is Found => f !== undefined);
     found.push(...mine);
     if (mine.length) progress(`${def.kind}: ${mine.length}`);
