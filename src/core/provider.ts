@@ -152,8 +152,7 @@ async function takeOver(def: ResourceDefinition, ctx: Context, id: string, input
     const said = fixed.map((k) => `${k} is ${JSON.stringify(olds[k])} there, ${JSON.stringify(inputs[k])} in the program`).join("; ");
     throw new ConflictError({ messages: [`adoptId ${id}: the ${what} cannot be taken over: ${said}, and ${fixed.length > 1 ? "these" : "it"} cannot change in place; nothing was changed`] });
   }
-  const given = (def.writeOnly ?? []).filter((k) => inputs[k] !== undefined);
-  const differing = [...new Set([...changedKeys(def, olds, inputs), ...given])];
+  const differing = toWrite(def, olds, inputs);
   if (differing.length === 0) {
     ctx.log(`${what} ${id}: taken over as it is`);
     return { id, outs: found };
@@ -167,6 +166,13 @@ async function takeOver(def: ResourceDefinition, ctx: Context, id: string, input
   }
 }
 
+/** What a write over `found` must set: the inputs that differ from it, and every write-only one given (no read can compare it). */
+function toWrite(def: ResourceDefinition, found: Props, inputs: Props): string[] {
+  const olds = def.normalize ? { ...found, ...def.normalize(found) } : found;
+  const given = (def.writeOnly ?? []).filter((k) => inputs[k] !== undefined);
+  return [...new Set([...changedKeys(def, olds, inputs), ...given])];
+}
+
 /**
  * The create of a resource with `adopt: true` whose object exists and holds every value of the
  * program already: taken over with no write, so a stack adopting what it declares as it is changes
@@ -175,15 +181,14 @@ async function takeOver(def: ResourceDefinition, ctx: Context, id: string, input
  */
 async function adoptedAsItIs(def: ResourceDefinition, ctx: Context, inputs: Props): Promise<{ id: string; outs: Props } | undefined> {
   const id = inputs.adopt === true ? pathFromInputs(def, inputs) : undefined;
-  if (id === undefined || (def.writeOnly ?? []).some((k) => inputs[k] !== undefined)) return undefined;
+  if (id === undefined) return undefined;
   let found: Props | undefined;
   try {
     found = await def.read(ctx, id, inputs);
   } catch (e) {
     if (!isSvcError(e, "not_found")) throw e;
   }
-  if (found === undefined) return undefined;
-  if (changedKeys(def, def.normalize ? { ...found, ...def.normalize(found) } : found, inputs).length > 0) return undefined;
+  if (found === undefined || toWrite(def, found, inputs).length > 0) return undefined;
   ctx.log(`${id}: adopted as it is (nothing to write)`);
   return { id, outs: found };
 }
