@@ -9,43 +9,65 @@
 // counted itself (a CLI that could not be built). Exits 1 when anything failed or nothing passed.
 "use strict";
 const fs = require("fs");
+const path = require("path");
 
-/** Counts one vitest JSON report: { passed, failed }. */
-function count(report) {
+/**
+ * Counts one vitest JSON report: { passed, failed, names }. `names` says what failed, one line each,
+ * because CI keeps only the end of the log and a count alone cannot be followed up.
+ */
+function count(report, label = "") {
   let passed = 0;
   let failed = 0;
+  const names = [];
   for (const file of report.testResults ?? []) {
     const tests = file.assertionResults ?? [];
+    const where = path.relative(process.cwd(), file.name ?? "");
     passed += tests.filter((t) => t.status === "passed").length;
-    const failedTests = tests.filter((t) => t.status === "failed").length;
-    failed += failedTests;
+    const failedTests = tests.filter((t) => t.status === "failed");
+    failed += failedTests.length;
+    for (const t of failedTests) names.push(`${label}${where} > ${t.fullName ?? t.title}`);
     // A file that failed on its own (loading, a hook, an unhandled error) counts once.
-    if (failedTests === 0 && file.status === "failed") failed += 1;
+    if (failedTests.length === 0 && file.status === "failed") {
+      failed += 1;
+      names.push(`${label}${where} (the file: ${firstLine(file.message)})`);
+    }
   }
   // Errors outside any file (an unhandled rejection between tests) fail the run too.
-  if ((report.testResults ?? []).every((f) => f.status !== "failed") && report.success === false) failed += 1;
-  return { passed, failed };
+  if ((report.testResults ?? []).every((f) => f.status !== "failed") && report.success === false) {
+    failed += 1;
+    names.push(`${label}an error outside any test file`);
+  }
+  return { passed, failed, names };
+}
+
+function firstLine(text) {
+  return String(text || "failed outside its tests: a hook or an unhandled error").split("\n")[0].slice(0, 200);
 }
 
 /** The summary of the reports at `files`, with `setupFailures` already counted. */
 function summarize(setupFailures, files) {
   let passed = 0;
   let failed = Number(setupFailures) || 0;
+  const names = [];
   for (const f of files) {
+    const label = `${path.basename(f, ".json")}: `;
     if (!fs.existsSync(f) || fs.statSync(f).size === 0) {
       failed += 1;
+      names.push(`${label}no report (its run never finished)`);
       continue;
     }
-    const c = count(JSON.parse(fs.readFileSync(f, "utf8")));
+    const c = count(JSON.parse(fs.readFileSync(f, "utf8")), label);
     passed += c.passed;
     failed += c.failed;
+    names.push(...c.names);
   }
-  return { passed, failed };
+  return { passed, failed, names };
 }
 
 if (require.main === module) {
   const [setupFailures, ...files] = process.argv.slice(2);
-  const { passed, failed } = summarize(setupFailures, files);
+  const { passed, failed, names } = summarize(setupFailures, files);
+  for (const name of names) console.log(`failed: ${name}`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
 }

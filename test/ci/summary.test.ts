@@ -23,9 +23,10 @@ function vitest(files: string[], report: string): void {
   expect(fs.existsSync(report), `vitest wrote no report:\n${r.stdout}\n${r.stderr}`).toBe(true);
 }
 
-function summary(setupFailures: number, reports: string[]): { line: string; status: number | null } {
-  const r = spawnSync(process.execPath, [script, String(setupFailures), ...reports], { encoding: "utf8" });
-  return { line: r.stdout.trim(), status: r.status };
+function summary(setupFailures: number, reports: string[]): { line: string; status: number | null; named: string[] } {
+  const r = spawnSync(process.execPath, [script, String(setupFailures), ...reports], { encoding: "utf8", cwd: dir });
+  const lines = r.stdout.trim().split("\n");
+  return { line: lines.at(-1) ?? "", status: r.status, named: lines.slice(0, -1) };
 }
 
 beforeAll(() => {
@@ -43,22 +44,29 @@ afterAll(() => {
 });
 
 it("a green report: its tests passed, none failed, exit 0", () => {
-  expect(summary(0, [path.join(dir, "green.json")])).toEqual({ line: "2 passed, 0 failed", status: 0 });
+  expect(summary(0, [path.join(dir, "green.json")])).toEqual({ line: "2 passed, 0 failed", status: 0, named: [] });
 });
 
 it("counts a failing test, a file that throws while loading and a suite whose beforeAll throws", () => {
   // passes 2 + fails' passing test 1; failed: the failing test, the file that did not load, the
   // suite whose hook threw (its test never ran).
-  expect(summary(0, [path.join(dir, "planted.json")])).toEqual({ line: "3 passed, 3 failed", status: 1 });
+  const s = summary(0, [path.join(dir, "planted.json")]);
+  expect(s).toMatchObject({ line: "3 passed, 3 failed", status: 1 });
+  // Each failure is named above the line, so the end of a CI log says what to follow up.
+  expect(s.named.sort()).toEqual([
+    "failed: planted: fails.test.mjs > fails",
+    "failed: planted: hook-throws.test.mjs (the file: failed outside its tests: a hook or an unhandled error)",
+    expect.stringMatching(/^failed: planted: throws-loading\.test\.mjs \(the file: .*planted: the file throws while loading/),
+  ]);
 });
 
 it("adds the setup failures and counts a missing or empty report as a failure", () => {
   fs.writeFileSync(path.join(dir, "empty.json"), "");
   expect(summary(2, [path.join(dir, "green.json"), path.join(dir, "missing.json"), path.join(dir, "empty.json")]))
-    .toEqual({ line: "2 passed, 4 failed", status: 1 });
+    .toEqual({ line: "2 passed, 4 failed", status: 1, named: ["failed: missing: no report (its run never finished)", "failed: empty: no report (its run never finished)"] });
 });
 
 it("nothing passed is a failed run, even with nothing failed", () => {
   fs.writeFileSync(path.join(dir, "none.json"), JSON.stringify({ success: true, testResults: [] }));
-  expect(summary(0, [path.join(dir, "none.json")])).toEqual({ line: "0 passed, 0 failed", status: 1 });
+  expect(summary(0, [path.join(dir, "none.json")])).toEqual({ line: "0 passed, 0 failed", status: 1, named: [] });
 });
