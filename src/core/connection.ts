@@ -33,6 +33,9 @@ export interface Connection<S extends ServiceName = ServiceName> {
   service?: S;
 }
 
+/** What `svc.runs.connection` and `svc.secrets.connection` take: a Connection but its service, which each sets. */
+export type ConnectionSettings = Omit<Connection, "service">;
+
 /** The `connection` input every resource of service `S` takes. */
 export interface ConnectionArgs<S extends ServiceName> {
   /**
@@ -44,7 +47,7 @@ export interface ConnectionArgs<S extends ServiceName> {
 }
 
 /** Declares a connection of one service once, with its token made secret. */
-export function connectionOf<S extends ServiceName>(service: S, c: { url?: pulumi.Input<string>; token?: pulumi.Input<string>; maxConcurrentRequests?: pulumi.Input<number> }): Connection<S> {
+export function connectionOf<S extends ServiceName>(service: S, c: ConnectionSettings): Connection<S> {
   const out: Connection<S> = { service };
   if (c.url !== undefined) out.url = c.url;
   if (c.maxConcurrentRequests !== undefined) out.maxConcurrentRequests = c.maxConcurrentRequests;

@@ -60,16 +60,19 @@ export function parseArgs(argv: string[]): EmulatorOptions | "help" {
       if (v === undefined || v === "") throw new UsageError(`${flag} needs a value`);
       return v;
     };
+    // A whole number from min to max, else a usage error naming the range.
+    const integer = (min: number, max: number) => {
+      const v = value();
+      if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`${flag} must be ${min}-${max}, got ${v}`);
+      return Number(v);
+    };
     switch (flag) {
       case "--help":
       case "-h":
         return "help";
-      case "--port": {
-        const v = value();
-        if (!/^\d+$/.test(v) || Number(v) > 65535) throw new UsageError(`--port must be 0-65535, got ${v}`);
-        options.port = Number(v);
+      case "--port":
+        options.port = integer(0, 65535);
         break;
-      }
       case "--host":
         options.host = value();
         break;
@@ -86,24 +89,15 @@ export function parseArgs(argv: string[]): EmulatorOptions | "help" {
       case "--load":
         options.loadPath = value();
         break;
-      case "--flush-ms": {
-        const v = value();
-        if (!/^\d+$/.test(v) || Number(v) > 3_600_000) throw new UsageError(`--flush-ms must be 0-3600000, got ${v}`);
-        options.flushMs = Number(v);
+      case "--flush-ms":
+        options.flushMs = integer(0, 3_600_000);
         break;
-      }
-      case "--clusters": {
-        const v = value();
-        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_CLUSTERS) throw new UsageError(`--clusters must be 1-${MAX_CLUSTERS}, got ${v}`);
-        options.clusters = Number(v);
+      case "--clusters":
+        options.clusters = integer(1, MAX_CLUSTERS);
         break;
-      }
-      case "--auto-advance-ms": {
-        const v = value();
-        if (!/^\d+$/.test(v) || Number(v) > 3_600_000) throw new UsageError(`--auto-advance-ms must be 0-3600000, got ${v}`);
-        options.autoAdvanceMs = Number(v);
+      case "--auto-advance-ms":
+        options.autoAdvanceMs = integer(0, 3_600_000);
         break;
-      }
       default:
         throw new UsageError(`unknown argument ${argv[i]}`);
     }

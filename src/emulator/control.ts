@@ -21,9 +21,12 @@ import { count, timeoutOf, waitUntil } from "./waiting";
 
 const fail = (status: number, error: string): Reply => jsonReply(status, { error });
 
-function body(req: Incoming): { ok: true; value: unknown } | { ok: false; reply: Reply } {
-  const parsed = parseJson(req.body);
-  return parsed.ok ? { ok: true, value: parsed.value ?? {} } : { ok: false, reply: fail(400, `invalid JSON: ${parsed.error}`) };
+/** A control handler of a JSON body (empty means `{}`): invalid JSON is answered 400 before it runs. */
+function withBody(handler: (rt: Runtime, value: unknown, req: Incoming) => Reply): (rt: Runtime, req: Incoming) => Reply {
+  return (rt, req) => {
+    const parsed = parseJson(req.body);
+    return parsed.ok ? handler(rt, parsed.value ?? {}, req) : fail(400, `invalid JSON: ${parsed.error}`);
+  };
 }
 
 async function heldRequests(rt: Runtime, req: Incoming): Promise<Reply> {
@@ -37,12 +40,10 @@ async function heldRequests(rt: Runtime, req: Incoming): Promise<Reply> {
 
 const MOUNT_PATH = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 
-function addMount(rt: Runtime, req: Incoming): Reply {
-  const b = body(req);
-  if (!b.ok) return b.reply;
-  if (!isRecord(b.value)) return fail(400, "body must be a JSON object");
-  const { type } = b.value;
-  const path = typeof b.value.path === "string" ? b.value.path.replace(/^\/+|\/+$/g, "") : undefined;
+function addMount(rt: Runtime, value: unknown): Reply {
+  if (!isRecord(value)) return fail(400, "body must be a JSON object");
+  const { type } = value;
+  const path = typeof value.path === "string" ? value.path.replace(/^\/+|\/+$/g, "") : undefined;
   if (path === undefined || !MOUNT_PATH.test(path)) return fail(400, "path must be segments of letters, digits, - and _");
   const reserved = reservedPrefix(path);
   if (reserved !== undefined) return fail(400, `path ${reserved} is reserved`);
@@ -54,11 +55,9 @@ function addMount(rt: Runtime, req: Incoming): Reply {
   return emptyReply(204);
 }
 
-function setSink(rt: Runtime, req: Incoming): Reply {
-  const b = body(req);
-  if (!b.ok) return b.reply;
-  if (!isRecord(b.value)) return fail(400, "body must be a JSON object");
-  const { status = 200, body: text } = b.value;
+function setSink(rt: Runtime, value: unknown, req: Incoming): Reply {
+  if (!isRecord(value)) return fail(400, "body must be a JSON object");
+  const { status = 200, body: text } = value;
   if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return fail(400, "status must be an integer HTTP status (200-599)");
   if (text !== undefined && typeof text !== "string") return fail(400, "body must be a string");
   const sink = rt.sinks.get(req.params.name);
@@ -104,12 +103,10 @@ const routes: Route<Runtime>[] = [
   {
     method: "POST",
     path: "/faults",
-    handler: (rt, req) => {
-      const b = body(req);
-      if (!b.ok) return b.reply;
-      const fault = rt.faults.add(b.value);
+    handler: withBody((rt, value) => {
+      const fault = rt.faults.add(value);
       return typeof fault === "string" ? fail(400, fault) : jsonReply(201, { id: fault.id });
-    },
+    }),
   },
   { method: "GET", path: "/faults", handler: (rt) => jsonReply(200, { faults: rt.faults.list() }) },
   // GET /faults/held[?wait=N[&timeoutMs=T]]: the requests hold faults are holding, once at least N are.
@@ -119,16 +116,14 @@ const routes: Route<Runtime>[] = [
   {
     method: "PUT",
     path: "/throttle",
-    handler: (rt, req) => {
-      const b = body(req);
-      if (!b.ok) return b.reply;
-      const problem = rt.faults.throttle.set(b.value);
+    handler: withBody((rt, value) => {
+      const problem = rt.faults.throttle.set(value);
       return problem ? fail(400, problem) : jsonReply(200, rt.faults.throttle.report());
-    },
+    }),
   },
   { method: "GET", path: "/throttle", handler: (rt) => jsonReply(200, rt.faults.throttle.report()) },
   { method: "DELETE", path: "/throttle", handler: (rt) => (rt.faults.throttle.off(), emptyReply(204)) },
-  { method: "POST", path: "/mounts", handler: addMount },
+  { method: "POST", path: "/mounts", handler: withBody(addMount) },
   ...identityControlRoutes,
   ...directoryControlRoutes,
   ...registryControlRoutes,
@@ -138,7 +133,7 @@ const routes: Route<Runtime>[] = [
     path: "/mounts",
     handler: (rt) => jsonReply(200, { mounts: Object.entries(rt.store.data.secrets.mounts).map(([path, m]) => ({ path, type: m.type })) }),
   },
-  { method: "PUT", path: "/sinks/:name", handler: setSink },
+  { method: "PUT", path: "/sinks/:name", handler: withBody(setSink) },
   { method: "GET", path: "/sinks/:name", handler: (rt, req) => jsonReply(200, { requests: rt.sinks.get(req.params.name).requests }) },
   { method: "DELETE", path: "/sinks/:name", handler: (rt, req) => (rt.sinks.delete(req.params.name), emptyReply(204)) },
 ];

@@ -72,7 +72,8 @@ export class SvcError extends Error {
     const status = init.status;
     const summary = head ?? (status !== undefined ? `${status} ${STATUS_CODES[status] ?? "Error"}` : code);
     super(redact(compose(method, path, summary, messages)), init.cause !== undefined ? { cause: init.cause } : undefined);
-    this.name = "SvcError";
+    // Each subclass is named by its class (NotFoundError, ...), so none sets it again.
+    this.name = new.target.name;
     this.code = code;
     this.service = init.service;
     this.method = method;
@@ -86,48 +87,23 @@ export class SvcError extends Error {
 }
 
 /** The object does not exist (404). Reads of a resource treat it as "gone"; the run service also answers it for "not authorized". */
-export class NotFoundError extends SvcError {
-  constructor(init: SvcErrorInit) {
-    super("not_found", init);
-    this.name = "NotFoundError";
-  }
-}
+export class NotFoundError extends SvcError { constructor(init: SvcErrorInit) { super("not_found", init); } }
 
 /**
  * The request conflicts with the object's state (409), or a check the provider makes first refused
  * it: an object already at the path (without `adopt`), a delete of something still in use, a run
  * action the run does not allow now.
  */
-export class ConflictError extends SvcError {
-  constructor(init: SvcErrorInit) {
-    super("conflict", init);
-    this.name = "ConflictError";
-  }
-}
+export class ConflictError extends SvcError { constructor(init: SvcErrorInit) { super("conflict", init); } }
 
 /** The token is missing, invalid or lacks a capability (401, 403). */
-export class ForbiddenError extends SvcError {
-  constructor(init: SvcErrorInit) {
-    super("forbidden", init);
-    this.name = "ForbiddenError";
-  }
-}
+export class ForbiddenError extends SvcError { constructor(init: SvcErrorInit) { super("forbidden", init); } }
 
 /** Too many requests (429), after the client's retries honouring `Retry-After` ran out. */
-export class RateLimitedError extends SvcError {
-  constructor(init: SvcErrorInit) {
-    super("rate_limited", init);
-    this.name = "RateLimitedError";
-  }
-}
+export class RateLimitedError extends SvcError { constructor(init: SvcErrorInit) { super("rate_limited", init); } }
 
 /** The server failed (5xx, or any other unexpected status), after the client's retries of safe requests ran out. */
-export class ServerError extends SvcError {
-  constructor(init: SvcErrorInit) {
-    super("server", init);
-    this.name = "ServerError";
-  }
-}
+export class ServerError extends SvcError { constructor(init: SvcErrorInit) { super("server", init); } }
 
 /**
  * 400/422 from a server, or local validation: `new InvalidInputError([{ path: "urls[0]",
@@ -144,7 +120,6 @@ export class InvalidInputError extends SvcError {
       ? { ...context, messages: problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)) }
       : input;
     super("invalid_input", init, local && init.status === undefined ? "invalid input" : undefined);
-    this.name = "InvalidInputError";
     this.problems = problems;
   }
 }
@@ -162,7 +137,6 @@ export class TransportError extends SvcError {
 
   constructor(init: TransportInit) {
     super("transport", init, oneLine(`${init.causeCode} ${init.causeMessage}`));
-    this.name = "TransportError";
     this.causeCode = init.causeCode;
   }
 }

@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ConfigError, SETTINGS, type ConfigSource } from "../config";
+import { runCommand, UsageError } from "../core/command";
 import { makeContext } from "../core/context";
 import { isSvcError, type Service } from "../http";
 import { closeAgents } from "../http";
@@ -29,7 +30,6 @@ It never writes to a server.
   --force          overwrite DIR/index.ts and DIR/pulumi-config.sh when they exist
   --help           show this text`;
 
-export class UsageError extends Error {}
 
 export interface ImportArgs { workspaces: string[]; mounts: Record<string, string[]>; out: string; force: boolean }
 
@@ -111,16 +111,4 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   return { out: `${lines.join("\n")}\n`, code: 0 };
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).finally(closeAgents).then(
-    ({ out, code }) => {
-      process.stdout.write(out);
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`pulumi-svc-import: ${(err as Error).message}\n`);
-      if (err instanceof UsageError) process.stderr.write(`${USAGE}\n`);
-      process.exitCode = err instanceof UsageError ? 2 : 1;
-    },
-  );
-}
+if (require.main === module) runCommand("pulumi-svc-import", USAGE, () => main(process.argv.slice(2)).finally(closeAgents));

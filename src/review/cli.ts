@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import * as fs from "node:fs";
+import { runCommand, UsageError } from "../core/command";
 import { review } from "./review";
 
 const USAGE = `Usage: pulumi-svc-review [--full] [--fail-on-risk] [FILE]
@@ -17,7 +18,6 @@ Input that is not a preview exits 1, a wrong option 2.
   --fail-on-risk   exit 3 when any change puts data at risk (the review is printed all the same)
   --help           show this text`;
 
-export class UsageError extends Error {}
 
 export interface ReviewArgs { full: boolean; failOnRisk: boolean; file?: string }
 
@@ -51,16 +51,4 @@ export async function main(argv: string[]): Promise<{ out: string; code: number 
   return { out, code: failed || (args.failOnRisk && atRisk > 0) ? FAILED_PREVIEW : 0 };
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    ({ out, code }) => {
-      process.stdout.write(out);
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`pulumi-svc-review: ${(err as Error).message}\n`);
-      if (err instanceof UsageError) process.stderr.write(`${USAGE}\n`);
-      process.exitCode = err instanceof UsageError ? 2 : 1;
-    },
-  );
-}
+if (require.main === module) runCommand("pulumi-svc-review", USAGE, () => main(process.argv.slice(2)));

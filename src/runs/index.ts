@@ -1,5 +1,4 @@
-import type * as pulumi from "@pulumi/pulumi";
-import { connectionOf, type Connection } from "../core/connection";
+import { connectionOf, type Connection, type ConnectionSettings } from "../core/connection";
 export {
   NotificationConfiguration, type NotificationConfigurationArgs, type DeliveryResponse, type Trigger,
   type DestinationType, TRIGGERS, DESTINATION_TYPES,
@@ -15,7 +14,7 @@ export { type RunAction } from "./runActions";
 export { RunWaitTimeoutError, RunFailedError } from "./runWait";
 export * from "./runFunctions";
 export * from "./receiver";
-export type { Connection, ConnectionArgs } from "../core/connection";
+export type { Connection, ConnectionArgs, ConnectionSettings } from "../core/connection";
 export type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../core/fn";
 
 /**
@@ -27,13 +26,6 @@ export type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../core/fn";
  * const ci = svc.runs.connection({ url: "https://ci.example.com/api/v2", token: cfg.requireSecret("ciToken") });
  * new svc.runs.Run("deploy", { workspaceId, message: "deploy", connection: ci });
  */
-export function connection(c: {
-  /** Base URL of the API (e.g. ending with `/api/v2`); default `svc:runUrl` / `SVC_RUN_URL`. */
-  url?: pulumi.Input<string>;
-  /** API token, made secret; default `svc:runToken` / `SVC_RUN_TOKEN`. */
-  token?: pulumi.Input<string>;
-  /** Requests in flight to this server at once, per process; default `svc:maxConcurrentRequests` / `SVC_MAX_CONCURRENT_REQUESTS`, else 16. */
-  maxConcurrentRequests?: pulumi.Input<number>;
-}): Connection<"runs"> {
+export function connection(c: ConnectionSettings): Connection<"runs"> {
   return connectionOf("runs", c);
 }

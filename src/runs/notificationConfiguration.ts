@@ -261,8 +261,4 @@ export type NotificationConfigurationArgs = ArgsOf<typeof notificationConfigurat
  * ```
  */
 export interface NotificationConfiguration extends OutputsOf<typeof notificationConfigurationFields> {}
-export class NotificationConfiguration extends SvcResource {
-  constructor(name: string, args: NotificationConfigurationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(notificationConfigurationDefinition, name, args, opts));
-  }
-}
+export class NotificationConfiguration extends SvcResource { constructor(name: string, args: NotificationConfigurationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(notificationConfigurationDefinition, name, args, opts)); } }

@@ -269,8 +269,4 @@ export type RunArgs = ArgsOf<typeof runFields> & ConnectionArgs<"runs">;
  */
 // The waiting settings are local, yet the class has always offered them as outputs (they are in state).
 export interface Run extends OutputsOf<typeof runFields, "waitFor" | "applyWhenConfirmable" | "timeoutSeconds" | "pollIntervalSeconds"> {}
-export class Run extends SvcResource {
-  constructor(name: string, args: RunArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(runDefinition, name, args, opts));
-  }
-}
+export class Run extends SvcResource { constructor(name: string, args: RunArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(runDefinition, name, args, opts)); } }

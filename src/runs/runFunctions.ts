@@ -64,10 +64,7 @@ export type GetRunResult = RunDetails & {
   included?: IncludedResource[];
 };
 
-const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = {
-  name: "getRun",
-  fields: getRunFields,
-  sideEffects: false, service: "runs",
+const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = { name: "getRun", fields: getRunFields, sideEffects: false, service: "runs",
   async run(ctx, args) {
     const { run, included } = await readRun(ctx, args.runId, args.include);
     return args.include && args.include.length > 0 ? { ...run, included } : run;
@@ -95,10 +92,7 @@ const listRunsFields: typeof runListFields & typeof listRunsFieldsOwn = { ...run
 /** Arguments of {@link listRuns}: the workspace, filters and search. */
 export type ListRunsArgs = PlainArgsOf<typeof listRunsFields>;
 
-const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = {
-  name: "listRuns",
-  fields: listRunsFields,
-  sideEffects: false, service: "runs",
+const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = { name: "listRuns", fields: listRunsFields, sideEffects: false, service: "runs",
   async run(ctx, args) {
     const all: RunDetails[] = [];
     for await (const run of iterateRuns(ctx, args)) {

@@ -195,12 +195,18 @@ function paramsOf(fields: Fields, args: Props): Record<string, string> {
   return out;
 }
 
+/** What a list function answers. */
+export interface NameList {
+  /** The names (or ids) listed; empty when there are none. */
+  keys: string[];
+}
+
 /**
  * A function listing the names under a list route (`listRoles`, `listKmsProviders`, ...), in the
  * service's order; it only reads. The route's parameters are the arguments, with their fields'
  * defaults (a mount), unless `params` says otherwise.
  */
 export function namesFunction<A extends object>(def: Pick<FunctionDefinition<A, unknown>, "name" | "service"> & { fields: Fields }, route: string,
-  params: (args: A) => Record<string, string> = (args) => paramsOf(def.fields, args as Props)): FunctionDefinition<A, { keys: string[] }> {
+  params: (args: A) => Record<string, string> = (args) => paramsOf(def.fields, args as Props)): FunctionDefinition<A, NameList> {
   return { ...def, sideEffects: false, run: async (ctx, args) => ({ keys: await listNames(ctx, route, params(args)) }) };
 }

@@ -9,7 +9,8 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeContext } from "../../src/core/context";
 import { KIND_NAMES, kindDefinition } from "../../src/kinds";
-import { main, parseArgs, UsageError } from "../../src/import/cli";
+import { main, parseArgs } from "../../src/import/cli";
+import { UsageError } from "../../src/core/command";
 import { kindsInOrder, walk } from "../../src/import/walk";
 import { control, secretsApi, useEmulator } from "../support/emulator";
 

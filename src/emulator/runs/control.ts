@@ -38,12 +38,7 @@ function waitMessage(rt: Runtime, run: Run): string {
   }
 }
 
-function advance(rt: Runtime, req: Incoming): Reply {
-  const run = rt.store.data.run.runs[req.params.id];
-  if (!run) return fail(404, `no run ${req.params.id}`);
-  const parsed = objectBody(req);
-  if (!parsed.ok) return parsed.reply;
-  const body = parsed.value;
+function advance(rt: Runtime, run: Run, body: Record<string, unknown>): Reply {
   if (body.to === undefined) {
     const moved = step(rt, run);
     return moved.kind === "move" ? runDocument(rt, run) : fail(409, waitMessage(rt, run));
@@ -59,12 +54,7 @@ function advance(rt: Runtime, req: Incoming): Reply {
   return runDocument(rt, run);
 }
 
-function outcome(rt: Runtime, req: Incoming): Reply {
-  const run = rt.store.data.run.runs[req.params.id];
-  if (!run) return fail(404, `no run ${req.params.id}`);
-  const parsed = objectBody(req);
-  if (!parsed.ok) return parsed.reply;
-  const body = parsed.value;
+function outcome(rt: Runtime, run: Run, body: Record<string, unknown>): Reply {
   const { hasChanges, policy, error, costEstimation, holdAt } = body;
   if (hasChanges !== undefined && typeof hasChanges !== "boolean") return fail(400, "hasChanges must be a boolean");
   if (costEstimation !== undefined && typeof costEstimation !== "boolean") return fail(400, "costEstimation must be a boolean");
@@ -90,27 +80,19 @@ function settingsOf(rt: Runtime) {
 }
 
 /** POST /clock/advance {ms}: the run service's clock jumps forward (cool-offs pass) without anyone waiting. */
-function advanceClock(rt: Runtime, req: Incoming): Reply {
-  const parsed = objectBody(req);
-  if (!parsed.ok) return parsed.reply;
-  if (!nonNegativeInt(parsed.value.ms)) return fail(400, "ms must be a non-negative integer");
-  rt.runService.advancedMs += parsed.value.ms;
+function advanceClock(rt: Runtime, body: Record<string, unknown>): Reply {
+  if (!nonNegativeInt(body.ms)) return fail(400, "ms must be a non-negative integer");
+  rt.runService.advancedMs += body.ms;
   return jsonReply(200, settingsOf(rt));
 }
 
-function putClock(rt: Runtime, req: Incoming): Reply {
-  const parsed = objectBody(req);
-  if (!parsed.ok) return parsed.reply;
-  const body = parsed.value;
+function putClock(rt: Runtime, body: Record<string, unknown>): Reply {
   if (!nonNegativeInt(body.autoAdvanceMs)) return fail(400, "autoAdvanceMs must be a non-negative integer (0 turns the timer off)");
   rt.runService.setAutoAdvance(body.autoAdvanceMs);
   return jsonReply(200, settingsOf(rt));
 }
 
-function putSettings(rt: Runtime, req: Incoming): Reply {
-  const parsed = objectBody(req);
-  if (!parsed.ok) return parsed.reply;
-  const body = parsed.value;
+function putSettings(rt: Runtime, body: Record<string, unknown>): Reply {
   if (body.forceCancelCooloffMs !== undefined) {
     if (!nonNegativeInt(body.forceCancelCooloffMs)) return fail(400, "forceCancelCooloffMs must be a non-negative integer");
     rt.runService.forceCancelCooloffMs = body.forceCancelCooloffMs;
@@ -129,6 +111,22 @@ export function objectBody(req: Incoming): Body {
   if (!parsed.ok) return { ok: false, reply: fail(400, `invalid JSON: ${parsed.error}`) };
   const value = parsed.value ?? {};
   return isRecord(value) ? { ok: true, value } : { ok: false, reply: fail(400, "body must be a JSON object") };
+}
+
+/** A control handler of a JSON object body: anything else is answered 400 before it runs. */
+export function withObject(handler: (rt: Runtime, body: Record<string, unknown>) => Reply): (rt: Runtime, req: Incoming) => Reply {
+  return (rt, req) => {
+    const parsed = objectBody(req);
+    return parsed.ok ? handler(rt, parsed.value) : parsed.reply;
+  };
+}
+
+/** A control handler of the run `:id` (404 when there is none) and a JSON object body. */
+function withRun(handler: (rt: Runtime, run: Run, body: Record<string, unknown>) => Reply): (rt: Runtime, req: Incoming) => Reply {
+  return (rt, req) => {
+    const run = rt.store.data.run.runs[req.params.id];
+    return run ? withObject((_, body) => handler(rt, run, body))(rt, req) : fail(404, `no run ${req.params.id}`);
+  };
 }
 
 /**
@@ -184,10 +182,8 @@ function resultFor(trigger: AssessmentTrigger, workspaceId: string, baseUrl: str
   };
 }
 
-function recordAssessment(rt: Runtime, req: Incoming): Reply {
-  const parsed = objectBody(req);
-  if (!parsed.ok) return parsed.reply;
-  const { workspaceId, trigger } = parsed.value;
+function recordAssessment(rt: Runtime, body: Record<string, unknown>): Reply {
+  const { workspaceId, trigger } = body;
   const state = rt.store.data.run;
   const ws = typeof workspaceId === "string" ? state.workspaces[workspaceId] : undefined;
   if (!ws) return fail(404, `no workspace ${String(workspaceId)}`);
@@ -203,13 +199,13 @@ function recordAssessment(rt: Runtime, req: Incoming): Reply {
 }
 
 export const runControlRoutes: Route<Runtime>[] = [
-  { method: "POST", path: "/runs/:id/advance", handler: advance },
-  { method: "POST", path: "/runs/:id/outcome", handler: outcome },
-  { method: "PUT", path: "/clock", handler: putClock },
+  { method: "POST", path: "/runs/:id/advance", handler: withRun(advance) },
+  { method: "POST", path: "/runs/:id/outcome", handler: withRun(outcome) },
+  { method: "PUT", path: "/clock", handler: withObject(putClock) },
   { method: "GET", path: "/clock", handler: (rt) => jsonReply(200, settingsOf(rt)) },
-  { method: "POST", path: "/clock/advance", handler: advanceClock },
-  { method: "PUT", path: "/settings", handler: putSettings },
+  { method: "POST", path: "/clock/advance", handler: withObject(advanceClock) },
+  { method: "PUT", path: "/settings", handler: withObject(putSettings) },
   { method: "GET", path: "/settings", handler: (rt) => jsonReply(200, settingsOf(rt)) },
-  { method: "POST", path: "/assessments", handler: recordAssessment },
+  { method: "POST", path: "/assessments", handler: withObject(recordAssessment) },
   { method: "GET", path: "/deliveries", handler: listDeliveries },
 ];

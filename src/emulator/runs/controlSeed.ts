@@ -1,8 +1,8 @@
-import { jsonReply, type Incoming, type Reply } from "../http";
+import { jsonReply, type Reply } from "../http";
 import type { Route } from "../router";
 import type { Runtime } from "../runtime";
 import { isRecord, now, randomId } from "../util";
-import { fail, objectBody } from "./control";
+import { fail, withObject } from "./control";
 import { DEFAULT_RUN_MESSAGE, buildRun, queueRun, type RunFields } from "./runCreate";
 import { timestampKey } from "./runPath";
 import {
@@ -247,10 +247,8 @@ function finish(run: Run, status: RunStatus): void {
   if (status === "canceled" || status === "force_canceled") run.canceledAt = at;
 }
 
-function bulkCreate(rt: Runtime, req: Incoming): Reply {
-  const parsed = objectBody(req);
-  if (!parsed.ok) return parsed.reply;
-  const bulk = read(rt, parsed.value);
+function bulkCreate(rt: Runtime, body: Record<string, unknown>): Reply {
+  const bulk = read(rt, body);
   if (typeof bulk === "string") return fail(400, bulk);
   const state = rt.store.data.run;
   const ws = state.workspaces[bulk.workspaceId];
@@ -274,12 +272,10 @@ export const runSeedRoutes: Route<Runtime>[] = [
   {
     method: "POST",
     path: "/seed",
-    handler: (rt, req) => {
-      const b = objectBody(req);
-      if (!b.ok) return b.reply;
-      const result = seed(rt.store.data.run, b.value);
+    handler: withObject((rt, body) => {
+      const result = seed(rt.store.data.run, body);
       return typeof result === "string" ? fail(400, result) : jsonReply(200, result);
-    },
+    }),
   },
-  { method: "POST", path: "/runs", handler: bulkCreate },
+  { method: "POST", path: "/runs", handler: withObject(bulkCreate) },
 ];

@@ -202,11 +202,7 @@ export type CheckOutArgs = ArgsOf<typeof checkOutFields> & ConnectionArgs<"secre
  * ```
  */
 export interface CheckOut extends OutputsOf<typeof checkOutFields> {}
-export class CheckOut extends SvcResource {
-  constructor(name: string, args: CheckOutArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(checkOutDefinition, name, args, opts));
-  }
-}
+export class CheckOut extends SvcResource { constructor(name: string, args: CheckOutArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(checkOutDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
@@ -219,10 +215,7 @@ export type CheckOutFnArgs = PlainArgsOf<typeof checkOutFnFields>;
 /** What to borrow, as Inputs. */
 export type CheckOutFnInputs = ArgsOf<typeof checkOutFnFields>;
 
-const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = {
-  name: "checkOut",
-  fields: checkOutFnFields,
-  sideEffects: true,
+const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = { name: "checkOut", fields: checkOutFnFields, sideEffects: true,
   async run(ctx, args) {
     const r = await borrowSafely(ctx, args);
     // A function keeps no state: what it cannot resolve is told to its caller, with the loan if there is one.

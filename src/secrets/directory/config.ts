@@ -206,18 +206,11 @@ export type DirectoryConfigArgs = ArgsOf<typeof directoryConfigFields> & Connect
  * ```
  */
 export interface Config extends OutputsOf<typeof directoryConfigFields> {}
-export class Config extends SvcResource {
-  constructor(name: string, args: DirectoryConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(directoryConfigDefinition, name, args, opts));
-  }
-}
+export class Config extends SvcResource { constructor(name: string, args: DirectoryConfigArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(directoryConfigDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
-const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = {
-  name: "getConfig",
-  fields: mountField,
-  sideEffects: false,
+const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = { name: "getConfig", fields: mountField, sideEffects: false,
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: R.config.read, params: params(args) });
     return configInfo((res.body as { data?: Record<string, unknown> }).data ?? {}, args.mount ?? DEFAULT_DIRECTORY_MOUNT);

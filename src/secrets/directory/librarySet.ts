@@ -18,7 +18,7 @@ import { namesFunction, pathObject } from "../pathObject";
 import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
-import type { NameList } from "./role";
+import type { NameList } from "../pathObject";
 
 /**
  * The server's accounts, in the program's order when they are the same accounts: the order is the
@@ -102,11 +102,7 @@ export type LibrarySetArgs = ArgsOf<typeof librarySetFields> & ConnectionArgs<"s
  * ```
  */
 export interface LibrarySet extends OutputsOf<typeof librarySetFields> {}
-export class LibrarySet extends SvcResource {
-  constructor(name: string, args: LibrarySetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(librarySetDefinition, name, args, opts));
-  }
-}
+export class LibrarySet extends SvcResource { constructor(name: string, args: LibrarySetArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(librarySetDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
@@ -141,10 +137,7 @@ const accountStatusFields = {
 /** Per account: available, or who borrowed it. */
 export type AccountStatus = ResultOf<typeof accountStatusFields>;
 
-const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = {
-  name: "getLibraryStatus",
-  fields: setRefFields,
-  sideEffects: false,
+const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = { name: "getLibraryStatus", fields: setRefFields, sideEffects: false,
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: R.librarySet.status, params: params({ ...args, name: args.setName }) });
     const out: Record<string, AccountStatus> = {};

@@ -12,7 +12,7 @@ import { registration, SvcResource } from "../../core/resource";
 import { duration, keepForm, type Duration } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { namesFunction, pathObject } from "../pathObject";
+import { namesFunction, pathObject, type NameList } from "../pathObject";
 import { mountField, type MountArgs, type MountInputs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
@@ -79,19 +79,9 @@ export type DirectoryRoleArgs = ArgsOf<typeof directoryRoleFields> & ConnectionA
  * ```
  */
 export interface Role extends OutputsOf<typeof directoryRoleFields> {}
-export class Role extends SvcResource {
-  constructor(name: string, args: DirectoryRoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(directoryRoleDefinition, name, args, opts));
-  }
-}
+export class Role extends SvcResource { constructor(name: string, args: DirectoryRoleArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(directoryRoleDefinition, name, args, opts)); } }
 
 // ---- functions ----
-
-/** Names listed by the service, in its order; empty when there are none. */
-export interface NameList {
-  /** The names. */
-  keys: string[];
-}
 
 const roleRefFieldsOwn = {
   /** Name of the role. */
@@ -118,10 +108,7 @@ const credentialFields = {
 /** A role's credentials. */
 export type DirectoryCredentials = ResultOf<typeof credentialFields>;
 
-const credsFn: FunctionDefinition<RoleRefArgs, DirectoryCredentials> = {
-  name: "getCredentials",
-  fields: roleRefFields,
-  sideEffects: false,
+const credsFn: FunctionDefinition<RoleRefArgs, DirectoryCredentials> = { name: "getCredentials", fields: roleRefFields, sideEffects: false,
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: R.role.creds, params: params({ ...args, name: args.role }) });
     const d = dataOf(res.body);

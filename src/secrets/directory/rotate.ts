@@ -25,10 +25,7 @@ function result(status: number, body: unknown, what: string): RotationResult {
   return { rotated: status === 204 || warnings.length === 0, warnings };
 }
 
-const rootFn: FunctionDefinition<MountArgs, RotationResult> = {
-  name: "rotateRoot",
-  fields: mountField,
-  sideEffects: true,
+const rootFn: FunctionDefinition<MountArgs, RotationResult> = { name: "rotateRoot", fields: mountField, sideEffects: true,
   async run(ctx, args) {
     // Nothing shows whether a root rotation whose response was lost happened, and sending it again
     // is harmless: either way the bind password ends up one that only the service knows.
@@ -57,10 +54,7 @@ export type RotateRoleArgs = PlainArgsOf<typeof rotateRoleFields>;
 /** Which role, as Inputs. */
 export type RotateRoleInputs = ArgsOf<typeof rotateRoleFields>;
 
-const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = {
-  name: "rotateRole",
-  fields: rotateRoleFields,
-  sideEffects: true,
+const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = { name: "rotateRole", fields: rotateRoleFields, sideEffects: true,
   async run(ctx, args) {
     const p = { mount: args.mount ?? DEFAULT_DIRECTORY_MOUNT, name: args.name };
     // A second rotation would push the password from before the first out of last_password, so a

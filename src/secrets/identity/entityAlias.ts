@@ -16,7 +16,7 @@ import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
-import { fetchData, listNames, namesFunction, readDecoded } from "../pathObject";
+import { fetchData, listNames, namesFunction, readDecoded, type NameList } from "../pathObject";
 import { createdId } from "../createdId";
 import type { ConnectionArgs } from "../../core/connection";
 import { IDENTITY_ROUTES } from "./routes";
@@ -180,18 +180,11 @@ export type EntityAliasArgs = ArgsOf<typeof entityAliasFields> & ConnectionArgs<
  * ```
  */
 export interface EntityAlias extends OutputsOf<typeof entityAliasFields> {}
-export class EntityAlias extends SvcResource {
-  constructor(name: string, args: EntityAliasArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(entityAliasDefinition, name, args, opts));
-  }
-}
+export class EntityAlias extends SvcResource { constructor(name: string, args: EntityAliasArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(entityAliasDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
-const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasInfo> = {
-  name: "getEntityAlias",
-  fields: aliasRefFields,
-  sideEffects: false, service: "secrets",
+const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasInfo> = { name: "getEntityAlias", fields: aliasRefFields, sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: IDENTITY_ROUTES.entityAlias.read, params: { id: args.id } });
     return aliasInfo(args.id, dataOf(res.body));
@@ -207,13 +200,7 @@ export const getEntityAlias: (args: PlainArgsOf<typeof aliasRefFields>, opts?: S
 export const getEntityAliasOutput: (args: ArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<EntityAliasInfo> = forms(getFn).output;
 
 /** Ids of every entity alias (empty when there are none). */
-export const listEntityAliases: (opts?: SvcInvokeOptions<"secrets">) => Promise<{
-  /** Ids of every entity alias. */
-  keys: string[];
-}> = (opts) => forms(listFn).promise({}, opts);
+export const listEntityAliases: (opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = (opts) => forms(listFn).promise({}, opts);
 
 /** Output form of {@link listEntityAliases}. */
-export const listEntityAliasesOutput: (opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<{
-  /** Ids of every entity alias. */
-  keys: string[];
-}> = (opts) => forms(listFn).output({}, opts);
+export const listEntityAliasesOutput: (opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NameList> = (opts) => forms(listFn).output({}, opts);

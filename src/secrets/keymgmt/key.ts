@@ -14,7 +14,7 @@ import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, rotateOnce } from "../pathObject";
+import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, rotateOnce, type NameList } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
 
@@ -250,11 +250,7 @@ export type KeyArgs = ArgsOf<typeof keyFields> & ConnectionArgs<"secrets">;
  * ```
  */
 export interface Key extends OutputsOf<typeof keyFields> {}
-export class Key extends SvcResource {
-  constructor(name: string, args: KeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(keyDefinition, name, args, opts));
-  }
-}
+export class Key extends SvcResource { constructor(name: string, args: KeyArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(keyDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
@@ -271,10 +267,8 @@ export interface ListKeysArgs {
   mount?: string;
 }
 
-export interface ListResult {
-  /** The names (or ids) listed, in the service's order; empty when there are none. */
-  keys: string[];
-}
+/** The names (or ids) listed, in the service's order; empty when there are none. */
+export type ListResult = NameList;
 
 const mountOnlyFields = pick(keyFields, "mount");
 

@@ -165,11 +165,7 @@ export type KeyDistributionArgs = ArgsOf<typeof keyDistributionFields> & Connect
  * ```
  */
 export interface KeyDistribution extends OutputsOf<typeof keyDistributionFields> {}
-export class KeyDistribution extends SvcResource {
-  constructor(name: string, args: KeyDistributionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(keyDistributionDefinition, name, args, opts));
-  }
-}
+export class KeyDistribution extends SvcResource { constructor(name: string, args: KeyDistributionArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(keyDistributionDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
@@ -185,10 +181,7 @@ export type GetKeyDistributionArgs = PlainArgsOf<typeof getFields>;
 const listFn = namesFunction<ListKeyDistributionsArgs>({ name: "listKeyDistributions", fields: listFields, service: "secrets" }, KEYMGMT_ROUTES.keyDistribution.list,
   (args) => ({ mount: args.mount ?? DEFAULT_KEYMGMT_MOUNT, kms: args.kmsName }));
 
-const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
-  name: "getKeyDistribution",
-  fields: getFields,
-  sideEffects: false, service: "secrets",
+const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = { name: "getKeyDistribution", fields: getFields, sideEffects: false, service: "secrets",
   run: (ctx, args) => reportOf(ctx, KEYMGMT_ROUTES.keyDistribution.read, params(args), (data) => distributionInfo(data, args)),
 };
 

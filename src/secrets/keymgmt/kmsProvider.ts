@@ -155,11 +155,7 @@ export type KmsProviderArgs = ArgsOf<typeof kmsProviderFields> & ConnectionArgs<
  * ```
  */
 export interface KmsProvider extends OutputsOf<typeof kmsProviderFields> {}
-export class KmsProvider extends SvcResource {
-  constructor(name: string, args: KmsProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(kmsProviderDefinition, name, args, opts));
-  }
-}
+export class KmsProvider extends SvcResource { constructor(name: string, args: KmsProviderArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(kmsProviderDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
@@ -169,10 +165,7 @@ const mountOnlyFields = pick(kmsProviderFields, "mount");
 /** Which KMS provider: its name and mount. */
 export type KmsProviderRefArgs = PlainArgsOf<typeof kmsProviderRefFields>;
 
-const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = {
-  name: "getKmsProvider",
-  fields: kmsProviderRefFields,
-  sideEffects: false, service: "secrets",
+const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = { name: "getKmsProvider", fields: kmsProviderRefFields, sideEffects: false, service: "secrets",
   run: (ctx, args) => reportOf(ctx, KEYMGMT_ROUTES.kmsProvider.read, params(args), (data) => info(data, args)),
 };
 

@@ -14,7 +14,7 @@ import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
-import { listNames, namesFunction, readDecoded, reportOf } from "../pathObject";
+import { listNames, namesFunction, readDecoded, reportOf, type NameList } from "../pathObject";
 import { createdId } from "../createdId";
 import type { ConnectionArgs } from "../../core/connection";
 import { MFA_ROUTES } from "./routes";
@@ -186,18 +186,11 @@ export type DualFactorMethodArgs = ArgsOf<typeof dualFactorMethodFields> & Conne
  * ```
  */
 export interface DualFactorMethod extends OutputsOf<typeof dualFactorMethodFields> {}
-export class DualFactorMethod extends SvcResource {
-  constructor(name: string, args: DualFactorMethodArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(dualFactorMethodDefinition, name, args, opts));
-  }
-}
+export class DualFactorMethod extends SvcResource { constructor(name: string, args: DualFactorMethodArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(dualFactorMethodDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
-const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorMethodInfo> = {
-  name: "getDualFactorMethod",
-  fields: methodRefFields,
-  sideEffects: false, service: "secrets",
+const getFn: FunctionDefinition<PlainArgsOf<typeof methodRefFields>, DualFactorMethodInfo> = { name: "getDualFactorMethod", fields: methodRefFields, sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const info = await reportOf(ctx, MFA_ROUTES.dualFactorMethod.read, { id: args.id }, (data) => methodInfo(args.id, data));
     // The result holds the keys the service returned: the record says which fields are secret.
@@ -218,13 +211,7 @@ export const getDualFactorMethod: (args: PlainArgsOf<typeof methodRefFields>, op
 export const getDualFactorMethodOutput: (args: ArgsOf<typeof methodRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DualFactorMethodInfo> = forms(getFn, { secret: true }).output;
 
 /** Ids (UUIDs) of the dual-factor methods visible in the current and parent namespaces. */
-export const listDualFactorMethods: (opts?: SvcInvokeOptions<"secrets">) => Promise<{
-  /** Ids of the dual-factor methods. */
-  keys: string[];
-}> = (opts) => forms(listFn).promise({}, opts);
+export const listDualFactorMethods: (opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = (opts) => forms(listFn).promise({}, opts);
 
 /** Output form of {@link listDualFactorMethods}. */
-export const listDualFactorMethodsOutput: (opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<{
-  /** Ids of the dual-factor methods. */
-  keys: string[];
-}> = (opts) => forms(listFn).output({}, opts);
+export const listDualFactorMethodsOutput: (opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NameList> = (opts) => forms(listFn).output({}, opts);

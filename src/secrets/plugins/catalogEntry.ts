@@ -184,11 +184,7 @@ export type CatalogEntryArgs = ArgsOf<typeof catalogEntryFields> & ConnectionArg
  * ```
  */
 export interface CatalogEntry extends OutputsOf<typeof catalogEntryFields> {}
-export class CatalogEntry extends SvcResource {
-  constructor(name: string, args: CatalogEntryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(catalogEntryDefinition, name, args, opts));
-  }
-}
+export class CatalogEntry extends SvcResource { constructor(name: string, args: CatalogEntryArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(catalogEntryDefinition, name, args, opts)); } }
 
 // ---- functions ----
 
@@ -205,10 +201,7 @@ export interface PluginCatalog {
 const pluginRefFields = pick(catalogEntryFields, "type", "name");
 const typeFields = pick(catalogEntryFields, "type");
 
-const getFn: FunctionDefinition<PlainArgsOf<typeof pluginRefFields>, PluginInfo> = {
-  name: "getPlugin",
-  fields: pluginRefFields,
-  sideEffects: false, service: "secrets",
+const getFn: FunctionDefinition<PlainArgsOf<typeof pluginRefFields>, PluginInfo> = { name: "getPlugin", fields: pluginRefFields, sideEffects: false, service: "secrets",
   async run(ctx, args) {
     const res = await request(ctx, { route: PLUGINS_ROUTES.catalogEntry.read, params: params(args) });
     return pluginInfo(dataOf(res.body), args);

@@ -14,7 +14,7 @@ import { isUnknown } from "../../core/unknown";
 import { duration, keepForm, seconds } from "../duration";
 import { dataOf, present } from "../envelope";
 import { adopt, mount, name } from "../fields";
-import { namesFunction, pathObject } from "../pathObject";
+import { namesFunction, pathObject, type NameList } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -174,19 +174,9 @@ export type RegistryRoleArgs = ArgsOf<typeof registryRoleFields> & ConnectionArg
  * ```
  */
 export interface Role extends OutputsOf<typeof registryRoleFields> {}
-export class Role extends SvcResource {
-  constructor(name: string, args: RegistryRoleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(registryRoleDefinition, name, args, opts));
-  }
-}
+export class Role extends SvcResource { constructor(name: string, args: RegistryRoleArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(registryRoleDefinition, name, args, opts)); } }
 
 // ---- functions ----
-
-/** Names listed by the service, in its order; empty when there are none. */
-export interface NameList {
-  /** The names. */
-  keys: string[];
-}
 
 const roleRefFieldsOwn = {
   /** Name of the role. */
@@ -240,10 +230,7 @@ export const getRegistryCredentials: (args: RegistryRoleRefArgs, opts?: SvcInvok
 /** Output form of {@link getRegistryCredentials}: secret, unknown during preview. */
 export const getRegistryCredentialsOutput: (args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RegistryCredentials> = forms(credsFn, { secret: true }).output;
 
-const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = {
-  name: "getRegistryRole",
-  fields: roleRefFields,
-  sideEffects: false,
+const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = { name: "getRegistryRole", fields: roleRefFields, sideEffects: false,
   async run(ctx, args) {
     const res = await ctx.client("secrets").request({ route: R.role.read, params: params({ ...args, name: args.role }) });
     return roleInfo(dataOf(res.body), { name: args.role, mount: args.mount });

@@ -95,11 +95,7 @@ export type SecondaryTokenArgs = ArgsOf<typeof secondaryTokenFields> & Connectio
  * ```
  */
 export interface SecondaryToken extends OutputsOf<typeof secondaryTokenFields> {}
-export class SecondaryToken extends SvcResource {
-  constructor(name: string, args: SecondaryTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(secondaryTokenDefinition, name, args, opts));
-  }
-}
+export class SecondaryToken extends SvcResource { constructor(name: string, args: SecondaryTokenArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(secondaryTokenDefinition, name, args, opts)); } }
 
 // ---- functions ----
 

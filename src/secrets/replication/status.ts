@@ -22,36 +22,33 @@ function records<R extends Fields>(fields: R) {
   return output<ReadOf<R>[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(one) : []) });
 }
 
-const secondaryInfoFields = {
+// What a status says of the cluster at the other end of a replication connection, from either end.
+const peerFields = {
+  /** Its API address. */
+  apiAddress: text(),
+  /** Its cluster address. */
+  clusterAddress: text(),
+  /** `connected` or `disconnected`. */
+  connectionStatus: text(),
+  /** Timestamp of the last heartbeat, "" before the first. */
+  lastHeartbeat: text(),
+};
+
+const secondaryOwnFields = {
   /** The `id` its activation token was issued for. */
   secondaryId: text(),
   /** The secondary's own cluster id (the key of its paths filter). */
   clusterId: text(),
   /** The secondary's active node. */
   nodeId: text(),
-  /** API address of the secondary. */
-  apiAddress: text(),
-  /** Cluster address of the secondary. */
-  clusterAddress: text(),
-  /** `connected` or `disconnected`. */
-  connectionStatus: text(),
-  /** Timestamp of the last heartbeat, "" before the first. */
-  lastHeartbeat: text(),
 };
+
+const secondaryInfoFields: typeof secondaryOwnFields & typeof peerFields = { ...secondaryOwnFields, ...peerFields };
 
 /** A secondary as its primary's status lists it. */
 export interface ReplicationSecondaryInfo extends ReadOf<typeof secondaryInfoFields> {}
 
-const primaryInfoFields = {
-  /** API address of the primary. */
-  apiAddress: text(),
-  /** Cluster address of the primary. */
-  clusterAddress: text(),
-  /** `connected` or `disconnected`. */
-  connectionStatus: text(),
-  /** Timestamp of the last heartbeat, "" before the first. */
-  lastHeartbeat: text(),
-};
+const primaryInfoFields = peerFields;
 
 /** The primary as a secondary's status names it. */
 export interface ReplicationPrimaryInfo extends ReadOf<typeof primaryInfoFields> {}

@@ -129,8 +129,4 @@ export type StoreSchemaArgs = ArgsOf<typeof storeSchemaFields> & ConnectionArgs<
  * ```
  */
 export interface StoreSchema extends OutputsOf<typeof storeSchemaFields> {}
-export class StoreSchema extends SvcResource {
-  constructor(name: string, args: StoreSchemaArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(storeSchemaDefinition, name, args, opts));
-  }
-}
+export class StoreSchema extends SvcResource { constructor(name: string, args: StoreSchemaArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(storeSchemaDefinition, name, args, opts)); } }

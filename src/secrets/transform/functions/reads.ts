@@ -5,7 +5,7 @@ import type { Context } from "../../../core/definition";
 import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
 import { forms } from "../../../core/forms";
 import { dataOf } from "../../envelope";
-import { listNames } from "../../pathObject";
+import { listNames, type NameList } from "../../pathObject";
 import { tokenizationKeyConfigFields } from "../tokenizationKeyConfig";
 import { field, fieldSet, output, pick, type FieldSet, type Fields, type InfoOf, type PlainArgsOf, type ReadOf } from "../../../core/fields";
 import { mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
@@ -59,10 +59,8 @@ const trimFields: typeof keyRefFields & typeof trimFieldsOwn = { ...keyRefFields
 /** Which keys to trim, and the oldest version to keep. */
 export type TrimArgs = PlainArgsOf<typeof trimFields>;
 
-export interface NamesResult {
-  /** Names, sorted; empty when there are none. */
-  keys: string[];
-}
+/** Names, sorted; empty when there are none. */
+export type NamesResult = NameList;
 
 const text = () => output<string>({ default: "", decode: String });
 const list = () => output<string[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(String) : []) });
