@@ -62,5 +62,8 @@ it("with SVC_REQUIRE_REAL=1: each test that needs the server fails with the reas
     expect(t.failureMessages.join("\n")).toContain("SVC_REQUIRE_REAL=1 but the planted server's tests cannot run: planted: the server is missing");
   }
   const r = spawnSync(process.execPath, [path.join(root, "scripts/ci-summary.js"), "0", path.join(dir, "require.json")], { encoding: "utf8" });
-  expect(r.stdout.trim()).toBe("1 passed, 3 failed");
+  // The summary line comes last, under one line naming each failure.
+  const lines = r.stdout.trim().split("\n");
+  expect(lines.at(-1)).toBe("1 passed, 3 failed");
+  expect(lines.slice(0, -1).map((l) => l.replace(/^failed: require: .*planted\.test\.mjs > /, ""))).toEqual(["needs the server one", "needs the server cell 1", "needs the server cell 2"]);
 });
