@@ -7,6 +7,8 @@
 // file that threw while loading, a beforeAll that threw: vitest reports them with no failed test),
 // every report that is missing or empty (its run never finished), and the setup failures .ci/run
 // counted itself (a CLI that could not be built). Exits 1 when anything failed or nothing passed.
+// Above the line it names each failure, and each test that passed only on its retry (the file
+// `<report>.flaky` that scripts/flaky-reporter.mjs writes beside a report).
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -49,6 +51,7 @@ function summarize(setupFailures, files) {
   let passed = 0;
   let failed = Number(setupFailures) || 0;
   const names = [];
+  const flaky = [];
   for (const f of files) {
     const label = `${path.basename(f, ".json")}: `;
     if (!fs.existsSync(f) || fs.statSync(f).size === 0) {
@@ -60,13 +63,19 @@ function summarize(setupFailures, files) {
     passed += c.passed;
     failed += c.failed;
     names.push(...c.names);
+    // Tests that passed on their retry (scripts/flaky-reporter.mjs): passed, and named all the same.
+    const flakyLog = `${f}.flaky`;
+    if (fs.existsSync(flakyLog)) {
+      for (const line of fs.readFileSync(flakyLog, "utf8").split("\n").filter(Boolean)) flaky.push(`${label}${line}`);
+    }
   }
-  return { passed, failed, names };
+  return { passed, failed, names, flaky };
 }
 
 if (require.main === module) {
   const [setupFailures, ...files] = process.argv.slice(2);
-  const { passed, failed, names } = summarize(setupFailures, files);
+  const { passed, failed, names, flaky } = summarize(setupFailures, files);
+  for (const name of flaky) console.log(`flaky: ${name}`);
   for (const name of names) console.log(`failed: ${name}`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 || passed === 0 ? 1 : 0;

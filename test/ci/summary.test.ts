@@ -14,12 +14,14 @@ const PLANTED: Record<string, string> = {
   "passes.test.mjs": 'import { expect, it } from "vitest";\nit("passes", () => expect(1).toBe(1));\nit("passes too", () => expect(2).toBe(2));\n',
   "fails.test.mjs": 'import { expect, it } from "vitest";\nit("fails", () => expect(1).toBe(2));\nit("passes", () => expect(1).toBe(1));\n',
   "throws-loading.test.mjs": 'import { it } from "vitest";\nthrow new Error("planted: the file throws while loading");\nit("never collected", () => {});\n',
+  // Fails on its first run and passes on its retry: the module (and its counter) stays loaded.
+  "flaky.test.mjs": 'import { expect, it } from "vitest";\nlet runs = 0;\nit("passes the second time", () => expect(++runs).toBe(2));\n',
   "hook-throws.test.mjs": 'import { beforeAll, describe, expect, it } from "vitest";\ndescribe("a suite", () => {\n  beforeAll(() => { throw new Error("planted: beforeAll throws"); });\n  it("never runs", () => expect(1).toBe(1));\n});\n',
 };
 
-function vitest(files: string[], report: string): void {
+function vitest(files: string[], report: string, more: string[] = []): void {
   const r = spawnSync(process.execPath, [path.join(root, "node_modules/vitest/vitest.mjs"), "run", "--root", dir, "--config", path.join(dir, "vitest.config.mjs"),
-    ...files, "--reporter=json", `--outputFile.json=${report}`], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    ...files, "--reporter=json", `--outputFile.json=${report}`, ...more], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, SVC_FLAKY_LOG: `${report}.flaky` } });
   expect(fs.existsSync(report), `vitest wrote no report:\n${r.stdout}\n${r.stderr}`).toBe(true);
 }
 
@@ -36,7 +38,9 @@ beforeAll(() => {
   fs.writeFileSync(path.join(dir, "vitest.config.mjs"), 'export default { test: { include: ["*.test.mjs"], pool: "forks" } };\n');
   for (const [name, text] of Object.entries(PLANTED)) fs.writeFileSync(path.join(dir, name), text);
   vitest(["passes.test.mjs"], path.join(dir, "green.json"));
-  vitest(Object.keys(PLANTED), path.join(dir, "planted.json"));
+  vitest(Object.keys(PLANTED).filter((f) => f !== "flaky.test.mjs"), path.join(dir, "planted.json"));
+  // As .ci/run runs the suites: one retry, and the reporter that names what passed only on it.
+  vitest(["flaky.test.mjs", "passes.test.mjs"], path.join(dir, "retried.json"), ["--retry=1", `--reporter=${path.join(root, "scripts/flaky-reporter.mjs")}`]);
 }, 180_000);
 
 afterAll(() => {
@@ -69,4 +73,10 @@ it("adds the setup failures and counts a missing or empty report as a failure", 
 it("nothing passed is a failed run, even with nothing failed", () => {
   fs.writeFileSync(path.join(dir, "none.json"), JSON.stringify({ success: true, testResults: [] }));
   expect(summary(0, [path.join(dir, "none.json")])).toEqual({ line: "0 passed, 0 failed", status: 1, named: [] });
+});
+
+it("a test that passed on its retry counts as passed and is named as flaky above the line", () => {
+  expect(summary(0, [path.join(dir, "retried.json")])).toEqual({
+    line: "3 passed, 0 failed", status: 0, named: ["flaky: retried: flaky.test.mjs > passes the second time (passed on retry 1)"],
+  });
 });
