@@ -9,8 +9,9 @@
 //   pulumi up            # creates everything, then encodes and decodes a card number
 //   (step2/)             # rotates the tokenization key, adds a support role, moves the fpe
 //                        # transformation to a template that takes spaces too and makes the email
-//                        # tokenization exportable (a replacement): pulumi-svc-review lists the
-//                        # last two under "Data at risk"
+//                        # tokenization exportable (a replacement, the crm role naming it
+//                        # replaced with it): pulumi-svc-review lists the last two under
+//                        # "Data at risk"
 import * as pulumi from "@pulumi/pulumi";
 import { declare, roundTrip } from "./shared";
 

@@ -41,12 +41,15 @@ export function declare(cfg: pulumi.Config, step2 = false) {
   const card = new t.FpeTransformation("card", { name: "card", template: fpeTemplate.name, tweakSource: "internal", allowedRoles: ["payments"] });
   const masked = new t.MaskingTransformation("masked", { name: "masked-card", template: cardTemplate.name, allowedRoles: ["payments", "support"] });
   const ssn = new t.TokenizationTransformation("ssn", { name: "ssn", stores: [store.name], maxTtl: "720h", allowedRoles: ["payments"] }, { dependsOn: [schema] });
-  // Email addresses, which no role uses yet; their tokens stay in the engine's own storage. Its
-  // mapping mode cannot change in place: step2's makes a new transformation at the same path (the
-  // old one deleted first), and the tokens issued under the old one no longer decode, so
-  // pulumi-svc-review lists `emails` under "Data at risk". A new transformation beside it (another
-  // name), callers moved before the old one goes, would keep them.
-  new t.TokenizationTransformation("emails", { name: "email", mappingMode: step2 ? "exportable" : "default", maxTtl: "720h" });
+  // Email addresses, tokenized through the `crm` role; their tokens stay in the engine's own
+  // storage. Its mapping mode cannot change in place: step2's makes a new transformation at the
+  // same path, the old one deleted first, and the role with it (the service refuses to delete a
+  // transformation a role names: the engine deletes the role first and makes it again after). The
+  // tokens issued under the old one no longer decode, so pulumi-svc-review lists `emails` under
+  // "Data at risk". A new transformation beside it (another name), callers moved before the old
+  // one goes, would keep them.
+  const emails = new t.TokenizationTransformation("emails", { name: "email", mappingMode: step2 ? "exportable" : "default", maxTtl: "720h", allowedRoles: ["crm"] });
+  new t.Role("crm", { name: "crm", transformations: [emails.name] });
   const payments = new t.Role("payments", { name: "payments", transformations: [card.name, masked.name, ssn.name] });
   return { t, card, masked, ssn, payments };
 }

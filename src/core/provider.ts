@@ -67,7 +67,12 @@ export function diff(def: ResourceDefinition, olds: Props, news: Props): {
   if (def.normalize) olds = { ...olds, ...def.normalize(olds) };
   const changed = changedKeys(def, olds, news);
   const immutable = new Set<string>(def.immutable ?? []);
-  const replaces = changed.filter((k) => immutable.has(k));
+  // A value naming other objects (`refers`) unknown as a whole is what the engine asks about when
+  // one of those objects is replaced delete-first (its dependent replacements): the service will not
+  // delete an object another names (a tokenization transformation a role lists), so this object
+  // goes first and comes back after it. Once known, the value is compared as any other.
+  const naming = (k: string) => isUnknown(news[k]) && (def.fields?.[k]?.refers?.length ?? 0) > 0;
+  const replaces = changed.filter((k) => immutable.has(k) || naming(k));
   const kept = (k: string) => !isUnknown(news[k]) && same(def, k, olds[k], news[k]);
   const identity = def.identity ?? [];
   const identityKept = identity.length > 0 && identity.every(kept);

@@ -6,6 +6,7 @@ import { plainJson } from "../../src/core/json";
 import { ServerError, TransportError, InvalidInputError, RateLimitedError } from "../../src/http";
 import { templateDefinition } from "../../src/secrets/transform/template";
 import { alphabetDefinition } from "../../src/secrets/transform/alphabet";
+import { roleDefinition } from "../../src/secrets/transform/role";
 import { notificationConfigurationDefinition as nc } from "../../src/runs/notificationConfiguration";
 
 const PROVIDER = { __provider: "exports.handler = ..." };
@@ -85,6 +86,17 @@ describe("diff", () => {
   it("counts an unknown value as a change and an unknown immutable value as a replace", () => {
     expect(diff(templateDefinition, tmpl, { ...tmpl, pattern: UNKNOWN }).changes).toBe(true);
     expect(diff(templateDefinition, tmpl, { ...tmpl, name: UNKNOWN })).toMatchObject({ replaces: ["name"], deleteBeforeReplace: false });
+  });
+
+  it("replaces, deleting first, when a value that names other objects is unknown as a whole (the engine's question about a dependent of a delete-first replacement)", () => {
+    const role = { name: "crm", mount: "transform", transformations: ["email"] };
+    // A role's transformations name transformations (refers): the service refuses to delete one a role names.
+    expect(diff(roleDefinition, role, { ...role, transformations: UNKNOWN })).toEqual({ changes: true, replaces: ["transformations"], deleteBeforeReplace: true });
+    // Known, the same value is no change and another one an update in place.
+    expect(diff(roleDefinition, role, { ...role })).toMatchObject({ changes: false, replaces: [] });
+    expect(diff(roleDefinition, role, { ...role, transformations: ["email", "card"] })).toMatchObject({ changes: true, replaces: [] });
+    // A value that names nothing, unknown, is still an update.
+    expect(diff(templateDefinition, tmpl, { ...tmpl, pattern: UNKNOWN }).replaces).toEqual([]);
   });
 
   it("ignores output-only and local fields, compares sets as sets and [] as absent", () => {

@@ -4,6 +4,7 @@
 //   + create  card-template-v2  (card numbers with dashes or spaces)
 //   ~ update  card              (template: values encoded before no longer decode to what they were)
 //  +- replace emails            (mappingMode: a new transformation, the old one deleted first)
+//  +- replace crm               (the role naming it: deleted before it, made again after)
 //   = same    everything else
 import * as pulumi from "@pulumi/pulumi";
 import { declare, roundTrip } from "../shared";

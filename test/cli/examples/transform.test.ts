@@ -1,7 +1,8 @@
 // examples/transform on a real PostgreSQL: the card number is encoded and decoded (both outputs
 // secret), the store's tables are made in the database; step2 rotates the tokenization key in the
 // database, adds a role, moves the fpe transformation to a new template (the round trip still
-// holds, with it) and makes the email tokenization anew (exportable); destroy removes everything.
+// holds, with it) and makes the email tokenization anew (exportable), the role naming it replaced
+// with it; destroy removes everything.
 import { expect } from "vitest";
 import { secretsApi } from "../../support/emulator";
 import { describeExample } from "../example";
@@ -33,12 +34,15 @@ const checks: ExampleChecks = {
       expect((await secretsApi(c.emu, "GET", "/transform/transformation/card")).body.data.templates).toEqual(["card-number-v2"]);
       expect((await c.side.shownOutputs()).decodedCard).toBe(CARD);
       expect((await secretsApi(c.emu, "GET", "/transform/transformation/email")).body.data).toMatchObject({ type: "tokenization", mapping_mode: "exportable" });
-      // Made anew, deleted first (the same path): step2's writes delete it before writing it.
-      const email = (await c.writes()).filter((w) => w.includes("/email"));
-      expect(email).toEqual(["DELETE /v1/transform/transformation/email", "POST /v1/transform/transformations/tokenization/email"]);
+      // Made anew, deleted first (the same path), and the crm role naming it with it: the role goes
+      // first (the service refuses to delete a transformation a role names) and comes back after.
+      const email = (await c.writes()).filter((w) => w.includes("/email") || w.includes("/role/crm"));
+      expect(email).toEqual(["DELETE /v1/transform/role/crm", "DELETE /v1/transform/transformation/email",
+        "POST /v1/transform/transformations/tokenization/email", "POST /v1/transform/role/crm"]);
+      expect((await secretsApi(c.emu, "GET", "/transform/role/crm")).body.data.transformations).toEqual(["email"]);
     },
     async destroy(c) {
-      for (const p of ["/transform/role/payments", "/transform/transformation/ssn", "/transform/stores/tokens", "/transform/template/card-number-v2", "/transform/transformation/email", "/transform/alphabet/card-digits"]) {
+      for (const p of ["/transform/role/payments", "/transform/role/crm", "/transform/transformation/ssn", "/transform/stores/tokens", "/transform/template/card-number-v2", "/transform/transformation/email", "/transform/alphabet/card-digits"]) {
         expect((await secretsApi(c.emu, "GET", p)).status, p).toBe(404);
       }
     },
