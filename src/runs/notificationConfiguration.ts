@@ -9,13 +9,11 @@ import { isUnknown } from "../core/unknown";
 import { isSvcError } from "../http";
 import { allIds, one, pages, relIds, type JsonApiResource } from "./jsonapi";
 import { RUNS_ROUTES } from "./routes";
+import { ASSESSMENT_NOTIFICATION_TRIGGERS, RUN_NOTIFICATION_TRIGGERS } from "./runVocabulary";
 import { confirmGoneIn } from "./visibility";
 import type { ConnectionArgs } from "../core/connection";
 
-export const TRIGGERS = [
-  "run:created", "run:planning", "run:needs_attention", "run:applying", "run:completed", "run:errored",
-  "assessment:drifted", "assessment:check_failure", "assessment:failed",
-] as const;
+export const TRIGGERS = [...RUN_NOTIFICATION_TRIGGERS, ...ASSESSMENT_NOTIFICATION_TRIGGERS] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 export const DESTINATION_TYPES = ["generic", "email", "chat-a", "chat-b"] as const;

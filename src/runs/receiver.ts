@@ -6,7 +6,9 @@
 import { createHmac, timingSafeEqual } from "crypto";
 import { z } from "zod";
 import { propertyPath } from "../core/validate";
-import { RUN_STATUSES, type RunStatus } from "./runVocabulary";
+import {
+  ASSESSMENT_NOTIFICATION_TRIGGERS, RUN_NOTIFICATION_TRIGGERS, RUN_STATUSES, type AssessmentNotificationTrigger, type RunNotificationTrigger, type RunStatus,
+} from "./runVocabulary";
 
 /** The header that carries the signature of a generic notification (compare case-insensitively). */
 export const SIGNATURE_HEADER = "X-Svc-Notification-Signature";
@@ -36,11 +38,7 @@ export function verifyNotificationSignature(rawBody: string | Buffer, signatureH
 // Payload types (field names as sent: snake_case)
 // ---------------------------------------------------------------------------------------------
 
-export const RUN_NOTIFICATION_TRIGGERS = ["run:created", "run:planning", "run:needs_attention", "run:applying", "run:completed", "run:errored"] as const;
-export type RunNotificationTrigger = (typeof RUN_NOTIFICATION_TRIGGERS)[number];
-
-export const ASSESSMENT_NOTIFICATION_TRIGGERS = ["assessment:drifted", "assessment:check_failure", "assessment:failed"] as const;
-export type AssessmentNotificationTrigger = (typeof ASSESSMENT_NOTIFICATION_TRIGGERS)[number];
+export { RUN_NOTIFICATION_TRIGGERS, ASSESSMENT_NOTIFICATION_TRIGGERS, type RunNotificationTrigger, type AssessmentNotificationTrigger } from "./runVocabulary";
 
 /** One element of `notifications` (currently always exactly one). */
 export interface RunNotification {

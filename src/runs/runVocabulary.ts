@@ -37,6 +37,14 @@ export const RUN_INCLUDES = [
 ] as const;
 export type RunInclude = (typeof RUN_INCLUDES)[number];
 
+/** What a notification configuration may be told of runs: the `run:*` triggers. */
+export const RUN_NOTIFICATION_TRIGGERS = ["run:created", "run:planning", "run:needs_attention", "run:applying", "run:completed", "run:errored"] as const;
+export type RunNotificationTrigger = (typeof RUN_NOTIFICATION_TRIGGERS)[number];
+
+/** What it may be told of workspace assessments: the `assessment:*` triggers. */
+export const ASSESSMENT_NOTIFICATION_TRIGGERS = ["assessment:drifted", "assessment:check_failure", "assessment:failed"] as const;
+export type AssessmentNotificationTrigger = (typeof ASSESSMENT_NOTIFICATION_TRIGGERS)[number];
+
 // The rules below take only the members they read (not RunDetails), so this file imports nothing of the run's own.
 export function isTerminal(run: { status: RunStatus }): boolean {
   return TERMINAL_RUN_STATUSES.includes(run.status);
