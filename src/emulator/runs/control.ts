@@ -125,7 +125,9 @@ export function withObject(handler: (rt: Runtime, body: Record<string, unknown>)
 function withRun(handler: (rt: Runtime, run: Run, body: Record<string, unknown>) => Reply): (rt: Runtime, req: Incoming) => Reply {
   return (rt, req) => {
     const run = rt.store.data.run.runs[req.params.id];
-    return run ? withObject((_, body) => handler(rt, run, body))(rt, req) : fail(404, `no run ${req.params.id}`);
+    if (!run) return fail(404, `no run ${req.params.id}`);
+    const parsed = objectBody(req);
+    return parsed.ok ? handler(rt, run, parsed.value) : parsed.reply;
   };
 }
 
