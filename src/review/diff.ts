@@ -103,7 +103,7 @@ export function groupOf(type: string): string {
 }
 
 /** The path of an object of this package on its service, from its type and id. */
-export function pathOf(type: string, id: string | undefined): string | undefined {
+function objectPath(type: string, id: string | undefined): string | undefined {
   const m = DYNAMIC.exec(type);
   if (!m || !id || id === UNKNOWN) return undefined;
   if (m[1] === "secrets") return id.includes("/") ? id : undefined;
@@ -195,7 +195,7 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
       type,
       group: groupOf(type),
       op,
-      path: op === "create" ? created : pathOf(type, oldState?.id),
+      path: op === "create" ? created : objectPath(type, oldState?.id),
       properties: propertyChanges(olds, news, secretNames, secrets),
       replaceReasons: [...new Set(steps.flatMap((s) => s.replaceReasons ?? []))],
     };
