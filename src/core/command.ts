@@ -1,4 +1,5 @@
 /** What the package's commands (pulumi-svc-review, pulumi-svc-import) share: how they end. */
+import { oneLine } from "./text";
 
 /** A mistake on the command line: said in one line, followed by the usage, exit 2. */
 export class UsageError extends Error {}
@@ -14,7 +15,8 @@ export function runCommand(name: string, usage: string, main: () => Promise<{ ou
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`${name}: ${(err as Error).message}\n`);
+      // One line whatever a server's message held: no line of its own, no escape for the terminal.
+      process.stderr.write(`${name}: ${oneLine((err as Error).message)}\n`);
       if (err instanceof UsageError) process.stderr.write(`${usage}\n`);
       process.exitCode = err instanceof UsageError ? 2 : 1;
     },

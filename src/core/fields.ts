@@ -71,6 +71,11 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
    * import writes such a value as a reference to that object's resource, so the engine orders them.
    */
   readonly refers?: readonly string[];
+  /**
+   * Inputs whose values decide whether the object uses this field at all (a notification token
+   * signs generic payloads only): the import asks for no value an object cannot use.
+   */
+  readonly usedOnlyIf?: Readonly<Record<string, readonly unknown[]>>;
   /** Type-only: the field's value type and flags. */
   readonly __value?: T;
   readonly __flags?: F;
@@ -97,6 +102,8 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   members?: readonly string[];
   /** The kinds whose objects the value names (see Field.refers). */
   refers?: string | readonly string[];
+  /** The input values under which the object uses the field (see Field.usedOnlyIf). */
+  usedOnlyIf?: Readonly<Record<string, readonly unknown[]>>;
 };
 
 type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
@@ -104,12 +111,12 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, usedOnlyIf, ...rest } = (flags ?? {}) as Options<T>;
   return {
     type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}),
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
-    ...(redact ? { redact } : {}), ...(members ? { members } : {}),
+    ...(redact ? { redact } : {}), ...(members ? { members } : {}), ...(usedOnlyIf ? { usedOnlyIf } : {}),
     ...(refers !== undefined ? { refers: typeof refers === "string" ? [refers] : refers } : {}),
   };
 }

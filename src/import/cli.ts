@@ -10,7 +10,8 @@ import { runCommand, UsageError } from "../core/command";
 import { makeContext } from "../core/context";
 import { isSvcError, type Service } from "../http";
 import { closeAgents } from "../http";
-import { writeProgram } from "./program";
+import { PLACEHOLDER, writeProgram } from "./program";
+import { oneLine } from "../core/text";
 import { walk, type Scope } from "./walk";
 
 const USAGE = `Usage: pulumi-svc-import [--workspace ID ...] [--mount ENGINE=PATH ...] [--out DIR] [--force]
@@ -100,13 +101,13 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   fs.mkdirSync(args.out, { recursive: true });
   fs.writeFileSync(files.program, written.program);
   fs.writeFileSync(files.script, written.script);
-  for (const s of walked.skipped) log(`pulumi-svc-import: not imported: ${s.kind}: ${s.why}`);
+  for (const s of walked.skipped) log(`pulumi-svc-import: not imported: ${s.kind}: ${oneLine(s.why)}`);
   const lines = [
     walked.found.length === 0
       ? `Nothing found on the servers: ${files.program} declares no object.`
       : `Wrote ${files.program}: ${walked.found.length} object${walked.found.length === 1 ? "" : "s"} to take over.`,
-    `Before pulumi up, set the stack config (${files.script}):`,
-    written.script.split("\n").filter((l) => l !== "" && !l.startsWith("# Stack") && !l.startsWith("# the real") && !l.startsWith("# back")).map((l) => `  ${l}`).join("\n"),
+    `Before pulumi up, replace each ${PLACEHOLDER} in ${files.script} and run it (bash ${files.script}); it sets:`,
+    written.settings.split("\n").filter((l) => l !== "").map((l) => `  ${l}`).join("\n"),
   ];
   return { out: `${lines.join("\n")}\n`, code: 0 };
 }

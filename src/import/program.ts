@@ -7,6 +7,7 @@
 import { ADOPT_ID, type Props } from "../core/definition";
 import type { Field } from "../core/fields";
 import { SETTINGS } from "../config";
+import { oneLine, shellWord, tsString } from "../core/text";
 import { classOf } from "./classes";
 import { keyInput, type Found } from "./walk";
 
@@ -15,15 +16,19 @@ export interface ConfigValue {
   key: string;
   secret: boolean;
   optional: boolean;
-  /** What to put there: which object's which value. */
+  /** What to put there: which object's which value (names from the servers as they are: escape to show). */
   about: string;
+  /** The value's form: a JSON object or list is set as JSON text. */
+  form: "string" | "object" | "list";
 }
 
 export interface Written {
   program: string;
   config: ConfigValue[];
-  /** The `pulumi config set` lines, as written beside the program. */
+  /** The script of `pulumi config set` lines written beside the program. */
   script: string;
+  /** The script's lines that set values, each under its comment (what the command prints). */
+  settings: string;
 }
 
 export interface Source {
@@ -37,21 +42,21 @@ const words = (s: string) => s.split(/[^A-Za-z0-9]+/).filter(Boolean);
 const camel = (s: string) => words(s).map((w, i) => (i === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1))).join("");
 const leaf = (qualified: string) => qualified.split(".").pop()!;
 
-/** A value as TypeScript source: identifiers unquoted, two-space indent. */
-function literal(v: unknown, indent = ""): string {
-  if (Array.isArray(v)) return `[${v.map((x) => literal(x, indent)).join(", ")}]`;
+/** A value as TypeScript source, every text a string literal whatever it holds; identifiers unquoted. */
+function literal(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(literal).join(", ")}]`;
   if (v && typeof v === "object") {
     const entries = Object.entries(v as Record<string, unknown>);
     if (entries.length === 0) return "{}";
-    return `{ ${entries.map(([k, x]) => `${IDENT.test(k) ? k : JSON.stringify(k)}: ${literal(x, indent)}`).join(", ")} }`;
+    return `{ ${entries.map(([k, x]) => `${IDENT.test(k) ? k : tsString(k)}: ${literal(x)}`).join(", ")} }`;
   }
-  return JSON.stringify(v);
+  return typeof v === "string" ? tsString(v) : JSON.stringify(v);
 }
 
 const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The zod type name of a field (`record`, `array`, `string`...), unwrapping optional. */
-function typeName(f: Field): string {
+export function typeName(f: Field): string {
   let s = f.type?.() as { _zod?: { def: { type: string; innerType?: unknown } } } | undefined;
   while (s?._zod?.def.type === "optional" || s?._zod?.def.type === "pipe") s = (s._zod.def as { innerType?: typeof s; in?: typeof s }).innerType ?? (s._zod.def as { in?: typeof s }).in;
   return s?._zod?.def.type ?? "string";
@@ -94,20 +99,23 @@ function variableName(name: string, cls: string): string {
 /**
  * A path-keyed object is named by its path's own segments without the default mount; others by
  * their `name`; an object with neither (a mount's config, an MFA method) by its mount and class.
+ * Letters, digits, `.`, `_` and `-` only: a resource's name shows in every line the CLI prints.
  */
 function resourceName(f: Found, cls: string): string {
   const def = f.def;
   const dfltMount = def.fields?.mount?.default;
   if (def.path) {
     const routeWords = new Set(def.path.route.replace(/^\S+ \//, "").split("/").filter((p) => !p.startsWith("{")));
-    const kept = f.id.split("/").filter((p, i) => !(i === 0 && p === dfltMount) && !routeWords.has(p));
-    if (kept.length) return kept.join("-");
+    const kept = slug(f.id.split("/").filter((p, i) => !(i === 0 && p === dfltMount) && !routeWords.has(p)).join("-"));
+    if (kept) return kept;
   }
-  const named = f.props.name;
-  if (typeof named === "string" && named !== "") return named;
+  const named = typeof f.props.name === "string" ? slug(f.props.name) : "";
+  if (named) return named;
   const kebab = leaf(cls).replace(/[A-Z]/g, (c, i: number) => `${i ? "-" : ""}${c.toLowerCase()}`);
-  return typeof f.props.mount === "string" ? `${f.props.mount}-${kebab}` : kebab;
+  return typeof f.props.mount === "string" && slug(f.props.mount) ? `${slug(f.props.mount)}-${kebab}` : kebab;
 }
+
+const slug = (s: string) => s.replace(/[^\p{L}\p{N}._-]+/gu, "-").replace(/^-+|-+$/g, "");
 
 /** The program's source text and the config it reads. */
 export async function writeProgram(found: readonly Found[], source: Source): Promise<Written> {
@@ -118,8 +126,8 @@ export async function writeProgram(found: readonly Found[], source: Source): Pro
   const body: string[] = [];
   for (const d of decls) body.push(declaration(d, decls, config));
   const head = [
-    `// Written by pulumi-svc-import from ${[source.secretsUrl, source.runUrl].filter(Boolean).join(" and ") || "the configured servers"}` +
-      `${source.workspaces.length ? ` (workspaces ${source.workspaces.join(", ")})` : ""}.`,
+    `// Written by pulumi-svc-import from ${oneLine([source.secretsUrl, source.runUrl].filter(Boolean).join(" and ") || "the configured servers")}` +
+      `${source.workspaces.length ? ` (workspaces ${oneLine(source.workspaces.join(", "))})` : ""}.`,
     "// Every object below exists already: adopt and adoptId take it over on the first `pulumi up`,",
     "// which writes only what differs from the server. Values the servers never return come from",
     "// stack config: pulumi-config.sh beside this file sets them.",
@@ -131,7 +139,8 @@ export async function writeProgram(found: readonly Found[], source: Source): Pro
   const program = found.length === 0
     ? `${head.join("\n")}// Nothing was found on the servers: there is nothing to take over yet.\n`
     : `${head.join("\n")}${body.join("\n")}`;
-  return { program, config, script: script(config, source) };
+  const settings = settingLines(config, source);
+  return { program, config, script: `${SCRIPT_HEAD.join("\n")}\n${settings}`, settings };
 }
 
 function declaration(d: Decl, all: readonly Decl[], config: ConfigValue[]): string {
@@ -140,14 +149,17 @@ function declaration(d: Decl, all: readonly Decl[], config: ConfigValue[]): stri
   for (const [k, f] of Object.entries(def.fields ?? {})) {
     if (f.flags.output || f.flags.local) continue;
     if (f.flags.secret || f.flags.writeOnly) {
-      // A write-only value that steers the provider only (a rotation trigger) stays out.
+      // A write-only value that steers the provider only (a rotation trigger) stays out, and so does
+      // one the object cannot use (a notification token of another destination than generic).
       if (!f.flags.secret && f.flags.optional) continue;
-      const key = camel(`${d.name} ${k}`);
-      const object = ["record", "array", "object"].includes(typeName(f));
+      if (f.usedOnlyIf && !Object.entries(f.usedOnlyIf).every(([input, values]) => values.includes(props[input] as never))) continue;
+      const key = uniqueKey(camel(`${d.name} ${k}`), config);
+      const type = typeName(f);
+      const form = type === "array" ? "list" : ["record", "object"].includes(type) ? "object" : "string";
       const optional = f.flags.optional === true;
-      const getter = `${optional ? "get" : "require"}${f.flags.secret ? "Secret" : ""}${object ? "Object" : ""}`;
-      args.push(`${k}: config.${getter}(${JSON.stringify(key)})`);
-      config.push({ key, secret: f.flags.secret === true, optional, about: `${k} of ${d.cls} ${d.name} (${id})` });
+      const getter = `${optional ? "get" : "require"}${f.flags.secret ? "Secret" : ""}${form === "string" ? "" : "Object"}`;
+      args.push(`${k}: config.${getter}(${tsString(key)})`);
+      config.push({ key, secret: f.flags.secret === true, optional, form, about: `${k} of ${d.cls} ${d.name} (${id})` });
       continue;
     }
     const v = props[k];
@@ -158,8 +170,8 @@ function declaration(d: Decl, all: readonly Decl[], config: ConfigValue[]): stri
     else if (f.default === undefined || !equal(v, f.default)) args.push(`${k}: ${literal(v)}`);
   }
   if (def.fields?.adopt) args.push("adopt: true");
-  if (def.fields?.[ADOPT_ID]) args.push(`${ADOPT_ID}: ${JSON.stringify(id)}`);
-  return `const ${d.variable} = new svc.${d.cls}(${JSON.stringify(d.name)}, {\n${args.map((a) => `  ${a},\n`).join("")}});\n`;
+  if (def.fields?.[ADOPT_ID]) args.push(`${ADOPT_ID}: ${tsString(id)}`);
+  return `const ${d.variable} = new svc.${d.cls}(${tsString(d.name)}, {\n${args.map((a) => `  ${a},\n`).join("")}});\n`;
 }
 
 /** A value naming other objects found, written as references to their resources (literal where none is found). */
@@ -178,24 +190,56 @@ function reference(v: unknown, f: Field, from: Found, all: readonly Decl[]): str
 
 const sameMount = (a: Props, b: Props) => a.mount === undefined || b.mount === undefined || a.mount === b.mount;
 
-/** The lines that fill the program's config: the connection first, then each value. */
-function script(config: readonly ConfigValue[], source: Source): string {
-  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-  const lines = [
-    "# Stack config for the program pulumi-svc-import wrote beside this file. Replace each <...> with",
-    "# the real value and run the lines in the project's folder. None of these values can be read",
-    "# back from the servers; the tokens are the ones the import ran with (or others that may write).",
-  ];
-  const connection: Array<[keyof typeof SETTINGS, string | undefined]> = [["secretsUrl", source.secretsUrl], ["runUrl", source.runUrl]];
-  for (const [name, url] of connection) {
+/** A config key no other value of the program has (two names may spell the same words). */
+function uniqueKey(base: string, taken: readonly ConfigValue[]): string {
+  const k = base === "" || /^[0-9]/.test(base) ? `value${base}` : base;
+  let key = k;
+  for (let i = 2; taken.some((c) => c.key === key); i++) key = `${k}${i}`;
+  return key;
+}
+
+/** What stands where the user puts a value: the script refuses to run while one is left. */
+export const PLACEHOLDER = "<VALUE>";
+const PLACEHOLDERS: Record<ConfigValue["form"], string> = {
+  string: PLACEHOLDER,
+  object: `{"<NAME>": "${PLACEHOLDER}"}`,
+  list: `["${PLACEHOLDER}"]`,
+};
+
+/** How the script starts: what to do with it, and a refusal to set anything while a placeholder is left. */
+const SCRIPT_HEAD = [
+  "#!/usr/bin/env bash",
+  "# Stack config for the program pulumi-svc-import wrote beside this file. None of these values can",
+  `# be read back from the servers. Replace each ${PLACEHOLDER} with the real value (a JSON object or list`,
+  "# where the line shows one), uncomment the optional lines your objects need, then run it in the",
+  "# project's folder: bash pulumi-config.sh. Names from the servers are shown escaped (\\n, \\u202e).",
+  "set -euo pipefail",
+  `if grep -n '^pulumi config set .*${PLACEHOLDER}' "$0" >&2; then`,
+  `  echo "$0: replace each ${PLACEHOLDER} above with the real value first; nothing was set" >&2`,
+  "  exit 1",
+  "fi",
+];
+
+/**
+ * The lines that fill the program's config: the connection first, then each value, each under a
+ * comment saying which object's which value it is. Names and ids from the servers appear only in
+ * those comments, escaped to one line (src/core/text.ts): nothing a server holds is ever run.
+ */
+function settingLines(config: readonly ConfigValue[], source: Source): string {
+  const lines: string[] = [];
+  const connection: Array<[keyof typeof SETTINGS, keyof typeof SETTINGS, string | undefined]> = [
+    ["secretsUrl", "secretsToken", source.secretsUrl], ["runUrl", "runToken", source.runUrl]];
+  for (const [urlKey, tokenKey, url] of connection) {
     if (!url) continue;
-    lines.push(`pulumi config set ${SETTINGS[name].key} ${q(url)}`);
-    const token = name === "secretsUrl" ? SETTINGS.secretsToken : SETTINGS.runToken;
-    lines.push(`pulumi config set --secret ${token.key} ${q(`<${token.about}>`)}`);
+    const token = SETTINGS[tokenKey];
+    // The CLI refuses a key that says "secret" without --secret or --plaintext; a URL is no secret.
+    lines.push("", `# ${token.about}: the tokens the import ran with, or others that may write`,
+      `pulumi config set --plaintext ${SETTINGS[urlKey].key} ${shellWord(url)}`,
+      `pulumi config set --secret ${token.key} ${shellWord(PLACEHOLDER)}`);
   }
   for (const c of config) {
-    const line = `pulumi config set${c.secret ? " --secret" : ""} ${c.key} ${q(`<${c.about}>`)}`;
-    lines.push(c.optional ? `# optional, only if the object has one: ${line}` : line);
+    const line = `pulumi config set ${c.secret ? "--secret" : "--plaintext"} ${c.key} ${shellWord(PLACEHOLDERS[c.form])}`;
+    lines.push("", `# ${oneLine(c.about)}${c.optional ? "; optional: uncomment if the object has one" : ""}`, c.optional ? `# ${line}` : line);
   }
   return `${lines.join("\n")}\n`;
 }

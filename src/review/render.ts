@@ -2,6 +2,7 @@
  * The Markdown of a review, in pieces: a title and summary, then one block per changed resource
  * under its group's heading. truncate.ts decides which blocks fit.
  */
+import { oneLine } from "../core/text";
 import { UNKNOWN, type PreviewError, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
 
 export interface RenderOptions {
@@ -24,8 +25,12 @@ const MAX_VALUE = 200;
 const VERBS: Record<string, string> = { create: "to create", update: "to update", replace: "to replace", delete: "to delete" };
 const ORDER = ["replace", "delete", "update", "create"];
 
-/** Inline code for any text: a fence longer than any run of backticks inside it. */
-function code(text: string): string {
+/**
+ * Inline code for any text: a fence longer than any run of backticks inside it, and the text on one
+ * line (a name or value from a server must not end the span and start Markdown of its own).
+ */
+function code(raw: string): string {
+  const text = oneLine(raw);
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
   const fence = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") || text === "" ? " " : "";
@@ -69,7 +74,7 @@ function propertyLine(p: PropertyChange): string {
   }
 }
 
-const shortType = (type: string) => type.replace(/^pulumi-nodejs:dynamic\//, "");
+const shortType = (type: string) => oneLine(type.replace(/^pulumi-nodejs:dynamic\//, ""));
 
 /** The one line a resource is named by in the summary and as its block's heading. */
 function title(c: ResourceChange): string {
@@ -113,7 +118,7 @@ const TITLE = "## Pulumi preview review";
 const MAX_ERRORS = 20;
 
 function errorLine(e: PreviewError): string {
-  const where = e.resource ? `${code(e.resource.name)} (${e.resource.type.replace(/^pulumi-nodejs:dynamic\//, "")})` : "the program";
+  const where = e.resource ? `${code(e.resource.name)} (${shortType(e.resource.type)})` : "the program";
   return `- ${where}: ${textLine(e.message)}`;
 }
 
@@ -199,5 +204,5 @@ export function blocks(model: ReviewModel, options: RenderOptions = {}): Block[]
 }
 
 export function groupHeading(group: string): string {
-  return `\n### ${group}\n\n`;
+  return `\n### ${oneLine(group)}\n\n`;
 }

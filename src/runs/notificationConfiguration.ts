@@ -96,7 +96,7 @@ export const notificationConfigurationFields = {
    * Key of the `X-Svc-Notification-Signature` HMAC-SHA512 of each generic payload. Write-only: the
    * service never returns it; it is kept secret in state. Removing it clears it on the service.
    */
-  token: field(() => z.string().min(1, "must not be empty when set"), { optional: true, secret: true, writeOnly: true }),
+  token: field(() => z.string().min(1, "must not be empty when set"), { optional: true, secret: true, writeOnly: true, usedOnlyIf: { destinationType: ["generic"] } }),
   /** Events that notify (a set: order and duplicates do not matter), e.g. `run:completed`, `run:errored`. */
   triggers: field(() => z.array(z.enum(TRIGGERS, { error: `must be one of ${TRIGGERS.join(", ")}` })), { set: true, default: [] as Trigger[] }),
   /**

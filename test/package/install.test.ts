@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vit
 import { root } from "../support/dist";
 import { startEmulator } from "../../src/emulator";
 import { control, requests, secretsApi } from "../support/emulator";
-import { importedConfig } from "../support/imported";
+import { fillConfigScript, importedConfig } from "../support/imported";
 import { seedEveryKind } from "../support/seed-import";
 import { CLI_PASSPHRASE, cliDir, cliPath, hostMissing, installation, langHost } from "../cli/cli";
 import { npm, packTarball } from "./tarball";
@@ -232,13 +232,10 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
       expect(imp.status, imp.stderr).toBe(0);
       expect(imp.stdout).toContain("17 objects to take over");
       expect(imp.stderr).toContain("pulumi-svc-import: secrets:TransformRole: 1");
-      // What the user does with pulumi-config.sh: each line with its value in place of <...>.
+      // What the user does with pulumi-config.sh: each value in place of its placeholder, then the script run as written.
       const values: Record<string, string> = { ...importedConfig(seeded), "svc:secretsToken": emu.tokens.secretsRoot, "svc:runToken": emu.tokens.runAdmin };
-      const setAll: string[] = [];
-      for (const m of fs.readFileSync(path.join(app, "pulumi-config.sh"), "utf8").matchAll(/pulumi config set (--secret )?(\S+) '([^']*)'$/gm)) {
-        const value = m[3]!.startsWith("<") ? values[m[2]!] : m[3]!;
-        if (value !== undefined) setAll.push(m[1] ? "--secret" : "--plaintext", `${m[2]}=${value}`);
-      }
+      const script = path.join(app, "pulumi-config.sh");
+      fs.writeFileSync(script, fillConfigScript(fs.readFileSync(script, "utf8"), values));
       const env: NodeJS.ProcessEnv = {
         ...cleanEnv(), PATH: cliPath(langHost, cleanEnv().PATH), PULUMI_BACKEND_URL: `file://${path.join(dir, "backend-imported")}`,
         PULUMI_HOME: path.join(dir, "pulumi-home"), PULUMI_CONFIG_PASSPHRASE: CLI_PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -251,7 +248,9 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
         return r.stdout;
       };
       await ok(["stack", "init", "dev"]);
-      await ok(["config", "set-all", ...setAll]);
+      const set = await spawned("bash", ["pulumi-config.sh"], { cwd: app, env: { ...env, PATH: `${installation(langHost)}${path.delimiter}${env.PATH}` } });
+      expect(set.status, `bash pulumi-config.sh\n${set.stdout}\n${set.stderr}`).toBe(0);
+      expect(Object.keys(JSON.parse((await ok(["config", "--json"])))).sort()).toEqual(Object.keys(values).map((k) => (k.includes(":") ? k : `imported:${k}`)).concat("svc:runUrl", "svc:secretsUrl").sort());
       await control(emu, "DELETE", "/requests");
       const up = await ok(["up", "--yes"]);
       expect(up).toMatch(/18 created/);

@@ -2,6 +2,7 @@
 // `pulumi new typescript` would (strict), before running it.
 import * as path from "node:path";
 import ts from "typescript";
+import { shellWord } from "../../src/core/text";
 import { WRITE_ONLY, type Seeded } from "./seed-import";
 
 /** The stack config the written program asks for, with the values the seeded objects were made with. */
@@ -24,4 +25,16 @@ export function typeErrors(file: string): string[] {
     noEmit: true, skipLibCheck: true,
   });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+}
+
+/**
+ * pulumi-config.sh as a user fills it in: each line whose key has a value gets it in place of the
+ * placeholder (uncommented where the line was optional); every other line stays as written.
+ */
+export function fillConfigScript(text: string, values: Record<string, string>): string {
+  return text.split("\n").map((line) => {
+    const m = /^(?:# )?pulumi config set (--secret|--plaintext) (\S+) '[^']*'$/.exec(line);
+    const value = m ? values[m[2]!] : undefined;
+    return value === undefined ? line : `pulumi config set ${m![1]} ${m![2]} ${shellWord(value)}`;
+  }).join("\n");
 }

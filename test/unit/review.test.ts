@@ -190,6 +190,24 @@ describe("pulumi-svc-review", () => {
     expect(out).not.toContain("__urn");
   });
 
+  it("names, paths, values and errors from a server stay inside their code spans, on one line: nothing of theirs becomes Markdown", async () => {
+    const evil = "x\n\n# Injected heading\n[link](https://evil.example) <img src=x> @team \u2028\u202e`` ` ``\r| a |";
+    const out = await reviewPreview(preview([
+      step("replace", T("TransformAlphabet"), evil, { name: evil, alphabet: evil }, { name: `${evil}2`, alphabet: evil }, { id: `transform/alphabet/${evil}`, replaceReasons: [evil] }),
+      step("update", `pulumi-nodejs:dynamic/secrets:${evil}`, "other", { a: evil }, { a: `${evil}!` }, { id: evil }),
+    ]));
+    const json = JSON.parse(preview([])) as { diagnostics: object[] };
+    json.diagnostics = [{ urn: urn(T("TransformAlphabet"), evil), severity: "error", message: `${evil}\n` }];
+    const failed = (await review(JSON.stringify(json))).text;
+    for (const text of [out, failed]) {
+      expect(text).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}](?<!\n)/u);
+      // Every line the value could have started is inside a span on a line of the review's own.
+      expect(text.split("\n").filter((l) => /Injected heading/.test(l) && !/^(#### |- |\*\*|The |Replacement )/.test(l))).toEqual([]);
+      expect(text).not.toMatch(/^# Injected/m);
+    }
+    expect(out).toContain("\\n\\n# Injected heading\\n");
+  });
+
   it("resources of other providers: the same property diff, grouped by package, no service path", async () => {
     const out = await reviewPreview(preview([
       step("update", "aws:s3/bucket:Bucket", "site", { bucket: "site", tags: { env: "dev" } }, { bucket: "site", tags: { env: "prod" } }, { id: "site-1234" }),
