@@ -93,8 +93,10 @@ export function registration(def: Pick<ResourceDefinition, "kind" | "outputs" | 
   const lost = valueProblems(args).filter((f) => f.property.endsWith("__proto__"));
   if (lost.length > 0) throw new Error(`${def.kind} "${name}": ${describeFailures(lost)}`);
   const props: Record<string, unknown> = {};
-  // Output-only keys must be present (as undefined) for the SDK to create their Output properties.
-  for (const k of [...def.outputs, ...versionKeys(def.fields)]) props[k] = undefined;
+  // The SDK makes an Output property only for a key it is given: every declared field must be
+  // present (as undefined when the program left it out), so `resource.mount` exists, carries the
+  // value the provider settled on (a default included) and orders whatever refers to it.
+  for (const k of [...Object.keys(def.fields ?? {}), ...def.outputs, ...versionKeys(def.fields)]) props[k] = undefined;
   props[SERVER_KEY] = undefined;
   Object.assign(props, args);
   // Hidden from the CLI's display (a `__` name): the provider logs progress against it.
