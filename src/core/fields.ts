@@ -19,7 +19,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { registerOwnWords, registerSecret, registerSecretField } from "../http/redact";
+import { registerOwnName, registerOwnWords, registerSecret, registerSecretField } from "../http/redact";
 import { isUnknown } from "./unknown";
 import type { SecretVersions } from "./secretVersions";
 import type { Props } from "./props";
@@ -391,7 +391,8 @@ const zod = lazy(() => require("zod").z as typeof z);
 /**
  * Registers the values of a record's secret fields for redaction (src/http/redact.ts): strings at
  * any depth (a map of credentials, a list of values). Every operation registers what it is given and
- * what it returns, so a server that echoes one back cannot put it in an error or a log.
+ * what it returns, so a server that echoes one back cannot put it in an error or a log. Its names
+ * and path parts are registered as the program's own, to stay readable.
  */
 export function registerSecrets(fields: Fields, values: Props | undefined): void {
   for (const k in fields) {
@@ -400,6 +401,8 @@ export function registerSecrets(fields: Fields, values: Props | undefined): void
     const v = values?.[k];
     if (v === undefined || v === null) continue;
     if (f.flags.secret) registerAll(f.redact ? f.redact(v) : v);
+    // An object's name and path parts stay readable where a server's message names them.
+    else if ((f.flags.identity || k === "name") && typeof v === "string" && !isUnknown(v)) registerOwnName(v);
     else if (f.of) for (const x of Array.isArray(v) ? v : [v]) if (x !== null && typeof x === "object") registerSecrets(f.of, x as Props);
   }
 }

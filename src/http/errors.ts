@@ -2,7 +2,7 @@
 // and the message is always redacted because it ends up in Pulumi's output and logs.
 import { STATUS_CODES } from "http";
 import { markExpected } from "./quiet";
-import { redact } from "./redact";
+import { redact, redactOwn } from "./redact";
 
 export type Service = "runs" | "secrets";
 
@@ -67,11 +67,13 @@ export class SvcError extends Error {
 
   constructor(code: SvcErrorCode, init: SvcErrorInit, head?: string) {
     const method = init.method ?? "";
-    const path = redact(init.path ?? "");
-    const messages = (init.messages ?? []).map((m) => oneLine(redact(m)));
+    // The path is the package's own (it built the request); messages with a status are the
+    // server's, which may echo a secret cut short; without one they are the package's own words.
+    const path = redactOwn(init.path ?? "");
     const status = init.status;
+    const messages = (init.messages ?? []).map((m) => oneLine(status !== undefined ? redact(m) : redactOwn(m)));
     const summary = head ?? (status !== undefined ? `${status} ${STATUS_CODES[status] ?? "Error"}` : code);
-    super(redact(compose(method, path, summary, messages)), init.cause !== undefined ? { cause: init.cause } : undefined);
+    super(compose(method, path, summary, messages), init.cause !== undefined ? { cause: init.cause } : undefined);
     // Each subclass is named by its class (NotFoundError, ...), so none sets it again.
     this.name = new.target.name;
     this.code = code;
@@ -115,7 +117,7 @@ export class InvalidInputError extends SvcError {
 
   constructor(input: SvcErrorInit | Problem[], context: SvcErrorInit = {}) {
     const local = Array.isArray(input);
-    const problems = local ? input.map((p) => ({ path: p.path, message: redact(p.message) })) : [];
+    const problems = local ? input.map((p) => ({ path: p.path, message: redactOwn(p.message) })) : [];
     const init: SvcErrorInit = local
       ? { ...context, messages: problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)) }
       : input;
@@ -136,7 +138,8 @@ export class TransportError extends SvcError {
   readonly causeCode: string;
 
   constructor(init: TransportInit) {
-    super("transport", init, oneLine(`${init.causeCode} ${init.causeMessage}`));
+    // The transport's own message names hosts and addresses, never our request's body; redacted all the same.
+    super("transport", init, oneLine(redact(`${init.causeCode} ${init.causeMessage}`)));
     this.causeCode = init.causeCode;
   }
 }

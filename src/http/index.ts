@@ -18,5 +18,5 @@ export {
   isSvcError,
 } from "./errors";
 export type { Problem, Service, SvcErrorCode, SvcErrorInit, TransportInit } from "./errors";
-export { redact, registerSecret, registerSecretField } from "./redact";
+export { redact, redactOwn, registerSecret, registerSecretField } from "./redact";
 export { backoffDelay, isRetryableStatus, isRetryableTransport, isSafeRequest, parseRetryAfter } from "./retry";

@@ -232,15 +232,64 @@ export function registerOwnWords(texts: Iterable<string>): void {
   for (const t of texts) for (const w of t.match(/[A-Za-z0-9_]+/g) ?? []) if (w.length >= MIN_RUN_LENGTH) ownWords.add(w.toLowerCase());
 }
 
-/** Whether a run span is only a piece of one of the package's words (never a whole secret). */
-function ownWord(text: string, [start, end]: Span): boolean {
-  const piece = text.slice(start, end);
-  if (ownWords.size === 0 || registered.has(piece) || !/^[A-Za-z0-9_]+$/.test(piece)) return false;
+// Names the program gave its objects (a KMS provider `aws-east`, a mount `config`), as they are.
+const ownNames = new Set<string>();
+const NAME = /[A-Za-z0-9_.-]/;
+
+/**
+ * Names from the program's inputs (an object's name, its mount): a server message that names the
+ * object (`no such provider aws-east`) keeps the name readable even where a secret happens to
+ * start with it. An echo of the secret itself runs past the name and is still masked.
+ */
+export function registerOwnName(name: string): void {
+  if (name.length >= MIN_RUN_LENGTH && name.length <= 255 && /^[A-Za-z0-9_.-]+$/.test(name)) ownNames.add(name);
+}
+
+/** The maximal run of `chars` around [start, end). */
+function around(text: string, [start, end]: Span, chars: RegExp): string {
   let from = start;
   let to = end;
-  while (from > 0 && WORD.test(text[from - 1]!)) from--;
-  while (to < text.length && WORD.test(text[to]!)) to++;
-  return ownWords.has(text.slice(from, to).toLowerCase());
+  while (from > 0 && chars.test(text[from - 1]!)) from--;
+  while (to < text.length && chars.test(text[to]!)) to++;
+  return text.slice(from, to);
+}
+
+/** Whether a run span is only a piece of one of the package's words or the program's names (never a whole secret). */
+function ownWord(text: string, span: Span): boolean {
+  const piece = text.slice(span[0], span[1]);
+  if (registered.has(piece)) return false;
+  if (ownWords.size > 0 && /^[A-Za-z0-9_]+$/.test(piece) && ownWords.has(around(text, span, WORD).toLowerCase())) return true;
+  return ownNames.size > 0 && /^[A-Za-z0-9_.-]+$/.test(piece) && ownNames.has(around(text, span, NAME));
+}
+
+/**
+ * The package's own text (a request line it built, a message it wrote naming inputs): it never cuts
+ * a secret short, so only whole registered values are masked (as they are, or percent-encoded in a
+ * path), and whatever follows "Bearer ". A run of a secret that happens to spell part of a path
+ * (`config` in `registry/config/access`) is the package's word, not an echo. Text a server sent
+ * goes through redact().
+ */
+export function redactOwn(text: string): string {
+  let out = String(text);
+  if (registered.size > 0) {
+    const spans: Span[] = [];
+    for (const value of registered) {
+      if (value.trim().length < MIN_SECRET_LENGTH) continue;
+      for (const form of new Set([value, safeEncode(value)])) {
+        for (let at = out.indexOf(form); form !== "" && at >= 0; at = out.indexOf(form, at + 1)) spans.push([at, at + form.length]);
+      }
+    }
+    if (spans.length > 0) out = masked(out, spans);
+  }
+  return out.replace(/(Bearer\s+)(?!\[REDACTED\])[^\s"',;]+/gi, `$1${MASK}`);
+}
+
+function safeEncode(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value; // a lone surrogate: no path can hold it encoded
+  }
 }
 
 /** Replace every registered secret (or run of one), the value of every secret field, and whatever follows "Bearer ", with "[REDACTED]". */

@@ -12,8 +12,10 @@ import {
   extractMessages,
   isSvcError,
   redact,
+  redactOwn,
   registerSecret,
 } from "../../src/http";
+import { registerOwnName } from "../../src/http/redact";
 
 describe("redact", () => {
   it("removes every occurrence of a registered secret", () => {
@@ -117,6 +119,28 @@ describe("error classes", () => {
     const e = new ServerError({ method: "GET", path: "/x/tok-in-path-77?q=Bearer zzz", status: 500, messages: ["tok-in-path-77"] });
     expect(e.path).toBe("/x/[REDACTED]?q=Bearer [REDACTED]");
     expect(`${e.message}${e.stack}${e.messages.join()}`).not.toMatch(/tok-in-path-77|zzz/);
+  });
+});
+
+describe("the package's own words stay readable (issue 44)", () => {
+  it("a request line it built is never garbled by a secret that contains a piece of it; a whole secret in it still is", () => {
+    registerSecret("my-config-token-5a1f");
+    registerSecret("aws-east-secret-key-77");
+    const e = new ConflictError({ method: "POST", path: "/registry/config/access", messages: ["registry/config/access exists"] });
+    expect(e.message).toBe("POST /registry/config/access: conflict: registry/config/access exists");
+    expect(new NotFoundError({ method: "DELETE", path: "/keymgmt/kms/aws-east", status: 404 }).message).toBe("DELETE /keymgmt/kms/aws-east: 404 Not Found");
+    expect(new ConflictError({ method: "GET", path: "/x/my-config-token-5a1f", messages: ["named my-config-token-5a1f"] }).message)
+      .toBe("GET /x/[REDACTED]: conflict: named [REDACTED]");
+  });
+
+  it("what the server sends is still masked where it echoes a secret, whole or cut short, but not where it names the program's object", () => {
+    registerSecret("zq-server-echo-4411");
+    registerOwnName("aws-east");
+    const e = new InvalidInputError({ method: "POST", path: "/keymgmt/kms/aws-east", status: 400, messages: ["bad value zq-server-ec…", "key zq-server-echo-4411 refused", "no such provider aws-east"] });
+    expect(e.messages).toEqual(["bad value [REDACTED]…", "key [REDACTED] refused", "no such provider aws-east"]);
+    // The secret that starts with the name: an echo of it runs past the name and is masked.
+    expect(redact("got aws-east-secret-key-77 back")).toBe("got [REDACTED] back");
+    expect(redactOwn("DELETE /keymgmt/kms/aws-east")).toBe("DELETE /keymgmt/kms/aws-east");
   });
 });
 

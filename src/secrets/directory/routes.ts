@@ -3,6 +3,7 @@
  * service's `/v1`, grouped by API object (seed 002, "Endpoints"). The only place in
  * src/secrets/directory where a route is written.
  */
+import { redact } from "../../http/redact";
 export const DIRECTORY_ROUTES = {
   /** Directory configuration, seed 002 "Endpoints › Directory engine (prefix {directory_mount})". */
   config: {
@@ -39,10 +40,10 @@ export const DIRECTORY_ROUTES = {
 /** Where the directory engine is mounted unless a `mount` input says otherwise. */
 export const DEFAULT_DIRECTORY_MOUNT = "directory";
 
-/** Warnings of a 200 answer (rotation already in progress), for the Pulumi log. */
+/** Warnings of a 200 answer (rotation already in progress), for the Pulumi log: the server's text, redacted. */
 export function warningsOf(body: unknown): string[] {
   const w = (body as { warnings?: unknown } | undefined)?.warnings;
-  return Array.isArray(w) ? w.map(String) : [];
+  return Array.isArray(w) ? w.map((x) => redact(String(x))) : [];
 }
 
 /** Writes a warning to the Pulumi log of the running program (stderr outside one). */
