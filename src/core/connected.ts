@@ -16,6 +16,8 @@ import { omit } from "./json";
 import { isUnknown } from "./unknown";
 import { nearest, type CheckFailure } from "./validate";
 import { carryVersions, versionKeys, withVersions } from "./versions";
+import { BEFORE_KEY, beforeCreate, canLeave, leftoversOf, type Before } from "./leftovers";
+import { pathFromInputs } from "./path";
 
 export const CONNECTION_KEY = "connection";
 export const SERVER_KEY = "serverUrl";
@@ -33,7 +35,8 @@ function connectionOf(props: Props): Plain | undefined {
   return c !== null && typeof c === "object" && !Array.isArray(c) ? (c as Plain) : undefined;
 }
 
-const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY];
+// What check recorded before a create (src/core/leftovers.ts) is bookkeeping too: never compared, never sent.
+const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY, BEFORE_KEY];
 
 /** The members a connection may have (src/core/connection.ts); check refuses any other, naming it. */
 const CONNECTION_MEMBERS = ["url", "token", "maxConcurrentRequests", "service"];
@@ -44,7 +47,7 @@ export function unknownMember(key: string): string | undefined {
   const near = nearest(key, CONNECTION_MEMBERS.filter((m) => m !== "service"));
   return `is not a member of a connection (it has url, token and maxConcurrentRequests)${near ? `: did you mean ${near}?` : ""}`;
 }
-const BOOKKEEPING_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY, PROVIDER_KEY];
+const BOOKKEEPING_KEYS = [...CONNECTION_KEYS, PROVIDER_KEY];
 
 /**
  * Without the connection's keys and the secrets' versions (src/core/versions.ts), which diff must
@@ -101,10 +104,10 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
 
 /**
  * The Context for an object: its recorded server (or the connection's, or the config's) and token.
- * The HTTP client comes in with the first operation that may talk to a server: Check and Diff
- * (all a preview asks of a fresh host) never do, and would load it for nothing.
+ * The HTTP client comes in with the first operation that may talk to a server: Diff never does,
+ * and Check only for a create it passed (recordBefore), so a preview of changes loads it for nothing.
  */
-async function contextFor(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): Promise<Context> {
+export async function contextFor(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): Promise<Context> {
   const { makeContext } = await import("./context");
   const c = connectionOf(props);
   // A state written before credentials in URLs were refused may hold some; requests never used them.
@@ -218,7 +221,31 @@ function withDefaults(def: ResourceDefinition, props: Props): Props {
   return out;
 }
 
+/**
+ * What a cancelled create of `def` with these inputs (as check returned them, secrets shown) may
+ * have left on its server: for pulumi-svc-recover, which settles a stack's pending creates.
+ */
+export async function leftoversAt(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): Promise<string[]> {
+  registerSecrets(def.fields ?? {}, props);
+  return leftoversOf(def, await contextFor(def, source, props), bare(def, props));
+}
+
 type Machinery = typeof import("./provider");
+
+/**
+ * What check keeps, for a create (or the create of a replacement), of the objects it could be
+ * confused with (src/core/leftovers.ts): the engine records it with the create's pending operation,
+ * which is all that survives a killed CLI. Reads only; never fails the check.
+ */
+async function recordBefore(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, olds: Props, inputs: Props): Promise<Before | undefined> {
+  if (!canLeave(def)) return undefined;
+  const creating = Object.keys(olds).length === 0;
+  if (!creating && m.diff(def, olds, stripped(def, inputs)).replaces.length === 0) return undefined;
+  // One try each: a preview against a server it cannot reach goes on at once, with no record.
+  const once: ConfigSource = Object.assign((key: string) => (key === SETTINGS.maxRetries.key ? "0" : source?.(key)), { keys: source?.keys, origin: source?.origin });
+  const ctx = await contextFor(def, once, inputs);
+  return beforeCreate(def, ctx, bare(def, inputs), creating ? undefined : pathFromInputs(def, olds));
+}
 export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
 export async function dispatch(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined,
@@ -246,7 +273,12 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
       const versioned = r.failures.length > 0 ? r.inputs
         : withVersions(def.fields, (args[0] ?? {}) as Props, r.inputs, (k) => m.kept(def, olds, r.inputs, k));
       const inputs = withConnection(news, versioned, conn.serverUrl);
-      return { inputs, failures: [...r.failures, ...conn.failures] };
+      const failures = [...r.failures, ...conn.failures];
+      if (failures.length === 0) {
+        const before = await recordBefore(m, def, source, olds, inputs);
+        if (before) inputs[BEFORE_KEY] = before as unknown as Props;
+      }
+      return { inputs, failures };
     }
     case "diff": {
       const olds = args[1] as Props;

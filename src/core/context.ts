@@ -1,5 +1,5 @@
 import { resolveServiceConfig, settingValues, type ConfigSource } from "../config";
-import { HttpClient, redact, type Service } from "../http";
+import { HttpClient, redactOwn, type Service } from "../http";
 import type { Context } from "./definition";
 import { logToEngine } from "./engineLog";
 // Every operation and function builds its context here: the secret fields are known to redaction first.
@@ -30,8 +30,9 @@ export function clientFor(service: Service, source?: ConfigSource, tokenOptional
 }
 
 function logLine(message: string, urn?: string): void {
-  // Progress lines quote errors and names; redacted again here, as every line leaving the provider is.
-  const line = `pulumi-svc: ${redact(message)}`;
+  // Progress lines are the package's own words, naming inputs and paths; the errors they quote were
+  // redacted as errors. Whole secrets are masked again here, as on every line leaving the provider.
+  const line = `pulumi-svc: ${redactOwn(message)}`;
   if (urn && logToEngine(line, urn)) return;
   try {
     const pulumi: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
@@ -54,5 +55,6 @@ export function makeContext(source?: ConfigSource, tokenOptional = false, urn?: 
       ? (runs ??= clientFor(service, source, tokenOptional))
       : (secrets ??= clientFor(service, source, tokenOptional)),
     log: (message) => logLine(message, urn),
+    ...(urn !== undefined ? { urn } : {}),
   };
 }

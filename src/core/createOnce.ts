@@ -62,6 +62,9 @@ const scopes = new Map<string, Scope>();
 /** Ids created or found by a create of this process: a later lookup must never take one. */
 const owned = new Set<string>();
 
+/** Whether a create of this process made (or found) the object: one program may declare two alike. */
+export const ownedHere = (id: string): boolean => owned.has(id);
+
 export async function createOnce<T>(op: CreateOnce<T>): Promise<T> {
   let scope = scopes.get(op.scope);
   if (!scope) scopes.set(op.scope, (scope = new Scope()));

@@ -7,6 +7,8 @@ export interface Context {
   client(service: Service): HttpClient;
   /** Progress for long waits; goes to the engine's log when there is one. */
   log(message: string): void;
+  /** The URN of the resource the operation is for, when it is one's (what it makes can carry a claim). */
+  urn?: string;
 }
 
 export type { Props } from "./props";
@@ -86,6 +88,25 @@ export type Discover =
   | { none: string };
 
 /**
+ * The objects on the server a create with these inputs may have made, or would duplicate: how an
+ * object left by a create that was cancelled mid-flight is told from others (docs/behaviour.md,
+ * "When a deploy is cancelled"). Kinds keyed by a path need none: the object at the path is it.
+ */
+export interface Leftovers<In extends Props = Props> {
+  /** Their ids: an exact lookalike of an object the service names, a run carrying the resource's claim. */
+  find(ctx: Context, inputs: In): Promise<string[]>;
+  /**
+   * How to go on when one is there and no cancelled create made it (after the advice to run
+   * pulumi-svc-recover), e.g. `to take over one made another way, set adoptId: "<id>"`.
+   */
+  otherwise: string;
+  /** Finding them reads every object of the server (entity aliases): check records nothing for it. */
+  costly?: true;
+  /** The service itself refuses a second one (an alias's name on a mount): the create sends it and says why it failed. */
+  serviceRefuses?: true;
+}
+
+/**
  * Everything the machinery needs to know about one API object. Check, diff and the error handling
  * of create/read/update/delete are derived from it (src/core/provider.ts).
  */
@@ -119,6 +140,8 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
   exclusive?: { keys: ReadonlyArray<keyof In & string>; scope: ReadonlyArray<keyof In & string> };
   /** Of an object whose id is its path: how the path follows from its inputs. */
   path?: PathRule;
+  /** Of an object whose id the service assigns: what a cancelled create of it may have left. */
+  leftovers?: Leftovers<In>;
   /** How the import command finds existing objects of this kind (a kind without it is a test failure). */
   discover?: Discover;
   /** What changes of this object lose or strand: reviews list them "at risk", reference pages show them. */

@@ -10,6 +10,8 @@ import { pathFromInputs } from "./path";
 import { containsUnknown, isUnknown } from "./unknown";
 import { validate, type CheckFailure } from "./validate";
 import { ConflictError, isSvcError, NotFoundError } from "../http/errors";
+import { ownedHere } from "./createOnce";
+import { wouldDuplicate } from "./leftovers";
 
 const PROVIDER_ONLY = [PROVIDER_KEY];
 
@@ -198,9 +200,21 @@ async function adoptedAsItIs(def: ResourceDefinition, ctx: Context, inputs: Prop
   return { id, outs: found };
 }
 
+/**
+ * An object whose id the service assigns is never made twice: one with every value of the program
+ * there already may be what a cancelled `up` made (src/core/leftovers.ts), so the create refuses
+ * and says how to go on. One this process made (a program may declare two alike) is no obstacle.
+ */
+async function refuseDuplicate(def: ResourceDefinition, ctx: Context, inputs: Props): Promise<void> {
+  if (!def.leftovers || def.leftovers.serviceRefuses) return;
+  const there = (await def.leftovers.find(ctx, inputs)).filter((id) => !ownedHere(id));
+  if (there.length > 0) throw wouldDuplicate(def, there);
+}
+
 export async function create(def: ResourceDefinition, ctx: Context, inputs: Props, provider: unknown): Promise<{ id: string; outs: Props }> {
   try {
     const adoptId = takesOverById(def) ? inputs[ADOPT_ID] : undefined;
+    if (typeof adoptId !== "string") await refuseDuplicate(def, ctx, inputs);
     const { id, outs } = typeof adoptId === "string" ? await takeOver(def, ctx, adoptId, inputs)
       : await adoptedAsItIs(def, ctx, inputs) ?? await def.create(ctx, inputs);
     return { id, outs: recorded(def, inputs, outs) };

@@ -178,20 +178,35 @@ async function listIds(ctx: Context, workspaceId: string): Promise<Set<string> |
 const sameSet = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
   JSON.stringify([...new Set(a ?? [])].sort()) === JSON.stringify([...new Set(b ?? [])].sort());
 
+/** Whether a listed configuration holds every attribute a create with these inputs sends (the token cannot be read). */
+function sameAs(res: JsonApiResource, inputs: NotificationConfigurationState): boolean {
+  // Decoded without the inputs as prior: a field the listed one lacks must not match by default.
+  const got = fromResource(res, { workspaceId: inputs.workspaceId });
+  return got.name === inputs.name && got.destinationType === inputs.destinationType && got.enabled === inputs.enabled &&
+    got.url === (inputs.destinationType === "email" ? undefined : inputs.url) &&
+    sameSet(got.triggers, inputs.triggers) && sameSet(got.emailUsers, inputs.destinationType === "email" ? inputs.emailUsers : undefined);
+}
+
+const listSpec = (workspaceId: string) => ({ route: RUNS_ROUTES.notificationConfiguration.list, params: { workspace_id: workspaceId } });
+
 /**
  * The configuration a lost create made: one that did not exist before the first attempt, that no
  * other create of this process owns, and whose every attribute is what we sent.
  */
 async function findCreated(ctx: Context, inputs: NotificationConfigurationState, before: Set<string> | undefined, owned: (id: string) => boolean) {
   if (!before) return undefined;
-  const spec = { route: RUNS_ROUTES.notificationConfiguration.list, params: { workspace_id: inputs.workspaceId } };
-  return firstNew(pages(ctx.client("runs"), spec), (res) => res.id, before, owned, (res) => {
-    // Decoded without the inputs as prior: a field the listed one lacks must not match by default.
-    const got = fromResource(res, { workspaceId: inputs.workspaceId });
-    return got.name === inputs.name && got.destinationType === inputs.destinationType && got.enabled === inputs.enabled &&
-      got.url === (inputs.destinationType === "email" ? undefined : inputs.url) &&
-      sameSet(got.triggers, inputs.triggers) && sameSet(got.emailUsers, inputs.destinationType === "email" ? inputs.emailUsers : undefined);
-  });
+  return firstNew(pages(ctx.client("runs"), listSpec(inputs.workspaceId)), (res) => res.id, before, owned, (res) => sameAs(res, inputs));
+}
+
+/** The workspace's configurations with every attribute of these inputs (a workspace holds at most 20); none when it cannot be listed. */
+async function lookalikes(ctx: Context, inputs: NotificationConfigurationState): Promise<string[]> {
+  const ids: string[] = [];
+  try {
+    for await (const res of pages(ctx.client("runs"), listSpec(inputs.workspaceId))) if (sameAs(res, inputs)) ids.push(res.id);
+  } catch (e) {
+    if (!isSvcError(e, "not_found")) throw e;
+  }
+  return ids;
 }
 
 export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = {
@@ -206,6 +221,7 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
     instead: "a second configuration beside the old one while the destination moves",
   },
   ...notificationConfigurationSet,
+  leftovers: { find: lookalikes, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },
   confirmGone: confirmGoneIn(RUNS_ROUTES.notificationConfiguration.list, "notification configuration"),
   async create(ctx, inputs) {
     const client = ctx.client("runs");
@@ -247,7 +263,9 @@ export type NotificationConfigurationArgs = ArgsOf<typeof notificationConfigurat
  * A create whose response is lost (connection dropped, timeout, 5xx) is not blindly repeated: the
  * provider lists the workspace's configurations and uses the one the lost request created (same
  * name, destination type and url, created since the attempt began); only if there is none does it
- * try again.
+ * try again. A create never makes a second configuration with every value of one the workspace
+ * has: it may be what a cancelled `pulumi up` made (docs/behaviour.md, "When a deploy is
+ * cancelled"), so the create fails and names `npx pulumi-svc-recover` and `adoptId`.
  *
  * @example
  * ```ts

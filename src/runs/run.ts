@@ -1,4 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../core/fields";
 import type { Context, ResourceDefinition } from "../core/definition";
@@ -6,7 +7,7 @@ import { PartialFailure } from "../core/definition";
 import { registration, SvcResource } from "../core/resource";
 import { isSvcError } from "../http";
 import { runAction, stopRun } from "./runActions";
-import { createRunOnce, refineCreateAttributes, runCreateFields, runCreateSet, type RunCreateAttributes } from "./runCreate";
+import { createRunOnce, recentRuns, refineCreateAttributes, runCreateFields, runCreateSet, type RunCreateAttributes } from "./runCreate";
 import { readRun, type RunDetails } from "./runDetails";
 import { RUNS_ROUTES } from "./routes";
 import { FAILED_RUN_STATUSES, isTerminal, planFinished, type RunStatus } from "./runVocabulary";
@@ -80,6 +81,41 @@ function createAttributes(inputs: RunResourceState): RunCreateAttributes {
   return out as RunCreateAttributes;
 }
 
+/** A value as JSON with its object keys sorted, so equal inputs give equal text. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v !== null && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  return JSON.stringify(v);
+}
+
+/**
+ * What a Run writes at the end of its run's message, `[pulumi-svc 3f9a1c0b7e21]`: a digest of the
+ * resource's URN and of every input that queues a new run when it changes (its create attributes
+ * and triggers). A run is history and cannot carry anything else, and only this tells a run that a
+ * cancelled `up` of this very resource queued from any other run with the same message: the next
+ * create refuses to queue it again, and pulumi-svc-recover records it (src/core/leftovers.ts).
+ * Without a URN (a definition called outside a provider) there is no claim.
+ */
+function claimOf(ctx: Context, inputs: RunResourceState): string | undefined {
+  if (!ctx.urn) return undefined;
+  const digest = createHash("sha256").update(`${ctx.urn}\n${canonical({ ...createAttributes(inputs), triggers: inputs.triggers ?? {} })}`).digest("hex");
+  return `[pulumi-svc ${digest.slice(0, 12)}]`;
+}
+
+/** The create attributes as sent: the message ends with the resource's claim. */
+function sentAttributes(ctx: Context, inputs: RunResourceState): RunCreateAttributes {
+  const claim = claimOf(ctx, inputs);
+  const attrs = createAttributes(inputs);
+  return claim ? { ...attrs, message: `${attrs.message ?? "Queued by pulumi-svc"} ${claim}` } : attrs;
+}
+
+/** The workspace's recent runs (its first page, newest first) whose message ends with this resource's claim. */
+async function claimedRuns(ctx: Context, inputs: RunResourceState): Promise<string[]> {
+  const claim = claimOf(ctx, inputs);
+  if (!claim) return [];
+  return (await recentRuns(ctx.client("runs"), inputs.workspaceId)).filter((r) => r.message.endsWith(claim)).map((r) => r.id);
+}
+
 /**
  * The run's outputs, from the run as read. The create attributes stay as the program gave them:
  * the service fills in its defaults (message, refresh, ...), which would otherwise show as changes
@@ -135,7 +171,7 @@ function promisesMore(inputs: RunResourceState): boolean {
 
 async function createAndWait(ctx: Context, inputs: RunResourceState): Promise<{ id: string; outs: RunResourceState }> {
   const started = Date.now();
-  const run = await createRunOnce(ctx, createAttributes(inputs));
+  const run = await createRunOnce(ctx, sentAttributes(ctx, inputs));
   ctx.log(`run ${run.id} queued on ${run.workspaceId || inputs.workspaceId} (${run.status})`);
   if (!promisesMore(inputs)) return { id: run.id, outs: withRun(inputs, run) };
   return { id: run.id, outs: await keepPromise(ctx, inputs, run, started) };
@@ -208,6 +244,7 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   kind: "runs:Run",
   discover: { none: "runs are actions, not configuration: a run that happened is history, and declaring one starts a new run" },
   ...runSet,
+  leftovers: { find: claimedRuns, otherwise: "if it is the run of an earlier deploy of this resource (destroyed since), change triggers to queue a new one" },
   confirmGone: confirmGoneIn(RUNS_ROUTES.run.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),
   async read(ctx, id, props) {

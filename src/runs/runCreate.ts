@@ -137,16 +137,26 @@ interface RunsBefore {
 
 const PAGE = 100;
 
-/** Undefined when the workspace cannot be listed: the create then fails with the server's message. */
-async function runsBefore(client: HttpClient, workspaceId: string): Promise<RunsBefore | undefined> {
-  let res;
+/** The workspace's runs of the first page, newest first; undefined when the workspace cannot be listed. */
+async function firstPage(client: HttpClient, workspaceId: string): Promise<RunDetails[] | undefined> {
   try {
-    res = await client.request({ route: RUNS_ROUTES.run.list, params: { workspace_id: workspaceId }, query: { "page[number]": 1, "page[size]": PAGE } });
+    const res = await client.request({ route: RUNS_ROUTES.run.list, params: { workspace_id: workspaceId }, query: { "page[number]": 1, "page[size]": PAGE } });
+    return many(res.body).data.map(runFromResource);
   } catch (e) {
     if (isSvcError(e, "not_found")) return undefined;
     throw e;
   }
-  const runs = many(res.body).data.map(runFromResource);
+}
+
+/** The workspace's most recent runs (a page of 100, newest first); none when it cannot be listed. */
+export async function recentRuns(client: HttpClient, workspaceId: string): Promise<RunDetails[]> {
+  return (await firstPage(client, workspaceId)) ?? [];
+}
+
+/** Undefined when the workspace cannot be listed: the create then fails with the server's message. */
+async function runsBefore(client: HttpClient, workspaceId: string): Promise<RunsBefore | undefined> {
+  const runs = await firstPage(client, workspaceId);
+  if (!runs) return undefined;
   const full = runs.length >= PAGE;
   return { ids: new Set(runs.map((r) => r.id)), oldest: full ? Math.min(...runs.map((r) => Date.parse(r.createdAt))) : undefined };
 }

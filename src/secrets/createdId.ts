@@ -17,3 +17,14 @@ export async function createdId(ctx: Context, routes: { list: string; read: stri
     return data !== undefined && matches(data);
   });
 }
+
+/** Every object listed at `routes.list` whose read `matches`: the lookalikes a create would duplicate. */
+export async function matchingIds(ctx: Context, routes: { list: string; read: string }, matches: (data: Record<string, unknown>) => boolean): Promise<string[]> {
+  const ids = await listNames(ctx, routes.list, {});
+  // All at once: the client holds requests in flight to one server to its limit.
+  const same = await Promise.all(ids.map(async (id) => {
+    const data = await fetchData(ctx, routes.read, { id });
+    return data !== undefined && matches(data);
+  }));
+  return ids.filter((_, i) => same[i]);
+}

@@ -7,6 +7,7 @@ import { ConflictError, isAmbiguous } from "../http/errors";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { pathOf } from "../core/path";
+import { RECOVER } from "../core/leftovers";
 import { dataOf, keysOf } from "./envelope";
 import type { Fields, FieldSet } from "../core/fields";
 import type { FunctionDefinition } from "../core/fn";
@@ -75,7 +76,9 @@ export function alreadyExists(method: string, id: string, what = "object"): Conf
     service: "secrets", method, path: `/${id}`,
     messages: [`${id} already exists. If you renamed this resource in your program, give it aliases: [{ name: "<its old name>" }] ` +
       `in its resource options instead, so Pulumi keeps the object as it is (with adopt, the old resource's delete would ` +
-      `remove the ${what}); to manage an existing ${what} that no stack owns, set adopt: true; or choose another name`],
+      `remove the ${what}); to manage an existing ${what} that no stack owns, set adopt: true; or choose another name. ` +
+      `If a pulumi up that was stopped (a cancelled CI job) was creating it, run \`${RECOVER}\` in this project: ` +
+      `it records the ${what} in the stack and the next pulumi up carries on`],
   });
 }
 

@@ -321,22 +321,20 @@ export class CliStack {
   /** Runs `pulumi <args> --stack dev --non-interactive`: a command that runs the program from its folder. */
   /** `env` overrides the stack's environment for this command (undefined removes a variable). */
   run(args: string[], timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+    return this.start(args, timeoutMs, env).done;
+  }
+
+  /** Like run, in the background: the CLI's pid, to stop it as CI stops a job (stopTree). */
+  start(args: string[], timeoutMs = 300_000, env: NodeJS.ProcessEnv = {}): { pid: number; done: Promise<CliResult> } {
     const program = this.example && PROGRAM_COMMANDS.has(args[0]!);
     const cwd = !program ? this.dir : this.inStep2 ? path.join(this.cwd, "step2") : this.cwd;
     const configFile = program ? ["--config-file", path.join(this.dir, "Pulumi.dev.yaml")] : [];
-    return new Promise((resolve, reject) => {
-      const child = spawn(path.join(installation(this.options.host), "pulumi"), [...args, ...configFile, "--stack", "dev", "--non-interactive"], { cwd, env: { ...this.env, ...env } });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
-      child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
-      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code: code ?? -1, stdout, stderr });
-      });
-    });
+    return spawned(path.join(installation(this.options.host), "pulumi"), [...args, ...configFile, "--stack", "dev", "--non-interactive"], { cwd, env: { ...this.env, ...env } }, timeoutMs);
+  }
+
+  /** Another command (pulumi-svc-recover) as a user runs it beside the CLI: the stack's folder and environment. */
+  command(file: string, args: string[]): Promise<CliResult> {
+    return spawned(file, args, { cwd: this.dir, env: this.env }, 120_000).done;
   }
 
   /** Like run, but a non-zero exit is an error carrying the CLI's output. */
@@ -407,6 +405,52 @@ export class CliStack {
 
   remove(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A child process, its output gathered; killed when it runs past `timeoutMs`. */
+function spawned(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, timeoutMs: number): { pid: number; done: Promise<CliResult> } {
+  const child = spawn(file, args, opts);
+  const done = new Promise<CliResult>((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
+    child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+  return { pid: child.pid!, done };
+}
+
+/**
+ * Stops a process and every process it started, as a runner stops a cancelled job: the CLI's
+ * plugins (language host, provider host) run in sessions of their own, so its process group is
+ * not enough. The tree is read from /proc before any is killed (an orphan's parent changes).
+ */
+export function stopTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): void {
+  const parents = new Map<number, number>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name (2nd field) is in parentheses and may hold spaces: the parent pid follows the last ")".
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  for (const p of tree) {
+    try {
+      process.kill(p, signal);
+    } catch {
+      // gone meanwhile
+    }
   }
 }
 

@@ -8,8 +8,11 @@ import { HttpClient } from "../../src/http";
 
 const ENV = ["SVC_RUN_URL", "SVC_RUN_TOKEN", "SVC_SECRETS_URL", "SVC_SECRETS_TOKEN", "SVC_MAX_RETRIES"];
 
-/** Starts the server for the enclosing suite; `requests()` is how many were sent or arrived so far. */
-export function useCountingServer(): { requests(): number } {
+/**
+ * Starts the server for the enclosing suite; `requests()` is how many were sent or arrived so far,
+ * `routes()` the client's requests sent so far (`GET /{mount}/alphabet/{name}`).
+ */
+export function useCountingServer(): { requests(): number; routes(): string[] } {
   let server: Server;
   let arrived = 0;
   let sent: MockInstance<HttpClient["request"]>;
@@ -32,5 +35,8 @@ export function useCountingServer(): { requests(): number } {
     sent.mockRestore();
     await new Promise((resolve) => server.close(resolve));
   });
-  return { requests: () => sent.mock.calls.length + arrived };
+  return {
+    requests: () => sent.mock.calls.length + arrived,
+    routes: () => sent.mock.calls.map(([spec]) => String((spec as { route?: unknown }).route)),
+  };
 }

@@ -46,7 +46,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.SVC_SECRETS_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  process.env.SVC_SECRETS_TOKEN = "unit-token";
+  // No run of it spells a part of the secrets below (a check of a create reads the server, which registers it).
+  process.env.SVC_SECRETS_TOKEN = "fixture-access-1";
   process.env.SVC_MAX_RETRIES = "0";
 });
 

@@ -17,7 +17,7 @@ import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { dataOf } from "../envelope";
 import { fetchData, listNames, namesFunction, readDecoded, type NameList } from "../pathObject";
-import { createdId } from "../createdId";
+import { createdId, matchingIds } from "../createdId";
 import type { ConnectionArgs } from "../../core/connection";
 import { IDENTITY_ROUTES } from "./routes";
 
@@ -116,10 +116,15 @@ function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>
     JSON.stringify(Object.entries((data.custom_metadata ?? {}) as Record<string, unknown>).sort()) === metadata);
 }
 
+/** The alias with this name on this mount, which the service lets exist once (every alias is read: used only to recover). */
+const sameName = (ctx: Context, inputs: EntityAliasState) =>
+  matchingIds(ctx, IDENTITY_ROUTES.entityAlias, (d) => d.name === inputs.name && d.mount_accessor === inputs.mountAccessor);
+
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {
   kind: "secrets:IdentityEntityAlias",
   discover: { list: IDENTITY_ROUTES.entityAlias.list },
   ...entityAliasSet,
+  leftovers: { find: sameName, serviceRefuses: true, costly: true, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },
   async create(ctx, inputs) {
     const client = ctx.client("secrets");
     const before = new Set(await listNames(ctx, IDENTITY_ROUTES.entityAlias.list, {}));

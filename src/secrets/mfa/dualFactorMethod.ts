@@ -15,7 +15,7 @@ import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { ConflictError, InvalidInputError, isSvcError, type SvcError } from "../../http";
 import { listNames, namesFunction, readDecoded, reportOf, type NameList } from "../pathObject";
-import { createdId } from "../createdId";
+import { createdId, matchingIds } from "../createdId";
 import type { ConnectionArgs } from "../../core/connection";
 import { MFA_ROUTES } from "./routes";
 
@@ -98,16 +98,22 @@ function idFrom(res: unknown): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
+/** Whether a method read back holds every value of these inputs (the same provider account and settings). */
+function sameAs(d: Record<string, unknown>, p: DualFactorMethodState): boolean {
+  // Reads spell push_info as pushinfo; secret fields are compared only when the server returns them.
+  const secretsAgree = (d.secret_key === undefined || d.secret_key === p.secretKey) && (d.integration_key === undefined || d.integration_key === p.integrationKey);
+  return d.api_hostname === p.apiHostname && secretsAgree &&
+    String(d.username_format ?? "") === (p.usernameFormat ?? "") &&
+    String(d.pushinfo ?? d.push_info ?? "") === (p.pushInfo ?? "") && (d.use_passcode ?? false) === p.usePasscode;
+}
+
 /** A method made since `before` was listed, with the same provider account and settings. */
 function findNew(ctx: Context, before: Set<string>, p: DualFactorMethodState, owned: (id: string) => boolean = () => false): Promise<string | undefined> {
-  return createdId(ctx, MFA_ROUTES.dualFactorMethod, before, owned, (d) => {
-    // Reads spell push_info as pushinfo; secret fields are compared only when the server returns them.
-    const secretsAgree = (d.secret_key === undefined || d.secret_key === p.secretKey) && (d.integration_key === undefined || d.integration_key === p.integrationKey);
-    return d.api_hostname === p.apiHostname && secretsAgree &&
-      String(d.username_format ?? "") === (p.usernameFormat ?? "") &&
-      String(d.pushinfo ?? d.push_info ?? "") === (p.pushInfo ?? "") && (d.use_passcode ?? false) === p.usePasscode;
-  });
+  return createdId(ctx, MFA_ROUTES.dualFactorMethod, before, owned, (d) => sameAs(d, p));
 }
+
+/** Every method with the values of these inputs (a server has a few methods: each is read). */
+const lookalikes = (ctx: Context, p: DualFactorMethodState) => matchingIds(ctx, MFA_ROUTES.dualFactorMethod, (d) => sameAs(d, p));
 
 const readState = (ctx: Context, id: string, prior: Partial<DualFactorMethodState>) =>
   readDecoded(ctx, MFA_ROUTES.dualFactorMethod.read, { id }, (data) => methodState(id, data, prior));
@@ -116,6 +122,7 @@ export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodStat
   kind: "secrets:MfaDualFactorMethod",
   discover: { list: MFA_ROUTES.dualFactorMethod.list },
   ...dualFactorMethodSet,
+  leftovers: { find: lookalikes, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },
   async create(ctx, inputs) {
     // The ids that exist before, so a lost create is recognised by a new id, never an old method.
     const before = new Set(await listNames(ctx, MFA_ROUTES.dualFactorMethod.list, {}));
