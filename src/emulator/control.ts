@@ -90,6 +90,7 @@ const routes: Route<Runtime>[] = [
       rt.deliveries.clear();
       rt.sinks.clear();
       rt.runService.reset();
+      rt.clock.advancedMs = 0;
       return emptyReply(204);
     },
   },

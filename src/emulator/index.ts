@@ -4,6 +4,7 @@
  * the provider's, and per area where needed `index.ts` (its routes table), `state.ts` (its stored
  * model) and `control.ts` (its `/_emulator` rows). Imports point one way: objects → state → shared.
  */
+import { Clock } from "./clock";
 import { Faults } from "./faults";
 import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
@@ -114,6 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const abort = new AbortController();
       // Every delayed request listens for the close while it waits, and a bench holds hundreds at once.
       setMaxListeners(0, abort.signal);
+      const clock = new Clock();
       const rt: Runtime = {
         store,
         requests: new Log<RawRequestEntry>(),
@@ -122,7 +124,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         sinks: new Sinks(),
         deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
         closing: abort.signal,
-        runService: new RunService({ forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
+        runService: new RunService(clock, { forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
+        clock,
         serial: new KeyedSerial(),
         controlToken,
         // Each cluster answers on its own port, set once it listens.

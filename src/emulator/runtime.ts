@@ -1,3 +1,4 @@
+import type { Clock } from "./clock";
 import type { Faults } from "./faults";
 import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./logs";
 import type { KeyedSerial } from "./serial";
@@ -18,6 +19,8 @@ export interface Runtime {
   closing: AbortSignal;
   /** Run-service timing, timer and delivery counters (runs/state.ts). */
   runService: RunService;
+  /** The cluster's clock: the run service's cool-offs and the secrets engines' lifetimes. */
+  clock: Clock;
   /** Writes that await the network (a verification) run one at a time per object. */
   serial: KeyedSerial;
   /** Required on control endpoints when set (the emulator listens beyond loopback). */

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { root } from "../support/dist";
+import { requireReal, requiredButMissing } from "../support/real";
 
 export const CLI_VERSION = "v3.259.0";
 
@@ -129,14 +130,14 @@ export function cliPath(host: LangHost = langHost, rest = process.env.PATH ?? ""
 }
 
 /** What keeps a real-CLI suite from running here, or undefined. */
-function cliMissing(host: LangHost): string | undefined {
+export function cliMissing(host: LangHost): string | undefined {
   if (!cliDir) return "no Pulumi CLI: run scripts/pulumi-cli.sh (or put pulumi on PATH, or set SVC_PULUMI_BIN), and npm run build";
   return hostMissing(host);
 }
 
 /**
  * `describe` when the CLI and the language host are there; otherwise a skipped suite with the
- * reason printed, or, with SVC_REQUIRE_REAL=1 (CI), one failing test saying what is missing.
+ * reason printed, or, under SVC_REQUIRE_REAL (CI), one failing test saying what is missing.
  */
 export function describeCli(name: string, body: () => void, host: LangHost = langHost): void {
   const reason = cliMissing(host);
@@ -145,8 +146,8 @@ export function describeCli(name: string, body: () => void, host: LangHost = lan
     describe(name, { timeout: 600_000 }, body);
     return;
   }
-  if (process.env.SVC_REQUIRE_REAL === "1") {
-    describe(name, () => it("needs the real Pulumi CLI and its language host", () => { throw new Error(`SVC_REQUIRE_REAL=1: ${reason}`); }));
+  if (requireReal) {
+    describe(name, () => it("needs the real Pulumi CLI and its language host", () => { throw requiredButMissing(reason); }));
   } else {
     console.log(`skipping "${name}": ${reason}`);
     describe.skip(name, body);

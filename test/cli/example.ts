@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { root } from "../support/dist";
 import { needsPostgres } from "../support/postgres";
-import { CliStack, cliDir, describeCli, hostMissing, langHost } from "./cli";
+import { requireReal, requiredButMissing } from "../support/real";
+import { CliStack, cliMissing, describeCli, hostMissing, langHost } from "./cli";
 import { examples, prepareExample } from "./expectations";
 import { lifecycle, type ExampleChecks, type Lifecycle } from "./lifecycle";
 import { CliSide, DoubleSide } from "./sides";
@@ -44,13 +45,17 @@ export function describeExample(name: string, checks: ExampleChecks): void {
       cli = lifecycle({ ...common, kind: "cli", makeSide: (p) => CliSide.create(exp.project, name, p) });
     });
 
-    // Combination 2 of CI sets SVC_EXAMPLES_CLI_ONLY: the double and the comparison ran in combination 1.
-    if (process.env.SVC_EXAMPLES_CLI_ONLY !== "1") describe("through the engine double", () => {
+    // Combination 2 of CI sets SVC_EXAMPLES_CLI_ONLY: the double and the comparison ran in
+    // combination 1. Left out, it still shows, as a skip .ci/allowed-skips.json allows there only.
+    if (process.env.SVC_EXAMPLES_CLI_ONLY === "1") it.skip("through the engine double: left out under SVC_EXAMPLES_CLI_ONLY=1 (combination 1 runs it)", () => {});
+    else describe("through the engine double", () => {
       const double = lifecycle({ ...common, kind: "double", makeSide: async (p) => new DoubleSide(name, exp.project, p) });
 
       it("planned and did what the real CLI did: operations, their order, outputs, refreshes and states", (ctx) => {
-        // Without the CLI its suite says so (and fails under SVC_REQUIRE_REAL=1).
-        if (!cliDir || hostMissing(langHost)) ctx.skip();
+        // Without the CLI its suite says so, and the comparison skips (or fails under SVC_REQUIRE_REAL).
+        const missing = cliMissing(langHost);
+        if (missing && requireReal) throw requiredButMissing(missing);
+        if (missing) ctx.skip(missing);
         expect(cli!.done() && double.done(), "both lifecycles ran to the end").toBe(true);
         expect(Object.keys(double.trace).sort()).toEqual(Object.keys(cli!.trace).sort());
         for (const k of Object.keys(cli!.trace)) expect(double.trace[k], `${name}: ${k}`).toEqual(cli!.trace[k]);
@@ -59,9 +64,19 @@ export function describeExample(name: string, checks: ExampleChecks): void {
       });
     });
 
-    // Our host beside Pulumi's, where both can be had (the pinned CLI): a shorter lifecycle.
-    if (cliDir && langHost === "official" && !hostMissing("ours")) {
-      describe("under the real Pulumi CLI with our language host", () => {
+    // Our host beside Pulumi's, where both can be had (the pinned CLI): a shorter lifecycle. Where
+    // they cannot, a test says why: a skip, or under SVC_REQUIRE_REAL a failure for a missing tool.
+    const oursTitle = "under the real Pulumi CLI with our language host";
+    const oursMissing = cliMissing("official") ?? hostMissing("ours");
+    if (process.env.SVC_LANGHOST === "ours") {
+      it.skip(`${oursTitle}: left out under SVC_LANGHOST=ours (the lifecycle above runs under it)`, () => {});
+    } else if (oursMissing) {
+      it(`${oursTitle}: cannot run (${oursMissing})`, (ctx) => {
+        if (requireReal) throw requiredButMissing(oursMissing);
+        ctx.skip(oursMissing);
+      });
+    } else {
+      describe(oursTitle, () => {
         ours = lifecycle({ ...common, kind: "cli", short: true, makeSide: (p) => CliSide.create(exp.project, name, p, "ours") });
 
         it("gives what Pulumi's official host gave: plans, operations, order, outputs and states", () => {

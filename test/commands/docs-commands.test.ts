@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { codeBlocks, commandFiles, shellBlocks, splitCommand, type ShellBlock, type ShellCommand } from "../support/markdown";
 import { postgresUnavailable, startPostgres, type Postgres } from "../support/postgres";
+import { requireReal, requiredButMissing } from "../support/real";
 import { cliPath, describeCli, installation, sdkDir } from "../cli/cli";
 
 /**
@@ -419,7 +420,7 @@ async function runCommands(block: ShellBlock, commands: Classified[], emu: Emula
   if (needsPostgres(commands)) {
     const reason = postgresUnavailable();
     if (reason) {
-      if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`${block.file}:${block.line}: the block needs a PostgreSQL, and SVC_REQUIRE_REAL=1 but ${reason}`);
+      if (requireReal) throw requiredButMissing(`${block.file}:${block.line} needs a PostgreSQL: ${reason}`);
       console.warn(`skipping ${block.file}:${block.line} (needs a PostgreSQL): ${reason}`);
       skip(reason);
       return;

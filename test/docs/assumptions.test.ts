@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { root } from "../support/dist";
+import { requireReal, requiredButMissing } from "../support/real";
 
 interface Item {
   number: number;
@@ -66,11 +67,10 @@ describe("docs/assumptions.md", () => {
 
   const seedsDir = path.join(root, "../shared/seeds");
   const haveSeeds = fs.existsSync(seedsDir);
-  const required = process.env.SVC_REQUIRE_REAL === "1";
-  if (!haveSeeds && !required) console.warn(`skipping the seed phrase check of docs/assumptions.md: ${seedsDir} does not exist`);
+  if (!haveSeeds && !requireReal) console.warn(`skipping the seed phrase check of docs/assumptions.md: ${seedsDir} does not exist`);
 
-  it.skipIf(!haveSeeds && !required)("every quoted seed phrase occurs in the seed file it names", () => {
-    if (!haveSeeds) throw new Error(`SVC_REQUIRE_REAL=1 but the seeds folder ${seedsDir} does not exist`);
+  it.skipIf(!haveSeeds && !requireReal)("every quoted seed phrase occurs in the seed file it names", () => {
+    if (!haveSeeds) throw requiredButMissing(`the seeds folder ${seedsDir} does not exist`);
     const files = fs.readdirSync(seedsDir);
     const seedText = new Map<string, string>();
     const bad: string[] = [];

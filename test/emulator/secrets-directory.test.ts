@@ -21,6 +21,10 @@ async function binds(name: string, password: string): Promise<boolean> {
 async function configured(extra: Record<string, unknown> = {}) {
   expect((await post("config", { ...CONFIG, ...extra })).status).toBe(204);
 }
+/** Passes time on the emulator's clock, which the engine's lifetimes and timestamps read. */
+async function advance(ms: number) {
+  expect((await control("POST", "/clock/advance", { ms })).status).toBe(200);
+}
 async function librarySet(name: string, accounts: string[], extra: Record<string, unknown> = {}) {
   const res = await post(`library/${name}`, { name, service_account_names: accounts, ...extra });
   expect(res.status, res.text).toBe(204);
@@ -121,11 +125,13 @@ describe("roles and credentials", () => {
 
   test("a role ttl above the config max_ttl is refused; a password past its ttl is rotated on the next creds read", async () => {
     await seedAccounts("svc");
-    await configured({ ttl: 1, max_ttl: 10 });
-    expect((await post("roles/r", { service_account_name: "svc", ttl: 11 })).json.errors).toEqual(["ttl (11s) must not exceed the configured max_ttl (10s)"]);
+    await configured({ ttl: 3600, max_ttl: 7200 });
+    expect((await post("roles/r", { service_account_name: "svc", ttl: 7201 })).json.errors).toEqual(["ttl (7201s) must not exceed the configured max_ttl (7200s)"]);
     await post("roles/r", { service_account_name: "svc" });
     const before = (await get("creds/r")).json.data.current_password;
-    await new Promise((r) => setTimeout(r, 1100));
+    await advance(3_540_000);
+    expect((await get("creds/r")).json.data.current_password, "within its ttl the password stays").toBe(before);
+    await advance(120_000);
     const after = (await get("creds/r")).json.data;
     expect(after.current_password).not.toBe(before);
     expect(after.last_password).toBe(before);
@@ -135,7 +141,8 @@ describe("roles and credentials", () => {
     await seedAccounts("svc");
     await configured({ ttl: 3600, last_rotation_tolerance: "0s" });
     await post("roles/r", { service_account_name: "svc" });
-    await new Promise((r) => setTimeout(r, 20));
+    // Set later than the service set it: the directory's time stamp is on the emulator's clock.
+    await advance(1_000);
     await control("POST", "/directory/accounts", { accounts: [{ name: "svc", password: "changed-by-hand" }] });
     const creds = (await get("creds/r")).json.data;
     expect(creds.current_password).not.toBe("changed-by-hand");
@@ -189,7 +196,7 @@ describe("library", () => {
     await seedAccounts("a", "b");
     await configured();
     const before = (await control("GET", "/directory")).json.accounts;
-    await new Promise((r) => setTimeout(r, 5));
+    await advance(1_000);
     await librarySet("s", ["a", "b"], { ttl: "1h", max_ttl: "2h" });
     const after = (await control("GET", "/directory")).json.accounts;
     for (let i = 0; i < 2; i++) expect(after[i].password_last_set > before[i].password_last_set).toBe(true);
@@ -267,10 +274,12 @@ describe("library", () => {
   test("lease expiry checks the account in and rotates it", async () => {
     await seedAccounts("a");
     await configured();
-    await librarySet("s", ["a"], { ttl: "1s" });
+    await librarySet("s", ["a"], { ttl: "1h" });
     const out = (await post("library/s/check-out", {})).json;
-    expect(out.lease_duration).toBe(1);
-    await new Promise((r) => setTimeout(r, 1100));
+    expect(out.lease_duration).toBe(3600);
+    await advance(3_540_000);
+    expect((await get("library/s/status")).json.data, "within its lease the account stays out").toEqual({ a: { available: false, borrower_client_token: expect.any(String), borrower_entity_id: "" } });
+    await advance(120_000);
     expect((await get("library/s/status")).json.data).toEqual({ a: { available: true } });
     expect(await binds("a", out.data.password)).toBe(false);
   });
@@ -335,7 +344,7 @@ describe("persistence of rotations made by reads", () => {
     await call("POST", `${a.controlUrl}/directory/accounts`, { body: { accounts: ["svc"] } });
     await api2.post("config", { ...CONFIG, ttl: 1 });
     await api2.post("roles/r", { service_account_name: "svc" });
-    await new Promise((r) => setTimeout(r, 1100));
+    expect((await call("POST", `${a.controlUrl}/clock/advance`, { body: { ms: 2_000 } })).status).toBe(200);
     const rotated = (await api2.get("creds/r")).json.data.current_password;
     // Written within the durability window; close() flushes it.
     await a.close();

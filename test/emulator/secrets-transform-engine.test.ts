@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { secretsApi, useEmulator } from "./helpers";
 
-const { emu } = useEmulator();
+const { emu, control } = useEmulator();
 const { post, get, list, del } = secretsApi(emu, "transform/");
 
 const TWEAK = Buffer.from("abcdefg").toString("base64");
@@ -183,11 +183,14 @@ describe("tokenization", () => {
   });
 
   test("ttl and max_ttl expire tokens", async () => {
-    await tokens({ max_ttl: "1s" });
-    const t = (await post("encode/app", { value: "v", ttl: "1h" })).json.data.encoded_value;
+    await tokens({ max_ttl: "1h" });
+    const t = (await post("encode/app", { value: "v", ttl: "2h" })).json.data.encoded_value;
     const meta = (await post("metadata/app", { value: t })).json.data;
-    expect(Date.parse(meta.expiration_time) - Date.now()).toBeLessThanOrEqual(1000);
-    await new Promise((r) => setTimeout(r, 1100));
+    // Capped at max_ttl (the 2h asked for would be later).
+    expect(Date.parse(meta.expiration_time) - Date.now()).toBeLessThanOrEqual(3_600_000);
+    expect((await post("validate/app", { value: t })).json.data.valid, "valid within max_ttl").toBe(true);
+    // Past max_ttl on the emulator's clock, which token lifetimes are on.
+    expect((await control("POST", "/clock/advance", { ms: 3_600_000 })).status).toBe(200);
     expect((await post("validate/app", { value: t })).json.data.valid).toBe(false);
     expect((await post("tokenized/app", { value: "v" })).json.data.tokenized).toBe(false);
     expect((await post("decode/app", { value: t })).json.errors[0]).toContain("expired");

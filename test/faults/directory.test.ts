@@ -13,7 +13,7 @@ import * as directory from "../../src/secrets/directory";
 import { checked, type Props } from "../support/calls";
 import { control, secretsApi, useEmulator } from "../support/emulator";
 import { inSync, settle } from "./deploy";
-import { cellsOf, FAULTS, WHEN } from "./cells";
+import { cellsOf, clearMetFaults, FAULTS, WHEN } from "./cells";
 import { mustStatus } from "../support/must";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
@@ -37,10 +37,15 @@ beforeEach(async () => {
 // The matrix's faults but the 429 without Retry-After, before and after the server acts.
 const cells = cellsOf(FAULTS.filter(([name]) => name !== "429 without Retry-After"));
 
+/** The count of the fault a test installed (one each), for clearFaults' check. */
+let installed = 0;
 /** More faults than the provider's own attempts by default: the failure reaches the caller, who runs again. */
-const fault = (path: string, how: Record<string, unknown>, when: string, count = 3) =>
-  control(emu(), "POST", "/faults", { method: "POST", path, ...how, when, count });
-const clearFaults = () => control(emu(), "DELETE", "/faults");
+const fault = (path: string, how: Record<string, unknown>, when: string, count = 3) => {
+  installed = count;
+  return control(emu(), "POST", "/faults", { method: "POST", path, ...how, when, count });
+};
+/** Clears the faults once a request met the test's fault: one on a path no request takes would pass as a happy path. */
+const clearFaults = () => clearMetFaults(emu(), installed);
 const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu(), "POST", "/directory/bind", { name, password })).ok;
 
 /** A raw request as a given token: another borrower, no provider code involved. */

@@ -4,8 +4,9 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { control, secretsApi, useEmulator } from "../support/emulator";
+import { mustStatus } from "../support/must";
 import { usePostgres } from "../support/postgres";
-import { CELLS, refreshUnderFault } from "./cells";
+import { CELLS, clearMetFaults, refreshUnderFault } from "./cells";
 import { inSync, settle } from "./deploy";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
@@ -25,13 +26,13 @@ describe("secrets:TransformStoreSchema under faults (on a real PostgreSQL)", () 
       type: "sql", driver: "postgres", connection_string: `postgresql://{{username}}:{{password}}@127.0.0.1:${db().port}/postgres`,
       username: app.username, password: app.password, schema: "tokens",
     });
-    expect(store.status, JSON.stringify(store.body)).toBe(204);
+    mustStatus(store.status, 204, `POST /transform/stores/db ${JSON.stringify(store.body)}`);
     if (expected.length === 0) {
       // What a schema call creates, from one raw call (so the cells compare with the service, not a list of ours).
       const raw = await secretsApi(emu(), "POST", "/transform/stores/db/schema", { username: db().admin.username, password: db().admin.password });
-      expect(raw.status, JSON.stringify(raw.body)).toBe(204);
+      mustStatus(raw.status, 204, `POST /transform/stores/db/schema ${JSON.stringify(raw.body)}`);
       expected = await tables();
-      expect(expected.length).toBeGreaterThan(0);
+      if (expected.length === 0) throw new Error("setup: the raw schema call created no table");
       await db().query("DROP SCHEMA tokens CASCADE");
       await db().query("CREATE SCHEMA tokens");
     }
@@ -45,7 +46,7 @@ describe("secrets:TransformStoreSchema under faults (on a real PostgreSQL)", () 
     expect(await tables()).toEqual([]);
     await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/schema", ...how, when, count: 3 });
     const state = await settle(KIND, undefined, inputs("1"));
-    await control(emu(), "DELETE", "/faults");
+    await clearMetFaults(emu());
     expect(await tables()).toEqual(expected);
     await inSync(KIND, state, inputs("1"));
   });
@@ -56,7 +57,7 @@ describe("secrets:TransformStoreSchema under faults (on a real PostgreSQL)", () 
     await db().query("CREATE SCHEMA tokens");
     await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/schema", ...how, when, count: 3 });
     state = await settle(KIND, state, inputs("2"));
-    await control(emu(), "DELETE", "/faults");
+    await clearMetFaults(emu());
     expect(await tables(), "the new database got its tables").toEqual(expected);
     await inSync(KIND, state, inputs("2"));
   });

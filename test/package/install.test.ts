@@ -2,13 +2,14 @@
 // this suite runs with (CI: Node 20 with the lowest SDK of the peer range, and Node 22 with the
 // newest published one): no engine or peer-range complaint, the SDK asked for is the one installed,
 // and the shipped quickstart deploys through the installed commands. Needs the npm registry (or
-// npm's cache); without it the tests skip with the reason, or fail under SVC_REQUIRE_REAL=1.
+// npm's cache); without it the tests skip with the reason, or fail under SVC_REQUIRE_REAL.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { root } from "../support/dist";
+import { requireReal, requiredButMissing } from "../support/real";
 import { startEmulator } from "../../src/emulator";
 import { control, requests, secretsApi } from "../support/emulator";
 import { fillConfigScript, importedConfig } from "../support/imported";
@@ -48,19 +49,19 @@ function spawned(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.P
   });
 }
 
-/** Skips (or fails under SVC_REQUIRE_REAL=1) without the registry or a Pulumi CLI and its language host. */
+/** Skips (or fails under SVC_REQUIRE_REAL) without the registry or a Pulumi CLI and its language host. */
 function needsRegistryAndCli(ctx: TestContext): void {
   needsRegistry(ctx);
   const missing = cliDir ? hostMissing(langHost) : "no Pulumi CLI: run scripts/pulumi-cli.sh";
   if (!missing) return;
-  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${missing}`);
+  if (requireReal) throw requiredButMissing(missing);
   console.log(`skipping: ${missing}`);
   ctx.skip();
 }
 
 function needsRegistry(ctx: TestContext): void {
   if (!unavailable) return;
-  if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${unavailable}`);
+  if (requireReal) throw requiredButMissing(unavailable);
   console.log(`skipping: ${unavailable}`);
   ctx.skip();
 }

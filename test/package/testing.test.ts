@@ -2,13 +2,14 @@
 // a fresh folder beside vitest and jest, and the guide's two test files run there as a user runs
 // them: up, what the server holds, preview with no change and after an edit, a failing program's
 // one line, two stacks at once, destroy, close. Needs the npm registry (or npm's cache); without it
-// the test skips with the reason, or fails under SVC_REQUIRE_REAL=1.
+// the test skips with the reason, or fails under SVC_REQUIRE_REAL.
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { root } from "../support/dist";
+import { requireReal, requiredButMissing } from "../support/real";
 import { npm, packTarball } from "./tarball";
 
 const version = (pkg: string) => (JSON.parse(fs.readFileSync(require.resolve(`${pkg}/package.json`, { paths: [root] }), "utf8")) as { version: string }).version;
@@ -70,7 +71,7 @@ afterAll(() => {
 
 it("the guide's vitest and jest tests pass against the installed package", async (ctx) => {
   if (unavailable) {
-    if (process.env.SVC_REQUIRE_REAL === "1") throw new Error(`SVC_REQUIRE_REAL=1 but ${unavailable}`);
+    if (requireReal) throw requiredButMissing(unavailable);
     console.log(`skipping: ${unavailable}`);
     ctx.skip();
   }

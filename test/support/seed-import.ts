@@ -1,6 +1,6 @@
 // Objects made outside Pulumi, by raw requests (no provider code), of every kind the import can
 // take over without a database or a directory server: what pulumi-svc-import must find, write and
-// take over (test/program/import.test.ts, test/cli/import.test.ts, bench/import.ts).
+// take over (test/program/import.test.ts and, under the real CLI, test/package/install.test.ts).
 import type { Emulator } from "../../src/emulator";
 import { control, runApi, secretsApi } from "./emulator";
 

@@ -76,13 +76,16 @@ function nonNegativeInt(value: unknown): value is number {
 }
 
 function settingsOf(rt: Runtime) {
-  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs, advancedMs: rt.runService.advancedMs };
+  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs, advancedMs: rt.clock.advancedMs };
 }
 
-/** POST /clock/advance {ms}: the run service's clock jumps forward (cool-offs pass) without anyone waiting. */
+/**
+ * POST /clock/advance {ms}: the cluster's clock jumps forward (cool-offs pass, leases, passwords and
+ * tokens expire) without anyone waiting.
+ */
 function advanceClock(rt: Runtime, body: Record<string, unknown>): Reply {
   if (!nonNegativeInt(body.ms)) return fail(400, "ms must be a non-negative integer");
-  rt.runService.advancedMs += body.ms;
+  rt.clock.advancedMs += body.ms;
   return jsonReply(200, settingsOf(rt));
 }
 

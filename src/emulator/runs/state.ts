@@ -5,6 +5,7 @@
  * only: all of it is persisted by the store. Also what is never persisted: the per-workspace
  * index of runs (derived from the runs) and the service's live settings (RunService).
  */
+import type { Clock } from "../clock";
 
 export const RUN_STATUSES = [
   "pending",
@@ -364,11 +365,6 @@ export const DEFAULT_FORCE_CANCEL_COOLOFF_MS = 60_000;
 export class RunService {
   forceCancelCooloffMs: number;
   autoAdvanceMs: number;
-  /**
-   * How far POST /_emulator/clock/advance has moved the run service's clock past the machine's:
-   * a test passes a cool-off by saying so, never by sleeping through it.
-   */
-  advancedMs = 0;
   /** Absolute base URL of the emulator (`http://127.0.0.1:port`), set once it listens. */
   baseUrl = "";
   /** Event order of run and assessment notifications, carried by their delivery log entries. */
@@ -380,7 +376,7 @@ export class RunService {
   private timer: NodeJS.Timeout | undefined;
   private tick: (() => void) | undefined;
 
-  constructor(private readonly defaults: RunServiceOptions = {}) {
+  constructor(private readonly clock: Clock, private readonly defaults: RunServiceOptions = {}) {
     this.forceCancelCooloffMs = defaults.forceCancelCooloffMs ?? DEFAULT_FORCE_CANCEL_COOLOFF_MS;
     this.autoAdvanceMs = defaults.autoAdvanceMs ?? 0;
   }
@@ -402,15 +398,14 @@ export class RunService {
     }
   }
 
-  /** The run service's clock (ms since the epoch): the machine's, plus what tests advanced it by. */
+  /** The run service's time (ms since the epoch): the emulator's clock (clock.ts). */
   nowMs(): number {
-    return Date.now() + this.advancedMs;
+    return this.clock.nowMs();
   }
 
   /** Back to the options the emulator was started with; called by /_emulator/reset. */
   reset(): void {
     this.generation += 1;
-    this.advancedMs = 0;
     this.chains.clear();
     this.forceCancelCooloffMs = this.defaults.forceCancelCooloffMs ?? DEFAULT_FORCE_CANCEL_COOLOFF_MS;
     this.setAutoAdvance(this.defaults.autoAdvanceMs ?? 0);

@@ -42,7 +42,7 @@ export function builtinDirectory(ctx: SecretsContext): Directory {
       const account = own(accounts(ctx), name);
       if (!account) throw new Error(`service account "${name}" does not exist in the directory`);
       account.password_hash = hashPassword(password);
-      account.password_last_set = new Date().toISOString();
+      account.password_last_set = ctx.rt.clock.iso();
     },
     lastSet: async (name) => own(accounts(ctx), name)?.password_last_set,
     // The bind account lives in the config; the engine stores the new password there itself.

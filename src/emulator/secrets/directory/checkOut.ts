@@ -25,7 +25,7 @@ function borrowerOf(req: Incoming): string {
 export async function sweep(ctx: SecretsContext): Promise<void> {
   const cfg = configOf(ctx);
   if (!cfg) return;
-  const now = Date.now();
+  const now = ctx.rt.clock.nowMs();
   const all = loans(ctx);
   for (const account of Object.keys(all)) {
     const loan = all[account];
@@ -64,7 +64,7 @@ async function checkOut(ctx: SecretsContext, req: Incoming): Promise<Reply> {
   const ttl = set.ttl === 0 ? requested ?? 0 : Math.min(requested || set.ttl, set.ttl);
   const lease_id = `${ctx.mountPath}/library/${name}/check-out/${randomId("lease", 24).slice(6)}`;
   // Taken before any wait, so two concurrent check-outs never get the same account.
-  loans(ctx)[account] = { set: name, borrower: borrowerOf(req), lease_id, expires: ttl === 0 ? 0 : Date.now() + ttl * 1000 };
+  loans(ctx)[account] = { set: name, borrower: borrowerOf(req), lease_id, expires: ttl === 0 ? 0 : ctx.rt.clock.nowMs() + ttl * 1000 };
   if (!own(managed(ctx), account)) {
     try {
       await rotateAccount(ctx, cfg, account);

@@ -48,7 +48,7 @@ function addAccounts(rt: Runtime, req: Incoming): Reply {
     if (typeof password !== "string" || password === "") return fail(400, `accounts[${i}].password must be a non-empty string`);
     added.push({ name, password });
   }
-  const at = new Date().toISOString();
+  const at = rt.clock.iso();
   for (const a of added) accounts({ mount })[a.name] = { password_hash: hashPassword(a.password), password_last_set: at };
   return jsonReply(200, { accounts: added.map((a) => a.name) });
 }

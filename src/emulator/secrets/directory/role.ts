@@ -67,7 +67,7 @@ async function creds(ctx: SecretsContext, req: Incoming): Promise<Reply> {
   const ttl = effectiveTtl(role, cfg);
   const lastSet = await directoryFor(ctx, cfg).lastSet(account);
   const rotatedAt = record ? Date.parse(record.last_rotation) : 0;
-  const expired = ttl > 0 && Date.now() - rotatedAt > ttl * 1000;
+  const expired = ttl > 0 && ctx.rt.clock.nowMs() - rotatedAt > ttl * 1000;
   const changedElsewhere = lastSet !== undefined && Date.parse(lastSet) - rotatedAt > cfg.last_rotation_tolerance * 1000;
   if (!record || expired || changedElsewhere) await rotateAccount(ctx, cfg, account);
   const now = own(managed(ctx), account)!;

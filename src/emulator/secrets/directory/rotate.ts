@@ -103,7 +103,7 @@ export function rotateAccount(ctx: SecretsContext, cfg: DirectoryConfig, account
     const password = generatePassword(cfg);
     await directoryFor(ctx, cfg).setPassword(account, password);
     const previous = own(managed(ctx), account);
-    managed(ctx)[account] = { password, last_password: previous?.password ?? "", last_rotation: new Date().toISOString() };
+    managed(ctx)[account] = { password, last_password: previous?.password ?? "", last_rotation: ctx.rt.clock.iso() };
     // Saved now, not at the end of the request: a GET (creds, status) may rotate too, and the
     // directory already holds the new password.
     ctx.rt.store.save();

@@ -125,7 +125,8 @@ export function newToken(): string {
   return out.padStart(44, "1");
 }
 
-export const expired = (r: Pick<TokenRecord, "e">, at = Date.now()) => r.e !== undefined && Date.parse(r.e) <= at;
+/** Whether a token had expired at `at` (ms on the emulator's clock). */
+export const expired = (r: Pick<TokenRecord, "e">, at: number) => r.e !== undefined && Date.parse(r.e) <= at;
 
 /** The engine's own storage (`builtin/internal`, and mysql stores): lives in the emulator state. */
 export interface MemoryTokens {

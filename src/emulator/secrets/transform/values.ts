@@ -95,20 +95,20 @@ async function one(ctx: SecretsContext, roleName: string, held: string[], op: Op
     await backend.put({
       h, p: hmac(ring, "plain", v), v: ring.latest_version, c: seal(ring, ring.latest_version, v, h),
       ...(t.mapping_mode === "exportable" ? { t: seal(ring, ring.latest_version, token, `${h}:token`) } : {}),
-      ...(ttl > 0 ? { e: new Date(Date.now() + ttl * 1000).toISOString() } : {}),
+      ...(ttl > 0 ? { e: new Date(ctx.rt.clock.nowMs() + ttl * 1000).toISOString() } : {}),
       ...(metadata ? { m: metadata } : {}),
     });
     return { encoded_value: token };
   }
   if (op === "tokenized") {
     const records = await backend.byPlain(hmac(ring, "plain", v));
-    return { tokenized: records.some((r) => !expired(r) && usable(ring, r.v)) };
+    return { tokenized: records.some((r) => !expired(r, ctx.rt.clock.nowMs()) && usable(ring, r.v)) };
   }
   const record = await backend.byToken(hmac(ring, "token", v));
-  if (op === "validate") return { valid: record !== undefined && !expired(record) && usable(ring, record.v) };
+  if (op === "validate") return { valid: record !== undefined && !expired(record, ctx.rt.clock.nowMs()) && usable(ring, record.v) };
   if (!record) bad("invalid token: no such token in the transformation's store");
   if (op === "metadata") return { metadata: record!.m ?? "", expiration_time: record!.e ?? null };
-  if (expired(record!)) bad(`token expired at ${record!.e}`);
+  if (expired(record!, ctx.rt.clock.nowMs())) bad(`token expired at ${record!.e}`);
   const plain = unseal(ring, record!.v, record!.c, record!.h);
   if (!plain.ok) bad(plain.reason);
   return { decoded_value: (plain as { text: string }).text };
