@@ -56,7 +56,7 @@ export interface SvcResource extends pulumi.CustomResource {
 type KindClass = new (name: string, args: any, opts?: pulumi.CustomResourceOptions) => SvcResource;
 
 /** What `get` takes as the object's state: any of the class's arguments. */
-type StateOf<C extends KindClass> = Partial<NonNullable<ConstructorParameters<C>[1]>>;
+type StateOf<C extends KindClass> = Partial<Exclude<ConstructorParameters<C>[1], undefined>>;
 
 /** The static side every kind's class inherits: its construction by the kind's `super` call, `get` and `isInstance`. */
 export interface SvcResourceClass {
