@@ -5,6 +5,7 @@
  * model) and `control.ts` (its `/_emulator` rows). Imports point one way: objects → state → shared.
  */
 import { Faults } from "./faults";
+import { NextIds } from "./nextIds";
 import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
@@ -119,6 +120,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         requests: new Log<RawRequestEntry>(),
         deliveries: new Log<DeliveryEntry>(),
         faults: new Faults(),
+        nextIds: new NextIds(),
         sinks: new Sinks(),
         deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
         closing: abort.signal,
