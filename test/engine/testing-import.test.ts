@@ -10,7 +10,7 @@ import type * as emulatorTypes from "../../src/emulator";
 import type * as importTypes from "../../src/import/cli";
 import type * as installedTypes from "../../src/engine/installed";
 import { fromDist } from "../support/dist";
-import { control, requests } from "../support/emulator";
+import { control, requests, runApi } from "../support/emulator";
 import { importedConfig } from "../support/imported";
 import { seedEveryKind, WRITE_ONLY } from "../support/seed-import";
 import { openStacks, testStack } from "../support/testing";
@@ -38,6 +38,13 @@ describe("testStack of an imported program", { timeout: 180_000 }, () => {
     // The server: objects of every kind the import takes over, made by raw requests.
     const server = await emulator();
     const seeded = await seedEveryKind(server);
+    // An enabled configuration too: its destination is out of any test's reach, and every write of
+    // it verifies (the server here sends no verification, as the test's emulator will not).
+    await control(server, "PUT", "/settings", { verifyDestinations: false });
+    const enabled = await runApi(server, "POST", `/workspaces/${server.workspaceId}/notification-configurations`, {
+      data: { type: "notification-configurations", attributes: { name: "deploys", "destination-type": "generic", enabled: true, url: "https://hooks.example.invalid/deploys", triggers: ["run:completed"] } },
+    });
+    expect(enabled.status).toBe(201);
     const project = installedProject();
     projects.push(project);
     const seedFile = path.join(project.dir, "seed.json");
@@ -68,7 +75,7 @@ describe("testStack of an imported program", { timeout: 180_000 }, () => {
     open.push(stack);
     await control(emu, "DELETE", "/requests");
     const up = await stack.up();
-    expect(up.changes).toEqual({ create: 17 });
+    expect(up.changes).toEqual({ create: 18 });
     // Taken over, not made: every write is one of a value the program gives and the server never returns.
     const writes = (await requests(emu)).filter((q) => !["GET", "LIST"].includes(q.method)).map((q) => `${q.method} ${q.path}`);
     expect([...new Set(writes)].sort()).toEqual([
@@ -82,7 +89,8 @@ describe("testStack of an imported program", { timeout: 180_000 }, () => {
     expect((await stack.request("run", "GET", `/notification-configurations/${seeded.hookId}`)).status).toBe(200);
     expect((await stack.request("secrets", "GET", `/identity/entity-alias/id/${seeded.aliasId}`)).status).toBe(200);
     expect((await stack.request("secrets", "GET", "/keymgmt/key/signing")).body.data.latest_version).toBe(2);
-    expect((await stack.preview()).changes).toEqual({ same: 17 });
+    expect((await stack.request("run", "GET", `/notification-configurations/${enabled.body.data.id}`)).body.data.attributes.enabled).toBe(true);
+    expect((await stack.preview()).changes).toEqual({ same: 18 });
   });
 
   it("a file that is not a seed is refused with one line naming it", async () => {

@@ -76,7 +76,8 @@ function nonNegativeInt(value: unknown): value is number {
 }
 
 function settingsOf(rt: Runtime) {
-  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs, advancedMs: rt.runService.advancedMs };
+  const { forceCancelCooloffMs, autoAdvanceMs, advancedMs, verifyDestinations } = rt.runService;
+  return { forceCancelCooloffMs, autoAdvanceMs, advancedMs, verifyDestinations };
 }
 
 /** POST /clock/advance {ms}: the run service's clock jumps forward (cool-offs pass) without anyone waiting. */
@@ -96,6 +97,10 @@ function putSettings(rt: Runtime, body: Record<string, unknown>): Reply {
   if (body.forceCancelCooloffMs !== undefined) {
     if (!nonNegativeInt(body.forceCancelCooloffMs)) return fail(400, "forceCancelCooloffMs must be a non-negative integer");
     rt.runService.forceCancelCooloffMs = body.forceCancelCooloffMs;
+  }
+  if (body.verifyDestinations !== undefined) {
+    if (typeof body.verifyDestinations !== "boolean") return fail(400, "verifyDestinations must be a boolean");
+    rt.runService.verifyDestinations = body.verifyDestinations;
   }
   return jsonReply(200, settingsOf(rt));
 }

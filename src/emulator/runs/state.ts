@@ -365,6 +365,12 @@ export class RunService {
   forceCancelCooloffMs: number;
   autoAdvanceMs: number;
   /**
+   * Whether a verification request goes to the configuration's destination (the default). Off, it
+   * is recorded and succeeds without being sent: a test of a server's configurations, whose
+   * destinations it cannot reach (pulumi-svc/testing's `seed`).
+   */
+  verifyDestinations = true;
+  /**
    * How far POST /_emulator/clock/advance has moved the run service's clock past the machine's:
    * a test passes a cool-off by saying so, never by sleeping through it.
    */
@@ -413,6 +419,7 @@ export class RunService {
     this.advancedMs = 0;
     this.chains.clear();
     this.forceCancelCooloffMs = this.defaults.forceCancelCooloffMs ?? DEFAULT_FORCE_CANCEL_COOLOFF_MS;
+    this.verifyDestinations = true;
     this.setAutoAdvance(this.defaults.autoAdvanceMs ?? 0);
   }
 
