@@ -13,6 +13,7 @@ import { registerSecrets } from "./fields";
 import { claim, hold, refuseDeleteOfTaken } from "./holders";
 import { ADOPT_ID, PROVIDER_KEY, type Context, type Props, type ResourceDefinition } from "./definition";
 import { omit } from "./json";
+import { inputsFromPath } from "./path";
 import { isUnknown } from "./unknown";
 import { nearest, type CheckFailure } from "./validate";
 import { carryVersions, versionKeys, withVersions } from "./versions";
@@ -23,6 +24,13 @@ export const CONNECTION_KEY = "connection";
 export const SERVER_KEY = "serverUrl";
 /** The resource's URN, for progress lines logged against it (src/core/engineLog.ts). */
 export const URN_KEY = "__urn";
+/**
+ * Set among the program's inputs of a read resource (`get`, `id` in the resource options): its read
+ * takes the object the id names and fails when there is none, where a refresh's read drops a gone
+ * object from the state. The engine sends both reads alike (the inputs as the state), so only the
+ * program can tell them apart.
+ */
+export const READ_KEY = "__read";
 
 interface Plain { url?: unknown; token?: unknown; service?: unknown; maxConcurrentRequests?: unknown }
 
@@ -35,8 +43,8 @@ function connectionOf(props: Props): Plain | undefined {
   return c !== null && typeof c === "object" && !Array.isArray(c) ? (c as Plain) : undefined;
 }
 
-// What check recorded before a create (src/core/leftovers.ts) is bookkeeping too: never compared, never sent.
-const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY, BEFORE_KEY];
+// What check recorded before a create (src/core/leftovers.ts) and the mark of a read resource are bookkeeping too: never compared, never sent.
+const CONNECTION_KEYS = [CONNECTION_KEY, SERVER_KEY, URN_KEY, BEFORE_KEY, READ_KEY];
 
 /** The members a connection may have (src/core/connection.ts); check refuses any other, naming it. */
 const CONNECTION_MEMBERS = ["url", "token", "maxConcurrentRequests", "service"];
@@ -214,6 +222,25 @@ function inputsAfterRead(def: ResourceDefinition, props: Props): Props {
   return omit(props, def.outputs);
 }
 
+/** The kind as a read names it: `alphabet` for secrets:TransformAlphabet. */
+const kindName = (def: ResourceDefinition) => def.kind.slice(def.kind.indexOf(":") + 1);
+
+/**
+ * The inputs a read resource's id names (its path: `keymgmt/key/signing` is a key's mount and name),
+ * none for an id the service assigned. The object read is the one the id names: an input the
+ * program also gives must say the same, or the read fails naming it.
+ */
+function named(def: ResourceDefinition, id: string, given: Props): Props {
+  const fromId = inputsFromPath(def, id) ?? {};
+  for (const [k, v] of Object.entries(fromId)) {
+    const g = given[k];
+    if (g === undefined || g === null || isUnknown(g) || g === v) continue;
+    throw new Error(`id ${JSON.stringify(id)} names ${k} ${JSON.stringify(v)}, the program gives ${JSON.stringify(g)}: ` +
+      `a read resource reads the object its id names, so give the same ${k} or leave it out`);
+  }
+  return fromId;
+}
+
 /** `props` with each absent input of `def` that has a default set to it, as check fills them. */
 function withDefaults(def: ResourceDefinition, props: Props): Props {
   const out: Props = { ...props };
@@ -310,16 +337,23 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
     }
     case "read": {
       let props = args[1] as Props;
-      // A read resource (`id` in the resource options, what a static `get` does) hands the read the
-      // program's inputs as the engine got them, never checked: no serverUrl, no defaults (a path
-      // object's mount). Fill the defaults as check would. The stack only reads such an object, it
-      // does not hold it (docs/adopting.md). A refresh's properties are recorded outputs, which
-      // have serverUrl (but in a state older than serverUrl: filling defaults is harmless there).
+      const id = args[0] as string;
+      const reading = props[READ_KEY] === true;
+      // A read resource hands the read the program's inputs as the engine got them, never checked:
+      // no serverUrl, no defaults (a path object's mount), and with `get` no inputs at all. An id
+      // that is a path names the inputs the read needs; the defaults fill the rest, as check would.
+      // A refresh's properties are recorded outputs, which have serverUrl (but in a state older
+      // than serverUrl: filling defaults is harmless there).
+      if (reading) props = { ...props, ...named(def, id, props) };
       const fromProgram = props[SERVER_KEY] === undefined;
       if (fromProgram) props = withDefaults(def, props);
-      if (m.takesOverById(def) && !fromProgram) hold(def.kind, props[SERVER_KEY], args[0], props[URN_KEY]);
-      const r = await m.read(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
+      if (m.takesOverById(def) && !reading) hold(def.kind, props[SERVER_KEY], id, props[URN_KEY]);
+      const r = await m.read(def, await contextFor(def, source, props), id, bare(def, props), !reading)
         .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
+      // Gone is what a refresh reports with an empty id; a read resource has nothing to stand for.
+      if (r.id === "" && reading) {
+        throw new Error(`there is no ${kindName(def)} with the id ${id} on the server${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}`);
+      }
       if (r.id === "") return r;
       const refreshed = withConnection(props, carryVersions(def.fields, props, r.props), props[SERVER_KEY] ?? configuredUrl(def, source, props));
       return { id: r.id, props: refreshed, inputs: inputsAfterRead(def, refreshed) };

@@ -142,6 +142,12 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
   path?: PathRule;
   /** Of an object whose id the service assigns: what a cancelled create of it may have left. */
   leftovers?: Leftovers<In>;
+  /**
+   * Why an object of this kind cannot be read by its id (a read resource: the class's `get`, `id`
+   * in the resource options), when it cannot: its read needs what only the stack that made it holds
+   * (a lease, a one-time token). Absent: its read takes the id alone.
+   */
+  unreadable?: string;
   /** How the import command finds existing objects of this kind (a kind without it is a test failure). */
   discover?: Discover;
   /** What changes of this object lose or strand: reviews list them "at risk", reference pages show them. */

@@ -29,3 +29,32 @@ export function pathFromInputs(def: ResourceDefinition | undefined, inputs: Reco
   }
   return pathOf(rule.route, params);
 }
+
+/** Route parameters that may span several segments: a mount path (`teams/transform`). */
+const MULTI_SEGMENT = new Set(["mount"]);
+
+/** The id form of a kind's objects, `{mount}/alphabet/{name}`: what an id that does not fit is told. */
+export function pathForm(def: ResourceDefinition): string | undefined {
+  return def.path?.route.replace(/^\S+ \//, "");
+}
+
+/**
+ * The inputs an id names, by the kind's path rule (the inverse of pathFromInputs): `keymgmt/key/signing`
+ * is a key's `{ mount: "keymgmt", name: "signing" }`. Undefined when the kind has no path rule (the
+ * service assigns its ids); throws, naming the form, for an id that is not such a path.
+ */
+export function inputsFromPath(def: ResourceDefinition, id: string): Record<string, string> | undefined {
+  const rule = def.path;
+  const form = pathForm(def);
+  if (!rule || form === undefined) return undefined;
+  const params: string[] = [];
+  const pattern = form.split(/(\{\w+\})/).map((part) => {
+    const param = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (param === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    params.push(param);
+    return MULTI_SEGMENT.has(rule.inputs?.[param] ?? param) ? "(.+)" : "([^/]+)";
+  }).join("");
+  const match = new RegExp(`^${pattern}$`).exec(id);
+  if (!match) throw new Error(`id ${JSON.stringify(id)} is not the path of a ${def.kind.slice(def.kind.indexOf(":") + 1)}: its id has the form ${form}`);
+  return Object.fromEntries(params.map((param, i) => [rule.inputs?.[param] ?? param, match[i + 1]!]));
+}

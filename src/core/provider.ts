@@ -223,7 +223,12 @@ export async function create(def: ResourceDefinition, ctx: Context, inputs: Prop
   }
 }
 
-export async function read(def: ResourceDefinition, ctx: Context, id: string, props: Props): Promise<{ id: string; props: Props }> {
+/**
+ * A refresh's read (an empty id: gone), or with `confirm` false a read resource's, whose caller
+ * says itself that a 404 may also mean "not authorized" (where the kind's `confirmGone` would look
+ * for the object's container, which a read by id alone does not know).
+ */
+export async function read(def: ResourceDefinition, ctx: Context, id: string, props: Props, confirm = true): Promise<{ id: string; props: Props }> {
   try {
     const outs = await def.read(ctx, id, props);
     if (outs === undefined) return { id: "", props: {} };
@@ -231,7 +236,7 @@ export async function read(def: ResourceDefinition, ctx: Context, id: string, pr
   } catch (e) {
     // Deleted out of band: an empty id tells the engine to drop it from state on refresh.
     if (!isSvcError(e, "not_found")) throw e;
-    await def.confirmGone?.(ctx, id, props, e as Error);
+    if (confirm) await def.confirmGone?.(ctx, id, props, e as Error);
     return { id: "", props: {} };
   }
 }

@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { ADOPT_ID, PROVIDER_KEY, type ResourceDefinition } from "./definition";
-import { CONNECTION_KEY, SERVER_KEY, URN_KEY } from "./connected";
+import { CONNECTION_KEY, READ_KEY, SERVER_KEY, URN_KEY } from "./connected";
 import { providerFor } from "./trampoline";
 import { describeFailures, valueProblems } from "./validate";
 import { versionKeys } from "./versions";
@@ -41,12 +41,8 @@ function serializedProvider(kind: string): pulumi.Input<string> {
 }
 
 /**
- * Base of every resource class: the kind's resources are registered as dynamic resources of the
- * type `pulumi-nodejs:dynamic/<service>:<Kind>`, served by the SDK's dynamic-provider host. At run
- * time it is CustomResource itself, so that no frame of this package comes between the SDK's and
- * the user's: the SDK skips a fixed number of frames (Resource, CustomResource, the concrete class)
- * and records the next as the resource's source position, and V8 does not always leave out the
- * frame of a constructor a class inherits. Each kind's class calls `super(...registration(...))`.
+ * What every kind's resource is: a CustomResource registered as a dynamic resource of the type
+ * `pulumi-nodejs:dynamic/<service>:<Kind>`, served by the SDK's dynamic-provider host.
  */
 export interface SvcResource extends pulumi.CustomResource {
   /**
@@ -55,8 +51,85 @@ export interface SvcResource extends pulumi.CustomResource {
    */
   readonly serverUrl: pulumi.Output<string>;
 }
-export const SvcResource = pulumi.CustomResource as unknown as abstract new (t: string, name: string, props?: pulumi.Inputs,
-  opts?: pulumi.CustomResourceOptions) => SvcResource;
+
+/** A kind's resource class, as `get` and `isInstance` see it through `this`. */
+type KindClass = new (name: string, args: any, opts?: pulumi.CustomResourceOptions) => SvcResource;
+
+/** What `get` takes as the object's state: any of the class's arguments. */
+type StateOf<C extends KindClass> = Partial<Exclude<ConstructorParameters<C>[1], undefined>>;
+
+/** The static side every kind's class inherits: its construction by the kind's `super` call, `get` and `isInstance`. */
+export interface SvcResourceClass {
+  new (type: string, name: string, props?: pulumi.Inputs, opts?: pulumi.CustomResourceOptions): SvcResource;
+  /**
+   * Reads an existing object of this kind into the program without managing it, as every Pulumi
+   * provider's static `get` does: the engine reads it on each preview and `up` (shown as `(read)`),
+   * its outputs are what the server holds, and it is never created, updated or deleted.
+   *
+   * @param name The resource's name in this program.
+   * @param id The object's id: for an object at a path, its path (`keymgmt/key/signing`, the form
+   *   on its reference page), from which the read takes the inputs that name it; for an object
+   *   whose id the service assigns, that id (`nc-…`, a UUID).
+   * @param state Optional arguments of the class: a `connection` to read through, or inputs that
+   *   name the object (they must agree with the id). Only the id is needed.
+   * @param opts Resource options (`parent`, `dependsOn`, `provider`-free options); `id` is set from `id`.
+   *
+   * @example
+   * ```ts
+   * const signing = svc.secrets.keymgmt.Key.get("signing", "keymgmt/key/signing");
+   * export const version = signing.latestVersion;
+   * ```
+   */
+  get<C extends KindClass>(this: C, name: string, id: pulumi.Input<pulumi.ID>, state?: StateOf<C>, opts?: pulumi.CustomResourceOptions): InstanceType<C>;
+  /**
+   * Whether `obj` is a resource of this class, also when it was made by another copy of the
+   * package loaded in the same program (it compares the resource's type token).
+   */
+  isInstance<C extends KindClass>(this: C, obj: unknown): obj is InstanceType<C>;
+}
+
+/** Each kind's base → its definition. */
+const kinds = new WeakMap<object, KindDefinition>();
+type KindDefinition = Pick<ResourceDefinition, "kind" | "outputs" | "secrets" | "fields" | "unreadable">;
+
+/** The type token of a kind: the dynamic resources' module, then the service and kind. */
+const tokenOf = (def: Pick<ResourceDefinition, "kind">) => {
+  const [module, type] = def.kind.split(":");
+  return `pulumi-nodejs:dynamic/${module}:${type}`;
+};
+
+/**
+ * The base a kind's class extends: `export class Key extends SvcResource(keyDefinition)`, whose
+ * constructor is only `super(...registration(new.target, name, args, opts))`. It carries the kind's
+ * definition, `get` and `isInstance` without being a class of its own: it is CustomResource bound
+ * (a bound constructor is no frame of the stack), so that no frame of this package comes between
+ * the SDK's and the user's. The SDK skips a fixed number of frames (Resource, CustomResource, the
+ * concrete class) and records the next as the resource's source position, and V8 does not always
+ * leave out the frame of a constructor a class inherits.
+ */
+export function SvcResource(def: KindDefinition): SvcResourceClass {
+  const base = pulumi.CustomResource.bind(undefined);
+  Object.defineProperty(base, "prototype", { value: pulumi.CustomResource.prototype });
+  Object.setPrototypeOf(base, pulumi.CustomResource);
+  const token = tokenOf(def);
+  Object.defineProperties(base, {
+    get: { value: function get(this: KindClass, name: string, id: pulumi.Input<pulumi.ID>, state?: object, opts?: pulumi.CustomResourceOptions) {
+      return new this(name, state ?? {}, { ...opts, id });
+    } },
+    isInstance: { value: (obj: unknown) => typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === token },
+  });
+  kinds.set(base, def);
+  return base as unknown as SvcResourceClass;
+}
+
+/** The definition of the kind whose base `cls` (a kind's class, or a user's subclass of one) extends. */
+function definitionOf(cls: object): KindDefinition {
+  for (let c: object | null = cls; c !== null; c = Object.getPrototypeOf(c) as object | null) {
+    const def = kinds.get(c);
+    if (def) return def;
+  }
+  throw new Error(`${(cls as { name?: string }).name ?? "this class"} does not extend SvcResource(definition)`);
+}
 
 const takers = new Map<string, string>();
 
@@ -79,15 +152,16 @@ function takenOnce(kind: string, name: string, adoptId: unknown): unknown {
 }
 
 /**
- * The arguments of a kind's `super` call: its type token, its properties with the serialized
- * provider, and the options that mark its secret outputs secret. Every kind takes a `connection`
+ * The arguments of a kind's `super` call (`cls` is `new.target`: the kind's class, whose base holds
+ * its definition): its type token, its properties with the serialized provider, and the options
+ * that mark its secret outputs secret. Every kind takes a `connection`
  * input (src/core/connection.ts): it is made secret as a whole, because it may hold a token that the
  * provider needs again to refresh and delete the object.
  */
-export function registration(def: Pick<ResourceDefinition, "kind" | "outputs" | "secrets" | "fields">, name: string, args: object,
+export function registration(cls: object, name: string, args: object,
   opts?: pulumi.CustomResourceOptions): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions] {
-  const [module, type] = def.kind.split(":");
-  const token = `pulumi-nodejs:dynamic/${module}:${type}`;
+  const def = definitionOf(cls);
+  const token = tokenOf(def);
   // The SDK serializes inputs by assigning keys, so a "__proto__" key in a plain value would be
   // dropped before check could refuse it: refuse it here (values inside Outputs are checked there).
   const lost = valueProblems(args).filter((f) => f.property.endsWith("__proto__"));
@@ -109,6 +183,11 @@ export function registration(def: Pick<ResourceDefinition, "kind" | "outputs" | 
   }
   if (ADOPT_ID in props && props[ADOPT_ID] !== undefined) props[ADOPT_ID] = takenOnce(def.kind, name, props[ADOPT_ID]);
   if (PROVIDER_KEY in props) throw new Error(`${def.kind} "${name}": ${PROVIDER_KEY} is the engine's own key, not an argument`);
+  if (opts?.id !== undefined) {
+    // A read resource (`get`, `id` in the options): the provider's read must know it is one.
+    if (def.unreadable) throw new Error(`${def.kind} "${name}": cannot be read by its id: ${def.unreadable}`);
+    props[READ_KEY] = true;
+  }
   props[PROVIDER_KEY] = serializedProvider(def.kind);
   const options: pulumi.CustomResourceOptions = {
     ...opts,

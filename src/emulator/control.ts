@@ -86,6 +86,7 @@ const routes: Route<Runtime>[] = [
     handler: (rt) => {
       rt.store.reset();
       rt.faults.clear();
+      rt.nextIds.clear();
       rt.requests.clear();
       rt.deliveries.clear();
       rt.sinks.clear();
@@ -125,6 +126,16 @@ const routes: Route<Runtime>[] = [
   { method: "GET", path: "/throttle", handler: (rt) => jsonReply(200, rt.faults.throttle.report()) },
   { method: "DELETE", path: "/throttle", handler: (rt) => (rt.faults.throttle.off(), emptyReply(204)) },
   { method: "POST", path: "/mounts", handler: withBody(addMount) },
+  {
+    method: "PUT",
+    path: "/next-ids",
+    handler: withBody((rt, value) => {
+      const problem = rt.nextIds.set(value);
+      return problem ? fail(400, problem) : jsonReply(200, rt.nextIds.left());
+    }),
+  },
+  { method: "GET", path: "/next-ids", handler: (rt) => jsonReply(200, rt.nextIds.left()) },
+  { method: "DELETE", path: "/next-ids", handler: (rt) => (rt.nextIds.clear(), emptyReply(204)) },
   ...identityControlRoutes,
   ...directoryControlRoutes,
   ...registryControlRoutes,

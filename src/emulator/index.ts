@@ -6,6 +6,7 @@
  */
 import { Clock } from "./clock";
 import { Faults } from "./faults";
+import { NextIds } from "./nextIds";
 import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
@@ -121,6 +122,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         requests: new Log<RawRequestEntry>(),
         deliveries: new Log<DeliveryEntry>(),
         faults: new Faults(),
+        nextIds: new NextIds(),
         sinks: new Sinks(),
         deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
         closing: abort.signal,

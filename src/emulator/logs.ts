@@ -23,6 +23,8 @@ export interface DeliveryEntry {
   error?: string;
   sentAt: string;
   recipients?: string[];
+  /** A verification recorded but not sent: the settings' verifyDestinations is off. */
+  notSent?: true;
 }
 
 /** What the server records per request; formatting (timestamp, query object) waits until someone reads it. */

@@ -1,5 +1,6 @@
 import type { Clock } from "./clock";
 import type { Faults } from "./faults";
+import type { NextIds } from "./nextIds";
 import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./logs";
 import type { KeyedSerial } from "./serial";
 import type { ReplicationNetwork } from "./secrets/replication/network";
@@ -13,6 +14,8 @@ export interface Runtime {
   requests: Log<RawRequestEntry>;
   deliveries: Log<DeliveryEntry>;
   faults: Faults;
+  /** Ids to give the next objects of the kinds whose ids the services assign (nextIds.ts). */
+  nextIds: NextIds;
   sinks: Sinks;
   deliveryTimeoutMs: number;
   /** Aborted by close() so outbound deliveries and fault delays end with the emulator. */

@@ -35,6 +35,20 @@ export interface Registration {
   retainOnDelete?: boolean;
 }
 
+/** What the program asked to read (`get`, `id` in the options), taken from the ReadResourceRequest. */
+export interface ReadRegistration {
+  urn: string;
+  type: string;
+  name: string;
+  parent: string;
+  /** The object's id; UNKNOWN in a preview whose id comes from an object not made yet. */
+  id: string;
+  /** The program's inputs in wire form. */
+  object: PropertyMap;
+  dependencies: string[];
+  additionalSecretOutputs: string[];
+}
+
 /** What goes back to the program: outputs in wire form (secrets wrapped). */
 export interface Registered {
   urn: string;
@@ -80,6 +94,13 @@ export class Deployment {
     return run;
   }
 
+  /** Handles one read resource, in turn with the registrations. */
+  read(reg: ReadRegistration): Promise<Registered> {
+    const run = this.queue.then(() => this.readStep(reg));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** Takes no more registrations (the program ended or failed); lets queued ones finish. */
   close(): Promise<unknown> {
     this.closed = true;
@@ -107,7 +128,7 @@ export class Deployment {
       // The preview lists every delete and fails on each protected one; nothing is deleted. (So
       // `up`, which previews first, refuses before any change.)
       for (const r of deleteOrder(gone)) {
-        const step = this.record("delete", r);
+        const step = this.record(r.external ? "discard" : "delete", r);
         if (r.protect) this.fail(step, protectedError(r));
       }
       return;
@@ -131,7 +152,7 @@ export class Deployment {
         try {
           await this.deleteOne(r);
           this.deleted.add(r);
-          if (!replaced) this.record("delete", r);
+          if (!replaced) this.record(r.external ? "discard" : "delete", r);
         } catch (e) {
           this.fail(this.record("delete", r), e);
           if (r.protect && !replaced) for (const urn of dependenciesOf(r, list)) kept.add(urn);
@@ -170,6 +191,11 @@ export class Deployment {
         const next: StateResource = { ...r, id: read.id, inputs, outputs, secretOutputs };
         this.consumed.add(r);
         this.news.push(next);
+        if (r.external) {
+          // The engine compares only the outputs of what the stack merely reads.
+          this.record("refresh", r, { changedKeys: changedKeys(r.outputs, outputs) });
+          continue;
+        }
         // As the engine decides: the refresh changed the resource when the provider's diff of
         // what was read (as the old side) against the inputs the program last gave finds a change;
         // outputs that moved alone (a key's versions seen by its distribution) do not count.
@@ -209,7 +235,10 @@ export class Deployment {
     }
     const cascaded = this.cascaded.get(reg.urn);
     if (cascaded) return this.createCascaded(cascaded, reg);
-    const old = [reg.urn, ...reg.aliases].map((u) => this.olds.get(u)).find((o) => o !== undefined && !this.consumed.has(o));
+    const found = [reg.urn, ...reg.aliases].map((u) => this.olds.get(u)).find((o) => o !== undefined && !this.consumed.has(o));
+    // What the stack only read before is no object of its own: it is created (and never deleted).
+    if (found?.external) this.consumed.add(found);
+    const old = found?.external ? undefined : found;
     const news = old ? applyIgnoreChanges(reg.object, old.inputs, reg.ignoreChanges) : reg.object;
     const check = await this.host.check(reg.urn, plain(old?.inputs ?? {}) as object, plain(news) as object).catch((e) => {
       throw this.fail(this.record(old ? "update" : "create", reg), e);
@@ -220,6 +249,47 @@ export class Deployment {
     }
     const inputs = annotateSecrets(check.inputs, news);
     return old ? this.change(reg, old, inputs) : this.create(reg, inputs);
+  }
+
+  /**
+   * A read resource, as the engine's read step: the provider reads the object with the program's
+   * inputs as both its inputs and its state (check and diff are not called), during a preview too,
+   * and the state records what it read as an external resource. A resource of the stack read
+   * instead from now on is deleted in the delete phase (the engine's read-replacement).
+   */
+  private async readStep(reg: ReadRegistration): Promise<Registered> {
+    if (this.failed || this.closed) throw new Error("the deployment stopped: an earlier step or the program failed");
+    if (this.seen.has(reg.urn)) throw new Error(`Duplicate resource URN '${reg.urn}'; try giving it a unique name`);
+    this.seen.add(reg.urn);
+    const step = this.record("read", reg);
+    if (!reg.type.startsWith(DYNAMIC)) throw this.fail(step, new Error(`the engine double runs only dynamic resources (${DYNAMIC}...), not ${reg.type}`));
+    let id = reg.id;
+    let read: PropertyMap = {};
+    if (id !== UNKNOWN) {
+      const inputs = plain(reg.object) as object;
+      const res = await this.host.read(reg.urn, id, inputs, inputs).catch((e) => {
+        throw this.fail(step, e);
+      });
+      read = res.props;
+      if (res.id) id = res.id;
+    }
+    const old = this.olds.get(reg.urn);
+    if (old && !this.consumed.has(old)) {
+      this.consumed.add(old);
+      if (!old.external && !this.preview) {
+        const pending: StateResource = { ...old, delete: true };
+        this.news.push(pending);
+        this.condemned.push(pending);
+      }
+    }
+    const { outputs, secretOutputs } = markOutputs(read, reg.additionalSecretOutputs, reg.object);
+    const r: StateResource = {
+      urn: reg.urn, type: reg.type, name: reg.name, id, inputs: reg.object, outputs, secretOutputs,
+      dependencies: reg.dependencies, custom: true, external: true,
+    };
+    if (reg.parent) r.parent = reg.parent;
+    this.news.push(r);
+    return { urn: reg.urn, id, outputs };
   }
 
   private async create(reg: Registration, inputs: PropertyMap): Promise<Registered> {
@@ -380,7 +450,8 @@ export class Deployment {
 
   private async deleteOne(r: StateResource): Promise<void> {
     if (r.protect) throw protectedError(r);
-    if (!r.custom || r.retainOnDelete) return;
+    // An external resource leaves the state only: the object is not the stack's.
+    if (!r.custom || r.retainOnDelete || r.external) return;
     await this.host.delete(r.urn, r.id, plain(r.outputs) as object, plain(r.inputs) as object);
   }
 

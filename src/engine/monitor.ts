@@ -10,7 +10,7 @@ import * as path from "path";
 import type * as pulumiTypes from "@pulumi/pulumi";
 import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { Deployment, Registration } from "./deployment";
+import { Deployment, type ReadRegistration, type Registration } from "./deployment";
 import { PropertyMap } from "./values";
 
 type Callback = (err: Error | null, res?: unknown) => void;
@@ -83,10 +83,21 @@ export async function installEngine(pulumi: typeof pulumiTypes, pulumiDir: strin
     );
   };
 
-  // Read resources (`id` in the resource options) are left to the real engine, which serves them
-  // (test/cli/engine-import.test.ts); the double is kept to the lifecycles it is compared on.
-  monitor.readResource = (req, cb) =>
-    cb(new Error(`cannot read ${req.getType()} '${req.getName()}': the engine double does not serve read resources (id in the resource options); the Pulumi CLI does`));
+  // A read resource (`get`, `id` in the resource options): the engine reads the object on every
+  // preview and up, records it as external and answers with what the read returned.
+  monitor.readResource = (req, cb) => {
+    deployment.read(toRead(monitor, req)).then(
+      (res) => {
+        const resp = new resproto.ReadResourceResponse();
+        resp.setUrn(res.urn);
+        resp.setProperties(struct.Struct.fromJavaScript(res.outputs as Parameters<typeof Struct.fromJavaScript>[0]));
+        cb(null, resp);
+      },
+      (err: Error) => {
+        if (!opts.holdFailed) cb(err);
+      },
+    );
+  };
 
   monitor.registerResourceOutputs = (req, cb) => {
     deployment.setOutputs(req.getUrn(), (req.getOutputs()?.toJavaScript() ?? {}) as PropertyMap);
@@ -113,6 +124,20 @@ function toRegistration(monitor: MockMonitor, req: resprotoTypes.RegisterResourc
   if (req.getProtect()) reg.protect = true;
   if (req.getRetainondelete()) reg.retainOnDelete = true;
   return reg;
+}
+
+/** What a ReadResourceRequest asks: the object's id and the program's inputs. */
+function toRead(monitor: MockMonitor, req: resprotoTypes.ReadResourceRequest): ReadRegistration {
+  return {
+    urn: monitor.newUrn(req.getParent(), req.getType(), req.getName()),
+    type: req.getType(),
+    name: req.getName(),
+    parent: req.getParent(),
+    id: req.getId(),
+    object: (req.getProperties()?.toJavaScript() ?? {}) as PropertyMap,
+    dependencies: req.getDependenciesList(),
+    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+  };
 }
 
 /** Per input, the URNs its value came from (only inputs that came from some). */

@@ -10,6 +10,8 @@ const SIGNS: Record<Step["op"], string> = {
   same: "  same",
   refresh: "~ refresh",
   "read-gone": "- read-gone",
+  read: "> read",
+  discard: "< discard",
 };
 
 export function formatPlan(result: Result): string {

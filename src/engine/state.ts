@@ -35,6 +35,8 @@ export interface StateResource {
   delete?: boolean;
   protect?: boolean;
   retainOnDelete?: boolean;
+  /** A read resource (`get`, `id` in the options): read, never created, updated or deleted. */
+  external?: boolean;
 }
 
 export interface StackState {

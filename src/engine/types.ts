@@ -3,7 +3,12 @@ import type { Json } from "./values";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
 
-export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "refresh" | "read-gone";
+/**
+ * As the engine names its steps. A read resource (`get`, `id` in the options) is read on every
+ * preview and `up` (`read`), and left out of the state without a delete once the program no longer
+ * declares it (`discard`).
+ */
+export type StepOp = "create" | "update" | "replace" | "delete" | "same" | "refresh" | "read-gone" | "read" | "discard";
 
 export interface Step {
   op: StepOp;

@@ -12,9 +12,10 @@ import { isSvcError, type Service } from "../http";
 import { closeAgents } from "../http";
 import { PLACEHOLDER, writeProgram } from "./program";
 import { oneLine } from "../core/text";
+import { seedText } from "./seed";
 import { walk, type Scope } from "./walk";
 
-const USAGE = `Usage: pulumi-svc-import [--workspace ID ...] [--mount ENGINE=PATH ...] [--out DIR] [--force]
+const USAGE = `Usage: pulumi-svc-import [--workspace ID ...] [--mount ENGINE=PATH ...] [--out DIR] [--seed FILE] [--force]
 
 Reads every object of every kind this package manages from the servers that the settings
 name (SVC_SECRETS_URL and SVC_SECRETS_TOKEN, SVC_RUN_URL and SVC_RUN_TOKEN, or the svc:* keys
@@ -28,11 +29,13 @@ It never writes to a server.
   --mount E=PATH   walk the engine whose default mount is E (transform, keymgmt, directory,
                    registry) at PATH too; repeat for more
   --out DIR        where to write (default: the current folder)
-  --force          overwrite DIR/index.ts and DIR/pulumi-config.sh when they exist
+  --seed FILE      also write FILE: every object read, by kind and id, with its values and no
+                   secret, for a test of the program to seed its emulator with (testStack's seed)
+  --force          overwrite DIR/index.ts, DIR/pulumi-config.sh and the seed file when they exist
   --help           show this text`;
 
 
-export interface ImportArgs { workspaces: string[]; mounts: Record<string, string[]>; out: string; force: boolean }
+export interface ImportArgs { workspaces: string[]; mounts: Record<string, string[]>; out: string; force: boolean; seed?: string }
 
 export function parseArgs(argv: string[]): ImportArgs | "help" {
   const args: ImportArgs = { workspaces: [], mounts: {}, out: ".", force: false };
@@ -46,6 +49,7 @@ export function parseArgs(argv: string[]): ImportArgs | "help" {
     if (a === "--help" || a === "-h") return "help";
     else if (a === "--workspace") args.workspaces.push(value());
     else if (a === "--out") args.out = value();
+    else if (a === "--seed") args.seed = value();
     else if (a === "--force") args.force = true;
     else if (a === "--mount") {
       const m = /^([\w-]+)=([\w-]+(?:\/[\w-]+)*)$/.exec(value());
@@ -76,7 +80,7 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   env: NodeJS.ProcessEnv = process.env): Promise<{ out: string; code: number }> {
   const args = parseArgs(argv);
   if (args === "help") return { out: `${USAGE}\n`, code: 0 };
-  const files = { program: path.join(args.out, "index.ts"), script: path.join(args.out, "pulumi-config.sh") };
+  const files = { program: path.join(args.out, "index.ts"), script: path.join(args.out, "pulumi-config.sh"), ...(args.seed ? { seed: args.seed } : {}) };
   if (!args.force) {
     for (const f of Object.values(files)) if (fs.existsSync(f)) throw new UsageError(`${f} exists: give --force to overwrite it, or another --out`);
   }
@@ -101,11 +105,13 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   fs.mkdirSync(args.out, { recursive: true });
   fs.writeFileSync(files.program, written.program);
   fs.writeFileSync(files.script, written.script);
+  if (files.seed) fs.writeFileSync(files.seed, seedText(walked.found, [secretsUrl, runUrl].filter(Boolean).join(" and "), args.workspaces));
   for (const s of walked.skipped) log(`pulumi-svc-import: not imported: ${s.kind}: ${oneLine(s.why)}`);
   const lines = [
     walked.found.length === 0
       ? `Nothing found on the servers: ${files.program} declares no object.`
       : `Wrote ${files.program}: ${walked.found.length} object${walked.found.length === 1 ? "" : "s"} to take over.`,
+    ...(files.seed ? [`Wrote ${files.seed}: what was read, for a test of the program (testStack({ seed: ${JSON.stringify(files.seed)} }), docs/testing.md).`] : []),
     `Before pulumi up, replace each ${PLACEHOLDER} in ${files.script} and run it (bash ${files.script}); it sets:`,
     written.settings.split("\n").filter((l) => l !== "").map((l) => `  ${l}`).join("\n"),
   ];

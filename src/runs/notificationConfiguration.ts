@@ -277,4 +277,4 @@ export type NotificationConfigurationArgs = ArgsOf<typeof notificationConfigurat
  * ```
  */
 export interface NotificationConfiguration extends OutputsOf<typeof notificationConfigurationFields> {}
-export class NotificationConfiguration extends SvcResource { constructor(name: string, args: NotificationConfigurationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(notificationConfigurationDefinition, name, args, opts)); } }
+export class NotificationConfiguration extends SvcResource(notificationConfigurationDefinition) { constructor(name: string, args: NotificationConfigurationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

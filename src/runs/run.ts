@@ -248,7 +248,9 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   confirmGone: confirmGoneIn(RUNS_ROUTES.run.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),
   async read(ctx, id, props) {
-    return withRun(props, (await readRun(ctx, id)).run);
+    const run = (await readRun(ctx, id)).run;
+    // A read resource (`Run.get` by id alone) learns its workspace from the run.
+    return withRun({ ...props, workspaceId: props.workspaceId ?? run.workspaceId }, run);
   },
   update,
   async delete(ctx, id) {
@@ -306,4 +308,4 @@ export type RunArgs = ArgsOf<typeof runFields> & ConnectionArgs<"runs">;
  */
 // The waiting settings are local, yet the class has always offered them as outputs (they are in state).
 export interface Run extends OutputsOf<typeof runFields, "waitFor" | "applyWhenConfirmable" | "timeoutSeconds" | "pollIntervalSeconds"> {}
-export class Run extends SvcResource { constructor(name: string, args: RunArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(runDefinition, name, args, opts)); } }
+export class Run extends SvcResource(runDefinition) { constructor(name: string, args: RunArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

@@ -23,6 +23,7 @@ import { containsSecret, plain } from "../engine/values";
 import { inContext } from "./context";
 import { failureLine } from "./failure";
 import { programEntry } from "./folder";
+import { readSeed, seedEmulator } from "./seed";
 import type { ChangeSummary, Outcome, OutputValue, PreviewResult, StackStep, UpResult } from "./types";
 import { CliEngine } from "./cli";
 
@@ -55,6 +56,12 @@ export interface TestStackOptions {
   emulator?: Emulator;
   /** Options of the emulator this stack starts (clusters, clock, tokens). */
   emulatorOptions?: EmulatorOptions;
+  /**
+   * A file `pulumi-svc-import --seed FILE` wrote: its objects are put into the emulator (the one
+   * given as `emulator` too) under their own ids before the stack is returned, so an imported
+   * program finds what its `adopt` and `adoptId` take over, as on the server it was read from.
+   */
+  seed?: string;
   /**
    * Where the provider host resolves `pulumi-svc` from (the folder whose node_modules holds it);
    * default: `dir`, else the current directory.
@@ -114,7 +121,16 @@ type Program = { inline: () => unknown } | { dir: string };
 export async function testStack(options: TestStackOptions): Promise<TestStack> {
   const program = programOf(options);
   if (options.engine === "cli" && "dir" in program) throw new Error('testStack: engine "cli" runs an inline program; give program, not dir');
+  const seed = options.seed === undefined ? undefined : readSeed(options.seed);
   const emulator = options.emulator ?? (await startEmulator(options.emulatorOptions));
+  if (seed) {
+    try {
+      await seedEmulator(emulator, seed, options.seed!);
+    } catch (e) {
+      if (!options.emulator) await emulator.close();
+      throw e;
+    }
+  }
   return new Stack(options, program, emulator, !options.emulator);
 }
 

@@ -3,7 +3,10 @@ import type { StepOp } from "../engine/types";
 
 /** One planned or performed step. */
 export interface StackStep {
-  /** What the step does: `create`, `update`, `replace`, `delete`, `same`; of a refresh, `refresh` or `read-gone`. */
+  /**
+   * What the step does: `create`, `update`, `replace`, `delete`, `same`; of a refresh, `refresh` or
+   * `read-gone`; of a read resource (`get`), `read`, and `discard` once the program drops it.
+   */
   op: StepOp;
   /** The resource's name, as the program gave it. */
   name: string;

@@ -1,8 +1,8 @@
 // The engine's own ways to bring an existing object under a stack, for our dynamic resources, under
 // the real Pulumi CLI (docs/adopting.md, "The engine's import and read"): the `import` resource option
 // is refused before the provider is reached, under every SDK (the message depends on its
-// dynamic-provider host); a read resource (`id` in the resource options, what a static `get`
-// does) works. `pulumi import` (the command) is in behaviours.test.ts.
+// dynamic-provider host); a read resource (`id` in the resource options, and the classes' static
+// `get` by the id alone) works. `pulumi import` (the command) is in behaviours.test.ts.
 import * as path from "node:path";
 import { expect, it } from "vitest";
 import { control, runApi, secretsApi } from "../support/emulator";
@@ -101,5 +101,37 @@ describeCli("the engine's import and read of existing objects under the real Pul
     expect((await s.state()).resources.filter((q) => !q.type.startsWith("pulumi:"))).toEqual([]);
     expect(await alphabetHeld()).toBe("012345");
     expect((await runApi(emu(), "GET", `/notification-configurations/${id}`)).status).toBe(200);
+  });
+
+  it("the classes' static get reads by the id alone (a path names its inputs), discards what the program drops and names an object that is not there", async () => {
+    expect((await secretsApi(emu(), "POST", "/transform/alphabet/held", { alphabet: "0123" })).status).toBeLessThan(300);
+    expect((await secretsApi(emu(), "POST", "/keymgmt/key/held-key", { type: "ecdsa-p256" })).status).toBeLessThan(300);
+    expect((await secretsApi(emu(), "POST", "/keymgmt/key/held-key/rotate")).status).toBeLessThan(300);
+    const id = await handMadeNc();
+    const s = await stack("engine-static-get", { "behaviours:how": "static-get", "behaviours:ncId": id });
+    await control(emu(), "DELETE", "/requests");
+    const r = await s.up();
+    expect(r.code, r.text).toBe(0);
+    expect(ops(r)).toEqual({ "key-by-get": "read", "alphabet-by-get": "read", "nc-by-static-get": "read" });
+    expect(await writes()).toEqual([]);
+    expect(await s.outputs()).toEqual({ keyVersion: 2, keyMount: "keymgmt", staticAlphabet: "0123", staticHookName: "by-hand", isKey: [true, false] });
+    const state = (await s.state()).resources;
+    expect(state.find((q) => q.urn.endsWith("::key-by-get"))).toMatchObject({ id: "keymgmt/key/held-key", external: true, outputs: { name: "held-key", mount: "keymgmt", type: "ecdsa-p256" } });
+
+    // Dropped from the program: discarded from the state, the objects stay.
+    await s.setConfig({ "behaviours:step": "2" });
+    const dropped = await s.up();
+    expect(dropped.code, dropped.text).toBe(0);
+    expect(ops(dropped)).toEqual({ "key-by-get": "discard", "alphabet-by-get": "discard", "nc-by-static-get": "discard" });
+    expect(await writes()).toEqual([]);
+    expect((await s.state()).resources.filter((q) => !q.type.startsWith("pulumi:"))).toEqual([]);
+    expect((await secretsApi(emu(), "GET", "/keymgmt/key/held-key")).status).toBe(200);
+
+    // An object that is not there: the read fails with the provider's line, and nothing is recorded.
+    await s.setConfig({ "behaviours:step": "3" });
+    const gone = await s.up();
+    expect(gone.code).not.toBe(0);
+    expect(gone.text).toContain("there is no TransformAlphabet with the id transform/alphabet/gone on the server");
+    expect((await s.state()).resources.filter((q) => !q.type.startsWith("pulumi:"))).toEqual([]);
   });
 });

@@ -55,6 +55,8 @@ const EXEMPT: Record<string, string> = {
     "needs Pulumi's templates and the npm registry; test/package/install.test.ts lays out the project pulumi new typescript makes, with the package from its tarball",
   "npx pulumi-svc-import --workspace ws-prod0000000001 --workspace ws-stage000000001 --out . --force":
     "reads the reader's servers; test/package/install.test.ts runs the installed command (with --workspace and --out) and deploys what it writes under the real CLI",
+  "npx pulumi-svc-import --workspace ws-prod0000000001 --out . --seed seed.json":
+    "reads the reader's servers; test/engine/testing-import.test.ts runs the built command with --seed and tests what it wrote through testStack with the seed",
   "npm run test:fast": "the `fast` project of vitest.config.mts, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
   "scripts/pulumi-cli.sh": "builds the Pulumi CLI from the Go module proxy (minutes); .ci/run runs it before the tests, which use what it built",
   "npx vitest run test/cli": "the real-CLI suite, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
@@ -63,7 +65,7 @@ const EXEMPT: Record<string, string> = {
     "downloads Node 22 and the newest @pulumi/pulumi; .ci/run runs scripts/node22.sh for its second combination",
   'cli="$(PULUMI_CLI_VERSION=newest scripts/pulumi-cli.sh)"':
     "builds the newest Pulumi CLI from the Go module proxy (minutes); .ci/run runs it for its second combination",
-  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours SVC_EXAMPLES_CLI_ONLY=1 PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts test/engine/testing.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts --exclude test/cli/differential.test.ts)':
+  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours SVC_EXAMPLES_CLI_ONLY=1 PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts test/engine/testing.test.ts test/engine/get.test.ts test/engine/testing-import.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts --exclude test/cli/differential.test.ts)':
     ".ci/run runs exactly these suites as its second combination (Node 22, newest CLI); a suite cannot run itself",
 };
 

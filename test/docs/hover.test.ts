@@ -59,6 +59,12 @@ beforeAll(() => {
       positions.set(`${c.name}.${a} (argument)`, text.length);
       text += `${a};\n`;
     }
+    // The static side every class has: get and isInstance, like every Pulumi provider's classes.
+    for (const m of ["get", "isInstance"]) {
+      text += `${c.name}.`;
+      positions.set(`${c.name}.${m} (static)`, text.length);
+      text += `${m};\n`;
+    }
     text += `declare const r${i}: ${c.name};\n`;
     for (const o of c.outputs) {
       text += `r${i}.`;
@@ -66,6 +72,9 @@ beforeAll(() => {
       text += `${o};\n`;
     }
   });
+  text += "svc.secrets.keymgmt.Key.";
+  positions.set("Key.get call", text.length);
+  text += 'get("signing", "keymgmt/key/signing");\n';
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-hover-"));
   file = path.join(dir, "program.ts");
   fs.writeFileSync(file, text);
@@ -96,7 +105,7 @@ describe("hover over the built declarations", () => {
     expect(errors).toEqual([]);
   });
 
-  it("every argument and output of every resource class shows its doc on hover", () => {
+  it("every argument, output and static member of every resource class shows its doc on hover", () => {
     const missing: string[] = [];
     for (const [name, pos] of positions) {
       const info = service.getQuickInfoAtPosition(file, pos);
@@ -104,6 +113,16 @@ describe("hover over the built declarations", () => {
       if (doc === "") missing.push(name);
     }
     expect(missing).toEqual([]);
+  });
+
+  it("get and isInstance show their docs on every class", () => {
+    const doc = (name: string) => ts.displayPartsToString(service.getQuickInfoAtPosition(file, positions.get(name)!)?.documentation ?? []);
+    expect(doc("svc.secrets.keymgmt.Key.get (static)")).toMatch(/without managing it/);
+    expect(doc("svc.runs.NotificationConfiguration.isInstance (static)")).toMatch(/is a resource of this class/);
+    // At a call the signature says what get returns and takes: the class itself, and its arguments as the state.
+    const display = ts.displayPartsToString(service.getQuickInfoAtPosition(file, positions.get("Key.get call")!)?.displayParts ?? []);
+    expect(display).toContain("state?: Partial<svc.secrets.keymgmt.KeyArgs>");
+    expect(display).toMatch(/\): svc\.secrets\.keymgmt\.Key$/);
   });
 
   it("the hover shows the field's own doc (Template.pattern, Key.deletionAllowed)", () => {

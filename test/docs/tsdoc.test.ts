@@ -116,6 +116,16 @@ describe("TSDoc of the public surface", () => {
     expect(missing).toEqual([]);
   });
 
+  it("every resource class has get and isInstance, with TSDoc (its static side)", () => {
+    const missing: string[] = [];
+    for (const s of resources()) {
+      const statics = checker.getPropertiesOfType(checker.getTypeOfSymbol(s)).filter((p) => ours(p) && p.name !== "prototype");
+      for (const name of ["get", "isInstance"]) if (!statics.some((p) => p.name === name)) missing.push(`${s.name}.${name}: missing`);
+      for (const p of statics) if (!documented(p)) missing.push(`${s.name}.${p.name}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("every argument of every resource class has TSDoc, including connection", () => {
     const missing: string[] = [];
     for (const s of resources()) {

@@ -221,3 +221,39 @@ describe("sinks", () => {
     expect((await call("GET", `${emu.url}/elsewhere`)).status).toBe(404);
   });
 });
+
+describe("next ids", () => {
+  const put = (body: unknown) => call("PUT", `${emu.controlUrl}/next-ids`, { body });
+  const root = () => svcToken(emu.tokens.secretsRoot);
+  const alias = (name: string) => call("POST", `${emu.secretsUrl}/identity/entity-alias`, { headers: root(), body: { name, canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" } });
+  const method = (body: Record<string, unknown> = {}) => call("POST", `${emu.secretsUrl}/identity/mfa/method/dualfactor`, {
+    headers: root(), body: { secret_key: "s", integration_key: "i", api_hostname: "api-1.example.com", ...body },
+  });
+
+  test("the next objects of a kind whose id the service assigns take the ids given, in order, then made-up ones again", async () => {
+    expect((await put({ notificationConfigurations: ["nc-given0000000001", "nc-given0000000002"], entityAliases: ["alias-given-1"], dualFactorMethods: ["method-given-1"] })).status).toBe(200);
+    expect((await createNc("a")).json.data.id).toBe("nc-given0000000001");
+    expect((await createNc("b")).json.data.id).toBe("nc-given0000000002");
+    expect((await createNc("c")).json.data.id).toMatch(/^nc-/);
+    expect((await alias("dave")).json.data.id).toBe("alias-given-1");
+    expect((await alias("erin")).json.data.id).not.toBe("alias-given-1");
+    // A refused write takes no id: the next valid one gets it.
+    expect((await method({ api_hostname: "https://not-a-host/" })).status).toBe(400);
+    expect((await method()).json.data.id).toBe("method-given-1");
+    expect((await call("GET", `${emu.controlUrl}/next-ids`)).json).toEqual({ notificationConfigurations: [], entityAliases: [], dualFactorMethods: [] });
+  });
+
+  test("an id in use is passed over; a bad body is refused naming the entry; reset and DELETE clear them", async () => {
+    const first = (await createNc("a")).json.data.id as string;
+    await put({ notificationConfigurations: [first, "nc-given0000000003"] });
+    expect((await createNc("b")).json.data.id).toBe("nc-given0000000003");
+    expect((await put({ notificationConfigurations: ["nc ok?"] })).json).toEqual({ error: "notificationConfigurations[0] must be an id of letters, digits, - and _" });
+    expect((await put({ runs: ["run-1"] })).status).toBe(400);
+    await put({ entityAliases: ["alias-given-2"] });
+    expect((await call("POST", `${emu.controlUrl}/reset`)).status).toBe(204);
+    expect((await call("GET", `${emu.controlUrl}/next-ids`)).json.entityAliases).toEqual([]);
+    await put({ entityAliases: ["alias-given-2"] });
+    expect((await call("DELETE", `${emu.controlUrl}/next-ids`)).status).toBe(204);
+    expect((await alias("dave")).json.data.id).not.toBe("alias-given-2");
+  });
+});

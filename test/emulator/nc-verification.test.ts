@@ -172,3 +172,18 @@ describe("verify action", () => {
     expect(entry.headers["X-Svc-Notification-Signature"]).toBe(hmac("k", entry.body));
   });
 });
+
+describe("verifyDestinations off (PUT /_emulator/settings)", () => {
+  test("a verification is recorded but not sent, and succeeds: a destination out of reach does not refuse the write; reset turns it back on", async () => {
+    expect((await call("PUT", `${emu.controlUrl}/settings`, { body: { verifyDestinations: false } })).json.verifyDestinations).toBe(false);
+    const res = await call("POST", listUrl(), { headers: admin(), body: body({ enabled: true, url: `http://127.0.0.1:${await closedPort()}/hook` }) });
+    expect(res.status).toBe(201);
+    expect((await patch(res.json.data.id, { name: "renamed" })).status).toBe(200);
+    expect(receiver.received).toHaveLength(0);
+    const deliveries = (await call("GET", `${emu.controlUrl}/deliveries`)).json.deliveries;
+    expect(deliveries.map((d: { trigger: string; notSent?: boolean }) => [d.trigger, d.notSent])).toEqual([["verification", true], ["verification", true]]);
+    expect((await call("PUT", `${emu.controlUrl}/settings`, { body: { verifyDestinations: "no" } })).json).toEqual({ error: "verifyDestinations must be a boolean" });
+    await call("POST", `${emu.controlUrl}/reset`);
+    expect((await call("GET", `${emu.controlUrl}/settings`)).json.verifyDestinations).toBe(true);
+  });
+});

@@ -76,7 +76,8 @@ function nonNegativeInt(value: unknown): value is number {
 }
 
 function settingsOf(rt: Runtime) {
-  return { forceCancelCooloffMs: rt.runService.forceCancelCooloffMs, autoAdvanceMs: rt.runService.autoAdvanceMs, advancedMs: rt.clock.advancedMs };
+  const { forceCancelCooloffMs, autoAdvanceMs, verifyDestinations } = rt.runService;
+  return { forceCancelCooloffMs, autoAdvanceMs, advancedMs: rt.clock.advancedMs, verifyDestinations };
 }
 
 /**
@@ -99,6 +100,10 @@ function putSettings(rt: Runtime, body: Record<string, unknown>): Reply {
   if (body.forceCancelCooloffMs !== undefined) {
     if (!nonNegativeInt(body.forceCancelCooloffMs)) return fail(400, "forceCancelCooloffMs must be a non-negative integer");
     rt.runService.forceCancelCooloffMs = body.forceCancelCooloffMs;
+  }
+  if (body.verifyDestinations !== undefined) {
+    if (typeof body.verifyDestinations !== "boolean") return fail(400, "verifyDestinations must be a boolean");
+    rt.runService.verifyDestinations = body.verifyDestinations;
   }
   return jsonReply(200, settingsOf(rt));
 }

@@ -230,8 +230,9 @@ async function create(ctx: RunContext, req: Incoming): Promise<Reply> {
   const full = limitReached(ctx, workspaceId);
   if (full) return full;
   const at = now();
-  let id = randomId("nc");
-  while (all(ctx)[id]) id = randomId("nc");
+  const inUse = (id: string) => all(ctx)[id] !== undefined;
+  let id = ctx.rt.nextIds.take("notificationConfigurations", inUse) ?? randomId("nc");
+  while (inUse(id)) id = randomId("nc");
   const nc: NotificationConfiguration = { id, workspaceId, ...fields, deliveryResponses: [], createdAt: at, updatedAt: at };
   if (nc.enabled) {
     const result = await verify(ctx.rt, nc);

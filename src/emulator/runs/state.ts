@@ -365,6 +365,12 @@ export const DEFAULT_FORCE_CANCEL_COOLOFF_MS = 60_000;
 export class RunService {
   forceCancelCooloffMs: number;
   autoAdvanceMs: number;
+  /**
+   * Whether a verification request goes to the configuration's destination (the default). Off, it
+   * is recorded and succeeds without being sent: a test of a server's configurations, whose
+   * destinations it cannot reach (pulumi-svc/testing's `seed`).
+   */
+  verifyDestinations = true;
   /** Absolute base URL of the emulator (`http://127.0.0.1:port`), set once it listens. */
   baseUrl = "";
   /** Event order of run and assessment notifications, carried by their delivery log entries. */
@@ -408,6 +414,7 @@ export class RunService {
     this.generation += 1;
     this.chains.clear();
     this.forceCancelCooloffMs = this.defaults.forceCancelCooloffMs ?? DEFAULT_FORCE_CANCEL_COOLOFF_MS;
+    this.verifyDestinations = true;
     this.setAutoAdvance(this.defaults.autoAdvanceMs ?? 0);
   }
 

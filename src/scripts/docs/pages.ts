@@ -7,6 +7,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import type { Risk, UsedBy } from "../../core/definition";
 import type { Fields } from "../../core/fields";
+import { pathForm } from "../../core/path";
 import { cell, code, docOf, example, firstSentence, FLAGS, tags, typeText, unwrap, type Linker } from "./markdown";
 import { isErrorClass, leafOf, ownDeclaration, type ErrorClass, type FunctionGroup, type ResourceEntry, type Surface } from "./surface";
 
@@ -57,6 +58,26 @@ export function riskSection(r: Risk, review: string): string[] {
   for (const [k, what] of Object.entries(r.changes ?? {})) lines.push(`- **${code(k)} changed**: ${what}.`);
   if (r.instead) lines.push("", `Instead: ${r.instead}.`);
   return [...lines, ""];
+}
+
+/** How the class's static get reads an object of the kind: by what id, or why it cannot. */
+function readingSection(r: ResourceEntry, adopting: string): string[] {
+  const def = r.def;
+  const lines = ["## Reading an existing object", ""];
+  if (def.unreadable) {
+    lines.push(`\`svc.${r.name}.get\` cannot read one by its id: ${def.unreadable}.`, "");
+    return lines;
+  }
+  const form = pathForm(def);
+  const named = form ? [...form.matchAll(/\{(\w+)\}/g)].map((m) => def.path?.inputs?.[m[1]!] ?? m[1]!) : [];
+  lines.push(`\`svc.${r.name}.get(name, id, state?, opts?)\` reads one into the program without managing it ` +
+    `([how](${adopting}#reading-an-object-without-managing-it)): its outputs are what the server holds, read on every preview and \`up\`; ` +
+    "it is never created, updated or deleted. " +
+    (form
+      ? `Its id is its path, \`${form}\`, which names the inputs its read needs (${named.map(code).join(", ")}): only the id is needed.`
+      : "Its id is the one the service assigned: only the id is needed.") +
+    ` \`svc.${r.name}.isInstance(obj)\` tells whether a value is a resource of this class.`, "");
+  return lines;
 }
 
 export function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClass[], dist: string, check: typeof import("../../core/provider").check): string {
@@ -151,21 +172,23 @@ export function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClas
 
   if (def.risk) lines.push(...riskSection(def.risk, relative(page, "../review.md")));
 
+  lines.push(...readingSection(r, relative(page, "../adopting.md")));
+
   // Adoption
   lines.push("## Adopting an existing object", "");
   const cli = relative(page, "../real-cli.md");
   if (inputNames.includes("adopt")) {
-    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `id` in the resource options reads one without managing it. This object is written by an upsert, so a create " +
+    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `get` reads one without managing it (above). This object is written by an upsert, so a create " +
       "that finds one at its path fails with a `ConflictError` naming the path instead of overwriting it. Set `adopt: true` to take it " +
       "over: its fields are set to the program's values. `adopt` is local, so it never causes an update by itself.", "");
   } else if (inputNames.includes("adoptId")) {
-    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `id` in the resource options reads one without managing it. " +
+    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `get` reads one without managing it (above). " +
       "The service assigns this object's id. To take over one that exists, give its id as `adoptId`: the create reads it, " +
       "refuses a missing one or one whose inputs that cannot change in place differ, writes it only when the program differs, and " +
       "keeps its id. A second resource of the stack cannot take over the same object. `adoptId` is local, so it never causes an " +
       "update by itself.", "");
   } else {
-    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `id` in the resource options reads one without managing it. This resource takes no `adopt` input: " +
+    lines.push("`pulumi import` and the `import` resource option fail before they reach a dynamic provider ([why](" + relative(page, "../adopting.md") + "#the-engines-import-and-read)); `get` reads one without managing it (above). This resource takes no `adopt` input: " +
       "its create makes a new object (or performs its action) every time.", "");
   }
   lines.push("Renaming the resource in the program (its Pulumi name) is not a case for adoption: give the renamed resource " +

@@ -96,6 +96,7 @@ const pendingId = (p: CheckOutState) => `${p.mount}/library/${p.setName}/check-o
 export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState> = {
   kind: "secrets:DirectoryCheckOut",
   discover: { none: "a check-out is a lease of an account taken by whoever holds it: declare one where this stack should borrow an account" },
+  unreadable: "a check-out is a lease held by the stack that took it: its read needs the loan that stack recorded (the account, who borrowed it)",
   // The identity (setName, mount) has a replacement that keeps the set check the old account in
   // first, which frees it for the new check-out (a set of one account).
   ...fieldSet(checkOutFields),
@@ -202,7 +203,7 @@ export type CheckOutArgs = ArgsOf<typeof checkOutFields> & ConnectionArgs<"secre
  * ```
  */
 export interface CheckOut extends OutputsOf<typeof checkOutFields> {}
-export class CheckOut extends SvcResource { constructor(name: string, args: CheckOutArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(checkOutDefinition, name, args, opts)); } }
+export class CheckOut extends SvcResource(checkOutDefinition) { constructor(name: string, args: CheckOutArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -206,7 +206,7 @@ export type DirectoryConfigArgs = ArgsOf<typeof directoryConfigFields> & Connect
  * ```
  */
 export interface Config extends OutputsOf<typeof directoryConfigFields> {}
-export class Config extends SvcResource { constructor(name: string, args: DirectoryConfigArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(directoryConfigDefinition, name, args, opts)); } }
+export class Config extends SvcResource(directoryConfigDefinition) { constructor(name: string, args: DirectoryConfigArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

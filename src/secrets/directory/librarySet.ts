@@ -102,7 +102,7 @@ export type LibrarySetArgs = ArgsOf<typeof librarySetFields> & ConnectionArgs<"s
  * ```
  */
 export interface LibrarySet extends OutputsOf<typeof librarySetFields> {}
-export class LibrarySet extends SvcResource { constructor(name: string, args: LibrarySetArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(librarySetDefinition, name, args, opts)); } }
+export class LibrarySet extends SvcResource(librarySetDefinition) { constructor(name: string, args: LibrarySetArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -79,7 +79,7 @@ export type DirectoryRoleArgs = ArgsOf<typeof directoryRoleFields> & ConnectionA
  * ```
  */
 export interface Role extends OutputsOf<typeof directoryRoleFields> {}
-export class Role extends SvcResource { constructor(name: string, args: DirectoryRoleArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(directoryRoleDefinition, name, args, opts)); } }
+export class Role extends SvcResource(directoryRoleDefinition) { constructor(name: string, args: DirectoryRoleArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

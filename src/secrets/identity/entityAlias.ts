@@ -185,7 +185,7 @@ export type EntityAliasArgs = ArgsOf<typeof entityAliasFields> & ConnectionArgs<
  * ```
  */
 export interface EntityAlias extends OutputsOf<typeof entityAliasFields> {}
-export class EntityAlias extends SvcResource { constructor(name: string, args: EntityAliasArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(entityAliasDefinition, name, args, opts)); } }
+export class EntityAlias extends SvcResource(entityAliasDefinition) { constructor(name: string, args: EntityAliasArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

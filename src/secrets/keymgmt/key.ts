@@ -250,7 +250,7 @@ export type KeyArgs = ArgsOf<typeof keyFields> & ConnectionArgs<"secrets">;
  * ```
  */
 export interface Key extends OutputsOf<typeof keyFields> {}
-export class Key extends SvcResource { constructor(name: string, args: KeyArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(keyDefinition, name, args, opts)); } }
+export class Key extends SvcResource(keyDefinition) { constructor(name: string, args: KeyArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -165,7 +165,7 @@ export type KeyDistributionArgs = ArgsOf<typeof keyDistributionFields> & Connect
  * ```
  */
 export interface KeyDistribution extends OutputsOf<typeof keyDistributionFields> {}
-export class KeyDistribution extends SvcResource { constructor(name: string, args: KeyDistributionArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(keyDistributionDefinition, name, args, opts)); } }
+export class KeyDistribution extends SvcResource(keyDistributionDefinition) { constructor(name: string, args: KeyDistributionArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -155,7 +155,7 @@ export type KmsProviderArgs = ArgsOf<typeof kmsProviderFields> & ConnectionArgs<
  * ```
  */
 export interface KmsProvider extends OutputsOf<typeof kmsProviderFields> {}
-export class KmsProvider extends SvcResource { constructor(name: string, args: KmsProviderArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(kmsProviderDefinition, name, args, opts)); } }
+export class KmsProvider extends SvcResource(kmsProviderDefinition) { constructor(name: string, args: KmsProviderArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -193,7 +193,7 @@ export type DualFactorMethodArgs = ArgsOf<typeof dualFactorMethodFields> & Conne
  * ```
  */
 export interface DualFactorMethod extends OutputsOf<typeof dualFactorMethodFields> {}
-export class DualFactorMethod extends SvcResource { constructor(name: string, args: DualFactorMethodArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(dualFactorMethodDefinition, name, args, opts)); } }
+export class DualFactorMethod extends SvcResource(dualFactorMethodDefinition) { constructor(name: string, args: DualFactorMethodArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

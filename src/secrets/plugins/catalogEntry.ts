@@ -184,7 +184,7 @@ export type CatalogEntryArgs = ArgsOf<typeof catalogEntryFields> & ConnectionArg
  * ```
  */
 export interface CatalogEntry extends OutputsOf<typeof catalogEntryFields> {}
-export class CatalogEntry extends SvcResource { constructor(name: string, args: CatalogEntryArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(catalogEntryDefinition, name, args, opts)); } }
+export class CatalogEntry extends SvcResource(catalogEntryDefinition) { constructor(name: string, args: CatalogEntryArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -136,4 +136,4 @@ export type AccessConfigArgs = ArgsOf<typeof accessConfigFields> & ConnectionArg
  * ```
  */
 export interface AccessConfig extends OutputsOf<typeof accessConfigFields> {}
-export class AccessConfig extends SvcResource { constructor(name: string, args: AccessConfigArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(accessConfigDefinition, name, args, opts)); } }
+export class AccessConfig extends SvcResource(accessConfigDefinition) { constructor(name: string, args: AccessConfigArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

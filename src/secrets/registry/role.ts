@@ -174,7 +174,7 @@ export type RegistryRoleArgs = ArgsOf<typeof registryRoleFields> & ConnectionArg
  * ```
  */
 export interface Role extends OutputsOf<typeof registryRoleFields> {}
-export class Role extends SvcResource { constructor(name: string, args: RegistryRoleArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(registryRoleDefinition, name, args, opts)); } }
+export class Role extends SvcResource(registryRoleDefinition) { constructor(name: string, args: RegistryRoleArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

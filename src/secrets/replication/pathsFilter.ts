@@ -101,7 +101,7 @@ export type PathsFilterArgs = ArgsOf<typeof pathsFilterFields> & ConnectionArgs<
  * ```
  */
 export interface PathsFilter extends OutputsOf<typeof pathsFilterFields> {}
-export class PathsFilter extends SvcResource { constructor(name: string, args: PathsFilterArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(pathsFilterDefinition, name, args, opts)); } }
+export class PathsFilter extends SvcResource(pathsFilterDefinition) { constructor(name: string, args: PathsFilterArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

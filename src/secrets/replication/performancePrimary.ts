@@ -212,7 +212,7 @@ export type PerformancePrimaryArgs = ArgsOf<typeof performancePrimaryFields> & C
  * ```
  */
 export interface PerformancePrimary extends OutputsOf<typeof performancePrimaryFields> {}
-export class PerformancePrimary extends SvcResource { constructor(name: string, args: PerformancePrimaryArgs = {}, opts?: pulumi.CustomResourceOptions) { super(...registration(performancePrimaryDefinition, name, args, opts)); } }
+export class PerformancePrimary extends SvcResource(performancePrimaryDefinition) { constructor(name: string, args: PerformancePrimaryArgs = {}, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -182,7 +182,7 @@ export type PerformanceSecondaryArgs = ArgsOf<typeof performanceSecondaryFields>
  * ```
  */
 export interface PerformanceSecondary extends OutputsOf<typeof performanceSecondaryFields> {}
-export class PerformanceSecondary extends SvcResource { constructor(name: string, args: PerformanceSecondaryArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(performanceSecondaryDefinition, name, args, opts)); } }
+export class PerformanceSecondary extends SvcResource(performanceSecondaryDefinition) { constructor(name: string, args: PerformanceSecondaryArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -49,6 +49,7 @@ export type SecondaryTokenState = StateOf<typeof secondaryTokenFields>;
 export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, SecondaryTokenState> = {
   kind: "secrets:ReplicationSecondaryToken",
   discover: { none: "a secondary token is used once, by the activation it was made for, and cannot be read back" },
+  unreadable: "a secondary token is issued once, to the stack that asks for it, and the service keeps nothing of it to read",
   ...fieldSet(secondaryTokenFields),
   async create(_ctx, inputs) {
     const body: Record<string, unknown> = { id: inputs.secondaryId };
@@ -95,7 +96,7 @@ export type SecondaryTokenArgs = ArgsOf<typeof secondaryTokenFields> & Connectio
  * ```
  */
 export interface SecondaryToken extends OutputsOf<typeof secondaryTokenFields> {}
-export class SecondaryToken extends SvcResource { constructor(name: string, args: SecondaryTokenArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(secondaryTokenDefinition, name, args, opts)); } }
+export class SecondaryToken extends SvcResource(secondaryTokenDefinition) { constructor(name: string, args: SecondaryTokenArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }
 
 // ---- functions ----
 

@@ -64,4 +64,4 @@ export type AlphabetArgs = ArgsOf<typeof alphabetFields> & ConnectionArgs<"secre
  * ```
  */
 export interface Alphabet extends OutputsOf<typeof alphabetFields> {}
-export class Alphabet extends SvcResource { constructor(name: string, args: AlphabetArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(alphabetDefinition, name, args, opts)); } }
+export class Alphabet extends SvcResource(alphabetDefinition) { constructor(name: string, args: AlphabetArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

@@ -70,4 +70,4 @@ export type FpeTransformationArgs = ArgsOf<typeof fpeTransformationFields> & Con
  * ```
  */
 export interface FpeTransformation extends OutputsOf<typeof fpeTransformationFields> {}
-export class FpeTransformation extends SvcResource { constructor(name: string, args: FpeTransformationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(fpeTransformationDefinition, name, args, opts)); } }
+export class FpeTransformation extends SvcResource(fpeTransformationDefinition) { constructor(name: string, args: FpeTransformationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

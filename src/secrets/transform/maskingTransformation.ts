@@ -54,4 +54,4 @@ export type MaskingTransformationArgs = ArgsOf<typeof maskingTransformationField
  * ```
  */
 export interface MaskingTransformation extends OutputsOf<typeof maskingTransformationFields> {}
-export class MaskingTransformation extends SvcResource { constructor(name: string, args: MaskingTransformationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(maskingTransformationDefinition, name, args, opts)); } }
+export class MaskingTransformation extends SvcResource(maskingTransformationDefinition) { constructor(name: string, args: MaskingTransformationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

@@ -41,4 +41,4 @@ export type RoleArgs = ArgsOf<typeof roleFields> & ConnectionArgs<"secrets">;
  * ```
  */
 export interface Role extends OutputsOf<typeof roleFields> {}
-export class Role extends SvcResource { constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(roleDefinition, name, args, opts)); } }
+export class Role extends SvcResource(roleDefinition) { constructor(name: string, args: RoleArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

@@ -113,4 +113,4 @@ export type StoreArgs = ArgsOf<typeof storeFields> & ConnectionArgs<"secrets">;
  * ```
  */
 export interface Store extends OutputsOf<typeof storeFields> {}
-export class Store extends SvcResource { constructor(name: string, args: StoreArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(storeDefinition, name, args, opts)); } }
+export class Store extends SvcResource(storeDefinition) { constructor(name: string, args: StoreArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

@@ -80,6 +80,7 @@ export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSc
   kind: "secrets:TransformStoreSchema",
   path: { route: TRANSFORM_ROUTES.store.schema, inputs: { name: "store" } },
   discover: { none: "the service keeps no schema object to read: a StoreSchema only creates the tables in the store's database, so declare one where Pulumi should create them" },
+  unreadable: "the service keeps no schema object to read: a StoreSchema only creates the tables in the store's database",
   risk: {
     lost: "re-creating the schema in the store's database can leave the tokens kept under the old one unreachable",
     instead: "`retainOnDelete: true`; change the store's schema only with its tokens migrated",
@@ -129,4 +130,4 @@ export type StoreSchemaArgs = ArgsOf<typeof storeSchemaFields> & ConnectionArgs<
  * ```
  */
 export interface StoreSchema extends OutputsOf<typeof storeSchemaFields> {}
-export class StoreSchema extends SvcResource { constructor(name: string, args: StoreSchemaArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(storeSchemaDefinition, name, args, opts)); } }
+export class StoreSchema extends SvcResource(storeSchemaDefinition) { constructor(name: string, args: StoreSchemaArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

@@ -94,4 +94,4 @@ export type TemplateArgs = ArgsOf<typeof templateFields> & ConnectionArgs<"secre
  * ```
  */
 export interface Template extends OutputsOf<typeof templateFields> {}
-export class Template extends SvcResource { constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(templateDefinition, name, args, opts)); } }
+export class Template extends SvcResource(templateDefinition) { constructor(name: string, args: TemplateArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

@@ -98,4 +98,4 @@ export type TokenizationKeyConfigArgs = ArgsOf<typeof tokenizationKeyConfigField
  * ```
  */
 export interface TokenizationKeyConfig extends OutputsOf<typeof tokenizationKeyConfigFields> {}
-export class TokenizationKeyConfig extends SvcResource { constructor(name: string, args: TokenizationKeyConfigArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(tokenizationKeyConfigDefinition, name, args, opts)); } }
+export class TokenizationKeyConfig extends SvcResource(tokenizationKeyConfigDefinition) { constructor(name: string, args: TokenizationKeyConfigArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

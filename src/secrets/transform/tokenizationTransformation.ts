@@ -70,4 +70,4 @@ export type TokenizationTransformationArgs = ArgsOf<typeof tokenizationTransform
  * ```
  */
 export interface TokenizationTransformation extends OutputsOf<typeof tokenizationTransformationFields> {}
-export class TokenizationTransformation extends SvcResource { constructor(name: string, args: TokenizationTransformationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(tokenizationTransformationDefinition, name, args, opts)); } }
+export class TokenizationTransformation extends SvcResource(tokenizationTransformationDefinition) { constructor(name: string, args: TokenizationTransformationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

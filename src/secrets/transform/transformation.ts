@@ -76,4 +76,4 @@ export type TransformationArgs = ArgsOf<typeof transformationFields> & Connectio
  * ```
  */
 export interface Transformation extends OutputsOf<typeof transformationFields> {}
-export class Transformation extends SvcResource { constructor(name: string, args: TransformationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(transformationDefinition, name, args, opts)); } }
+export class Transformation extends SvcResource(transformationDefinition) { constructor(name: string, args: TransformationArgs, opts?: pulumi.CustomResourceOptions) { super(...registration(new.target, name, args, opts)); } }

@@ -47,7 +47,7 @@ function save(ctx: SystemContext, b: Record<string, unknown>, existing: EntityAl
 
   const at = now();
   const alias: EntityAlias = {
-    id: existing?.id ?? randomUUID(),
+    id: existing?.id ?? ctx.rt.nextIds.take("entityAliases", (id) => state.aliases[id] !== undefined) ?? randomUUID(),
     name,
     canonical_id: canonicalId,
     mount_accessor: accessor,

@@ -26,9 +26,9 @@ function checkUsernameFormat(format: string): void {
  * Every write gives the whole method (as the real-world service reads its fields): the three
  * keys are required each time, and optional fields left out return to their defaults.
  */
-function save(ctx: SystemContext, b: Record<string, unknown>, id: string): Reply {
+function save(ctx: SystemContext, b: Record<string, unknown>, given: string | undefined): Reply {
   const method: DualFactorMethod = {
-    id,
+    id: given ?? "",
     username_format: str(b, "username_format") ?? "",
     secret_key: requiredStr(b, "secret_key"),
     integration_key: requiredStr(b, "integration_key"),
@@ -38,6 +38,9 @@ function save(ctx: SystemContext, b: Record<string, unknown>, id: string): Reply
   };
   checkUsernameFormat(method.username_format);
   if (!HOST.test(method.api_hostname)) bad("api_hostname must be a host name (optionally :port) without scheme or path, e.g. api-1234abcd.example.com");
+  // A new method's id, once the write is known to be valid (a refused one takes no id given to the emulator).
+  const id = given ?? ctx.rt.nextIds.take("dualFactorMethods", (taken) => mfa(ctx).dualfactor[taken] !== undefined) ?? randomUUID();
+  method.id = id;
   mfa(ctx).dualfactor[id] = method;
   // The seed leaves the write response out; both spellings of the id are given.
   return dataReply({ method_id: id, id });
@@ -46,7 +49,7 @@ function save(ctx: SystemContext, b: Record<string, unknown>, id: string): Reply
 function writeCollection(ctx: SystemContext, req: Incoming): Reply {
   const b = body(req);
   const id = str(b, "id");
-  if (id === undefined || id === "") return save(ctx, b, randomUUID());
+  if (id === undefined || id === "") return save(ctx, b, undefined);
   if (!mfa(ctx).dualfactor[id]) bad(`id: no dualfactor method with id "${id}"; leave id out to create one`);
   return save(ctx, b, id);
 }

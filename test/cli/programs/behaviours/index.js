@@ -62,6 +62,19 @@ switch (scenario) {
       exports.readAlphabet = read.alphabet;
       exports.readHookName = hook.name;
     }
+    if (how === "static-get" && step === 1) {
+      // The classes' static get: only the id. A path names the inputs the read needs.
+      const key = svc.secrets.keymgmt.Key.get("key-by-get", "keymgmt/key/held-key");
+      const chars = svc.secrets.transform.Alphabet.get("alphabet-by-get", "transform/alphabet/held");
+      const hook = svc.runs.NotificationConfiguration.get("nc-by-static-get", cfg.require("ncId"));
+      exports.keyVersion = key.latestVersion;
+      exports.keyMount = key.mount;
+      exports.staticAlphabet = chars.alphabet;
+      exports.staticHookName = hook.name;
+      exports.isKey = [svc.secrets.keymgmt.Key.isInstance(key), svc.secrets.keymgmt.Key.isInstance(chars)];
+    }
+    // Step 3: an object that is not there; its read fails naming it.
+    if (how === "static-get" && step === 3) svc.secrets.transform.Alphabet.get("gone-by-get", "transform/alphabet/gone");
     break;
   }
   case "partial":
