@@ -57,6 +57,8 @@ const EXEMPT: Record<string, string> = {
     "reads the reader's servers; test/package/install.test.ts runs the installed command (with --workspace and --out) and deploys what it writes under the real CLI",
   "npx pulumi-svc-import --workspace ws-prod0000000001 --out . --seed seed.json":
     "reads the reader's servers; test/engine/testing-import.test.ts runs the built command with --seed and tests what it wrote through testStack with the seed",
+  "bash pulumi-config.sh":
+    "runs the script pulumi-svc-import wrote once the reader put their values in; test/package/install.test.ts fills it and runs it as written under the real CLI, test/integration/import-untrusted.test.ts with a stub pulumi and a trace of every command",
   "npm run test:fast": "the `fast` project of vitest.config.mts, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
   "scripts/pulumi-cli.sh": "builds the Pulumi CLI from the Go module proxy (minutes); .ci/run runs it before the tests, which use what it built",
   "npx vitest run test/cli": "the real-CLI suite, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
