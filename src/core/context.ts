@@ -29,13 +29,14 @@ export function clientFor(service: Service, source?: ConfigSource, tokenOptional
   return client;
 }
 
-function logLine(message: string, urn?: string): void {
+function logLine(message: string, urn?: string, severity: "info" | "warning" = "info"): void {
   // Progress lines quote errors and names; redacted again here, as every line leaving the provider is.
   const line = `pulumi-svc: ${redact(message)}`;
-  if (urn && logToEngine(line, urn)) return;
+  if (urn && logToEngine(line, urn, severity)) return;
   try {
     const pulumi: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
-    pulumi.log.info(line);
+    if (severity === "warning") pulumi.log.warn(line);
+    else pulumi.log.info(line);
   } catch {
     process.stderr.write(`${line}\n`);
   }
@@ -54,5 +55,7 @@ export function makeContext(source?: ConfigSource, tokenOptional = false, urn?: 
       ? (runs ??= clientFor(service, source, tokenOptional))
       : (secrets ??= clientFor(service, source, tokenOptional)),
     log: (message) => logLine(message, urn),
+    warn: (message) => logLine(message, urn, "warning"),
+    ...(urn !== undefined ? { urn } : {}),
   };
 }

@@ -7,6 +7,10 @@ export interface Context {
   client(service: Service): HttpClient;
   /** Progress for long waits; goes to the engine's log when there is one. */
   log(message: string): void;
+  /** What the user must not miss (shown as a warning by the engine); `log` where a context has none. */
+  warn?(message: string): void;
+  /** The resource's URN when the engine serves the operation (its hidden `__urn` input): for advice such as `pulumi up --target`. */
+  urn?: string;
 }
 
 export type { Props } from "./props";
