@@ -29,14 +29,15 @@ export function clientFor(service: Service, source?: ConfigSource, tokenOptional
   return client;
 }
 
-function logLine(message: string, urn?: string): void {
+function logLine(message: string, urn?: string, severity: "info" | "warning" = "info"): void {
   // Progress lines are the package's own words, naming inputs and paths; the errors they quote were
   // redacted as errors. Whole secrets are masked again here, as on every line leaving the provider.
   const line = `pulumi-svc: ${redactOwn(message)}`;
-  if (urn && logToEngine(line, urn)) return;
+  if (urn && logToEngine(line, urn, severity)) return;
   try {
     const pulumi: typeof import("@pulumi/pulumi") = require("@pulumi/pulumi");
-    pulumi.log.info(line);
+    if (severity === "warning") pulumi.log.warn(line);
+    else pulumi.log.info(line);
   } catch {
     process.stderr.write(`${line}\n`);
   }
@@ -55,6 +56,7 @@ export function makeContext(source?: ConfigSource, tokenOptional = false, urn?: 
       ? (runs ??= clientFor(service, source, tokenOptional))
       : (secrets ??= clientFor(service, source, tokenOptional)),
     log: (message) => logLine(message, urn),
+    warn: (message) => logLine(message, urn, "warning"),
     ...(urn !== undefined ? { urn } : {}),
   };
 }

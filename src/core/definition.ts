@@ -7,7 +7,12 @@ export interface Context {
   client(service: Service): HttpClient;
   /** Progress for long waits; goes to the engine's log when there is one. */
   log(message: string): void;
-  /** The URN of the resource the operation is for, when it is one's (what it makes can carry a claim). */
+  /** What the user must not miss (shown as a warning by the engine); `log` where a context has none. */
+  warn?(message: string): void;
+  /**
+   * The resource's URN when the engine serves the operation (its hidden `__urn` input): for advice
+   * such as `pulumi up --target`, and the claim a Run's message carries.
+   */
   urn?: string;
 }
 

@@ -9,7 +9,7 @@
 import * as path from "path";
 
 type Client = { log(req: unknown, done: (err: unknown) => void): void };
-type Messages = { LogRequest: new () => LogRequest; LogSeverity: { INFO: number } };
+type Messages = { LogRequest: new () => LogRequest; LogSeverity: { INFO: number; WARNING: number } };
 type LogRequest = { setSeverity(s: number): void; setMessage(m: string): void; setUrn(u: string): void; setEphemeral(e: boolean): void };
 let client: { call: Client; pb: Messages } | null | undefined;
 
@@ -38,12 +38,12 @@ function engine(): { call: Client; pb: Messages } | null {
   return client;
 }
 
-/** Sends `line` to the engine's log under `urn`; false when there is no engine to send it to. */
-export function logToEngine(line: string, urn: string): boolean {
+/** Sends `line` to the engine's log under `urn` (as a warning when told); false when there is no engine to send it to. */
+export function logToEngine(line: string, urn: string, severity: "info" | "warning" = "info"): boolean {
   const c = engine();
   if (!c) return false;
   const req = new c.pb.LogRequest();
-  req.setSeverity(c.pb.LogSeverity.INFO);
+  req.setSeverity(severity === "warning" ? c.pb.LogSeverity.WARNING : c.pb.LogSeverity.INFO);
   req.setMessage(line);
   req.setUrn(urn);
   req.setEphemeral(false);

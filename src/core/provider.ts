@@ -151,7 +151,9 @@ async function takeOver(def: ResourceDefinition, ctx: Context, id: string, input
   }
   if (found === undefined) {
     throw new NotFoundError({ service: def.kind.slice(0, def.kind.indexOf(":")) as Service, messages: [`adoptId ${id}: there is no ${what} with this id on the server` +
-      `${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}; nothing was created or changed`] });
+      `${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}; nothing was created or changed. ` +
+      `If it was deleted (by hand, or by a pulumi destroy that stopped part way), remove adoptId from this resource to create a new one ` +
+      `(the service gives it a new id)`] });
   }
   const olds = def.normalize ? { ...found, ...def.normalize(found) } : found;
   const fixed = (def.immutable ?? []).filter((k) => !same(def, k, olds[k], inputs[k]));
@@ -181,23 +183,30 @@ function toWrite(def: ResourceDefinition, found: Props, inputs: Props): string[]
 }
 
 /**
- * The create of a resource with `adopt: true` whose object exists and holds every value of the
- * program already: taken over with no write, so a stack adopting what it declares as it is changes
- * nothing on the server. Undefined when a write is due (no such object, a value differs, or a
- * write-only input is given, which no read can compare).
+ * The object a resource with `adopt: true` would take over: its path, and what the server holds
+ * there (undefined: nothing, so the create makes it). Undefined for a resource without `adopt`.
  */
-async function adoptedAsItIs(def: ResourceDefinition, ctx: Context, inputs: Props): Promise<{ id: string; outs: Props } | undefined> {
+async function adoptable(def: ResourceDefinition, ctx: Context, inputs: Props): Promise<{ id: string; found?: Props } | undefined> {
   const id = inputs.adopt === true ? pathFromInputs(def, inputs) : undefined;
   if (id === undefined) return undefined;
-  let found: Props | undefined;
   try {
-    found = await def.read(ctx, id, inputs);
+    return { id, found: await def.read(ctx, id, inputs) };
   } catch (e) {
     if (!isSvcError(e, "not_found")) throw e;
+    return { id };
   }
-  if (found === undefined || toWrite(def, found, inputs).length > 0) return undefined;
-  ctx.log(`${id}: adopted as it is (nothing to write)`);
-  return { id, outs: found };
+}
+
+/**
+ * Said on every take-over: the services record no owner of an object (no field of most kinds could
+ * carry one), so nothing stops a second stack taking over the same object, and each stack's
+ * destroy then deletes it for both while the other's plain preview (which reads nothing) still says
+ * unchanged. Only a refresh sees it gone.
+ */
+function warnTakenOver(ctx: Context, id: string): void {
+  (ctx.warn ?? ctx.log)(`${id}: taken over from outside this stack. The service records no owner: if another stack ` +
+    `takes it over too (the same import deployed to two stacks), either one's destroy deletes it for both, and the other's ` +
+    `plain preview still says unchanged; pulumi preview --refresh shows it gone (docs/adopting.md, "One object, one stack")`);
 }
 
 /**
@@ -215,9 +224,19 @@ export async function create(def: ResourceDefinition, ctx: Context, inputs: Prop
   try {
     const adoptId = takesOverById(def) ? inputs[ADOPT_ID] : undefined;
     if (typeof adoptId !== "string") await refuseDuplicate(def, ctx, inputs);
-    const { id, outs } = typeof adoptId === "string" ? await takeOver(def, ctx, adoptId, inputs)
-      : await adoptedAsItIs(def, ctx, inputs) ?? await def.create(ctx, inputs);
-    return { id, outs: recorded(def, inputs, outs) };
+    const adopting = typeof adoptId === "string" ? undefined : await adoptable(def, ctx, inputs);
+    let made: { id: string; outs: Props };
+    if (typeof adoptId === "string") {
+      made = await takeOver(def, ctx, adoptId, inputs);
+    } else if (adopting?.found && toWrite(def, adopting.found, inputs).length === 0) {
+      // What the program declares is there already: taken over with no write.
+      ctx.log(`${adopting.id}: adopted as it is (nothing to write)`);
+      made = { id: adopting.id, outs: adopting.found };
+    } else {
+      made = await def.create(ctx, inputs);
+    }
+    if (typeof adoptId === "string" || adopting?.found) warnTakenOver(ctx, made.id);
+    return { id: made.id, outs: recorded(def, inputs, made.outs) };
   } catch (e) {
     throw await asPartial(def, ctx, inputs, provider, e);
   }

@@ -8,12 +8,13 @@ import * as path from "node:path";
 import { ConfigError, SETTINGS, type ConfigSource } from "../config";
 import { runCommand, UsageError } from "../core/command";
 import { makeContext } from "../core/context";
+import { nearest } from "../core/validate";
 import { isSvcError, type Service } from "../http";
 import { closeAgents } from "../http";
 import { PLACEHOLDER, writeProgram } from "./program";
 import { oneLine } from "../core/text";
 import { seedText } from "./seed";
-import { walk, type Scope } from "./walk";
+import { engineMounts, NotTheService, walk, type Scope } from "./walk";
 
 const USAGE = `Usage: pulumi-svc-import [--workspace ID ...] [--mount ENGINE=PATH ...] [--out DIR] [--seed FILE] [--force]
 
@@ -23,7 +24,8 @@ of a stack's config in those variables' place), and writes DIR/index.ts: a Pulum
 declaring each object with the values read back, taking each over on the first pulumi up
 (adopt or adoptId). Values the servers never return (tokens, passwords, credentials, keys)
 are read from stack config: DIR/pulumi-config.sh holds the pulumi config set lines to fill in.
-It never writes to a server.
+It never writes to a server. It stops, writing nothing, when a URL is not its service or a
+service refuses the token on every request; kinds a token may not read are named and left out.
   --workspace ID   a run-service workspace whose notification configurations to import
                    (the service has no list of workspaces); repeat for more
   --mount E=PATH   walk the engine whose default mount is E (transform, keymgmt, directory,
@@ -37,6 +39,9 @@ It never writes to a server.
 
 export interface ImportArgs { workspaces: string[]; mounts: Record<string, string[]>; out: string; force: boolean; seed?: string }
 
+const OPTIONS = ["--workspace", "--mount", "--out", "--force", "--help"];
+
+/** The engine names `--mount` takes are checked by main, which loads the kinds that declare them. */
 export function parseArgs(argv: string[]): ImportArgs | "help" {
   const args: ImportArgs = { workspaces: [], mounts: {}, out: ".", force: false };
   for (let i = 0; i < argv.length; i++) {
@@ -54,14 +59,33 @@ export function parseArgs(argv: string[]): ImportArgs | "help" {
     else if (a === "--mount") {
       const m = /^([\w-]+)=([\w-]+(?:\/[\w-]+)*)$/.exec(value());
       if (!m) throw new UsageError(`--mount takes ENGINE=PATH, such as transform=transform-eu`);
-      (args.mounts[m[1]!] ??= [m[1]!]).push(m[2]!);
-    } else throw new UsageError(`unknown argument ${a}`);
+      const mounts = (args.mounts[m[1]!] ??= [m[1]!]);
+      if (!mounts.includes(m[2]!)) mounts.push(m[2]!);
+    } else {
+      const near = a.startsWith("-") ? nearest(a.replace(/=.*/, ""), OPTIONS) : undefined;
+      throw new UsageError(`unknown argument ${a}${near ? `; did you mean ${near}?` : ""}`);
+    }
   }
   return args;
 }
 
-/** A refused token or an unknown workspace, said with the setting to look at. */
-function explain(e: unknown): Error {
+/** `--mount` naming an engine the kinds do not know (a misspelling walks nothing, silently). */
+async function checkMounts(mounts: Readonly<Record<string, readonly string[]>>): Promise<void> {
+  const engines = await engineMounts();
+  for (const [engine, paths] of Object.entries(mounts)) {
+    if (engines.includes(engine)) continue;
+    const near = nearest(engine, engines);
+    throw new UsageError(`--mount ${engine}=${paths[paths.length - 1]}: ${engine} is not an engine${near ? `; did you mean ${near}?` : ""} (the engines: ${engines.join(", ")})`);
+  }
+}
+
+/** A refused token, an unknown workspace or a URL that is not its service, said with the setting to look at. */
+function explain(e: unknown, env: NodeJS.ProcessEnv): Error {
+  if (e instanceof NotTheService) {
+    const url = SETTINGS[e.service === "runs" ? "runUrl" : "secretsUrl"];
+    return new Error(`${url.env} (${oneLine(env[url.env] ?? "")}) is not the ${e.service === "runs" ? "run" : "secrets"} service: ${e.answer}; ` +
+      `give the ${url.about} (${url.example})`);
+  }
   if (!isSvcError(e)) return e as Error;
   const service = e.service as Service;
   const token = service === "runs" ? "runToken" : "secretsToken";
@@ -80,6 +104,7 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   env: NodeJS.ProcessEnv = process.env): Promise<{ out: string; code: number }> {
   const args = parseArgs(argv);
   if (args === "help") return { out: `${USAGE}\n`, code: 0 };
+  await checkMounts(args.mounts);
   const files = { program: path.join(args.out, "index.ts"), script: path.join(args.out, "pulumi-config.sh"), ...(args.seed ? { seed: args.seed } : {}) };
   if (!args.force) {
     for (const f of Object.values(files)) if (fs.existsSync(f)) throw new UsageError(`${f} exists: give --force to overwrite it, or another --out`);
@@ -99,7 +124,7 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   try {
     walked = await walk(ctx, scope, (line) => log(`pulumi-svc-import: ${line}`), { runs: runUrl !== undefined, secrets: secretsUrl !== undefined });
   } catch (e) {
-    throw explain(e);
+    throw explain(e, env);
   }
   const written = await writeProgram(walked.found, { secretsUrl, runUrl, workspaces: args.workspaces });
   fs.mkdirSync(args.out, { recursive: true });
@@ -107,11 +132,14 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   fs.writeFileSync(files.script, written.script);
   if (files.seed) fs.writeFileSync(files.seed, seedText(walked.found, [secretsUrl, runUrl].filter(Boolean).join(" and "), args.workspaces));
   for (const s of walked.skipped) log(`pulumi-svc-import: not imported: ${s.kind}: ${oneLine(s.why)}`);
+  // Kinds the token may not read are not in the program: said with the result, not only among the progress lines.
+  const refused = walked.skipped.filter((s) => s.refused).map((s) => s.kind);
   const lines = [
     walked.found.length === 0
       ? `Nothing found on the servers: ${files.program} declares no object.`
       : `Wrote ${files.program}: ${walked.found.length} object${walked.found.length === 1 ? "" : "s"} to take over.`,
     ...(files.seed ? [`Wrote ${files.seed}: what was read, for a test of the program (testStack({ seed: ${JSON.stringify(files.seed)} }), docs/testing.md).`] : []),
+    ...(refused.length ? [`Not read, the token may not read them (the lines above say why): ${refused.join(", ")}; their objects are not in the program.`] : []),
     `Before pulumi up, replace each ${PLACEHOLDER} in ${files.script} and run it (bash ${files.script}); it sets:`,
     written.settings.split("\n").filter((l) => l !== "").map((l) => `  ${l}`).join("\n"),
   ];

@@ -3,11 +3,14 @@
  * its path rule and the fields that refer to other kinds), and reads each one the way a refresh
  * does. Nothing here writes.
  */
+import { STATUS_CODES } from "node:http";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { KIND_NAMES, kindDefinition } from "../kinds";
-import { isSvcError } from "../http";
+import { isSvcError, type HttpClient, type HttpResponse, type RequestSpec, type Service, type SvcError } from "../http";
 import { allIds } from "../runs/jsonapi";
+import { RUNS_ROUTES } from "../runs/routes";
 import { fetchData, listNames, pathOf } from "../secrets/pathObject";
+import { REPLICATION_ROUTES } from "../secrets/replication/routes";
 
 /** Where to look: the run service's workspaces, and engine mounts beside each default one. */
 export interface Scope {
@@ -26,8 +29,8 @@ export interface Found {
 
 export interface Walked {
   found: Found[];
-  /** Kinds not imported, with the reason their definition gives. */
-  skipped: Array<{ kind: string; why: string }>;
+  /** Kinds not imported, with the reason their definition gives, or the refusal of the token (`refused`). */
+  skipped: Array<{ kind: string; why: string; refused?: boolean }>;
 }
 
 const paramsOf = (route: string) => [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -70,26 +73,106 @@ function matches(data: Record<string, unknown>, wanted: Readonly<Record<string, 
   return wanted !== undefined && Object.entries(wanted).every(([k, v]) => data[k] === v);
 }
 
-/** Reads every object the definitions can find. `progress` gets a line per kind and per hundred reads. */
-export async function walk(ctx: Context, scope: Scope, progress: (line: string) => void = () => {},
-  services: Readonly<Record<"runs" | "secrets", boolean>> = { runs: true, secrets: true }): Promise<Walked> {
+/** The engines whose mount `--mount` may name: the default mount of every kind that has one (`transform`, `keymgmt`, ...). */
+export async function engineMounts(): Promise<string[]> {
+  const out = new Set<string>();
+  for (const def of await kindsInOrder()) {
+    const dflt = def.fields?.mount?.default;
+    if (typeof dflt === "string") out.add(dflt);
+  }
+  return [...out];
+}
+
+/**
+ * A configured URL that does not answer as its service (the run service's URL given for the
+ * secrets service, a proxy's page): nothing read from it would mean anything, so the walk stops.
+ */
+export class NotTheService extends Error {
+  constructor(readonly service: Service, readonly answer: string) {
+    super(`the ${service === "runs" ? "run" : "secrets"} service's URL does not answer as that service: ${answer}`);
+  }
+}
+
+/**
+ * Whether each URL is its service, by a request that needs no token and that only that service
+ * answers so: the secrets service's replication status (seed 001: no authentication, the status in
+ * `data`), the run service's ping (2xx; go-tfe and every client of its real-world equivalent calls
+ * it first). Without this, every list of the run service's answers for a secrets route reads as
+ * "nothing here", and the import wrote an empty program from the wrong server.
+ */
+export async function identify(ctx: Context, services: Readonly<Record<Service, boolean>>): Promise<void> {
+  const probes: Array<[Service, string, (body: unknown) => boolean]> = [
+    ["secrets", REPLICATION_ROUTES.status.read, (b) => typeof b === "object" && b !== null && typeof (b as { data?: unknown }).data === "object" && (b as { data?: unknown }).data !== null],
+    ["runs", RUNS_ROUTES.service.ping, () => true],
+  ];
+  await Promise.all(probes.filter(([service]) => services[service]).map(async ([service, route, answers]) => {
+    let body: unknown;
+    try {
+      body = (await ctx.client(service).request({ route })).body;
+    } catch (e) {
+      // A server that cannot be reached says so itself; one that answers otherwise is not the service.
+      if (!isSvcError(e) || e.status === undefined) throw e;
+      // Its own words, without the client's hint to check the token: this request sends none it needs.
+      const messages = e.messages.filter((m) => !m.startsWith("check the token"));
+      throw new NotTheService(service, `${e.method} ${e.path}: ${e.status} ${STATUS_CODES[e.status] ?? "Error"}${messages.length ? `: ${messages.join("; ")}` : ""}`);
+    }
+    if (!answers(body)) throw new NotTheService(service, `${route}: the answer holds no status object`);
+  }));
+}
+
+/** How a service answered the walk: requests it answered (any status but a refusal), and its refusals. */
+interface Tally { answered: number; refused: SvcError[] }
+
+/** Requests that need no token: their answer says nothing of it. */
+const TOKEN_FREE: ReadonlySet<string> = new Set([REPLICATION_ROUTES.status.read, RUNS_ROUTES.service.ping]);
+
+/** The client as the walk sees it: each request's outcome counted in `tally`. */
+function counted(client: HttpClient, tally: Tally): HttpClient {
+  const view = Object.create(client) as HttpClient;
+  view.request = async <T>(spec: RequestSpec): Promise<HttpResponse<T>> => {
+    if (TOKEN_FREE.has(spec.route)) return client.request<T>(spec);
+    try {
+      const res = await client.request<T>(spec);
+      tally.answered++;
+      return res;
+    } catch (e) {
+      if (isSvcError(e, "forbidden")) tally.refused.push(e);
+      else if (isSvcError(e) && e.status !== undefined) tally.answered++;
+      throw e;
+    }
+  };
+  return view;
+}
+
+/**
+ * Reads every object the definitions can find. `progress` gets a line per kind and per hundred
+ * reads. Stops at a URL that is not its service, and at a token its service refused on every
+ * request; a kind the token may not read (the plugin catalog needs sudo) is skipped with the reason.
+ */
+export async function walk(outer: Context, scope: Scope, progress: (line: string) => void = () => {},
+  services: Readonly<Record<Service, boolean>> = { runs: true, secrets: true }): Promise<Walked> {
+  await identify(outer, services);
+  const tallies: Record<Service, Tally> = { runs: { answered: 0, refused: [] }, secrets: { answered: 0, refused: [] } };
+  const views: Partial<Record<Service, HttpClient>> = {};
+  const ctx: Context = { ...outer, client: (service) => (views[service] ??= counted(outer.client(service), tallies[service])) };
   const found: Found[] = [];
   const skipped: Walked["skipped"] = [];
   let reads = 0;
-  const refused: Error[] = [];
   for (const def of await kindsInOrder()) {
-    if (!services[def.kind.split(":")[0] as "runs" | "secrets"]) continue;
+    if (!services[def.kind.split(":")[0] as Service]) continue;
     try {
       await walkKind(def);
     } catch (e) {
       // A token may read some engines and not others (the plugin catalog needs sudo): the rest is
-      // still imported. A token refused everywhere is the token's fault, said once below.
+      // still imported. A token refused on every request is the token's fault, said below.
       if (!isSvcError(e, "forbidden")) throw e;
-      refused.push(e);
-      skipped.push({ kind: def.kind, why: `the token may not read it: ${e.message}` });
+      skipped.push({ kind: def.kind, why: `the token may not read it: ${e.message}`, refused: true });
     }
   }
-  if (found.length === 0 && refused.length > 0) throw refused[0];
+  for (const service of ["secrets", "runs"] as const) {
+    const t = tallies[service];
+    if (t.refused.length > 0 && t.answered === 0) throw t.refused[0];
+  }
   return { found, skipped };
 
   async function walkKind(def: ResourceDefinition): Promise<void> {

@@ -1,25 +1,28 @@
 #!/usr/bin/env node
 import * as fs from "node:fs";
 import { runCommand, UsageError } from "../core/command";
+import { DRIFT_COMMAND } from "./drift";
 import { review } from "./review";
 
-const USAGE = `Usage: pulumi-svc-review [--full] [--fail-on-risk] [FILE]
+const USAGE = `Usage: pulumi-svc-review [--full] [--fail-on-risk] [--drift] [FILE]
 
 Reads the output of \`pulumi preview --json\` from FILE (or standard input when FILE is
 absent or -) and writes a Markdown review of the plan to standard output: a summary with every
 replacement and delete, then each changed resource's changed properties, old → new. Secret
 values are never printed. The review stays within 65,536 characters (a GitHub comment).
-Changes that lose or strand data are listed first, under "Data at risk". Given the event
-log of \`pulumi refresh --preview-only --event-log FILE\`, it reviews drift instead: what changed
-on the servers outside Pulumi, old → new.
+Changes that lose or strand data are listed first, under "Data at risk". With --drift, given
+the output of \`${DRIFT_COMMAND.replace(" > drift.json", "")}\`, it reviews drift instead: what
+changed on the servers outside Pulumi, old → new (the output of \`pulumi refresh --preview-only
+--json\` and an engine event log of a refresh are reviewed as drift always).
 A preview that failed is reviewed with its errors first, and the command exits 3.
 Input that is not a preview exits 1, a wrong option 2.
   --full           list unchanged properties too
   --fail-on-risk   exit 3 when any change puts data at risk (the review is printed all the same)
+  --drift          review what the refresh of \`pulumi preview --refresh\` found, not the plan
   --help           show this text`;
 
 
-export interface ReviewArgs { full: boolean; failOnRisk: boolean; file?: string }
+export interface ReviewArgs { full: boolean; failOnRisk: boolean; drift?: boolean; file?: string }
 
 export function parseArgs(argv: string[]): ReviewArgs | "help" {
   const args: ReviewArgs = { full: false, failOnRisk: false };
@@ -27,6 +30,7 @@ export function parseArgs(argv: string[]): ReviewArgs | "help" {
     if (a === "--help" || a === "-h") return "help";
     if (a === "--full") args.full = true;
     else if (a === "--fail-on-risk") args.failOnRisk = true;
+    else if (a === "--drift") args.drift = true;
     else if (a.startsWith("-") && a !== "-") throw new UsageError(`unknown option ${a}`);
     else if (args.file !== undefined) throw new UsageError(`one input file only, got ${args.file} and ${a}`);
     else args.file = a;
@@ -47,7 +51,7 @@ export async function main(argv: string[]): Promise<{ out: string; code: number 
   const args = parseArgs(argv);
   if (args === "help") return { out: `${USAGE}\n`, code: 0 };
   const text = args.file === undefined || args.file === "-" ? await readStdin() : fs.readFileSync(args.file, "utf8");
-  const { text: out, failed, atRisk } = await review(text, { full: args.full });
+  const { text: out, failed, atRisk } = await review(text, { full: args.full, drift: args.drift });
   return { out, code: failed || (args.failOnRisk && atRisk > 0) ? FAILED_PREVIEW : 0 };
 }
 

@@ -69,10 +69,15 @@ export interface ReviewModel {
   /** The changes that lose or strand data, as their kinds declare it (src/review/risk.ts). */
   atRisk: AtRisk[];
   /**
-   * Of a refresh's review (src/review/drift.ts): the changes are drift, and `unseen` counts the
-   * objects that changed on the server whose new values the input does not carry.
+   * Of a drift review (src/review/drift.ts): the changes are drift. `unseen` counts the objects the
+   * input gives no refreshed state of: changed on the server with no new values
+   * (`from: "refresh-json"`, `pulumi refresh --preview-only --json`), or left out by a preview
+   * without `--show-sames` (`from: "no-sames"`). `plan`: of a `pulumi preview --refresh`, what it
+   * plans against the refreshed state, per operation.
    */
-  drift?: { unseen: number };
+  drift?: { unseen: number; from?: "refresh-json" | "no-sames"; plan?: Record<string, number> };
+  /** Of the plan review of a `pulumi preview --refresh`: what its refresh found (`--drift` lists it). */
+  refreshed?: { changed: number; gone: number; unseen: number };
 }
 
 export interface PreviewError {
@@ -124,14 +129,14 @@ function movedPath(path: string, olds: Record<string, unknown>, news: Record<str
   }).join("/");
 }
 
-function inputsOf(s: PreviewState | null | undefined): Record<string, unknown> {
+function inputsOf(s: PreviewState | null | undefined, from: "inputs" | "outputs" = "inputs"): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // The engine's own keys and the hidden ones of this package (`__urn`) start with two underscores.
-  for (const [k, v] of Object.entries(s?.inputs ?? {})) if (!k.startsWith("__")) out[k] = v;
+  for (const [k, v] of Object.entries(s?.[from] ?? {})) if (!k.startsWith("__")) out[k] = v;
   return out;
 }
 
-function propertyChanges(olds: Record<string, unknown>, news: Record<string, unknown>, secretNames: Set<string>, secrets: Set<string>): PropertyChange[] {
+function propertyChanges(olds: Record<string, unknown>, news: Record<string, unknown>, secretNames: Set<string>, secrets: Set<string>, drift = false): PropertyChange[] {
   const names = [...new Set([...Object.keys(olds), ...Object.keys(news)])].sort();
   const isSecret = (name: string) => secretNames.has(name) || holdsSecret(olds[name]) || holdsSecret(news[name]);
   // A secret's version counter is said on the secret's own line.
@@ -143,7 +148,9 @@ function propertyChanges(olds: Record<string, unknown>, news: Record<string, unk
       secretTexts(o, secrets);
       secretTexts(n, secrets);
       const versions = { old: versionOf(olds[versionKey(name)]), new: versionOf(news[versionKey(name)]) };
-      const status = secretStatus(o, n, versions);
+      // A refresh that cannot tell a secret changed (masked on both sides, no version) does not
+      // call it drift either: the read keeps what it cannot see (a write-only value).
+      const status = drift && secretStatus(o, n, versions) === "unknown" ? "unchanged" : secretStatus(o, n, versions);
       const kind = status === "unknown" ? "changed" : status;
       return { name, kind, secret: status, ...(versions.old !== undefined || versions.new !== undefined ? { versions } : {}) };
     }
@@ -164,8 +171,13 @@ function plannedReplacement(def: ResourceDefinition, olds: Record<string, unknow
   }
 }
 
-/** Reads the steps of a preview into one change per resource, in the order the engine planned them. */
-export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, ResourceDefinition> = new Map()): ReviewModel {
+/**
+ * Reads the steps of a preview into one change per resource, in the order the engine planned them.
+ * With `drift`, the steps are what a refresh read (src/review/drift.ts): their outputs are compared,
+ * what the server holds, so a change of an output alone (a key's `latestVersion`) is seen too.
+ */
+export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, ResourceDefinition> = new Map(), options: { drift?: boolean } = {}): ReviewModel {
+  const compared = options.drift ? "outputs" : "inputs";
   const byUrn = new Map<string, PreviewStep[]>();
   for (const s of preview.steps ?? []) {
     if (s.op === "same" || s.urn.includes("::pulumi:pulumi:Stack::")) continue;
@@ -187,8 +199,8 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
     const def = kind === undefined ? undefined : definitions.get(kind);
     // The fields this package declares secret are secret by name too, whatever the JSON shows.
     const secretNames = new Set([...(oldState?.additionalSecretOutputs ?? []), ...(newState?.additionalSecretOutputs ?? []), ...(def?.secrets ?? [])]);
-    const olds = op === "create" ? {} : inputsOf(oldState);
-    const news = op === "delete" ? {} : inputsOf(newState);
+    const olds = op === "create" ? {} : inputsOf(oldState, compared);
+    const news = op === "delete" ? {} : inputsOf(newState, compared);
     const created = op === "delete" ? undefined : pathFromInputs(def, news);
     const change: ResourceChange = {
       name: nameOf(urn),
@@ -196,7 +208,7 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
       group: groupOf(type),
       op,
       path: op === "create" ? created : objectPath(type, oldState?.id),
-      properties: propertyChanges(olds, news, secretNames, secrets),
+      properties: propertyChanges(olds, news, secretNames, secrets, options.drift),
       replaceReasons: [...new Set(steps.flatMap((s) => s.replaceReasons ?? []))],
     };
     if (change.replaceReasons.length) change.reasonsFrom = "engine";

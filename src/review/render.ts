@@ -3,6 +3,7 @@
  * under its group's heading. truncate.ts decides which blocks fit.
  */
 import { oneLine } from "../core/text";
+import { DRIFT_COMMAND, DRIFT_REVIEW } from "./drift";
 import { UNKNOWN, type PreviewError, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
 
 export interface RenderOptions {
@@ -137,17 +138,41 @@ const DRIFT_TITLE = "## Pulumi refresh review: drift";
 /** How drift names the engine's operations: a refresh's update is a change made outside Pulumi. */
 const DRIFT_OPS: Record<string, string> = { update: "changed outside Pulumi", delete: "gone from the server" };
 
+/** How to get each object's drift, old → new, with a plain CLI. */
+const DRIFT_HOW = `For each object's changes, old → new (outputs too, such as a key rotated by hand), review a preview that refreshes first: \`${DRIFT_COMMAND}\`, then \`${DRIFT_REVIEW}\`.`;
+
 function driftSummary(model: ReviewModel): string {
   const by = counts(model);
   const parts = by.map(([op, n]) => `${n} ${DRIFT_OPS[op] ?? op}`);
-  const unseen = model.drift?.unseen ?? 0;
-  if (unseen) parts.push(`${unseen} changed outside Pulumi`);
+  const { unseen = 0, from, plan } = model.drift ?? {};
+  if (unseen) parts.push(from === "no-sames" ? `${unseen} not compared` : `${unseen} changed outside Pulumi`);
   const lines = [DRIFT_TITLE, ...failureLines(model), "", `**Drift:** ${parts.join(", ")}.`];
-  if (unseen) {
-    lines.push("", `The JSON of \`pulumi refresh --preview-only --json\` counts ${unseen === 1 ? "an object" : "objects"} changed on the server but carries no new values. ` +
-      "For each object's changes, old → new, review the engine's event log instead: `pulumi refresh --preview-only --event-log drift.jsonl`, then `pulumi-svc-review drift.jsonl`.");
+  if (unseen && from === "refresh-json") {
+    lines.push("", `The JSON of \`pulumi refresh --preview-only --json\` counts ${unseen === 1 ? "an object" : "objects"} changed on the server but carries no new values, ` +
+      `and counts none whose outputs alone changed. ${DRIFT_HOW}`);
   }
+  if (unseen && from === "no-sames") {
+    lines.push("", `The preview leaves out the ${unseen === 1 ? "resource" : "resources"} its plan does not change, and so ${unseen === 1 ? "its" : "their"} refreshed state: ` +
+      `give it \`--show-sames\` (\`${DRIFT_COMMAND}\`) to compare ${unseen === 1 ? "it" : "them"} too.`);
+  }
+  if (plan) lines.push("", `**The next \`pulumi up\`** (planned against what the refresh read): ${planLine(plan)}.`);
   return `${lines.join("\n")}\n`;
+}
+
+/** A plan's counts per operation, in the order a reviewer reads them. */
+function planLine(plan: Record<string, number>): string {
+  const parts = Object.entries(plan).filter(([op, n]) => op !== "same" && n > 0)
+    .sort(([a], [b]) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99)).map(([op, n]) => `${n} ${VERBS[op] ?? `to ${op}`}`);
+  return parts.length ? `${parts.join(", ")}; it puts back what the program declares` : "no change";
+}
+
+/** Of the plan review of a preview that refreshed first: what the refresh found, and how to see it. */
+function refreshedLines(model: ReviewModel): string[] {
+  const r = model.refreshed;
+  if (!r || r.changed + r.gone + r.unseen === 0) return [];
+  const found = [r.changed ? `${r.changed} changed outside Pulumi` : "", r.gone ? `${r.gone} gone from the server` : "",
+    r.unseen ? `${r.unseen} not compared (no --show-sames)` : ""].filter(Boolean).join(", ");
+  return ["", `**Drift:** the preview refreshed first and found ${found}; this plan is made against what it read. \`pulumi-svc-review --drift\` on the same JSON lists each, old → new.`];
 }
 
 export function summary(model: ReviewModel): string {
@@ -155,6 +180,7 @@ export function summary(model: ReviewModel): string {
   const parts = counts(model).map(([op, n]) => `${n} ${VERBS[op] ?? `to ${op}`}`);
   if (model.unchanged) parts.push(`${model.unchanged} unchanged`);
   const lines = [TITLE, ...failureLines(model), "", `**Plan:** ${parts.join(", ")}.`];
+  lines.push(...refreshedLines(model));
   lines.push(...riskLines(model));
   lines.push(...callLines(model));
   const risky = model.changes.filter((c) => c.op === "replace" || c.op === "delete");
@@ -192,7 +218,8 @@ export function noChanges(model: ReviewModel): string {
   if (model.errors.length) return `${[TITLE, ...failureLines(model), "", `**Plan:** no change planned before the preview stopped${unchanged}.`, ...callLines(model)].join("\n")}\n`;
   const line = model.drift ? `No drift: the refresh found every object as the state records it${unchanged}.`
     : `No changes: the preview plans no create, update, replace or delete${unchanged}.`;
-  return `${[line, ...callLines(model)].join("\n")}\n`;
+  const plan = model.drift?.plan ? ["", `**The next \`pulumi up\`** (planned against what the refresh read): ${planLine(model.drift.plan)}.`] : [];
+  return `${[line, ...refreshedLines(model), ...plan, ...callLines(model)].join("\n")}\n`;
 }
 
 /** Every resource's block, grouped by heading (groups in first-seen order, risky ones first inside). */

@@ -2,7 +2,7 @@
 import type { ResourceDefinition } from "../core/definition";
 import { kindDefinition } from "../kinds";
 import { kindOf, reviewModel } from "./diff";
-import { fromEventLog, isRefreshJson } from "./drift";
+import { DRIFT_COMMAND, driftOfRefreshedPreview, fromEventLog, isRefreshedPreview, isRefreshJson, planSteps } from "./drift";
 import { parsePreview, type Preview } from "./preview";
 import { blocks, noChanges, summary, type RenderOptions } from "./render";
 import { scrub } from "./secret";
@@ -11,6 +11,11 @@ import { assemble, COMMENT_LIMIT } from "./truncate";
 export interface ReviewOptions extends RenderOptions {
   /** Most characters of the review (default 65,536, a GitHub comment's limit). */
   limit?: number;
+  /**
+   * Review the drift a `pulumi preview --refresh --json` found instead of its plan. A refresh's
+   * own JSON and an event log are reviewed as drift always: they hold no plan.
+   */
+  drift?: boolean;
 }
 
 /** The definitions of this package's kinds in the preview: immutable fields, defaults, identity. */
@@ -31,12 +36,23 @@ export async function review(json: string, options: ReviewOptions = {}): Promise
   const parsed = log ?? parsePreview(json);
   // A refresh's --json has refresh steps and no refreshed values: its deletes are all it can show.
   const refreshJson = !log && isRefreshJson(parsed);
-  const preview = refreshJson ? { ...parsed, steps: (parsed.steps ?? []).filter((s) => s.op === "delete") } : parsed;
-  const model = reviewModel(preview, await definitionsOf(preview));
-  if (log || refreshJson) {
+  const refreshed = !log && isRefreshedPreview(parsed) ? driftOfRefreshedPreview(parsed) : undefined;
+  if (options.drift && !log && !refreshJson && !refreshed) {
+    throw new Error(`--drift reviews what a refresh read, and this preview did not refresh: make it with \`${DRIFT_COMMAND}\``);
+  }
+  const drift = log !== undefined || refreshJson || (options.drift === true && refreshed !== undefined);
+  const preview = refreshJson ? { ...parsed, steps: (parsed.steps ?? []).filter((s) => s.op === "delete") }
+    : refreshed && drift ? { ...parsed, steps: refreshed.steps }
+    : refreshed ? planSteps(parsed) : parsed;
+  const model = reviewModel(preview, await definitionsOf(preview), { drift });
+  if (drift) {
     // Drift has happened already: nothing of it is a change to approve, and nothing is "at risk".
-    model.drift = { unseen: refreshJson ? parsed.changeSummary?.update ?? 0 : 0 };
+    model.drift = refreshJson ? { unseen: parsed.changeSummary?.update ?? 0, from: "refresh-json" }
+      : refreshed ? { unseen: refreshed.unseen, from: "no-sames", plan: refreshed.plan } : { unseen: 0 };
+    if (refreshed) model.unchanged = refreshed.unchanged;
     model.atRisk = [];
+  } else if (refreshed) {
+    model.refreshed = { changed: refreshed.steps.filter((s) => s.op === "update").length, gone: refreshed.steps.filter((s) => s.op === "delete").length, unseen: refreshed.unseen };
   }
   const empty = model.changes.length === 0 && !model.drift?.unseen;
   const text = empty ? noChanges(model) : assemble(summary(model), blocks(model, options), options.limit ?? COMMENT_LIMIT);

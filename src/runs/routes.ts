@@ -3,6 +3,14 @@
  * object (seed 000, "Endpoints"). The only place in src/runs where a route is written.
  */
 export const RUNS_ROUTES = {
+  /**
+   * The service itself: ping needs no token and answers 2xx (not in seed 000; the real-world
+   * equivalent serves it, and its clients call it first). The import asks it whether the URL is the
+   * run service.
+   */
+  service: {
+    ping: "GET /ping",
+  },
   /** Run (`run-...`), seed 000 "Endpoints": create, apply, list, get details, discard, cancel, force-cancel, force-execute a run. */
   run: {
     create: "POST /runs",

@@ -42,9 +42,11 @@ const EXEMPT: Record<string, string> = {
   "npm install": "needs the npm registry (no network here); .ci/run installs with npm ci before every run",
   "npm start": "rebuilds dist/ (npm run build) under the running suite; test/cli/start.test.ts runs its script with the real CLI",
   "npm test": "what CI runs: .ci/run runs it",
-  "pulumi refresh --preview-only --event-log drift.jsonl":
-    "needs a deployed stack with drift on its server; test/cli/review-risk.test.ts runs it on one under the real CLI (both combinations) and reviews its log",
-  "pulumi-svc-review drift.jsonl": "reads the log of the refresh above; test/cli/review-risk.test.ts runs the built command on a real one",
+  "bash pulumi-config.sh":
+    "runs the script the import wrote, after the reader put in their values; test/package/install.test.ts runs it as written with the real CLI, and test/integration/import-untrusted.test.ts with a stub pulumi and every command traced",
+  "pulumi preview --refresh --show-sames --json > drift.json":
+    "needs a deployed stack with drift on its server; test/cli/review-risk.test.ts runs it on one under the real CLI (both combinations), with a plain CLI's environment (no PULUMI_DEBUG_COMMANDS)",
+  "pulumi-svc-review --drift drift.json": "reads the JSON of the preview above; test/cli/review-risk.test.ts runs the built command on a real one",
   'export PATH="$PWD/node_modules/pulumi-svc/langhost:$PATH"':
     "for a project with the package installed from its tarball; test/package/install.test.ts runs pulumi preview that way, with a CLI folder that holds only pulumi",
   "export SVC_SECRETS_URL=https://secrets.example.com/v1 SVC_SECRETS_TOKEN=...":
@@ -57,8 +59,6 @@ const EXEMPT: Record<string, string> = {
     "reads the reader's servers; test/package/install.test.ts runs the installed command (with --workspace and --out) and deploys what it writes under the real CLI",
   "npx pulumi-svc-import --workspace ws-prod0000000001 --out . --seed seed.json":
     "reads the reader's servers; test/engine/testing-import.test.ts runs the built command with --seed and tests what it wrote through testStack with the seed",
-  "bash pulumi-config.sh":
-    "runs the script pulumi-svc-import wrote once the reader put their values in; test/package/install.test.ts fills it and runs it as written under the real CLI, test/integration/import-untrusted.test.ts with a stub pulumi and a trace of every command",
   "npm run test:fast": "the `fast` project of vitest.config.mts, a part of what `npm test` runs in .ci/run; a suite cannot run itself",
   "scripts/pulumi-cli.sh": "builds the Pulumi CLI from the Go module proxy (minutes); .ci/run runs it before the tests, which use what it built",
   "npx vitest run test/cli": "the real-CLI suite, a part of what `npm test` runs in .ci/run; a suite cannot run itself",

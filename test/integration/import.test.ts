@@ -2,7 +2,9 @@
 // import finds it, a kind keyed by a path declares its path rule, the walk reads objects of an
 // engine at another mount and nothing of a service not configured, an empty server gives an empty
 // program, a refused token and an unknown workspace are one line naming the setting, bad arguments
-// change nothing.
+// change nothing. A token refused by a whole service, or a URL that is not its service, ends the
+// import (non-zero, nothing written) whatever the other service gave; a token refused by some
+// kinds only imports the rest and says which were not read.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -12,7 +14,7 @@ import { KIND_NAMES, kindDefinition } from "../../src/kinds";
 import { main, parseArgs } from "../../src/import/cli";
 import { UsageError } from "../../src/core/command";
 import { kindsInOrder, walk } from "../../src/import/walk";
-import { control, secretsApi, useEmulator } from "../support/emulator";
+import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 const dirs: string[] = [];
@@ -86,6 +88,75 @@ describe("pulumi-svc-import", () => {
       { SVC_RUN_URL: emu().runUrl, SVC_RUN_TOKEN: emu().tokens.runAdmin }))
       .rejects.toThrow(/answers 404 for a workspace that does not exist or that the token may not see; check --workspace and SVC_RUN_TOKEN$/);
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  describe("stops when a service cannot be read, whatever the other one gave", () => {
+    // Both services configured, with an object on each: before, a refusal of one service was a
+    // progress line among the others and the import wrote the other's objects, exiting 0.
+    const both = (over: Record<string, string> = {}) => env({ SVC_RUN_URL: emu().runUrl, SVC_RUN_TOKEN: emu().tokens.runAdmin, ...over });
+    const seed = async () => {
+      await secretsApi(emu(), "POST", "/transform/alphabet/digits", { alphabet: "0123456789" });
+      const nc = await runApi(emu(), "POST", `/workspaces/${emu().workspaceId}/notification-configurations`, {
+        data: { type: "notification-configurations", attributes: { name: "ci", "destination-type": "generic", enabled: false, url: "https://hooks.example/ci", triggers: ["run:completed"] } },
+      });
+      expect(nc.status).toBe(201);
+    };
+    const ends = async (over: Record<string, string>, message: RegExp) => {
+      await seed();
+      const dir = out();
+      const lines: string[] = [];
+      await expect(main(["--out", dir, "--workspace", emu().workspaceId], (l) => lines.push(l), both(over))).rejects.toThrow(message);
+      expect(fs.readdirSync(dir)).toEqual([]);
+      return lines;
+    };
+
+    it("a secrets token the service refuses", async () => {
+      await ends({ SVC_SECRETS_TOKEN: "not-a-token" },
+        /^the secrets service refused the token: GET \/transform\/alphabet\?list=true: 403 Forbidden: permission denied; check the token \(from environment variable SVC_SECRETS_TOKEN\)$/);
+    });
+
+    it("a run token the service refuses", async () => {
+      await ends({ SVC_RUN_TOKEN: "not-a-token" },
+        /^the run service refused the token: GET \/workspaces\/ws-\w+\/notification-configurations\?\S+: 401 Unauthorized: unauthorized; check the token \(from environment variable SVC_RUN_TOKEN\)$/);
+    });
+
+    it("a secrets URL that is the run service's, and a run URL that is the secrets service's", async () => {
+      await ends({ SVC_SECRETS_URL: emu().runUrl },
+        new RegExp(`^SVC_SECRETS_URL \\(${emu().runUrl}\\) is not the secrets service: GET /sys/replication/performance/status: 401 Unauthorized: unauthorized; give the secrets service base URL ending in /v1 \\(https://<host>/v1\\)$`));
+      await control(emu(), "POST", "/reset");
+      await ends({ SVC_RUN_URL: emu().secretsUrl },
+        /^SVC_RUN_URL \(.*\/v1\) is not the run service: GET \/ping: 403 Forbidden: permission denied; give the run service base URL ending in \/api\/v2 \(https:\/\/<host>\/api\/v2\)$/);
+    });
+
+    it("a token that may read some kinds only (no sudo: not the plugin catalog) imports the rest and says which were not read", async () => {
+      await seed();
+      const dir = out();
+      const lines: string[] = [];
+      const r = await main(["--out", dir, "--workspace", emu().workspaceId], (l) => lines.push(l), both({ SVC_SECRETS_TOKEN: emu().tokens.secretsUser }));
+      expect(r.code).toBe(0);
+      const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+      expect(program).toContain("new svc.secrets.transform.Alphabet(");
+      expect(program).toContain("new svc.runs.NotificationConfiguration(");
+      expect(r.out).toContain("Not read, the token may not read them (the lines above say why): secrets:PluginCatalogEntry; their objects are not in the program.");
+      // The catalog lists without sudo; reading a plugin needs it.
+      const refusals = lines.filter((l) => l.includes("may not read"));
+      expect(refusals).toHaveLength(1);
+      expect(refusals[0]).toMatch(/^pulumi-svc-import: not imported: secrets:PluginCatalogEntry: the token may not read it: GET \/sys\/plugins\/catalog\/\S+: 403 Forbidden: permission denied; check the token \(from environment variable SVC_SECRETS_TOKEN\)$/);
+    });
+  });
+
+  it("refuses an unknown or misspelt engine of --mount and a misspelt option, with the nearest, before any request", async () => {
+    await control(emu(), "DELETE", "/requests");
+    const dir = out();
+    const refused = main(["--out", dir, "--mount", "transfrom=transform-eu"], () => {}, env());
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(refused).rejects.toThrow("--mount transfrom=transform-eu: transfrom is not an engine; did you mean transform? (the engines: ");
+    await expect(main(["--out", dir, "--mount", "vault=v2"], () => {}, env())).rejects.toThrow(/^--mount vault=v2: vault is not an engine \(the engines: (transform|keymgmt|directory|registry)(, (transform|keymgmt|directory|registry)){3}\)$/);
+    expect(() => parseArgs(["--workspaces", "ws-a"])).toThrow("unknown argument --workspaces; did you mean --workspace?");
+    expect(() => parseArgs(["--froce"])).toThrow("unknown argument --froce; did you mean --force?");
+    expect(parseArgs(["--mount", "transform=transform", "--mount", "transform=eu", "--mount", "transform=eu"])).toMatchObject({ mounts: { transform: ["transform", "eu"] } });
+    expect(fs.readdirSync(dir)).toEqual([]);
+    expect((await control<{ requests: unknown[] }>(emu(), "GET", "/requests")).requests).toEqual([]);
   });
 
   it("refuses bad arguments and an existing program before any request", async () => {

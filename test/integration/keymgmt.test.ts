@@ -106,7 +106,10 @@ describe("keymgmt Key", () => {
     await control(emu(), "DELETE", "/requests");
     const err = await rejectionOf(call(KEY, "delete", [id, outs]));
     expect(err.code).toBe("conflict");
-    expect(err.message).toMatch(/^DELETE \/keymgmt\/key\/kept: conflict: key kept has deletion_allowed false: set deletionAllowed: true on the Key and run pulumi up/);
+    // Deployed to the key alone: after a partial destroy, a plain up would create again what the destroy deleted.
+    expect(err.message).toBe("DELETE /keymgmt/key/kept: conflict: key kept has deletion_allowed false: set deletionAllowed: true on the Key and deploy it alone, " +
+      "with the key's other inputs as they were: pulumi up --target <the Key's URN> (pulumi stack --show-urns lists it) (after a partial pulumi destroy, " +
+      "a plain pulumi up would create again everything the destroy deleted); then run the destroy, or the change that replaces the key, again");
     expect(await writes()).toEqual([]);
     expect((await raw("GET", "/keymgmt/key/kept")).status).toBe(200);
   });
@@ -137,7 +140,7 @@ describe("keymgmt Key", () => {
   it("fails a type change of an undeletable key with the fix, and leaves the key alone", async () => {
     const old = await created(KEY, { name: "stuck", type: "ecdsa-p256" });
     const err = await rejectionOf(replaced(KEY, old, { name: "stuck", type: "ecdsa-p384", deletionAllowed: true }));
-    expect(err.message).toMatch(/deletion_allowed false: set deletionAllowed: true on the Key and run pulumi up \(an update in place\) before deleting or replacing it/);
+    expect(err.message).toMatch(/deletion_allowed false: set deletionAllowed: true on the Key and deploy it alone, with the key's other inputs as they were: pulumi up --target .*; then run the destroy, or the change that replaces the key, again/);
     expect((await raw("GET", "/keymgmt/key/stuck")).body.data.type).toBe("ecdsa-p256");
   });
 

@@ -1,7 +1,7 @@
 // Take-over by id (`adoptId`) of the objects whose id the service assigns: notification
 // configurations, entity aliases, dual-factor methods. Through the in-process runtime, as the
 // engine calls the provider; the holders rule with URNs, as the provider host sees them.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { call } from "../../src/core/runtime";
 import { checked, type Props, type Res } from "../support/calls";
 import { control, requests, runApi, secretsApi, useEmulator } from "../support/emulator";
@@ -26,6 +26,33 @@ const ncArgs = (adoptId: string, extra: Props = {}) =>
 
 const writes = async () => (await requests(emu())).filter((r) => !["GET", "LIST"].includes(r.method));
 const clearLog = () => control(emu(), "DELETE", "/requests");
+
+describe("every take-over says the service records no owner (issue 45: two stacks took over the same objects)", () => {
+  const warned = async (fn: () => Promise<unknown>) => {
+    const spy = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      await fn();
+      return spy.mock.calls.map((c) => String(c[0])).filter((l) => l.includes("taken over from outside this stack"));
+    } finally {
+      spy.mockRestore();
+    }
+  };
+  const said = (id: string) => `pulumi-svc: ${id}: taken over from outside this stack. The service records no owner: if another stack takes it over too ` +
+    "(the same import deployed to two stacks), either one's destroy deletes it for both, and the other's plain preview still says unchanged; " +
+    'pulumi preview --refresh shows it gone (docs/adopting.md, "One object, one stack")';
+
+  it("adoptId, and adopt: true over an object that exists (as it is, or written over); not a create that makes its object", async () => {
+    const id = await existingNc();
+    expect(await warned(async () => call(NC, "create", [await checked(NC, ncArgs(id))]))).toEqual([expect.stringContaining(said(id))]);
+    await secretsApi(emu(), "POST", "/transform/alphabet/same", { alphabet: "01" });
+    await secretsApi(emu(), "POST", "/transform/alphabet/other", { alphabet: "01" });
+    const alphabet = (name: string) => call("secrets:TransformAlphabet", "create", [{ name, alphabet: "01", mount: "transform", adopt: true }]);
+    expect(await warned(() => alphabet("same"))).toEqual([expect.stringContaining(said("transform/alphabet/same"))]);
+    expect(await warned(async () => call("secrets:TransformAlphabet", "create", [{ name: "other", alphabet: "012", mount: "transform", adopt: true }])))
+      .toEqual([expect.stringContaining(said("transform/alphabet/other"))]);
+    expect(await warned(() => alphabet("fresh"))).toEqual([]);
+  });
+});
 
 describe("take over by id (adoptId)", () => {
   it("a notification configuration as it is: its id kept, nothing written, and no diff after", async () => {
@@ -68,6 +95,8 @@ describe("take over by id (adoptId)", () => {
     const missing = await rejectionOf(call(NC, "create", [await checked(NC, ncArgs("nc-doesnotexist0001"))]));
     expect(missing.code).toBe("not_found");
     expect(missing.message).toContain("adoptId nc-doesnotexist0001: there is no NotificationConfiguration with this id on the server (or the token cannot see it");
+    // How to go on when the object was deleted: a new one, without adoptId.
+    expect(missing.message).toMatch(/nothing was created or changed\. If it was deleted \(by hand, or by a pulumi destroy that stopped part way\), remove adoptId from this resource to create a new one \(the service gives it a new id\)$/);
     const id = await existingNc({ "destination-type": "chat-a" });
     await clearLog();
     const other = await rejectionOf(call(NC, "create", [await checked(NC, ncArgs(id))]));

@@ -462,9 +462,92 @@ describe("pulumi-svc-review", () => {
       expect(text).not.toContain("Data at risk");
     });
 
+    it("a refresh whose outputs alone changed (a key rotated by hand), which the engine calls same, is drift", async () => {
+      const key = T("KeymgmtKey");
+      const k = (latestVersion: number) => ({ urn: urn(key, "signing"), type: key, id: "keymgmt/key/signing",
+        inputs: { __provider: PROVIDER, name: "signing", type: "ecdsa-p256" }, outputs: { __provider: PROVIDER, name: "signing", type: "ecdsa-p256", latestVersion } });
+      const text = await reviewPreview(log([
+        { resourcePreEvent: { metadata: { op: "refresh", urn: urn(key, "signing") } } },
+        { resOutputsEvent: { metadata: { op: "same", urn: urn(key, "signing"), old: k(1), new: k(2) } } },
+        { summaryEvent: { resourceChanges: { same: 2 } } },
+      ]));
+      expect(text).toContain("#### changed outside Pulumi: `signing` (secrets:KeymgmtKey) `keymgmt/key/signing`");
+      expect(text).toContain("- `latestVersion`: `1` → `2`");
+    });
+
     it("an event log that is not a refresh's is refused with one line", async () => {
       await expect(reviewPreview(log([out("update", "digits", state("digits", "0123"), state("digits", "01234")), { summaryEvent: { resourceChanges: { update: 1 } } }])))
         .rejects.toThrow(/^the event log is not a refresh's/);
+    });
+  });
+
+  describe("drift, from `pulumi preview --refresh --show-sames --json` (CLI v3.259's layout)", () => {
+    const alpha = T("TransformAlphabet");
+    const key = T("KeymgmtKey");
+    // Each resource's refresh step holds its state as recorded; the preview's steps, after them,
+    // hold what the refresh read as their old state.
+    const st = (type: string, name: string, id: string, outputs: Record<string, unknown>) =>
+      ({ urn: urn(type, name), type, id, inputs: { __provider: PROVIDER, ...outputs }, outputs: { __provider: PROVIDER, __urn: urn(type, name), ...outputs } });
+    const digits = (alphabet: string) => st(alpha, "digits", "transform/alphabet/digits", { name: "digits", alphabet });
+    const spare = st(alpha, "spare", "transform/alphabet/spare", { name: "spare", alphabet: "01" });
+    const calm = st(alpha, "calm", "transform/alphabet/calm", { name: "calm", alphabet: "ab" });
+    const signing = (latestVersion: number) => st(key, "signing", "keymgmt/key/signing", { name: "signing", type: "ecdsa-p256", latestVersion });
+    const refresh = (state: { urn: string }) => ({ op: "refresh", urn: state.urn, oldState: state, newState: state });
+    const json = (planned: object[], changeSummary: Record<string, number>) => JSON.stringify({
+      config: {},
+      steps: [{ op: "refresh", urn: STACK }, refresh(digits("0123456789")), refresh(spare), refresh(calm), refresh(signing(1)), { op: "same", urn: STACK }, ...planned],
+      changeSummary,
+    });
+    const withSames = json([
+      { op: "create", urn: spare.urn, newState: { ...spare, id: undefined, outputs: undefined } },
+      { op: "same", urn: calm.urn, oldState: calm, newState: calm },
+      { op: "same", urn: signing(2).urn, oldState: signing(2), newState: { ...signing(2), outputs: {} } },
+      { op: "update", urn: digits("").urn, oldState: digits("0123456789AB"), newState: { ...digits("0123456789"), outputs: {} } },
+    ], { create: 1, update: 1, same: 3 });
+
+    it("--drift: each object changed outside Pulumi, outputs included, and each gone; the next up's plan in one line", async () => {
+      const { text, atRisk } = await review(withSames, { drift: true });
+      expect(text).toContain("## Pulumi refresh review: drift");
+      expect(text).toContain("**Drift:** 1 gone from the server, 2 changed outside Pulumi.");
+      expect(text).toContain("#### changed outside Pulumi: `digits` (secrets:TransformAlphabet) `transform/alphabet/digits`");
+      expect(text).toContain('- `alphabet`: `"0123456789"` → `"0123456789AB"`');
+      expect(text).toContain("#### changed outside Pulumi: `signing` (secrets:KeymgmtKey) `keymgmt/key/signing`");
+      expect(text).toContain("- `latestVersion`: `1` → `2`");
+      expect(text).toContain("#### gone from the server: `spare` (secrets:TransformAlphabet) `transform/alphabet/spare`");
+      expect(text).toContain("**The next `pulumi up`** (planned against what the refresh read): 1 to update, 1 to create; it puts back what the program declares.");
+      expect(text).not.toContain("`calm`");
+      expect(text).not.toContain("__urn");
+      expect(atRisk).toBe(0);
+    });
+
+    it("without --drift: the plan, made against what the refresh read, and a line saying what the refresh found", async () => {
+      const text = await reviewPreview(withSames);
+      expect(text).toContain("## Pulumi preview review");
+      expect(text).toContain("**Plan:** 1 to update, 1 to create, 3 unchanged.");
+      expect(text).toContain("**Drift:** the preview refreshed first and found 2 changed outside Pulumi, 1 gone from the server; this plan is made against what it read. `pulumi-svc-review --drift` on the same JSON lists each, old → new.");
+      expect(text).toContain("#### update: `digits` (secrets:TransformAlphabet) `transform/alphabet/digits`");
+      expect(text).toContain('- `alphabet`: `"0123456789AB"` → `"0123456789"`');
+      expect(text).not.toContain("refresh:");
+    });
+
+    it("without --show-sames the resources the plan leaves alone are not compared, and the review says how to compare them", async () => {
+      const text = await reviewPreview(json([
+        { op: "create", urn: spare.urn, newState: { ...spare, id: undefined, outputs: undefined } },
+        { op: "update", urn: digits("").urn, oldState: digits("0123456789AB"), newState: { ...digits("0123456789"), outputs: {} } },
+      ], { create: 1, update: 1, same: 3 }), { drift: true });
+      expect(text).toContain("**Drift:** 1 gone from the server, 1 changed outside Pulumi, 2 not compared.");
+      expect(text).toContain("give it `--show-sames` (`pulumi preview --refresh --show-sames --json > drift.json`) to compare them too.");
+      expect(text).not.toContain("latestVersion");
+    });
+
+    it("nothing changed: one line", async () => {
+      const text = await reviewPreview(JSON.stringify({ steps: [{ op: "refresh", urn: STACK }, refresh(calm), { op: "same", urn: STACK }, { op: "same", urn: calm.urn, oldState: calm, newState: calm }], changeSummary: { same: 2 } }), { drift: true });
+      expect(text).toBe("No drift: the refresh found every object as the state records it (2 resources unchanged).\n\n**The next `pulumi up`** (planned against what the refresh read): no change.\n");
+    });
+
+    it("--drift on a preview that did not refresh is refused with one line, exit 1", async () => {
+      await expect(review(preview([role({ transformations: ["a"] }, { transformations: ["b"] })]), { drift: true }))
+        .rejects.toThrow("--drift reviews what a refresh read, and this preview did not refresh: make it with `pulumi preview --refresh --show-sames --json > drift.json`");
     });
   });
 
@@ -473,6 +556,7 @@ describe("pulumi-svc-review", () => {
     expect(parseArgs(["--full", "p.json"])).toEqual({ full: true, failOnRisk: false, file: "p.json" });
     expect(parseArgs(["-"])).toEqual({ full: false, failOnRisk: false, file: "-" });
     expect(parseArgs(["--help"])).toBe("help");
+    expect(parseArgs(["--drift", "d.json"])).toEqual({ full: false, failOnRisk: false, drift: true, file: "d.json" });
     expect(() => parseArgs(["--nope"])).toThrow(/unknown option/);
     expect(() => parseArgs(["a", "b"])).toThrow(/one input file/);
   });

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { ENGINES, SYSTEM_PATHS } from "../../src/emulator/secrets";
-import { ROUTES as RUN_ROUTES } from "../../src/emulator/runs";
+import { OPEN_ROUTES as OPEN_RUN_ROUTES, ROUTES as RUN_ROUTES } from "../../src/emulator/runs";
 import { root } from "../support/dist";
 
 type Service = "runs" | "secrets";
@@ -43,7 +43,7 @@ function sent(): Sent[] {
 /** Every route the emulator serves; an engine's routes under the `{mount}` it is mounted at. */
 function served(): Served[] {
   const out: Served[] = [];
-  for (const r of RUN_ROUTES) {
+  for (const r of [...RUN_ROUTES, ...OPEN_RUN_ROUTES]) {
     out.push({ service: "runs", method: r.method, segments: segmentsOf(r.path), where: `runs ${r.method} ${r.path}` });
   }
   for (const engine of Object.values(ENGINES)) {
@@ -116,6 +116,7 @@ const UNSENT: Record<string, string> = {
   "GET sys/health": "answered for health probes and third-party clients, not the provider",
   "HEAD sys/health": "answered for health probes and third-party clients, not the provider",
   "GET auth/token/lookup-self": "answered for third-party clients that check their token first, not the provider",
+  "runs HEAD /ping": "answered for health probes and third-party clients; the import pings with GET",
 };
 
 describe("route parity between the provider and the emulator", () => {

@@ -27,10 +27,12 @@ const router = new Router<RunContext>(ROUTES);
  * from its TFP-API-Version header.
  */
 const ping = (): Reply => ({ status: 204, headers: { "tfp-api-version": RUN_API_VERSION, "x-tfe-version": EMULATOR_VERSION } });
-const openRouter = new Router<Runtime>([
+/** The routes answered without a token (the route parity test reads them with ROUTES). */
+export const OPEN_ROUTES: Route<Runtime>[] = [
   { method: "GET", path: "/ping", handler: ping },
   { method: "HEAD", path: "/ping", handler: ping },
-]);
+];
+const openRouter = new Router<Runtime>(OPEN_ROUTES);
 
 /** Handles a request whose path is relative to `/api/v2`. */
 export async function handleRun(rt: Runtime, req: Incoming): Promise<Reply> {

@@ -14,6 +14,7 @@ import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
+import { shellWord } from "../../core/text";
 import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, rotateOnce, type NameList } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
@@ -116,14 +117,21 @@ function conflict(method: string, route: string, p: Record<string, string>, mess
   return new ConflictError({ service: "secrets", method, path: `/${pathOf(route, p)}`, messages });
 }
 
-/** Why a key cannot be deleted now, with what to do about it; empty when it can be. */
+/**
+ * Why a key cannot be deleted now, with what to do about it; empty when it can be. The advice for
+ * `deletion_allowed` targets the key alone: after a partial `pulumi destroy` (what came before the
+ * key was deleted), a plain `pulumi up` would create again everything the destroy deleted, and
+ * fail on each `adoptId` whose object the destroy deleted.
+ */
 export async function keyDeletionProblems(ctx: Context, p: { mount?: string; name: string }): Promise<string[] | undefined> {
   const data = await fetchData(ctx, KEYMGMT_ROUTES.key.read, params(p));
   if (!data) return undefined; // gone already
   const problems: string[] = [];
   if (data.deletion_allowed !== true) {
-    problems.push(`key ${p.name} has deletion_allowed false: set deletionAllowed: true on the Key and run pulumi up ` +
-      `(an update in place) before deleting or replacing it`);
+    const target = ctx.urn ? `pulumi up --target ${shellWord(ctx.urn)}` : "pulumi up --target <the Key's URN> (pulumi stack --show-urns lists it)";
+    problems.push(`key ${p.name} has deletion_allowed false: set deletionAllowed: true on the Key and deploy it alone, with the key's ` +
+      `other inputs as they were: ${target} (after a partial pulumi destroy, a plain pulumi up would create again ` +
+      `everything the destroy deleted); then run the destroy, or the change that replaces the key, again`);
   }
   const holders = await listNames(ctx, KEYMGMT_ROUTES.key.providers, params(p));
   if (holders.length > 0) {
@@ -222,14 +230,20 @@ export type KeyArgs = ArgsOf<typeof keyFields> & ConnectionArgs<"secrets">;
  *
  * ```
  * DELETE /keymgmt/key/signing: conflict: key signing has deletion_allowed false: set deletionAllowed: true on the Key
- * and run pulumi up (an update in place) before deleting or replacing it; key signing is still distributed to KMS
- * provider aws-eu: remove its KeyDistribution first (the distribution must be deleted before the key)
+ * and deploy it alone, with the key's other inputs as they were: pulumi up --target
+ * 'urn:pulumi:dev::app::pulumi-nodejs:dynamic/secrets:KeymgmtKey::signing' (after a partial pulumi destroy, a plain
+ * pulumi up would create again everything the destroy deleted); then run the destroy, or the change that replaces
+ * the key, again; key signing is still distributed to KMS provider aws-eu: remove its KeyDistribution first (the
+ * distribution must be deleted before the key)
  * ```
  *
  * So:
  *
  * - **To destroy a key**, declare `deletionAllowed: true` (and deploy it) before `pulumi destroy`.
- *   The key management example (`examples/keymgmt/index.ts`) does this from the start.
+ *   The key management example (`examples/keymgmt/index.ts`) does this from the start. A destroy
+ *   that stops at the key has deleted what came before it: deploy the flag to the key alone
+ *   (`pulumi up --target <its URN>`, as the error says), then run `pulumi destroy` again. A plain
+ *   `pulumi up` there would create again every object the destroy deleted.
  * - **To change a key's `type`** (a replacement at the same path, so the old key is deleted first):
  *   1. deploy `deletionAllowed: true` on the existing key (an update in place);
  *   2. remove (or change) its `KeyDistribution`, since a distributed key cannot be deleted. When the
