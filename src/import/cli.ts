@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ConfigError, SETTINGS, type ConfigSource } from "../config";
-import { runCommand, UsageError } from "../core/command";
+import { readOptions, runCommand, UsageError } from "../core/command";
 import { makeContext } from "../core/context";
 import { nearest } from "../core/validate";
 import { isSvcError, type Service } from "../http";
@@ -39,34 +39,21 @@ service refuses the token on every request; kinds a token may not read are named
 
 export interface ImportArgs { workspaces: string[]; mounts: Record<string, string[]>; out: string; force: boolean; seed?: string }
 
-const OPTIONS = ["--workspace", "--mount", "--out", "--force", "--help"];
-
 /** The engine names `--mount` takes are checked by main, which loads the kinds that declare them. */
 export function parseArgs(argv: string[]): ImportArgs | "help" {
   const args: ImportArgs = { workspaces: [], mounts: {}, out: ".", force: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith("--")) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    if (a === "--help" || a === "-h") return "help";
-    else if (a === "--workspace") args.workspaces.push(value());
-    else if (a === "--out") args.out = value();
-    else if (a === "--seed") args.seed = value();
-    else if (a === "--force") args.force = true;
-    else if (a === "--mount") {
+  return readOptions(argv, ["--workspace", "--mount", "--out", "--seed", "--force"], (option, value) => {
+    if (option === "--workspace") args.workspaces.push(value());
+    else if (option === "--out") args.out = value();
+    else if (option === "--seed") args.seed = value();
+    else if (option === "--force") args.force = true;
+    else {
       const m = /^([\w-]+)=([\w-]+(?:\/[\w-]+)*)$/.exec(value());
       if (!m) throw new UsageError(`--mount takes ENGINE=PATH, such as transform=transform-eu`);
       const mounts = (args.mounts[m[1]!] ??= [m[1]!]);
       if (!mounts.includes(m[2]!)) mounts.push(m[2]!);
-    } else {
-      const near = a.startsWith("-") ? nearest(a.replace(/=.*/, ""), OPTIONS) : undefined;
-      throw new UsageError(`unknown argument ${a}${near ? `; did you mean ${near}?` : ""}`);
     }
-  }
-  return args;
+  }) ?? args;
 }
 
 /** `--mount` naming an engine the kinds do not know (a misspelling walks nothing, silently). */

@@ -5,7 +5,7 @@
  * neither makes it again nor stops on it (docs/behaviour.md, "When a deploy is cancelled").
  */
 import { spawnSync } from "node:child_process";
-import { runCommand, UsageError } from "../core/command";
+import { readOptions, runCommand } from "../core/command";
 import { leftoversAt } from "../core/connected";
 import { closeAgents, registerSecret } from "../http";
 import { kindDefinition } from "../kinds";
@@ -31,19 +31,10 @@ export interface RecoverArgs { stack?: string; cwd?: string }
 
 export function parseArgs(argv: string[]): RecoverArgs | "help" {
   const args: RecoverArgs = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith("--")) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    if (a === "--help" || a === "-h") return "help";
-    else if (a === "--stack") args.stack = value();
-    else if (a === "--cwd") args.cwd = value();
-    else throw new UsageError(`unknown argument ${a}`);
-  }
-  return args;
+  return readOptions(argv, ["--stack", "--cwd"], (option, value) => {
+    if (option === "--stack") args.stack = value();
+    else args.cwd = value();
+  }) ?? args;
 }
 
 /** Runs `pulumi <args>` with `input` on standard input: its standard output, or an error with its last line. */

@@ -132,6 +132,12 @@ describe("pulumi-svc-recover settles pending creates", () => {
     expect(await requests(emu()).then((q) => q.filter((x) => !["GET", "LIST"].includes(x.method) && x.path.includes("notification")).length)).toBe(2);
   });
 
+  it("refuses a misspelt option before it runs anything, naming the nearest", async () => {
+    await expect(main(["--stak", "dev"], () => { throw new Error("ran pulumi"); })).rejects.toThrow("unknown argument --stak; did you mean --stack?");
+    await expect(main(["--stack"], () => { throw new Error("ran pulumi"); })).rejects.toThrow("--stack needs a value");
+    expect(await main(["--help"])).toMatchObject({ code: 0, out: expect.stringContaining("Usage: pulumi-svc-recover") });
+  });
+
   it("with nothing pending says so and changes nothing", async () => {
     const r = await recover({ resources: [] });
     expect(r).toEqual({ out: "No create was left pending: nothing to recover.\n", code: 0, imported: undefined });
