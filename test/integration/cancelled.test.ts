@@ -79,6 +79,11 @@ describe("a create never makes a second object whose id the service assigns", ()
     // Another secret key is another method: created.
     expect((await created(MFA, { ...mfaArgs(), secretKey: "duo-secret-key-0002" })).id).toMatch(/^[0-9a-f-]{36}$/);
 
+    // An alias: the service allows one of a name on a mount; its refusal is said with the alias and adoptId.
+    const alias = await secretsApi(emu(), "POST", "/identity/entity-alias", { name: "carol", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" });
+    expect((await rejectionOf(call("secrets:IdentityEntityAlias", "create", [await checked("secrets:IdentityEntityAlias", { name: "carol", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd" })]))).message)
+      .toContain(`an alias named carol exists on mount accessor auth_userpass_1234abcd already (${alias.body.data.id}), and the service allows one: set adoptId: "${alias.body.data.id}" to take it over`);
+
     // A run carries its resource's claim at the end of its message; a second create of the same resource is refused.
     const run = await created(RUN, runArgs());
     expect((await runApi(emu(), "GET", `/runs/${run.id}`)).body.data.attributes.message).toMatch(/^deploy \[pulumi-svc [0-9a-f]{12}\]$/);

@@ -15,6 +15,7 @@ import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOpt
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
+import { ConflictError, isSvcError } from "../../http";
 import { dataOf } from "../envelope";
 import { fetchData, listNames, namesFunction, readDecoded, type NameList } from "../pathObject";
 import { createdId, matchingIds } from "../createdId";
@@ -120,6 +121,20 @@ function findCreated(ctx: Context, inputs: EntityAliasState, before: Set<string>
 const sameName = (ctx: Context, inputs: EntityAliasState) =>
   matchingIds(ctx, IDENTITY_ROUTES.entityAlias, (d) => d.name === inputs.name && d.mount_accessor === inputs.mountAccessor);
 
+/**
+ * The service's refusal of a second alias of one name on a mount, said with the alias that holds it
+ * and how to go on: it may be what a cancelled `pulumi up` made, which nothing recorded before
+ * tells from an older one (docs/behaviour.md, "When a deploy is cancelled").
+ */
+async function refusedTwin(ctx: Context, inputs: EntityAliasState, e: unknown): Promise<never> {
+  if (!isSvcError(e, "invalid_input")) throw e;
+  const there = await sameName(ctx, inputs).catch(() => []);
+  if (there.length === 0) throw e;
+  throw new ConflictError({ service: "secrets", method: "POST", path: "/identity/entity-alias",
+    messages: [`an alias named ${inputs.name} exists on mount accessor ${inputs.mountAccessor} already (${there.join(", ")}), and the service allows one: ` +
+      `set adoptId: "${there[0]}" to take it over (if a pulumi up that was stopped made it, it is the one it made); nothing was created`] });
+}
+
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {
   kind: "secrets:IdentityEntityAlias",
   discover: { list: IDENTITY_ROUTES.entityAlias.list },
@@ -135,7 +150,7 @@ export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityA
       find: (owned) => findCreated(ctx, inputs, before, owned),
       idOf: (created) => created,
       log: (m) => ctx.log(`entity alias ${inputs.name}: ${m}`),
-    });
+    }).catch((e: unknown) => refusedTwin(ctx, inputs, e));
     try {
       const data = await fetchData(ctx, IDENTITY_ROUTES.entityAlias.read, { id });
       if (!data) throw new Error(`entity alias ${id} was created but reads back as missing`);
