@@ -32,9 +32,13 @@ describeCli("a deploy cancelled mid-flight, under the real Pulumi CLI", () => {
     await control(e, "PUT", "/clock", { autoAdvanceMs: 100 });
     for (const [method, p] of CREATES) await control(e, "POST", "/faults", { method, path: p, hold: true, when: "after" });
     const up = s.start(["up", "--yes", "--skip-preview"]);
-    const held = await control<{ held: unknown[]; timedOut?: boolean }>(e, "GET", `/faults/held?wait=${CREATES.length}&timeoutMs=60000`);
-    expect(held.timedOut, JSON.stringify(held)).toBeFalsy();
-    stopTree(up.pid, "SIGKILL");
+    try {
+      const held = await control<{ held: unknown[]; timedOut?: boolean }>(e, "GET", `/faults/held?wait=${CREATES.length}&timeoutMs=60000`);
+      expect(held.timedOut, JSON.stringify(held)).toBeFalsy();
+    } finally {
+      // Whatever happened, nothing of this up may live on (its provider host would poll the run).
+      stopTree(up.pid, "SIGKILL");
+    }
     expect((await up.done).code).not.toBe(0);
     await control(e, "DELETE", "/faults");
 
