@@ -417,7 +417,8 @@ function spawned(file: string, args: string[], opts: { cwd: string; env: NodeJS.
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => { stdout += d.toString(); });
     child.stderr.on("data", (d: Buffer) => { stderr += d.toString(); });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    // Its plugins too: a provider host left behind would go on polling a run for ever.
+    const timer = setTimeout(() => stopTree(child.pid!), timeoutMs);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
