@@ -101,6 +101,11 @@ export interface Leftovers<In extends Props = Props> {
   /** Their ids: an exact lookalike of an object the service names, a run carrying the resource's claim. */
   find(ctx: Context, inputs: In): Promise<string[]>;
   /**
+   * Those a create refuses to duplicate, when not all of them (a Run: only a run still active; one
+   * that ended may be an earlier deploy's, which a destroy leaves ended). Default: all.
+   */
+  blocking?(ctx: Context, inputs: In): Promise<string[]>;
+  /**
    * How to go on when one is there and no cancelled create made it (after the advice to run
    * pulumi-svc-recover), e.g. `to take over one made another way, set adoptId: "<id>"`.
    */

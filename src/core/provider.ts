@@ -216,7 +216,7 @@ function warnTakenOver(ctx: Context, id: string): void {
  */
 async function refuseDuplicate(def: ResourceDefinition, ctx: Context, inputs: Props): Promise<void> {
   if (!def.leftovers || def.leftovers.serviceRefuses) return;
-  const there = (await def.leftovers.find(ctx, inputs)).filter((id) => !ownedHere(id));
+  const there = (await (def.leftovers.blocking ?? def.leftovers.find)(ctx, inputs)).filter((id) => !ownedHere(id));
   if (there.length > 0) throw wouldDuplicate(def, there);
 }
 

@@ -110,11 +110,21 @@ function sentAttributes(ctx: Context, inputs: RunResourceState): RunCreateAttrib
 }
 
 /** The workspace's recent runs (its first page, newest first) whose message ends with this resource's claim. */
-async function claimedRuns(ctx: Context, inputs: RunResourceState): Promise<string[]> {
+async function claimed(ctx: Context, inputs: RunResourceState): Promise<RunDetails[]> {
   const claim = claimOf(ctx, inputs);
   if (!claim) return [];
-  return (await recentRuns(ctx.client("runs"), inputs.workspaceId)).filter((r) => r.message.endsWith(claim)).map((r) => r.id);
+  return (await recentRuns(ctx.client("runs"), inputs.workspaceId)).filter((r) => r.message.endsWith(claim));
 }
+
+const claimedRuns = async (ctx: Context, inputs: RunResourceState) => (await claimed(ctx, inputs)).map((r) => r.id);
+
+/**
+ * The claimed runs a create refuses to queue again: those still active. A destroy stops the run of
+ * the resource it deletes (or finds it ended), so an active one is what a cancelled `up` queued; an
+ * ended one may be an earlier deploy's, and the create goes on (pulumi-svc-recover, whose record
+ * tells them apart, takes an ended one too).
+ */
+const activeClaimedRuns = async (ctx: Context, inputs: RunResourceState) => (await claimed(ctx, inputs)).filter((r) => !isTerminal(r)).map((r) => r.id);
 
 /**
  * The run's outputs, from the run as read. The create attributes stay as the program gave them:
@@ -244,7 +254,7 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   kind: "runs:Run",
   discover: { none: "runs are actions, not configuration: a run that happened is history, and declaring one starts a new run" },
   ...runSet,
-  leftovers: { find: claimedRuns, otherwise: "if it is the run of an earlier deploy of this resource (destroyed since), change triggers to queue a new one" },
+  leftovers: { find: claimedRuns, blocking: activeClaimedRuns, otherwise: "if it is the run of an earlier deploy of this resource, change triggers to queue a new one" },
   confirmGone: confirmGoneIn(RUNS_ROUTES.run.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),
   async read(ctx, id, props) {

@@ -5,6 +5,8 @@
 // there before, never one another resource holds. test/cli/cancelled.test.ts kills the real CLI.
 import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
+import { makeContext } from "../../src/core/context";
+import { runDefinition } from "../../src/runs/run";
 import { main } from "../../src/recover/cli";
 import type { Deployment, PendingOperation } from "../../src/recover/pending";
 import { checked, created, type Props } from "../support/calls";
@@ -89,6 +91,13 @@ describe("a create never makes a second object whose id the service assigns", ()
     expect((await runApi(emu(), "GET", `/runs/${run.id}`)).body.data.attributes.message).toMatch(/^deploy \[pulumi-svc [0-9a-f]{12}\]$/);
     expect(run.outs.message).toBe("deploy");
     await expect(call(RUN, "create", [await checked(RUN, runArgs())])).resolves.toBeDefined(); // owned by this process: a program may declare two
+    // Only an active claimed run blocks a create: a destroy leaves the run of the resource it deleted ended.
+    const ctx = makeContext(undefined, false, urn(RUN, "deploy"));
+    const inputs = { ...runArgs(), ...run.outs } as never;
+    expect(await runDefinition.leftovers!.blocking!(ctx, inputs)).toContain(run.id);
+    await runApi(emu(), "POST", `/runs/${run.id}/actions/discard`, { comment: "ended" });
+    expect(await runDefinition.leftovers!.blocking!(ctx, inputs)).not.toContain(run.id);
+    expect(await runDefinition.leftovers!.find(ctx, inputs)).toContain(run.id);
   });
 });
 
