@@ -302,8 +302,9 @@ async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigS
       const inputs = withConnection(news, versioned, conn.serverUrl);
       const failures = [...r.failures, ...conn.failures];
       if (failures.length === 0) {
-        const before = await recordBefore(m, def, source, olds, inputs);
-        if (before) inputs[BEFORE_KEY] = before as unknown as Props;
+        // An update keeps the record of the create that made the object: no change to show.
+        const before = (await recordBefore(m, def, source, olds, inputs)) ?? (args[0] as Props | undefined)?.[BEFORE_KEY];
+        if (before !== undefined) inputs[BEFORE_KEY] = before as Props;
       }
       return { inputs, failures };
     }

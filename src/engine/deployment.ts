@@ -248,7 +248,19 @@ export class Deployment {
       throw this.fail(this.record(old ? "update" : "create", reg), new Error(`invalid inputs: ${reasons}`));
     }
     const inputs = annotateSecrets(check.inputs, news);
-    return old ? this.change(reg, old, inputs) : this.create(reg, inputs);
+    return old ? this.change(reg, old, inputs, news) : this.create(reg, inputs);
+  }
+
+  /** The inputs as the provider checks them with no old ones: what the engine asks of a replacement's create. */
+  private async checkedAnew(reg: Registration, news: PropertyMap): Promise<PropertyMap> {
+    const check = await this.host.check(reg.urn, {}, plain(news) as object).catch((e) => {
+      throw this.fail(this.record("replace", reg), e);
+    });
+    if (check.failures.length > 0) {
+      const reasons = check.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ");
+      throw this.fail(this.record("replace", reg), new Error(`invalid inputs: ${reasons}`));
+    }
+    return annotateSecrets(check.inputs, news);
   }
 
   /**
@@ -310,7 +322,7 @@ export class Deployment {
     }
   }
 
-  private async change(reg: Registration, old: StateResource, inputs: PropertyMap): Promise<Registered> {
+  private async change(reg: Registration, old: StateResource, inputs: PropertyMap, news: PropertyMap): Promise<Registered> {
     const diff = await this.host.diff(reg.urn, old.id, plain(old.outputs) as object, plain(inputs) as object, plain(old.inputs) as object).catch((e) => {
       throw this.fail(this.record("update", reg), e);
     });
@@ -320,7 +332,8 @@ export class Deployment {
     const replaceKeys = [...diff.replaces, ...reg.replaceOnChanges.filter((k) => keys.includes(k) && !diff.replaces.includes(k))];
     if (replaceKeys.length > 0) {
       const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
-      return this.replace(reg, old, inputs, { changedKeys: keys, replaceKeys, deleteBeforeReplace: dbr });
+      // The engine checks a replacement again without the old inputs: the defaults are the new object's.
+      return this.replace(reg, old, await this.checkedAnew(reg, news), { changedKeys: keys, replaceKeys, deleteBeforeReplace: dbr });
     }
     // A resource left with init errors (partial failure) is always updated, as the engine does.
     if (changes || old.initErrors?.length) return this.update(reg, old, inputs, keys);

@@ -37,7 +37,11 @@ interface Case {
   inputs(): Record<string, unknown>;
   setup?(): Promise<void>;
   post(): string;
-  /** The look-up's request, and how many matching requests come before it (the list taken before the create). */
+  /**
+   * The look-up's request, and how many matching requests come before it: check's record of what the
+   * create could be confused with, the create's look for a twin, the list taken before it (a Run
+   * without a URN has no claim to look for; an alias's twins are for the service to refuse).
+   */
   lookup(): { method: string; path: string; skip: number };
 }
 
@@ -53,13 +57,13 @@ const CASES: Case[] = [
     kind: "runs:NotificationConfiguration",
     inputs: () => ({ workspaceId: ws(), name: "ci", destinationType: "generic", url: "https://hooks.example.com/ci", triggers: ["run:completed"] }),
     post: () => `/api/v2/workspaces/${ws()}/notification-configurations`,
-    lookup: () => ({ method: "GET", path: `/api/v2/workspaces/${ws()}/notification-configurations*`, skip: 1 }),
+    lookup: () => ({ method: "GET", path: `/api/v2/workspaces/${ws()}/notification-configurations*`, skip: 3 }),
   },
   {
     kind: "secrets:MfaDualFactorMethod",
     inputs: () => ({ secretKey: "s3cr3t-key-0001", integrationKey: "int-key-0001", apiHostname: "api-1.example.com" }),
     post: () => "/v1/identity/mfa/method/dualfactor",
-    lookup: () => ({ method: "LIST", path: "/v1/identity/mfa/method/dualfactor", skip: 1 }),
+    lookup: () => ({ method: "LIST", path: "/v1/identity/mfa/method/dualfactor", skip: 3 }),
   },
   {
     kind: "secrets:IdentityEntityAlias",
@@ -71,7 +75,7 @@ const CASES: Case[] = [
     kind: "secrets:KeymgmtKey",
     inputs: () => ({ name: "k", type: "aes256-gcm96" }),
     post: () => "/v1/keymgmt/key/k",
-    lookup: () => ({ method: "GET", path: "/v1/keymgmt/key/k", skip: 1 }),
+    lookup: () => ({ method: "GET", path: "/v1/keymgmt/key/k", skip: 2 }),
   },
   {
     kind: "secrets:KeymgmtKeyDistribution",
@@ -81,7 +85,7 @@ const CASES: Case[] = [
     },
     inputs: () => ({ kmsName: "aws", keyName: "k", purpose: ["encrypt"], protection: "hsm" }),
     post: () => "/v1/keymgmt/kms/aws/key/k",
-    lookup: () => ({ method: "GET", path: "/v1/keymgmt/kms/aws/key/k", skip: 0 }),
+    lookup: () => ({ method: "GET", path: "/v1/keymgmt/kms/aws/key/k", skip: 1 }),
   },
 ];
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { PartialFailure } from "../../src/core/definition";
 import { checked, created, type Props } from "../support/calls";
-import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
+import { control, requests, runApi, secretsApi, useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 const RUN = "runs:Run";
@@ -63,14 +63,23 @@ describe("a create that failed ambiguously never takes an object that existed be
   const method = { secretKey: "s3cr3t-key-0001", integrationKey: "int-key-0001", apiHostname: "api-1.example.com" };
   const methods = "/identity/mfa/method/dualfactor";
 
-  it.each(["before", "after"])("an MFA method with the same settings made before the attempt, 503 %s the server acted: the create gets a method of its own", async (when) => {
-    expect((await secretsApi(emu(), "POST", methods, methodBody)).status).toBe(200);
+  it.each(["before", "after"])("an MFA method with other settings made before the attempt, 503 %s the server acted: the create gets a method of its own", async (when) => {
+    expect((await secretsApi(emu(), "POST", methods, { ...methodBody, api_hostname: "api-2.example.com" })).status).toBe(200);
     const [old] = await listed(methods);
     await fault({ method: "POST", path: `/v1${methods}`, status: 503, when });
     const m = await created(MFA, method);
     expect(await faultsLeft(), "the create met the fault").toEqual([]);
     expect(m.id).not.toBe(old);
     expect((await listed(methods)).sort()).toEqual([old, m.id].sort());
+  });
+
+  it("an MFA method with the same settings made before: never taken, never duplicated; the create says how to go on and sends nothing", async () => {
+    expect((await secretsApi(emu(), "POST", methods, methodBody)).status).toBe(200);
+    const [old] = await listed(methods);
+    await control(emu(), "DELETE", "/requests");
+    await expect(created(MFA, method)).rejects.toThrow(new RegExp(`exists already \\(${old}\\).*npx pulumi-svc-recover.*adoptId`));
+    expect((await requests(emu())).filter((r) => r.method === "POST")).toEqual([]);
+    expect(await listed(methods)).toEqual([old]);
   });
 
   const aliasBody = { name: "carol", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" };
@@ -82,7 +91,7 @@ describe("a create that failed ambiguously never takes an object that existed be
     const [old] = await listed(aliases);
     await fault({ method: "POST", path: "/v1/identity/entity-alias", status: 503, when });
     // The service allows one alias per name on a mount: the program must adopt nothing silently.
-    await expect(created(ALIAS, alias)).rejects.toThrow(/already exists on mount accessor/);
+    await expect(created(ALIAS, alias)).rejects.toThrow(/an alias named carol exists on mount accessor auth_userpass_1234abcd already .*set adoptId/);
     expect(await faultsLeft(), "the create met the fault").toEqual([]);
     expect(await listed(aliases)).toEqual([old]);
     expect((await secretsApi(emu(), "GET", `${aliases}/${old}`)).body.data).toMatchObject(aliasBody);
