@@ -1,6 +1,6 @@
-import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "./http";
+import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "./transport/http";
 import { formatRequest } from "./logs";
-import { Router, type Route } from "./router";
+import { Router, type Route } from "./transport/router";
 import type { Runtime } from "./runtime";
 import { mountableTypes, reservedPrefix } from "./secrets";
 import { directoryControlRoutes } from "./secrets/directory/control";

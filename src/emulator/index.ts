@@ -16,10 +16,10 @@ import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";
 import { KeyedSerial } from "./serial";
 import { restoreSnapshot } from "./snapshot";
-import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";
+import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./transport/server";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, RunService } from "./runs/state";
 import type { EmulatorTokens } from "./state";
-import { checkAllowedHost, sitesOf } from "./sites";
+import { checkAllowedHost, sitesOf } from "./transport/sites";
 import { Store } from "./store";
 import { randomHex } from "./util";
 

@@ -5,7 +5,7 @@ import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./logs";
 import type { KeyedSerial } from "./serial";
 import type { ReplicationNetwork } from "./secrets/replication/network";
 import type { RunService } from "./runs/state";
-import type { Sites } from "./sites";
+import type { Sites } from "./transport/sites";
 import type { Store } from "./store";
 
 /** Everything a handler may touch; one per running emulator, never module-level. */
@@ -28,7 +28,7 @@ export interface Runtime {
   serial: KeyedSerial;
   /** Required on control endpoints when set (the emulator listens beyond loopback). */
   controlToken?: string;
-  /** Which Host names the control endpoints answer (sites.ts). */
+  /** Which Host names the control endpoints answer (transport/sites.ts). */
   sites: Sites;
   /**
    * Which cluster of the emulator this runtime is (0 serves the run service too) and the network of

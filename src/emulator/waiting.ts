@@ -1,4 +1,4 @@
-import { jsonReply, type Incoming, type Reply } from "./http";
+import { jsonReply, type Incoming, type Reply } from "./transport/http";
 import type { Runtime } from "./runtime";
 
 /**

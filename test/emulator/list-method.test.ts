@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { ListRewriter } from "../../src/emulator/list-rewrite";
+import { ListRewriter } from "../../src/emulator/transport/listRewrite";
 import { bodyOf, call, rawConnection, statusOf, svcToken, useEmulator } from "./helpers";
 
 const { emu } = useEmulator({ reset: false });

@@ -2,7 +2,7 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { RewritingSocket } from "../../src/emulator/socket";
+import { RewritingSocket } from "../../src/emulator/transport/socket";
 import { call, rawConnection } from "./helpers";
 
 /** An HTTP server behind the LIST rewriter, as the emulator runs it, counting writes to the raw socket. */

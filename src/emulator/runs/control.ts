@@ -1,6 +1,6 @@
 import type { RunPrincipal } from "../auth";
-import { jsonReply, parseJson, type Incoming, type Reply } from "../http";
-import type { Route } from "../router";
+import { jsonReply, parseJson, type Incoming, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import { hasOwn, isRecord, now, randomId } from "../util";
 import { count, timeoutOf, waitUntil } from "../waiting";

@@ -1,5 +1,5 @@
-import { emptyReply, type Incoming, type Reply } from "../http";
-import type { Route } from "../router";
+import { emptyReply, type Incoming, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { hasOwn, isRecord, now, randomId } from "../util";
 import { adminWorkspace, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, idConflict, invalid, notFound, paginate, readDocument, simpleError, withLocation, type ApiError } from "./jsonapi";

@@ -1,6 +1,6 @@
 import { workspaceAccess, type RunPrincipal } from "../auth";
-import type { Incoming, Reply } from "../http";
-import type { Route } from "../router";
+import type { Incoming, Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { accessibleRun, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, simpleError, type ApiError } from "./jsonapi";
 import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./runPath";

@@ -1,5 +1,5 @@
-import { emptyReply, type Incoming, type Reply } from "../http";
-import type { Route } from "../router";
+import { emptyReply, type Incoming, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { isRecord, now, randomId } from "../util";
 import { accessibleRun, organizationRefused, principalName, type Need, type RunContext } from "./context";
 import { errorReply, invalid, readDocument, simpleError } from "./jsonapi";

@@ -1,6 +1,6 @@
 import { workspaceAccess } from "../auth";
-import type { Incoming, Reply } from "../http";
-import type { Route } from "../router";
+import type { Incoming, Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import { hasOwn, isRecord, now, randomId } from "../util";
 import { accessibleWorkspace, organizationRefused, principalName, principalUserId, type RunContext } from "./context";

@@ -1,5 +1,5 @@
-import type { Incoming, Reply } from "../http";
-import type { Route } from "../router";
+import type { Incoming, Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { accessibleWorkspace, type RunContext } from "./context";
 import { API_PREFIX, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, documentReply, errorReply, simpleError, type ApiError } from "./jsonapi";
 import { includedFor, parseInclude, runResource } from "./run";

@@ -1,17 +1,17 @@
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
-import { handleControl } from "./control";
-import { faultAction, type Fault } from "./faults";
+import { handleControl } from "../control";
+import { faultAction, type Fault } from "../faults";
 import { header, jsonReply, type Incoming, type Reply } from "./http";
-import { handleRun } from "./runs";
-import { simpleError } from "./runs/jsonapi";
-import { isOwnOutbound } from "./runs/notificationDelivery";
-import type { Runtime } from "./runtime";
-import { handleSecrets, secretsMethod } from "./secrets";
+import { handleRun } from "../runs";
+import { simpleError } from "../runs/jsonapi";
+import { isOwnOutbound } from "../runs/notificationDelivery";
+import type { Runtime } from "../runtime";
+import { handleSecrets, secretsMethod } from "../secrets";
 import { hostRefusal, writeRefusal } from "./sites";
-import { secretsError } from "./secrets/envelope";
-import { listTakeover, serveNative } from "./list-takeover";
+import { secretsError } from "../secrets/envelope";
+import { listTakeover, serveNative } from "./listTakeover";
 
 const MAX_BODY = 10 * 1024 * 1024;
 // A snapshot holds every object of every cluster: a big emulator's is far past an API request's limit.
