@@ -9,7 +9,7 @@ import { registryControlRoutes } from "./secrets/registry/control";
 import { mfaControlRoutes } from "./secrets/mfa/control";
 import { runControlRoutes } from "./runs/control";
 import { runSeedRoutes } from "./runs/controlSeed";
-import { restoreSnapshot, SnapshotError, storesOf, takeSnapshot } from "./snapshot";
+import { restoreSnapshot, SnapshotError, storesOf, takeSnapshot } from "./persistence/snapshot";
 import { uiRoutes } from "./ui/routes";
 import { dict, isRecord } from "./util";
 import { count, timeoutOf, waitUntil } from "./waiting";

@@ -14,16 +14,16 @@ import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
 import { startAutoAdvance } from "./runs/runPath";
 import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";
-import { KeyedSerial } from "./serial";
-import { restoreSnapshot } from "./snapshot";
+import { KeyedSerial } from "./persistence/serial";
+import { restoreSnapshot } from "./persistence/snapshot";
 import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./transport/server";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, RunService } from "./runs/state";
-import type { EmulatorTokens } from "./state";
+import type { EmulatorTokens } from "./persistence/state";
 import { checkAllowedHost, sitesOf } from "./transport/sites";
-import { Store } from "./store";
+import { Store } from "./persistence/store";
 import { randomHex } from "./util";
 
-export type { EmulatorTokens } from "./state";
+export type { EmulatorTokens } from "./persistence/state";
 
 export interface EmulatorOptions {
   /** TCP port; 0 (the default) picks a free one. */
@@ -186,8 +186,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 }
 
 export { CONTROL_TOKEN_HEADER };
-export { readStateFile, STATE_KEY_ENV } from "./state-file";
-export { DEFAULT_FLUSH_MS } from "./store";
+export { readStateFile, STATE_KEY_ENV } from "./persistence/stateFile";
+export { DEFAULT_FLUSH_MS } from "./persistence/store";
 
 /** 127.0.0.0/8, ::1 and localhost: only this machine can connect, so control needs no token. */
 export function isLoopback(host: string): boolean {

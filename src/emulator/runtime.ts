@@ -2,11 +2,11 @@ import type { Clock } from "./clock";
 import type { Faults } from "./faults";
 import type { NextIds } from "./nextIds";
 import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./logs";
-import type { KeyedSerial } from "./serial";
+import type { KeyedSerial } from "./persistence/serial";
 import type { ReplicationNetwork } from "./secrets/replication/network";
 import type { RunService } from "./runs/state";
 import type { Sites } from "./transport/sites";
-import type { Store } from "./store";
+import type { Store } from "./persistence/store";
 
 /** Everything a handler may touch; one per running emulator, never module-level. */
 export interface Runtime {

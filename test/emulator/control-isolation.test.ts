@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { main } from "../../src/emulator/cli";
-import { stateKey, unseal } from "../../src/emulator/state-file";
+import { stateKey, unseal } from "../../src/emulator/persistence/stateFile";
 import { bearer, call, svcToken, useEmulator } from "./helpers";
 import { runsApi } from "./runs-helpers";
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { readStateFile } from "../../src/emulator";
-import { Store } from "../../src/emulator/store";
+import { Store } from "../../src/emulator/persistence/store";
 import { call, svcToken, useStateFile } from "./helpers";
 
 /**

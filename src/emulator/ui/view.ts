@@ -1,6 +1,6 @@
 import type { Runtime } from "../runtime";
-import { storesOf } from "../snapshot";
-import type { Store } from "../store";
+import { storesOf } from "../persistence/snapshot";
+import type { Store } from "../persistence/store";
 import { formatRequest } from "../logs";
 import { isRecord } from "../util";
 import { COMPLETED_STATUSES } from "../runs/state";
