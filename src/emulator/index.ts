@@ -1,16 +1,17 @@
 /**
- * The emulator's public entry (`pulumi-svc/emulator`). Layout (README.md, "Layout"): a folder per
- * service area (`runs/`, `secrets/<area>/`) mirroring the provider, one file per API object named as
- * the provider's, and per area where needed `index.ts` (its routes table), `state.ts` (its stored
- * model) and `control.ts` (its `/_emulator` rows). Imports point one way: objects → state → shared.
+ * The emulator's public entry (`pulumi-svc/emulator`). Layout (docs/emulator.md, "Layout"): a folder
+ * per service area (`runs/`, `secrets/<area>/`) mirroring the provider, one file per API object named
+ * as the provider's, and per area where needed `index.ts` (its routes table), `state.ts` (its stored
+ * model) and `control.ts` (its `/_emulator` rows); a folder per job both services share
+ * (`transport/`, `persistence/`, `control/`, `ui/`). Imports point one way: objects → state → shared.
  */
 import { Clock } from "./clock";
-import { Faults } from "./faults";
-import { NextIds } from "./nextIds";
+import { Faults } from "./control/faults";
+import { NextIds } from "./control/nextIds";
 import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
-import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
+import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./control/logs";
 import { startAutoAdvance } from "./runs/runPath";
 import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";

@@ -1,7 +1,7 @@
 import type { Clock } from "./clock";
-import type { Faults } from "./faults";
-import type { NextIds } from "./nextIds";
-import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./logs";
+import type { Faults } from "./control/faults";
+import type { NextIds } from "./control/nextIds";
+import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./control/logs";
 import type { KeyedSerial } from "./persistence/serial";
 import type { ReplicationNetwork } from "./secrets/replication/network";
 import type { RunService } from "./runs/state";
@@ -14,7 +14,7 @@ export interface Runtime {
   requests: Log<RawRequestEntry>;
   deliveries: Log<DeliveryEntry>;
   faults: Faults;
-  /** Ids to give the next objects of the kinds whose ids the services assign (nextIds.ts). */
+  /** Ids to give the next objects of the kinds whose ids the services assign (control/nextIds.ts). */
   nextIds: NextIds;
   sinks: Sinks;
   deliveryTimeoutMs: number;

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Log } from "../../src/emulator/logs";
+import { Log } from "../../src/emulator/control/logs";
 import { bearer, call, secretsApi, useEmulator } from "./helpers";
 import { runsApi } from "./runs-helpers";
 

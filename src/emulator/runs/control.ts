@@ -3,7 +3,7 @@ import { jsonReply, parseJson, type Incoming, type Reply } from "../transport/ht
 import type { Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import { hasOwn, isRecord, now, randomId } from "../util";
-import { count, timeoutOf, waitUntil } from "../waiting";
+import { count, timeoutOf, waitUntil } from "../control/waiting";
 import { API_PREFIX, documentReply } from "./jsonapi";
 import { emitAssessment } from "./notificationDelivery";
 import { runResource } from "./run";

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { handleControl } from "../control";
-import { faultAction, type Fault } from "../faults";
+import { faultAction, type Fault } from "../control/faults";
 import { header, jsonReply, type Incoming, type Reply } from "./http";
 import { handleRun } from "../runs";
 import { simpleError } from "../runs/jsonapi";
@@ -95,7 +95,7 @@ export async function listen(rt: Runtime, abort: AbortController, host: string, 
   };
 }
 
-/** Service requests are counted while the emulator holds them, and throttled when asked (faults.ts). */
+/** Service requests are counted while the emulator holds them, and throttled when asked (control/faults.ts). */
 async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const target = req.url ?? "/";
   const q = target.indexOf("?");

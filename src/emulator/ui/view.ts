@@ -1,7 +1,7 @@
 import type { Runtime } from "../runtime";
 import { storesOf } from "../persistence/snapshot";
 import type { Store } from "../persistence/store";
-import { formatRequest } from "../logs";
+import { formatRequest } from "../control/logs";
 import { isRecord } from "../util";
 import { COMPLETED_STATUSES } from "../runs/state";
 
