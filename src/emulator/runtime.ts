@@ -4,7 +4,7 @@ import type { NextIds } from "./control/nextIds";
 import type { DeliveryEntry, Log, RawRequestEntry, Sinks } from "./control/logs";
 import type { KeyedSerial } from "./persistence/serial";
 import type { ReplicationNetwork } from "./secrets/replication/network";
-import type { RunService } from "./runs/state";
+import type { RunService } from "./runs/runService";
 import type { Sites } from "./transport/sites";
 import type { Store } from "./persistence/store";
 
@@ -20,7 +20,7 @@ export interface Runtime {
   deliveryTimeoutMs: number;
   /** Aborted by close() so outbound deliveries and fault delays end with the emulator. */
   closing: AbortSignal;
-  /** Run-service timing, timer and delivery counters (runs/state.ts). */
+  /** Run-service timing, timer and delivery counters (runs/runService.ts). */
   runService: RunService;
   /** The cluster's clock: the run service's cool-offs and the secrets engines' lifetimes. */
   clock: Clock;

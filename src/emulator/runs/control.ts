@@ -8,7 +8,8 @@ import { API_PREFIX, documentReply } from "./jsonapi";
 import { emitAssessment } from "./notificationDelivery";
 import { runResource } from "./run";
 import { advanceTo, holdsLock, lockHolder, nextStep, pathAhead, step } from "./runPath";
-import { ADMIN_USER_ID, HOLDABLE_STATUSES, POLICY_MODES, RUN_STATUSES, type AssessmentResult, type Run, type RunStatus } from "./state";
+import { ADMIN_USER_ID, type AssessmentResult, type Run } from "./state";
+import { HOLDABLE_STATUSES, POLICY_MODES, RUN_STATUSES, type RunStatus } from "./vocabulary";
 
 /**
  * The run service's /_emulator endpoints (see the emulator README): driving runs (advance,

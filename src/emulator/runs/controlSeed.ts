@@ -5,23 +5,9 @@ import { isRecord, now, randomId } from "../util";
 import { fail, withObject } from "./control";
 import { DEFAULT_RUN_MESSAGE, buildRun, queueRun, type RunFields } from "./runCreate";
 import { timestampKey } from "./runPath";
-import {
-  COMPLETED_STATUSES,
-  DEFAULT_ORGANIZATION,
-  HOLDABLE_STATUSES,
-  OPERATIONS,
-  POLICY_MODES,
-  SOURCES,
-  insertRun,
-  type HoldableStatus,
-  type PolicyMode,
-  type Run,
-  type RunOperation,
-  type RunSource,
-  type RunState,
-  type RunStatus,
-  type WorkspaceSettings,
-} from "./state";
+import { insertRun } from "./runIndex";
+import { DEFAULT_ORGANIZATION, type Run, type RunState, type WorkspaceSettings } from "./state";
+import { COMPLETED_STATUSES, HOLDABLE_STATUSES, OPERATIONS, POLICY_MODES, SOURCES, type HoldableStatus, type PolicyMode, type RunOperation, type RunSource, type RunStatus } from "./vocabulary";
 
 /**
  * The run service's data put in by tests and examples: POST /_emulator/seed (organizations,

@@ -4,7 +4,8 @@ import type { Route } from "../transport/router";
 import { accessibleRun, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, simpleError, type ApiError } from "./jsonapi";
 import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./runPath";
-import { COMPLETED_STATUSES, type Run, type RunState, type RunStatus } from "./state";
+import type { Run, RunState } from "./state";
+import { COMPLETED_STATUSES, type RunStatus } from "./vocabulary";
 
 /**
  * The run document of the seed. `actions` follow the status (runPath.ts); `permissions` say what
