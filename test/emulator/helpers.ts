@@ -110,15 +110,6 @@ export function useReceiver(): Receiver {
   return receiver;
 }
 
-/** A port with nothing listening on it, for connection-refused cases. */
-export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** A raw TCP connection that collects everything the server writes. */
 export async function rawConnection(url: string): Promise<{ socket: net.Socket; data: () => string; waitFor(count: number, timeoutMs?: number): Promise<string[]>; closed: Promise<void> }> {
   const { hostname, port } = new URL(url);
