@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { bearer, call, useEmulator, useReceiver } from "./helpers";
+import { bearer, call, useEmulator } from "./helpers";
+import { useReceiver } from "../support/receiver";
 import { freePort } from "../support/ports";
 
 const { emu } = useEmulator({ deliveryTimeoutMs: 300 });

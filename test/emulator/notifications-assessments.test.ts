@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { beforeEach, describe, expect, test } from "vitest";
-import { bearer, call, useEmulator, useReceiver } from "./helpers";
+import { bearer, call, useEmulator } from "./helpers";
+import { useReceiver } from "../support/receiver";
 
 const { emu } = useEmulator({ deliveryTimeoutMs: 300 });
 const receiver = useReceiver();

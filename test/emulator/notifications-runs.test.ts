@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { bearer, call, useEmulator, useReceiver, type Received } from "./helpers";
+import { bearer, call, useEmulator } from "./helpers";
+import { useReceiver, type Received } from "../support/receiver";
 import { runsApi } from "./runs-helpers";
 
 // The default delivery timeout (10 s): a receiver slowed by a busy machine still answers in time.

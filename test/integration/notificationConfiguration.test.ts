@@ -1,16 +1,14 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { verifyNotificationConfiguration } from "../../src/runs";
 import { checked, created } from "../support/calls";
 import { control, requests, runApi, useEmulator } from "../support/emulator";
-import { startReceiver } from "../support/receiver";
+import { useReceiver } from "../support/receiver";
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
-let hook: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => { hook = await startReceiver(); });
-afterAll(async () => { await hook.close(); });
+const hook = useReceiver();
 
 const KIND = "runs:NotificationConfiguration";
 type Props = Record<string, any>;
@@ -22,7 +20,7 @@ const base = () => ({ workspaceId: emu().workspaceId, name: "ci", destinationTyp
 describe("notification configuration", () => {
   it("creates an enabled configuration after a signed verification request, and reads it back", async () => {
     hook.received.length = 0;
-    hook.setStatus(200);
+    hook.status = 200;
     const inputs = await checked(KIND, { ...base(), enabled: true, token: "hook-secret-1" });
     const { id, outs } = (await call(KIND, "create", [inputs])) as { id: string; outs: Props };
     expect(id).toMatch(/^nc-/);
@@ -41,23 +39,23 @@ describe("notification configuration", () => {
   });
 
   it("leaves nothing behind when verification fails on create", async () => {
-    hook.setStatus(500);
+    hook.status = 500;
     const inputs = await checked(KIND, { ...base(), enabled: true });
     const err = await rejectionOf(call(KIND, "create", [inputs]));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/^POST \/workspaces\/ws-example00000001\/notification-configurations: 400/);
     expect(await listed()).toEqual([]);
-    hook.setStatus(200);
+    hook.status = 200;
   });
 
   it("keeps the old configuration when verification fails on update", async () => {
-    hook.setStatus(200);
+    hook.status = 200;
     const { id, outs } = await created(KIND, { ...base(), enabled: false });
-    hook.setStatus(503);
+    hook.status = 503;
     await expect(call(KIND, "update", [id, outs, { ...outs, enabled: true, name: "renamed" }])).rejects.toThrow(/400/);
     const [only] = await listed();
     expect(only.attributes).toMatchObject({ name: "ci", enabled: false });
-    hook.setStatus(200);
+    hook.status = 200;
   });
 
   it("updates triggers in place and clears a removed token", async () => {
@@ -113,7 +111,7 @@ describe("notification configuration", () => {
 
   it("verifies through the function, and the Promise form validates its arguments first", async () => {
     const { id } = await created(KIND, base());
-    hook.setStatus(200);
+    hook.status = 200;
     const result = await verifyNotificationConfiguration({ id });
     expect(result.deliveryResponses[0]).toMatchObject({ successful: true, code: "200" });
     await expect(verifyNotificationConfiguration({ id: "" })).rejects.toThrow(/verifyNotificationConfiguration: invalid input: id: must not be empty/);
