@@ -1,48 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
 import net from "node:net";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import { afterEach, beforeEach } from "vitest";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
-import { mustStatus } from "../support/must";
-
-export interface Response {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
-
-/** One request on a fresh connection, so no pooled socket outlives a test's emulator. */
-export function call(
-  method: string,
-  url: string,
-  options: { headers?: Record<string, string>; body?: unknown; raw?: string } = {},
-): Promise<Response> {
-  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent: false, headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...options.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let json: unknown;
-        try {
-          json = text === "" ? undefined : JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+import { call } from "../support/http";
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" });
 export const svcToken = (token: string) => ({ "x-svc-token": token });
@@ -96,28 +58,6 @@ export function statusOf(response: string): number {
 
 export function bodyOf(response: string): string {
   return response.slice(response.indexOf("\r\n\r\n") + 4);
-}
-
-/**
- * One emulator for the whole file, reset before each test (unless `reset: false`, for files that
- * seed once and only read), so tests share the process but not the state. `emu` is filled in by
- * beforeAll, so a file can keep it in a const and build its helpers on it up front.
- */
-export function useEmulator({ reset = true, ...options }: EmulatorOptions & { reset?: boolean } = {}) {
-  const emu = {} as Emulator;
-  /** The emulator's own control endpoints, which take no token. */
-  const control = (method: string, path: string, body?: unknown) => call(method, `${emu.controlUrl}${path}`, { body });
-  beforeAll(async () => {
-    Object.assign(emu, await startEmulator(options));
-  });
-  // close is missing when the start itself failed; that failure is the one to report.
-  afterAll(() => emu.close?.());
-  if (reset) {
-    beforeEach(async () => {
-      mustStatus((await control("POST", "/reset")).status, 204, "POST /_emulator/reset");
-    });
-  }
-  return { emu, control };
 }
 
 /**

@@ -3,7 +3,8 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { RewritingSocket } from "../../src/emulator/transport/socket";
-import { call, rawConnection } from "./helpers";
+import { rawConnection } from "./helpers";
+import { call } from "../support/http";
 
 /** An HTTP server behind the LIST rewriter, as the emulator runs it, counting writes to the raw socket. */
 const writes: number[] = [];

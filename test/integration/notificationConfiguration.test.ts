@@ -13,9 +13,9 @@ const hook = useReceiver();
 const KIND = "runs:NotificationConfiguration";
 type Props = Record<string, any>;
 
-const listed = async (): Promise<Props[]> => (await runApi(emu(), "GET", `/workspaces/${emu().workspaceId}/notification-configurations`)).body.data;
+const listed = async (): Promise<Props[]> => (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/notification-configurations`)).body.data;
 
-const base = () => ({ workspaceId: emu().workspaceId, name: "ci", destinationType: "generic", url: hook.url, triggers: ["run:errored", "run:completed"] });
+const base = () => ({ workspaceId: emu.workspaceId, name: "ci", destinationType: "generic", url: hook.url, triggers: ["run:errored", "run:completed"] });
 
 describe("notification configuration", () => {
   it("creates an enabled configuration after a signed verification request, and reads it back", async () => {
@@ -24,7 +24,7 @@ describe("notification configuration", () => {
     const inputs = await checked(KIND, { ...base(), enabled: true, token: "hook-secret-1" });
     const { id, outs } = (await call(KIND, "create", [inputs])) as { id: string; outs: Props };
     expect(id).toMatch(/^nc-/);
-    expect(outs).toMatchObject({ workspaceId: emu().workspaceId, name: "ci", enabled: true, token: "hook-secret-1", triggers: ["run:completed", "run:errored"] });
+    expect(outs).toMatchObject({ workspaceId: emu.workspaceId, name: "ci", enabled: true, token: "hook-secret-1", triggers: ["run:completed", "run:errored"] });
     expect(outs.deliveryResponses[0]).toMatchObject({ url: hook.url, code: "200", successful: true });
 
     const got = hook.received.at(-1)!;
@@ -73,7 +73,7 @@ describe("notification configuration", () => {
   });
 
   it("manages email configurations with users", async () => {
-    const inputs = await checked(KIND, { workspaceId: emu().workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
+    const inputs = await checked(KIND, { workspaceId: emu.workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
     const { id, outs } = (await call(KIND, "create", [inputs])) as { id: string; outs: Props };
     expect(outs).toMatchObject({ destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
     expect(outs.url).toBeUndefined();
@@ -82,23 +82,23 @@ describe("notification configuration", () => {
   });
 
   it("does not duplicate a configuration when the create's response is lost (503 after the server acted)", async () => {
-    await control(emu(), "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu().workspaceId}/notification-configurations`, status: 503, when: "after", count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu.workspaceId}/notification-configurations`, status: 503, when: "after", count: 1 });
     const { id } = await created(KIND, base());
     const all = await listed();
     expect(all.map((c) => c.id)).toEqual([id]);
   });
 
   it("creates exactly one when the connection drops before the server acted", async () => {
-    await control(emu(), "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu().workspaceId}/notification-configurations`, drop: true, count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu.workspaceId}/notification-configurations`, drop: true, count: 1 });
     const { id } = await created(KIND, base());
     expect((await listed()).map((c) => c.id)).toEqual([id]);
-    const posts = (await requests(emu())).filter((r) => r.method === "POST");
+    const posts = (await requests(emu)).filter((r) => r.method === "POST");
     expect(posts).toHaveLength(2);
   });
 
   it("drops the configuration on refresh after an out-of-band delete", async () => {
     const { id, outs } = await created(KIND, base());
-    await runApi(emu(), "DELETE", `/notification-configurations/${id}`);
+    await runApi(emu, "DELETE", `/notification-configurations/${id}`);
     expect(await call(KIND, "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call(KIND, "delete", [id, outs])).resolves.toBeUndefined();
   });

@@ -5,7 +5,7 @@ import { control, requests, secretsApi, useEmulator } from "../support/emulator"
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
-const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, `/transform/${path}`, body);
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, `/transform/${path}`, body);
 
 async function noDiff(kind: string, outs: Props, news: Props) {
   const inputs = await checked(kind, news, outs);
@@ -32,11 +32,11 @@ describe("Role", () => {
   });
 
   it("rejects builtin/ names and bad lists at check, before any request", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     expect(await failures("secrets:TransformRole", { name: "builtin/x", transformations: [1] })).toEqual([
       'name: names starting with "builtin/" are reserved for the built-in objects', "transformations[0]: must be a string",
     ]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 });
 
@@ -172,13 +172,13 @@ describe("Template and Alphabet delete guards", () => {
 describe("StoreSchema and TokenizationKeyConfig", () => {
   it("the schema call runs with its own credentials, again when they change; gone with its store", async () => {
     await created("secrets:TransformStore", { name: "my", driver: "mysql", connectionString: "{{username}}:{{password}}@tcp(db)/t?parseTime=true", username: "u", password: "p" });
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const { id, outs } = await created("secrets:TransformStoreSchema", { store: "my", username: "admin", password: "adm1n" });
     expect(id).toBe("transform/stores/my/schema");
     const news = await checked("secrets:TransformStoreSchema", { store: "my", username: "admin", password: "other" }, outs);
     expect(await call("secrets:TransformStoreSchema", "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     await call("secrets:TransformStoreSchema", "update", [id, outs, news]);
-    expect((await requests(emu())).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
+    expect((await requests(emu)).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
     await raw("DELETE", "stores/my");
     expect(await call("secrets:TransformStoreSchema", "read", [id, outs])).toEqual({ id: "", props: {} });
   });
@@ -186,7 +186,7 @@ describe("StoreSchema and TokenizationKeyConfig", () => {
   it("runs again by itself when the Store's connectionString or schema change in place; refuses values that are not the store's", async () => {
     const store = { name: "my", driver: "mysql", connectionString: "{{username}}:{{password}}@tcp(db)/t?parseTime=true", username: "u", password: "p", schema: "one" };
     const s = await created("secrets:TransformStore", store);
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const args = { store: "my", username: "admin", password: "adm1n", connectionString: store.connectionString, schema: "one" };
     const { id, outs } = await created("secrets:TransformStoreSchema", args);
     expect(outs).toMatchObject({ connectionString: store.connectionString, schema: "one" });
@@ -202,15 +202,15 @@ describe("StoreSchema and TokenizationKeyConfig", () => {
     expect(await call("secrets:TransformStoreSchema", "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const { outs: after } = (await call("secrets:TransformStoreSchema", "update", [id, outs, news])) as { outs: Props };
     expect(after).toMatchObject({ connectionString: moved.connectionString, schema: "two" });
-    expect((await requests(emu())).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
+    expect((await requests(emu)).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
 
     // Values that are not the store's (a typo, another store's) are refused before the schema call.
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const wrong = await checked("secrets:TransformStoreSchema", { ...args, connectionString: store.connectionString, schema: "three" }, after);
     const err = await rejectionOf(call("secrets:TransformStoreSchema", "update", [id, after, wrong]));
     expect(err.message).toContain("connectionString: is not store my's connection_string on the server; pass the Store's own output (store.connectionString)");
     expect(err.message).toContain("schema: is not store my's schema on the server");
-    expect((await requests(emu())).filter((r) => r.path === "/v1/transform/stores/my/schema")).toEqual([]);
+    expect((await requests(emu)).filter((r) => r.path === "/v1/transform/stores/my/schema")).toEqual([]);
 
     // Changed out of band, the store shows in the schema's refresh: the next up runs the call again.
     await raw("POST", "stores/my", { type: "sql", driver: "mysql", connection_string: store.connectionString, username: "u", password: "p", schema: "four" });
