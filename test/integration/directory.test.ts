@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { redact } from "../../src/http";
 import * as directory from "../../src/secrets/directory";
-import { checked, created, type Props, type Res } from "../support/calls";
+import { checked, created, failures, type Props, type Res } from "../support/calls";
 import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
@@ -21,11 +21,6 @@ const seed = (...accounts: string[]) => control(emu, "POST", "/directory/account
 
 async function config(extra: Props = {}): Promise<Res> {
   return created(CONFIG, { binddn: BINDDN, bindpass: BINDPASS, url: "ldap://127.0.0.1:1", ...extra });
-}
-
-async function failures(kind: string, news: Props): Promise<Record<string, string>> {
-  const { failures } = (await call(kind, "check", [{}, news])) as { failures: { property: string; reason: string }[] };
-  return Object.fromEntries(failures.map((f) => [f.property, f.reason]));
 }
 
 describe("directory Config", () => {

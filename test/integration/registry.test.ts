@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { redact } from "../../src/http/redact";
 import * as registry from "../../src/secrets/registry";
-import { checked, created, type Props } from "../support/calls";
+import { checked, created, failures, type Props } from "../support/calls";
 import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
@@ -13,11 +13,6 @@ const POLICY = Buffer.from('service "" { policy = "read" }').toString("base64");
 
 const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, path, body);
 const managementToken = async () => (await control<{ token: string }>(emu, "POST", "/registry/tokens", { type: "management" })).token;
-
-async function failures(kind: string, news: Props): Promise<Record<string, string>> {
-  const { failures } = (await call(kind, "check", [{}, news])) as { failures: { property: string; reason: string }[] };
-  return Object.fromEntries(failures.map((f) => [f.property, f.reason]));
-}
 
 describe("registry AccessConfig", () => {
   it("creates with a management token, never reads it back, updates and deletes", async () => {

@@ -6,7 +6,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import * as replication from "../../src/secrets/replication";
 import { makeContext } from "../../src/core/context";
 import { walk } from "../../src/import/walk";
-import { checked, type Props } from "../support/calls";
+import { checked, failures, type Props } from "../support/calls";
 import { control, requests } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
@@ -53,11 +53,6 @@ const logged = async (i: number) => (await requests(emu.clusters[i])).map((r) =>
 
 async function create(kind: string, news: Props): Promise<{ id: string; outs: Props }> {
   return (await call(kind, "create", [await checked(kind, news)])) as { id: string; outs: Props };
-}
-
-async function failures(kind: string, news: Props): Promise<Record<string, string>> {
-  const { failures } = (await call(kind, "check", [{}, news])) as { failures: { property: string; reason: string }[] };
-  return Object.fromEntries(failures.map((f) => [f.property, f.reason]));
 }
 
 /** Primary on A, a token for `id`, and B enabled with it. */
