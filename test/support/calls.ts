@@ -27,7 +27,8 @@ export async function failureLines(kind: string, news: Props): Promise<string[]>
   return (await checkFailures(kind, news)).map((f) => `${f.property}: ${f.reason}`);
 }
 
-async function checkFailures(kind: string, news: Props): Promise<{ property: string; reason: string }[]> {
+/** What check says of inputs, as it says it: each failure's property and reason, in order. */
+export async function checkFailures(kind: string, news: Props): Promise<{ property: string; reason: string }[]> {
   return ((await call(kind, "check", [{}, news])) as { failures: { property: string; reason: string }[] }).failures;
 }
 
