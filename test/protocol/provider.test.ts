@@ -22,6 +22,26 @@ describe("the compiled provider through the real dynamic-provider host", () => {
     for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
   });
 
+  it("serializes each identity, plugin and MFA kind to a small text without tokens", async () => {
+    for (const kind of ["secrets:IdentityEntityAlias", "secrets:PluginCatalogEntry", "secrets:MfaDualFactorMethod"]) {
+      const text = await serializedProvider(kind);
+      expect(text).toContain(`"${kind}"`);
+      expect(Buffer.byteLength(text)).toBeLessThan(6000);
+      for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
+    }
+  });
+
+  it("serializes each directory and registry kind to a small text without tokens", async () => {
+    for (const kind of [
+      "secrets:DirectoryConfig", "secrets:DirectoryRole", "secrets:DirectoryLibrarySet", "secrets:DirectoryCheckOut", "secrets:RegistryAccessConfig", "secrets:RegistryRole",
+    ]) {
+      const text = await serializedProvider(kind);
+      expect(text).toContain(`"${kind}"`);
+      expect(Buffer.byteLength(text)).toBeLessThan(6000);
+      for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
+    }
+  });
+
   it("rejects bad inputs in check, naming the property, before any request", async () => {
     await control(emu, "DELETE", "/requests");
     const p = await serializedProvider("secrets:TransformTemplate");
