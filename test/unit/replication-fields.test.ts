@@ -2,23 +2,16 @@
 // the nearest known name, the declared lists are those the kinds had before the move (so state and
 // diffs are unchanged), every secret the records declare is redacted, and the status is read
 // through its record.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { kindDefinition } from "../../src/kinds";
 import { redact } from "../../src/http/redact";
 import { updatePrimary } from "../../src/secrets/replication";
 import { checkFailures } from "../support/calls";
+import { useEnv } from "../support/env";
 
 // check and function calls read the service's settings from the environment; nothing here reaches a server.
-const ENV = { SVC_SECRETS_URL: "http://127.0.0.1:9/v1", SVC_SECRETS_TOKEN: "unit-test-secrets-token" };
-const saved: Record<string, string | undefined> = {};
-beforeAll(() => {
-  for (const k of Object.keys(ENV)) saved[k] = process.env[k];
-  Object.assign(process.env, ENV);
-});
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-});
+useEnv({ SVC_SECRETS_URL: "http://127.0.0.1:9/v1", SVC_SECRETS_TOKEN: "unit-test-secrets-token" });
 
 describe("a misspelt property is refused at check, naming the nearest one", () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
