@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { header } from "./http";
+import { header } from "./transport/http";
 import { ADMIN_USER_ID, DEFAULT_ORGANIZATION, DEPLOYERS_TEAM_ID, MEMBER_USER_ID, type Workspace } from "./runs/state";
-import type { EmulatorTokens } from "./state";
+import type { EmulatorTokens } from "./persistence/state";
 
 export type RunPrincipal =
   | { kind: "user"; userId: string; role: "admin" | "member" }

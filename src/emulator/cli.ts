@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { MAX_CLUSTERS, startEmulator, type Emulator, type EmulatorOptions } from "./index";
-import { checkAllowedHost } from "./sites";
+import { checkAllowedHost } from "./transport/sites";
 
 /**
  * Someone who starts the command wants runs to finish by themselves: a queued run would otherwise

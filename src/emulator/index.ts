@@ -1,29 +1,31 @@
 /**
- * The emulator's public entry (`pulumi-svc/emulator`). Layout (README.md, "Layout"): a folder per
- * service area (`runs/`, `secrets/<area>/`) mirroring the provider, one file per API object named as
- * the provider's, and per area where needed `index.ts` (its routes table), `state.ts` (its stored
- * model) and `control.ts` (its `/_emulator` rows). Imports point one way: objects → state → shared.
+ * The emulator's public entry (`pulumi-svc/emulator`). Layout (docs/emulator.md, "Layout"): a folder
+ * per service area (`runs/`, `secrets/<area>/`) mirroring the provider, one file per API object named
+ * as the provider's, and per area where needed `index.ts` (its routes table), `state.ts` (its stored
+ * model) and `control.ts` (its `/_emulator` rows); a folder per job both services share
+ * (`transport/`, `persistence/`, `control/`, `ui/`). Imports point one way: objects → state → shared.
  */
 import { Clock } from "./clock";
-import { Faults } from "./faults";
-import { NextIds } from "./nextIds";
+import { Faults } from "./control/faults";
+import { NextIds } from "./control/nextIds";
 import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
-import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./logs";
+import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./control/logs";
 import { startAutoAdvance } from "./runs/runPath";
 import { ReplicationNetwork } from "./secrets/replication/network";
 import type { Runtime } from "./runtime";
-import { KeyedSerial } from "./serial";
-import { restoreSnapshot } from "./snapshot";
-import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./server";
-import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID, RunService } from "./runs/state";
-import type { EmulatorTokens } from "./state";
-import { checkAllowedHost, sitesOf } from "./sites";
-import { Store } from "./store";
+import { KeyedSerial } from "./persistence/serial";
+import { restoreSnapshot } from "./persistence/snapshot";
+import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./transport/server";
+import { RunService } from "./runs/runService";
+import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID } from "./runs/state";
+import type { EmulatorTokens } from "./persistence/state";
+import { checkAllowedHost, sitesOf } from "./transport/sites";
+import { Store } from "./persistence/store";
 import { randomHex } from "./util";
 
-export type { EmulatorTokens } from "./state";
+export type { EmulatorTokens } from "./persistence/state";
 
 export interface EmulatorOptions {
   /** TCP port; 0 (the default) picks a free one. */
@@ -186,8 +188,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 }
 
 export { CONTROL_TOKEN_HEADER };
-export { readStateFile, STATE_KEY_ENV } from "./state-file";
-export { DEFAULT_FLUSH_MS } from "./store";
+export { readStateFile, STATE_KEY_ENV } from "./persistence/stateFile";
+export { DEFAULT_FLUSH_MS } from "./persistence/store";
 
 /** 127.0.0.0/8, ::1 and localhost: only this machine can connect, so control needs no token. */
 export function isLoopback(host: string): boolean {

@@ -15,12 +15,12 @@
 // was given (tokens, passwords and keys must be).
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { codeBlocks, commandFiles, shellBlocks, splitCommand, type ShellBlock, type ShellCommand } from "../support/markdown";
+import { freePort } from "../support/ports";
 import { postgresUnavailable, startPostgres, type Postgres } from "../support/postgres";
 import { requireReal, requiredButMissing } from "../support/real";
 import { cliPath, describeCli, installation, sdkDir } from "../cli/cli";
@@ -142,17 +142,6 @@ describe("the shell commands of the README and docs/", () => {
 
 // ---------------------------------------------------------------------------------------------------
 // Running them.
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const BASE_ENV: Record<string, string | undefined> = {};
 for (const [k, v] of Object.entries(process.env)) {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { main, parseArgs } from "../../src/emulator/cli";
 import type { Emulator } from "../../src/emulator";
-import { bearer, call } from "./helpers";
+import { bearer } from "./helpers";
+import { call } from "../support/http";
 
 let running: Emulator | undefined;
 afterEach(async () => {

@@ -1,11 +1,13 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Log } from "../../src/emulator/logs";
-import { bearer, call, secretsApi, useEmulator } from "./helpers";
+import { Log } from "../../src/emulator/control/logs";
+import { bearer, secretsApi } from "./helpers";
+import { call } from "../support/http";
+import { controlResponse, useEmulator } from "../support/emulator";
 import { runsApi } from "./runs-helpers";
 
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const admin = () => bearer(emu.tokens.runAdmin);
 const ncList = () => `${emu.runUrl}/workspaces/${emu.workspaceId}/notification-configurations`;
 const ncBody = (a: Record<string, unknown>) => ({ data: { type: "notification-configurations", attributes: { name: "hook", "destination-type": "generic", url: slow.url, ...a } } });
@@ -139,9 +141,9 @@ describe("request log", () => {
   });
 
   test("entries are formatted when read: ISO timestamp and query object", async () => {
-    await control("DELETE", "/requests");
+    await controlResponse(emu, "DELETE", "/requests");
     await call("GET", `${emu.secretsUrl}/transform/alphabet/x?a=1&b=two`, { headers: secretsApi(emu).root() });
-    const [entry] = (await control("GET", "/requests")).json.requests;
+    const [entry] = (await controlResponse(emu, "GET", "/requests")).json.requests;
     expect(entry).toMatchObject({ method: "GET", path: "/v1/transform/alphabet/x", query: { a: "1", b: "two" }, status: 404 });
     expect(entry.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });

@@ -6,11 +6,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { main } from "../../src/emulator/cli";
-import { stateKey, unseal } from "../../src/emulator/state-file";
-import { bearer, call, svcToken, useEmulator } from "./helpers";
+import { stateKey, unseal } from "../../src/emulator/persistence/stateFile";
+import { bearer, svcToken } from "./helpers";
+import { call } from "../support/http";
+import { controlResponse, useEmulator } from "../support/emulator";
 import { runsApi } from "./runs-helpers";
 
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 
 /** Answers every request with a redirect to `location()`, counting what it got. */
 const redirector = { url: "", hits: 0, location: "" };
@@ -61,7 +63,7 @@ describe("outbound requests never reach the control endpoints", () => {
     expect(res.status).toBe(400);
     expect(res.json.errors[0].title).toBe("verification failed");
     expect(await alive()).toBe(200);
-    const deliveries = (await control("GET", "/deliveries")).json.deliveries;
+    const deliveries = (await controlResponse(emu, "GET", "/deliveries")).json.deliveries;
     // Either the control plane answered 403 or the address was not reachable at all; never a 2xx.
     const codes = deliveries.map((d: { response: { code: string } | null }) => d.response?.code ?? "none");
     expect(codes.every((c: string) => c === "403" || c === "none")).toBe(true);
@@ -80,7 +82,7 @@ describe("outbound requests never reach the control endpoints", () => {
   test("the emulator's webhook sinks still receive deliveries", async () => {
     const res = await createEnabledNc(`${emu.controlUrl}/sink/ci`);
     expect(res.status).toBe(201);
-    const sink = await control("GET", "/sinks/ci");
+    const sink = await controlResponse(emu, "GET", "/sinks/ci");
     expect(sink.json.requests).toHaveLength(1);
   });
 
@@ -146,7 +148,7 @@ describe("outbound requests never reach the control endpoints", () => {
   });
 
   test("direct control requests from a client still work", async () => {
-    expect((await control("GET", "/faults")).status).toBe(200);
+    expect((await controlResponse(emu, "GET", "/faults")).status).toBe(200);
   });
 });
 
@@ -215,7 +217,7 @@ describe("pages of other sites (the attacker's requests, as a browser sends them
 
   test("a foreign Origin changes nothing: reset with and without a body, a fault, the clock, a snapshot", async () => {
     const alive = await canary();
-    const snapshot = (await control("GET", "/snapshot")).text;
+    const snapshot = (await controlResponse(emu, "GET", "/snapshot")).text;
     const tries: [string, string, string | undefined][] = [
       ["POST", "/reset", undefined],
       ["POST", "/reset", "{}"],
@@ -229,7 +231,7 @@ describe("pages of other sites (the attacker's requests, as a browser sends them
       expect(res.json.error).toContain("origin https://evil.example may not change the emulator");
     }
     expect(await alive()).toBe(200);
-    expect((await control("GET", "/faults")).json.faults).toEqual([]);
+    expect((await controlResponse(emu, "GET", "/faults")).json.faults).toEqual([]);
   });
 
   test("a body a page can send without asking (text/plain, a form) changes nothing and gets 415", async () => {
@@ -241,7 +243,7 @@ describe("pages of other sites (the attacker's requests, as a browser sends them
       expect(reset.status, type).toBe(415);
     }
     expect(await alive()).toBe(200);
-    expect((await control("GET", "/faults")).json.faults).toEqual([]);
+    expect((await controlResponse(emu, "GET", "/faults")).json.faults).toEqual([]);
   });
 
   test("the emulator's own origin, and a tool that sends JSON without an Origin, still change it", async () => {

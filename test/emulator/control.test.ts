@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { bearer, call, svcToken, useEmulator } from "./helpers";
+import { bearer, svcToken } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator();
 

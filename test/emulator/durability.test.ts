@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { readStateFile } from "../../src/emulator";
-import { Store } from "../../src/emulator/store";
-import { call, svcToken, useStateFile } from "./helpers";
+import { Store } from "../../src/emulator/persistence/store";
+import { svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
 
 /**
  * Durability without a clock deciding: the window itself (a change is on disk flushMs after it was

@@ -1,123 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
 import net from "node:net";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import { afterEach, beforeEach } from "vitest";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
-import { mustStatus } from "../support/must";
-
-export interface Response {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json: any;
-}
-
-/** One request on a fresh connection, so no pooled socket outlives a test's emulator. */
-export function call(
-  method: string,
-  url: string,
-  options: { headers?: Record<string, string>; body?: unknown; raw?: string } = {},
-): Promise<Response> {
-  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent: false, headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...options.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let json: unknown;
-        try {
-          json = text === "" ? undefined : JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+import { call } from "../support/http";
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" });
 export const svcToken = (token: string) => ({ "x-svc-token": token });
-
-export interface Received {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-export interface Receiver {
-  url: string;
-  received: Received[];
-  /** The status it answers with; tests change it. */
-  status: number;
-  /** When true it holds each request, unanswered, until release() (or the end of the file). */
-  hang: boolean;
-  /** Answers every held request with `status`; how many there were. */
-  release(): number;
-}
-
-/** A webhook receiver on 127.0.0.1 for the whole file, emptied and answering 200 again before each test. */
-export function useReceiver(): Receiver {
-  let held: http.ServerResponse[] = [];
-  const answer = (res: http.ServerResponse) => {
-    res.writeHead(receiver.status, { "content-type": "text/plain", "x-receiver": "yes" });
-    res.end(`received ${receiver.status}`);
-  };
-  const receiver: Receiver = {
-    url: "", received: [], status: 200, hang: false,
-    release: () => {
-      const all = held;
-      held = [];
-      all.forEach(answer);
-      return all.length;
-    },
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      receiver.received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      if (receiver.hang) held.push(res);
-      else answer(res);
-    });
-  });
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  });
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  beforeEach(() => {
-    held = [];
-    receiver.received.length = 0;
-    receiver.status = 200;
-    receiver.hang = false;
-  });
-  return receiver;
-}
-
-/** A port with nothing listening on it, for connection-refused cases. */
-export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A raw TCP connection that collects everything the server writes. */
 export async function rawConnection(url: string): Promise<{ socket: net.Socket; data: () => string; waitFor(count: number, timeoutMs?: number): Promise<string[]>; closed: Promise<void> }> {
@@ -168,28 +58,6 @@ export function statusOf(response: string): number {
 
 export function bodyOf(response: string): string {
   return response.slice(response.indexOf("\r\n\r\n") + 4);
-}
-
-/**
- * One emulator for the whole file, reset before each test (unless `reset: false`, for files that
- * seed once and only read), so tests share the process but not the state. `emu` is filled in by
- * beforeAll, so a file can keep it in a const and build its helpers on it up front.
- */
-export function useEmulator({ reset = true, ...options }: EmulatorOptions & { reset?: boolean } = {}) {
-  const emu = {} as Emulator;
-  /** The emulator's own control endpoints, which take no token. */
-  const control = (method: string, path: string, body?: unknown) => call(method, `${emu.controlUrl}${path}`, { body });
-  beforeAll(async () => {
-    Object.assign(emu, await startEmulator(options));
-  });
-  // close is missing when the start itself failed; that failure is the one to report.
-  afterAll(() => emu.close?.());
-  if (reset) {
-    beforeEach(async () => {
-      mustStatus((await control("POST", "/reset")).status, 204, "POST /_emulator/reset");
-    });
-  }
-  return { emu, control };
 }
 
 /**

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { ListRewriter } from "../../src/emulator/list-rewrite";
-import { bodyOf, call, rawConnection, statusOf, svcToken, useEmulator } from "./helpers";
+import { ListRewriter } from "../../src/emulator/transport/listRewrite";
+import { bodyOf, rawConnection, statusOf, svcToken } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator({ reset: false });
 beforeAll(async () => {

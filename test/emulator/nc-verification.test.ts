@@ -1,6 +1,10 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { bearer, call, closedPort, useEmulator, useReceiver } from "./helpers";
+import { bearer } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
+import { useReceiver } from "../support/receiver";
+import { freePort } from "../support/ports";
 
 const { emu } = useEmulator({ deliveryTimeoutMs: 300 });
 const receiver = useReceiver();
@@ -58,7 +62,7 @@ describe("verification on create", () => {
 
   test.each([
     ["a non-2xx answer", async () => { receiver.status = 500; return receiver.url; }],
-    ["connection refused", async () => `http://127.0.0.1:${await closedPort()}/hook`],
+    ["connection refused", async () => `http://127.0.0.1:${await freePort()}/hook`],
     ["a timeout", async () => { receiver.hang = true; return receiver.url; }],
   ])("%s → 400 and nothing saved", async (_name, setup) => {
     const url = await setup();
@@ -176,7 +180,7 @@ describe("verify action", () => {
 describe("verifyDestinations off (PUT /_emulator/settings)", () => {
   test("a verification is recorded but not sent, and succeeds: a destination out of reach does not refuse the write; reset turns it back on", async () => {
     expect((await call("PUT", `${emu.controlUrl}/settings`, { body: { verifyDestinations: false } })).json.verifyDestinations).toBe(false);
-    const res = await call("POST", listUrl(), { headers: admin(), body: body({ enabled: true, url: `http://127.0.0.1:${await closedPort()}/hook` }) });
+    const res = await call("POST", listUrl(), { headers: admin(), body: body({ enabled: true, url: `http://127.0.0.1:${await freePort()}/hook` }) });
     expect(res.status).toBe(201);
     expect((await patch(res.json.data.id, { name: "renamed" })).status).toBe(200);
     expect(receiver.received).toHaveLength(0);

@@ -1,6 +1,9 @@
 import { createHmac } from "node:crypto";
 import { beforeEach, describe, expect, test } from "vitest";
-import { bearer, call, useEmulator, useReceiver } from "./helpers";
+import { bearer } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
+import { useReceiver } from "../support/receiver";
 
 const { emu } = useEmulator({ deliveryTimeoutMs: 300 });
 const receiver = useReceiver();

@@ -1,7 +1,10 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { bearer, call, useEmulator, useReceiver, type Received } from "./helpers";
+import { bearer } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
+import { useReceiver, type Received } from "../support/receiver";
 import { runsApi } from "./runs-helpers";
 
 // The default delivery timeout (10 s): a receiver slowed by a busy machine still answers in time.

@@ -2,7 +2,8 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readStateFile, startEmulator } from "../../src/emulator";
-import { bearer, call, svcToken, useStateFile } from "./helpers";
+import { bearer, svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
 
 const state = useStateFile("emu-state-");
 

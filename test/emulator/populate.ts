@@ -1,6 +1,8 @@
 import { expect } from "vitest";
 import type { Emulator } from "../../src/emulator";
-import { bearer, call, svcToken, type Response } from "./helpers";
+import { bearer, svcToken } from "./helpers";
+import { controlResponse } from "../support/emulator";
+import { call, type Response } from "../support/http";
 
 /** Objects of every engine and both services, for the snapshot and web page tests. */
 
@@ -18,7 +20,7 @@ export function clients(emu: Emulator, i = 0) {
   const c = emu.clusters[i];
   const sec = (method: string, path: string, body?: unknown) => call(method, `${c.secretsUrl}/${path}`, { headers: svcToken(c.tokens.secretsRoot), body });
   const run = (method: string, path: string, body?: unknown) => call(method, `${emu.runUrl}${path}`, { headers: bearer(emu.tokens.runAdmin), body });
-  const control = (method: string, path: string, body?: unknown) => call(method, `${c.controlUrl}${path}`, { body });
+  const control = (method: string, path: string, body?: unknown) => controlResponse(c, method, path, body);
   return { sec, run, control };
 }
 

@@ -1,8 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { call, secretsApi, svcToken, useEmulator } from "./helpers";
+import { secretsApi, svcToken } from "./helpers";
+import { call } from "../support/http";
+import { controlResponse, useEmulator } from "../support/emulator";
 
 /** What real clients call before anything else: go-tfe's ping, health probes, token self-lookup. */
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe("run service ping", () => {
@@ -44,21 +46,21 @@ describe("token self-lookup", () => {
     expect((await call("GET", `${emu.secretsUrl}/auth/token/lookup-self`)).status).toBe(403);
     expect((await call("GET", `${emu.secretsUrl}/auth/token/lookup-self`, { headers: svcToken("emu-sec-wrong") })).status).toBe(403);
     // auth/ is a fixed path: nothing can be mounted there.
-    expect((await control("POST", "/mounts", { path: "auth/x", type: "transform" })).status).toBe(400);
+    expect((await controlResponse(emu, "POST", "/mounts", { path: "auth/x", type: "transform" })).status).toBe(400);
   });
 });
 
 describe("request_id", () => {
   test("a fresh UUID on every secrets answer, the leased ones (check-out, registry creds) included", async () => {
     const dir = secretsApi(emu, "directory/");
-    expect((await control("POST", "/directory/accounts", { accounts: ["a"] })).status).toBe(200);
+    expect((await controlResponse(emu, "POST", "/directory/accounts", { accounts: ["a"] })).status).toBe(200);
     expect((await dir.post("config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "bind-pass-probe", url: "ldap://127.0.0.1:1" })).status).toBe(204);
     expect((await dir.post("library/s", { service_account_names: ["a"], ttl: "1h" })).status).toBe(204);
     const checkOut = await dir.post("library/s/check-out", {});
     expect(checkOut.status).toBe(200);
 
     const reg = secretsApi(emu, "registry/");
-    const management = (await control("POST", "/registry/tokens", { type: "management" })).json.token;
+    const management = (await controlResponse(emu, "POST", "/registry/tokens", { type: "management" })).json.token;
     expect((await reg.post("config/access", { address: "registry:8500", token: management })).status).toBe(204);
     expect((await reg.post("roles/m", { token_type: "management" })).status).toBe(204);
     const creds = await reg.get("creds/m");

@@ -1,11 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { bearer, call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
+import { bearer, secretsApi, svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
+import { controlResponse, useEmulator } from "../support/emulator";
 
 /** Names an object literal inherits; each must behave like any other name. */
 const NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"];
 
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const api = secretsApi(emu);
 
 describe.each(NAMES)("the name %s", (name) => {
@@ -50,7 +52,7 @@ describe.each(NAMES)("the name %s", (name) => {
     const body = { data: { type: "notification-configurations", attributes: { name: "n", "destination-type": "generic", url: "https://h.example.com/" } } };
     expect((await call("POST", ncs, { headers, body })).status).toBe(404);
     expect((await call("GET", `${emu.runUrl}/notification-configurations/${encodeURIComponent(name)}`, { headers })).status).toBe(404);
-    expect((await control("POST", "/seed", { workspaces: [{ id: name, name: "proto" }] })).status).toBe(200);
+    expect((await controlResponse(emu, "POST", "/seed", { workspaces: [{ id: name, name: "proto" }] })).status).toBe(200);
     expect((await call("POST", ncs, { headers, body })).status).toBe(201);
     expect((await call("GET", ncs, { headers })).json.data).toHaveLength(1);
   });

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
-import { bearer, call, useEmulator } from "./helpers";
+import { bearer } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 import { mustStatus } from "../support/must";
 
 const { emu } = useEmulator();

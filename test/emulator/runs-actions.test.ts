@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { call, useEmulator } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 import { runsApi, type Who } from "./runs-helpers";
 
 const { emu } = useEmulator();

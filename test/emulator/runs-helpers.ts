@@ -1,5 +1,7 @@
 import type { Emulator, EmulatorTokens } from "../../src/emulator";
-import { bearer, call, type Response } from "./helpers";
+import { bearer } from "./helpers";
+import { controlResponse } from "../support/emulator";
+import { call, type Response } from "../support/http";
 
 /** Raw-HTTP shorthands for the run endpoints and their control endpoints; each test still sees every status. */
 export type Who = keyof Pick<EmulatorTokens, "runAdmin" | "runMember" | "runTeam" | "runOrganization">;
@@ -42,7 +44,7 @@ export function runsApi(emu: Emulator) {
       return call("GET", `${emu.runUrl}/workspaces/${workspaceId}/runs${query}`, { headers: headers(who) });
     },
     advance(id: string, to?: string): Promise<Response> {
-      return call("POST", `${emu.controlUrl}/runs/${id}/advance`, { body: to === undefined ? {} : { to } });
+      return controlResponse(emu, "POST", `/runs/${id}/advance`, to === undefined ? {} : { to });
     },
     /** Advances to `to`, failing loudly when the emulator refuses. */
     async advanceTo(id: string, to: string): Promise<void> {
@@ -50,16 +52,16 @@ export function runsApi(emu: Emulator) {
       if (res.status !== 200) throw new Error(`advance ${id} to ${to}: ${res.status} ${res.text}`);
     },
     outcome(id: string, body: Record<string, unknown>): Promise<Response> {
-      return call("POST", `${emu.controlUrl}/runs/${id}/outcome`, { body });
+      return controlResponse(emu, "POST", `/runs/${id}/outcome`, body);
     },
     seed(body: Record<string, unknown>): Promise<Response> {
-      return call("POST", `${emu.controlUrl}/seed`, { body });
+      return controlResponse(emu, "POST", "/seed", body);
     },
     bulk(body: Record<string, unknown>): Promise<Response> {
-      return call("POST", `${emu.controlUrl}/runs`, { body });
+      return controlResponse(emu, "POST", "/runs", body);
     },
     settings(body: Record<string, unknown>): Promise<Response> {
-      return call("PUT", `${emu.controlUrl}/settings`, { body });
+      return controlResponse(emu, "PUT", "/settings", body);
     },
   };
   return api;

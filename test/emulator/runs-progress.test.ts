@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { call, useEmulator } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 import { runsApi } from "./runs-helpers";
 
 const { emu } = useEmulator();

@@ -1,17 +1,19 @@
 import { describe, expect, test } from "vitest";
 import { useSlapd, setPassword } from "../support/slapd";
-import { call, secretsApi, useEmulator } from "./helpers";
+import { secretsApi } from "./helpers";
+import { call } from "../support/http";
+import { controlResponse, useEmulator } from "../support/emulator";
 
 /** The directory engine against a real OpenLDAP server: every password is proven by binding to it. */
 const { slapd } = useSlapd();
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const { post, get, del } = secretsApi(emu, "directory/");
 
 async function configure(extra: Record<string, unknown> = {}) {
   const s = slapd();
   const res = await post("config", { url: s.url, binddn: s.adminDn, bindpass: s.adminPassword, userdn: s.usersDn, length: 24, ...extra });
   expect(res.status, res.text).toBe(204);
-  expect((await control("GET", "/directory")).json.backend).toBe("ldap");
+  expect((await controlResponse(emu, "GET", "/directory")).json.backend).toBe("ldap");
 }
 
 let n = 0;
@@ -89,7 +91,7 @@ describe("directory engine on a real OpenLDAP server", () => {
     expect((await post("roles/r", { service_account_name: svc })).status).toBe(204);
     const pw = (await get("creds/r")).json.data.current_password;
     expect(await slapd().binds(slapd().userDn(svc), pw)).toBe(true);
-    const bind = await control("POST", "/directory/bind", { name: slapd().userDn(svc), password: pw });
+    const bind = await controlResponse(emu, "POST", "/directory/bind", { name: slapd().userDn(svc), password: pw });
     expect(bind.json.ok).toBe(true);
     await del("roles/r");
   });

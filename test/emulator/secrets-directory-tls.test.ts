@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { useSlapd } from "../support/slapd";
-import { secretsApi, useEmulator } from "./helpers";
+import { secretsApi } from "./helpers";
+import { useEmulator } from "../support/emulator";
 
 /** The directory engine over TLS to a real slapd: ldaps:// and StartTLS, verified with the given CA. */
 const { slapd } = useSlapd({ tls: true });

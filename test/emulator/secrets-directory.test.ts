@@ -2,19 +2,21 @@ import { readStateFile } from "../../src/emulator";
 import { readFileSync } from "node:fs";
 import * as net from "node:net";
 import { describe, expect, test } from "vitest";
-import { call, secretsApi, useEmulator, useStateFile } from "./helpers";
+import { secretsApi, useStateFile } from "./helpers";
+import { call } from "../support/http";
+import { controlResponse, useEmulator } from "../support/emulator";
 
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const api = secretsApi(emu, "directory/");
 const { post, get, list, del } = api;
 
 const CONFIG = { binddn: "cn=admin,dc=example,dc=org", bindpass: "initial-bind-pass", url: "ldap://127.0.0.1:1" };
 
 async function seedAccounts(...names: string[]) {
-  expect((await control("POST", "/directory/accounts", { accounts: names })).status).toBe(200);
+  expect((await controlResponse(emu, "POST", "/directory/accounts", { accounts: names })).status).toBe(200);
 }
 async function binds(name: string, password: string): Promise<boolean> {
-  const res = await control("POST", "/directory/bind", { name, password });
+  const res = await controlResponse(emu, "POST", "/directory/bind", { name, password });
   expect(res.status).toBe(200);
   return res.json.ok;
 }
@@ -23,7 +25,7 @@ async function configured(extra: Record<string, unknown> = {}) {
 }
 /** Passes time on the emulator's clock, which the engine's lifetimes and timestamps read. */
 async function advance(ms: number) {
-  expect((await control("POST", "/clock/advance", { ms })).status).toBe(200);
+  expect((await controlResponse(emu, "POST", "/clock/advance", { ms })).status).toBe(200);
 }
 async function librarySet(name: string, accounts: string[], extra: Record<string, unknown> = {}) {
   const res = await post(`library/${name}`, { name, service_account_names: accounts, ...extra });
@@ -41,7 +43,7 @@ describe("config", () => {
       connection_timeout: 2, request_timeout: 90, last_rotation_tolerance: 10,
     });
     expect(read.text).not.toContain(CONFIG.bindpass);
-    expect((await control("GET", "/directory")).json.backend).toBe("builtin");
+    expect((await controlResponse(emu, "GET", "/directory")).json.backend).toBe("builtin");
     expect((await del("config")).status).toBe(204);
     expect((await get("config")).status).toBe(404);
   });
@@ -143,7 +145,7 @@ describe("roles and credentials", () => {
     await post("roles/r", { service_account_name: "svc" });
     // Set later than the service set it: the directory's time stamp is on the emulator's clock.
     await advance(1_000);
-    await control("POST", "/directory/accounts", { accounts: [{ name: "svc", password: "changed-by-hand" }] });
+    await controlResponse(emu, "POST", "/directory/accounts", { accounts: [{ name: "svc", password: "changed-by-hand" }] });
     const creds = (await get("creds/r")).json.data;
     expect(creds.current_password).not.toBe("changed-by-hand");
     expect(await binds("svc", creds.current_password)).toBe(true);
@@ -195,10 +197,10 @@ describe("library", () => {
   test("create checks in (rotates) every account; read; status; list", async () => {
     await seedAccounts("a", "b");
     await configured();
-    const before = (await control("GET", "/directory")).json.accounts;
+    const before = (await controlResponse(emu, "GET", "/directory")).json.accounts;
     await advance(1_000);
     await librarySet("s", ["a", "b"], { ttl: "1h", max_ttl: "2h" });
-    const after = (await control("GET", "/directory")).json.accounts;
+    const after = (await controlResponse(emu, "GET", "/directory")).json.accounts;
     for (let i = 0; i < 2; i++) expect(after[i].password_last_set > before[i].password_last_set).toBe(true);
     expect((await get("library/s")).json.data).toEqual({ service_account_names: ["a", "b"], ttl: 3600, max_ttl: 7200, disable_check_in_enforcement: false });
     expect((await get("library/s/status")).json.data).toEqual({ a: { available: true }, b: { available: true } });
@@ -318,9 +320,8 @@ describe("control and persistence", () => {
   const files = useStateFile("svc-dir-");
   test("accounts, config and loans survive a restart; the state file holds no account password of the built-in directory", async () => {
     const a = await files.start();
-    const ctl = (method: string, path: string, body?: unknown) => call(method, `${a.controlUrl}${path}`, { body });
-    const api2 = secretsApi(a, "directory/");
-    await ctl("POST", "/directory/accounts", { accounts: [{ name: "a", password: "seeded-password-4f1e" }] });
+        const api2 = secretsApi(a, "directory/");
+    await controlResponse(a, "POST", "/directory/accounts", { accounts: [{ name: "a", password: "seeded-password-4f1e" }] });
     await api2.post("config", CONFIG);
     await api2.post("library/s", { service_account_names: ["a"] });
     const out = (await api2.post("library/s/check-out", {})).json.data;

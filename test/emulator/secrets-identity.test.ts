@@ -1,7 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
+import { secretsApi, svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
+import { controlResponse, useEmulator } from "../support/emulator";
 
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const { root, url, post, get, del } = secretsApi(emu);
 
 const ALICE = "ent-alice0000000001";
@@ -18,7 +20,7 @@ async function alias(body: Record<string, unknown> = {}): Promise<string> {
 
 describe("seeded identity", () => {
   test("entities and auth mounts are seeded and listed by the control endpoint", async () => {
-    const res = await control("GET", "/identity");
+    const res = await controlResponse(emu, "GET", "/identity");
     expect(res.status).toBe(200);
     expect(res.json.entities).toEqual([
       { id: ALICE, name: "alice" },
@@ -154,7 +156,7 @@ describe("entity aliases", () => {
 
 describe("the identity control endpoint", () => {
   test("adds entities and auth mounts that aliases can use", async () => {
-    const res = await control("POST", "/identity", { entities: [{ name: "carol" }, { id: "ent-dave", name: "dave" }], authMounts: [{ path: "ldap", type: "ldap" }, { path: "/auth/edge/", type: "approle", accessor: "auth_approle_edge0001", local: true }] });
+    const res = await controlResponse(emu, "POST", "/identity", { entities: [{ name: "carol" }, { id: "ent-dave", name: "dave" }], authMounts: [{ path: "ldap", type: "ldap" }, { path: "/auth/edge/", type: "approle", accessor: "auth_approle_edge0001", local: true }] });
     expect(res.status).toBe(200);
     expect(res.json.entities).toEqual([
       { id: expect.stringMatching(/^ent-[A-Za-z0-9]{16}$/), name: "carol" },
@@ -181,30 +183,30 @@ describe("the identity control endpoint", () => {
     [{ authMounts: [{ path: "userpass", type: "userpass" }] }, "already mounted"],
     [{ entities: "x" }, "entities must be an array"],
   ])("invalid %j → 400 naming %s", async (body, message) => {
-    const res = await control("POST", "/identity", body);
+    const res = await controlResponse(emu, "POST", "/identity", body);
     expect(res.status).toBe(400);
     expect(res.json.error).toContain(message);
   });
 
   test("a bad entry leaves everything untouched", async () => {
-    const res = await control("POST", "/identity", { entities: [{ name: "erin" }], authMounts: [{ path: "" }] });
+    const res = await controlResponse(emu, "POST", "/identity", { entities: [{ name: "erin" }], authMounts: [{ path: "" }] });
     expect(res.status).toBe(400);
-    expect((await control("GET", "/identity")).json.entities.map((e: { name: string }) => e.name)).toEqual(["alice", "bob"]);
+    expect((await controlResponse(emu, "GET", "/identity")).json.entities.map((e: { name: string }) => e.name)).toEqual(["alice", "bob"]);
   });
 
   test("reset restores the seeded identity data and drops aliases", async () => {
-    await control("POST", "/identity", { entities: [{ id: "ent-frank", name: "frank" }] });
+    await controlResponse(emu, "POST", "/identity", { entities: [{ id: "ent-frank", name: "frank" }] });
     const id = await alias({ canonical_id: "ent-frank" });
-    await control("POST", "/reset");
+    await controlResponse(emu, "POST", "/reset");
     expect((await get(`identity/entity-alias/id/${id}`)).status).toBe(404);
-    const seeded = await control("GET", "/identity");
+    const seeded = await controlResponse(emu, "GET", "/identity");
     expect(seeded.json.entities.map((e: { id: string }) => e.id)).toEqual([ALICE, BOB]);
     expect(seeded.json.authMounts.map((m: { accessor: string }) => m.accessor)).toEqual([USERPASS, APPROLE]);
   });
 
   test("identity and sys cannot be mounted over", async () => {
     for (const path of ["identity", "identity/x", "sys/plugins"]) {
-      const res = await control("POST", "/mounts", { path, type: "keymgmt" });
+      const res = await controlResponse(emu, "POST", "/mounts", { path, type: "keymgmt" });
       expect(res.status).toBe(400);
       expect(res.json.error).toContain("reserved");
     }

@@ -1,7 +1,9 @@
 import { createPublicKey } from "node:crypto";
 import { readStateFile } from "../../src/emulator";
 import { describe, expect, test } from "vitest";
-import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
+import { secretsApi, svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator();
 const { post, get, list, del } = secretsApi(emu);

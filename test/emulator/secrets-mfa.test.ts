@@ -1,7 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
+import { secretsApi, svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
+import { controlResponse, useEmulator } from "../support/emulator";
 
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const { root, url, post, get, del, list } = secretsApi(emu, "identity/mfa/method/dualfactor");
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -104,9 +106,9 @@ describe("login enforcements", () => {
   test("a method used by a login enforcement cannot be deleted until the enforcement goes", async () => {
     const id = await method();
     const other = await method();
-    expect((await control("POST", "/login-enforcements", { name: "corp", methodIds: [id, other] })).status).toBe(204);
-    expect((await control("POST", "/login-enforcements", { name: "ops", methodIds: [id] })).status).toBe(204);
-    expect((await control("GET", "/login-enforcements")).json.loginEnforcements).toEqual([
+    expect((await controlResponse(emu, "POST", "/login-enforcements", { name: "corp", methodIds: [id, other] })).status).toBe(204);
+    expect((await controlResponse(emu, "POST", "/login-enforcements", { name: "ops", methodIds: [id] })).status).toBe(204);
+    expect((await controlResponse(emu, "GET", "/login-enforcements")).json.loginEnforcements).toEqual([
       { name: "corp", methodIds: [id, other] },
       { name: "ops", methodIds: [id] },
     ]);
@@ -115,11 +117,11 @@ describe("login enforcements", () => {
     expect(refused.json.errors[0]).toContain('login enforcement "corp", "ops"');
     expect((await get(`/${id}`)).status).toBe(200);
 
-    expect((await control("DELETE", "/login-enforcements/corp")).status).toBe(204);
+    expect((await controlResponse(emu, "DELETE", "/login-enforcements/corp")).status).toBe(204);
     expect((await del(`/${other}`)).status).toBe(204);
     expect((await del(`/${id}`)).status).toBe(400);
     // An enforcement may be replaced by writing its name again.
-    expect((await control("POST", "/login-enforcements", { name: "ops", methodIds: [await method()] })).status).toBe(204);
+    expect((await controlResponse(emu, "POST", "/login-enforcements", { name: "ops", methodIds: [await method()] })).status).toBe(204);
     expect((await del(`/${id}`)).status).toBe(204);
   });
 
@@ -129,17 +131,17 @@ describe("login enforcements", () => {
     [{ name: "e", methodIds: [] }, "methodIds must be a non-empty array"],
     [{ name: "e", methodIds: ["00000000-0000-4000-8000-000000000000"] }, "methodIds[0]: no MFA method"],
   ])("invalid %j → 400 naming %s", async (body, message) => {
-    const res = await control("POST", "/login-enforcements", body);
+    const res = await controlResponse(emu, "POST", "/login-enforcements", body);
     expect(res.status).toBe(400);
     expect(res.json.error).toContain(message);
   });
 
   test("reset drops methods and enforcements", async () => {
     const id = await method();
-    await control("POST", "/login-enforcements", { name: "corp", methodIds: [id] });
-    await control("POST", "/reset");
+    await controlResponse(emu, "POST", "/login-enforcements", { name: "corp", methodIds: [id] });
+    await controlResponse(emu, "POST", "/reset");
     expect((await get(`/${id}`)).status).toBe(404);
-    expect((await control("GET", "/login-enforcements")).json.loginEnforcements).toEqual([]);
+    expect((await controlResponse(emu, "GET", "/login-enforcements")).json.loginEnforcements).toEqual([]);
   });
 
   test("methods and enforcements survive a restart", async () => {

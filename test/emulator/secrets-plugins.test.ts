@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { call, secretsApi, svcToken, useEmulator, useStateFile } from "./helpers";
+import { secretsApi, svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator();
 const { root, user, url, put, get, del } = secretsApi(emu, "sys/plugins/catalog");

@@ -1,15 +1,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { secretsApi, useEmulator } from "./helpers";
+import { secretsApi } from "./helpers";
+import { controlResponse, useEmulator } from "../support/emulator";
 
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const { post, get, list, del } = secretsApi(emu, "registry/");
 
 const POLICY = Buffer.from('key_prefix "" { policy = "read" }').toString("base64");
 
 async function token(type: "management" | "client" = "management"): Promise<string> {
-  const res = await control("POST", "/registry/tokens", { type });
+  const res = await controlResponse(emu, "POST", "/registry/tokens", { type });
   expect(res.status).toBe(200);
   return res.json.token;
 }

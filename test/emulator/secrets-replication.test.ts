@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { call, svcToken, type Response } from "./helpers";
+import { svcToken } from "./helpers";
+import { call, type Response } from "../support/http";
+import { controlResponse } from "../support/emulator";
 import { mustStatus } from "../support/must";
 
 // Three clusters for the whole file, all reset before each test: A (0), B (1), C (2).
@@ -14,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close?.());
 beforeEach(async () => {
-  for (const c of emu.clusters) mustStatus((await call("POST", `${c.controlUrl}/reset`)).status, 204, "POST /_emulator/reset");
+  for (const c of emu.clusters) mustStatus((await controlResponse(c, "POST", "/reset")).status, 204, "POST /_emulator/reset");
 });
 
 const R = "sys/replication/performance";
@@ -29,7 +31,7 @@ function at(i: number) {
     post: (path: string, body: unknown = {}, h = headers()) => call("POST", url(path), { headers: h, body }),
     del: (path: string) => call("DELETE", url(path), { headers: headers() }),
     status: async () => (await call("GET", url(`${R}/status`))).json.data,
-    control: (method: string, path: string, body?: unknown) => call(method, `${c().controlUrl}${path}`, { body }),
+    control: (method: string, path: string, body?: unknown) => controlResponse(c(), method, path, body),
     url: () => c().url,
   };
 }

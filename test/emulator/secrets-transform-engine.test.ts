@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { secretsApi, useEmulator } from "./helpers";
+import { secretsApi } from "./helpers";
+import { controlResponse, useEmulator } from "../support/emulator";
 
-const { emu, control } = useEmulator();
+const { emu } = useEmulator();
 const { post, get, list, del } = secretsApi(emu, "transform/");
 
 const TWEAK = Buffer.from("abcdefg").toString("base64");
@@ -190,7 +191,7 @@ describe("tokenization", () => {
     expect(Date.parse(meta.expiration_time) - Date.now()).toBeLessThanOrEqual(3_600_000);
     expect((await post("validate/app", { value: t })).json.data.valid, "valid within max_ttl").toBe(true);
     // Past max_ttl on the emulator's clock, which token lifetimes are on.
-    expect((await control("POST", "/clock/advance", { ms: 3_600_000 })).status).toBe(200);
+    expect((await controlResponse(emu, "POST", "/clock/advance", { ms: 3_600_000 })).status).toBe(200);
     expect((await post("validate/app", { value: t })).json.data.valid).toBe(false);
     expect((await post("tokenized/app", { value: "v" })).json.data.tokenized).toBe(false);
     expect((await post("decode/app", { value: t })).json.errors[0]).toContain("expired");

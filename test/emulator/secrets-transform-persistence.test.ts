@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { call, svcToken, useStateFile } from "./helpers";
+import { svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
 
 const state = useStateFile("emu-transform-state-");
 

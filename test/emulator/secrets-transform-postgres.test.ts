@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { needsPostgres, startPostgres, type Postgres } from "../support/postgres";
-import { call, svcToken } from "./helpers";
+import { svcToken } from "./helpers";
+import { call } from "../support/http";
 
 describe("postgres stores on a real PostgreSQL", () => {
   const can = needsPostgres();

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { call, secretsApi, useEmulator } from "./helpers";
+import { secretsApi } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator();
 const { root, user, url, post, get } = secretsApi(emu);

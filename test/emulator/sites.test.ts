@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { parseArgs, UsageError } from "../../src/emulator/cli";
-import { checkAllowedHost, hostRefusal, sitesOf, writeRefusal } from "../../src/emulator/sites";
+import { checkAllowedHost, hostRefusal, sitesOf, writeRefusal } from "../../src/emulator/transport/sites";
 
-// The rules of src/emulator/sites.ts one by one; control-isolation.test.ts plays them against a
+// The rules of src/emulator/transport/sites.ts one by one; control-isolation.test.ts plays them against a
 // running emulator and ui-attack.test.ts from pages of other sites in Chromium.
 
 const JSON_TYPE = { "content-type": "application/json" };

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { STATE_KEY_ENV, startEmulator, type Emulator } from "../../src/emulator";
 import { main } from "../../src/emulator/cli";
-import { bearer, call, svcToken, type Response } from "./helpers";
+import { bearer, svcToken } from "./helpers";
+import { call, type Response } from "../support/http";
 import { clients, ok, populate, SECRETS, type Made } from "./populate";
 
 // One state key for the file, as two emulators that exchange snapshots must share.

@@ -2,8 +2,9 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { RewritingSocket } from "../../src/emulator/socket";
-import { call, rawConnection } from "./helpers";
+import { RewritingSocket } from "../../src/emulator/transport/socket";
+import { rawConnection } from "./helpers";
+import { call } from "../support/http";
 
 /** An HTTP server behind the LIST rewriter, as the emulator runs it, counting writes to the raw socket. */
 const writes: number[] = [];

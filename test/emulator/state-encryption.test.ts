@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { readStateFile, STATE_KEY_ENV, startEmulator } from "../../src/emulator";
-import { bearer, call, svcToken, useStateFile } from "./helpers";
+import { bearer, svcToken, useStateFile } from "./helpers";
+import { call } from "../support/http";
 
 const state = useStateFile("emu-seal-");
 const NC_TOKEN = "nc-signing-secret-4f1d9c";

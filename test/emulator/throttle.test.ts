@@ -1,7 +1,9 @@
 // PUT /_emulator/throttle: 429 with Retry-After above N requests held at once or above a rate, and
 // the peak of requests held at once, which the concurrency proofs read.
 import { describe, expect, test } from "vitest";
-import { call, svcToken, useEmulator } from "./helpers";
+import { svcToken } from "./helpers";
+import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator();
 

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { launchChromium, playwrightFor, type Browser } from "../support/browser";
-import { call, svcToken } from "./helpers";
+import { svcToken } from "./helpers";
+import { call } from "../support/http";
 
 // The attacks of docs/emulator.md ("Pages of other sites") played by a real browser: a page of
 // another origin writes to the emulator without a preflight, and a name of the attacker's that

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { startEmulator } from "../../src/emulator";
-import { bearer, call, svcToken } from "./helpers";
+import { bearer, svcToken } from "./helpers";
+import { call } from "../support/http";
 import { clients, ok, populate, SECRETS } from "./populate";
 
 /** What the web page is given, without a browser: every engine's objects, never a secret. */

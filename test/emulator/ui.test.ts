@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { expectNoSecretShown, launchChromium, playwrightFor, watchPage, type Browser } from "../support/browser";
-import { bearer, call, svcToken } from "./helpers";
+import { bearer, svcToken } from "./helpers";
+import { call } from "../support/http";
 
 // The web page in a real browser (test/support/browser.ts says what it needs).
 

@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 async function host(token: string): Promise<ProviderHost> {
-  const h = await configuredHost({ "svc:secretsUrl": emu().secretsUrl, "svc:secretsToken": token, "svc:maxRetries": "1" });
+  const h = await configuredHost({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": token, "svc:maxRetries": "1" });
   hosts.push(h);
   return h;
 }
@@ -32,17 +32,17 @@ let root: ProviderHost;
 let user: ProviderHost;
 let second: ProviderHost;
 beforeAll(async () => {
-  [root, user, second] = await Promise.all([host(emu().tokens.secretsRoot), host(emu().tokens.secretsUser), host(emu().tokens.secretsRoot)]);
+  [root, user, second] = await Promise.all([host(emu.tokens.secretsRoot), host(emu.tokens.secretsUser), host(emu.tokens.secretsRoot)]);
 });
 
 beforeEach(async () => {
-  await control(emu(), "POST", "/directory/accounts", { accounts: POOL });
-  mustStatus((await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "concurrency-bind-5e0a", url: "ldap://127.0.0.1:1" })).status, 204, "POST /directory/config");
+  await control(emu, "POST", "/directory/accounts", { accounts: POOL });
+  mustStatus((await secretsApi(emu, "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "concurrency-bind-5e0a", url: "ldap://127.0.0.1:1" })).status, 204, "POST /directory/config");
 });
 
-const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu(), "POST", "/directory/bind", { name, password })).ok;
+const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu, "POST", "/directory/bind", { name, password })).ok;
 const outNow = async (): Promise<string[]> => {
-  const s = (await secretsApi(emu(), "GET", "/directory/library/pool/status")).body.data as Record<string, { available: boolean }>;
+  const s = (await secretsApi(emu, "GET", "/directory/library/pool/status")).body.data as Record<string, { available: boolean }>;
   return Object.keys(s).filter((a) => !s[a].available).sort();
 };
 
@@ -53,7 +53,7 @@ async function loseResponses(path: string, count: number): Promise<void> {
   const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 16) % n);
   const kinds: Record<string, unknown>[] = [{ status: 503 }, { status: 429, retryAfter: 0 }, { drop: true }];
   for (let i = 0; i < count; i++) {
-    await control(emu(), "POST", "/faults", { method: "POST", path, count: 1, skip: next(6), when: next(2) ? "after" : "before", ...kinds[next(3)] });
+    await control(emu, "POST", "/faults", { method: "POST", path, count: 1, skip: next(6), when: next(2) ? "after" : "before", ...kinds[next(3)] });
   }
 }
 
@@ -113,7 +113,7 @@ async function borrower(h: ProviderHost, who: string, inputs: Props, rounds: num
 
 describe(`two provider processes, ${ROUNDS} check-outs each from one set while responses are lost`, () => {
   it("each with its own token, each declaring soleBorrower: no account lent twice, no loan taken, nothing left out at the end", async () => {
-    await secretsApi(emu(), "POST", "/directory/library/pool", { service_account_names: POOL, ttl: "1h" });
+    await secretsApi(emu, "POST", "/directory/library/pool", { service_account_names: POOL, ttl: "1h" });
     // Check-outs and check-ins both lose responses.
     await loseResponses("/v1/directory/library/pool/check-*", Math.ceil(ROUNDS * 0.6));
     const holding = new Map<string, string>();
@@ -123,8 +123,8 @@ describe(`two provider processes, ${ROUNDS} check-outs each from one set while r
       borrower(user, "user", { setName: "pool", soleBorrower: true }, ROUNDS, holding),
     ]);
     const seconds = (Date.now() - started) / 1000;
-    const faultsLeft = (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length;
-    await control(emu(), "DELETE", "/faults");
+    const faultsLeft = (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length;
+    await control(emu, "DELETE", "/faults");
     expect(faultsLeft, "the rounds met the faults").toBeLessThan(Math.ceil(ROUNDS * 0.6));
     console.log(`own tokens: ${2 * ROUNDS} rounds in ${seconds.toFixed(1)} s; faults met: ${Math.ceil(ROUNDS * 0.6) - faultsLeft}; ` +
       `root ${JSON.stringify({ ...a, leftOut: [...a.leftOut] })}; user ${JSON.stringify({ ...b, leftOut: [...b.leftOut] })}`);
@@ -136,7 +136,7 @@ describe(`two provider processes, ${ROUNDS} check-outs each from one set while r
 
   it("with one token and no soleBorrower: no loan taken, no account lent twice; what is out at the end is recorded (but for the coincidence the assumptions name), and back when its lease ends", async () => {
     // Short leases: an account left out on an unknown outcome comes back within seconds.
-    await secretsApi(emu(), "POST", "/directory/library/pool", { service_account_names: POOL, ttl: "3s", max_ttl: "3s" });
+    await secretsApi(emu, "POST", "/directory/library/pool", { service_account_names: POOL, ttl: "3s", max_ttl: "3s" });
     // Check-out responses only: a lost check-in under one shared token is the limit docs/assumptions.md item 81 names.
     await loseResponses("/v1/directory/library/pool/check-out", Math.ceil(ROUNDS * 0.3));
     const holding = new Map<string, string>();
@@ -146,8 +146,8 @@ describe(`two provider processes, ${ROUNDS} check-outs each from one set while r
       borrower(second, "second", { setName: "pool" }, ROUNDS, holding),
     ]);
     const seconds = (Date.now() - started) / 1000;
-    const faultsLeft = (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults.length;
-    await control(emu(), "DELETE", "/faults");
+    const faultsLeft = (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults.length;
+    await control(emu, "DELETE", "/faults");
     const out = await outNow();
     expect(faultsLeft, "the rounds met the faults").toBeLessThan(Math.ceil(ROUNDS * 0.3));
     console.log(`one token: ${2 * ROUNDS} rounds in ${seconds.toFixed(1)} s; faults met: ${Math.ceil(ROUNDS * 0.3) - faultsLeft}; out at the end: ${JSON.stringify(out)}; ` +
@@ -163,7 +163,7 @@ describe(`two provider processes, ${ROUNDS} check-outs each from one set while r
     expect(out.length === 0 || recorded.size > 0, "accounts out at the end, none recorded").toBe(true);
     expect(unrecorded.length, `out and recorded by no one: ${JSON.stringify(unrecorded)}`).toBeLessThanOrEqual(Math.ceil(out.length / 4));
     // Past every lease on the emulator's clock, rather than waiting them out.
-    await control(emu(), "POST", "/clock/advance", { ms: 4_000 });
+    await control(emu, "POST", "/clock/advance", { ms: 4_000 });
     expect(await outNow(), "after the lease, nothing is out").toEqual([]);
   });
 });

@@ -29,9 +29,9 @@ const ACCOUNTS = ["a", "b", "c"];
 const LIBRARY = "/v1/directory/library";
 
 beforeEach(async () => {
-  await control(emu(), "POST", "/directory/accounts", { accounts: [...ACCOUNTS, "svc-app"] });
-  mustStatus((await secretsApi(emu(), "POST", "/directory/config", { binddn: BINDDN, bindpass: BINDPASS, url: "ldap://127.0.0.1:1" })).status, 204, "POST /directory/config");
-  mustStatus((await secretsApi(emu(), "POST", "/directory/library/pool", { service_account_names: ACCOUNTS, ttl: "1h" })).status, 204, "POST /directory/library/pool");
+  await control(emu, "POST", "/directory/accounts", { accounts: [...ACCOUNTS, "svc-app"] });
+  mustStatus((await secretsApi(emu, "POST", "/directory/config", { binddn: BINDDN, bindpass: BINDPASS, url: "ldap://127.0.0.1:1" })).status, 204, "POST /directory/config");
+  mustStatus((await secretsApi(emu, "POST", "/directory/library/pool", { service_account_names: ACCOUNTS, ttl: "1h" })).status, 204, "POST /directory/library/pool");
 });
 
 // The matrix's faults but the 429 without Retry-After, before and after the server acts.
@@ -42,15 +42,15 @@ let installed = 0;
 /** More faults than the provider's own attempts by default: the failure reaches the caller, who runs again. */
 const fault = (path: string, how: Record<string, unknown>, when: string, count = 3) => {
   installed = count;
-  return control(emu(), "POST", "/faults", { method: "POST", path, ...how, when, count });
+  return control(emu, "POST", "/faults", { method: "POST", path, ...how, when, count });
 };
 /** Clears the faults once a request met the test's fault: one on a path no request takes would pass as a happy path. */
-const clearFaults = () => clearMetFaults(emu(), installed);
-const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu(), "POST", "/directory/bind", { name, password })).ok;
+const clearFaults = () => clearMetFaults(emu, installed);
+const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu, "POST", "/directory/bind", { name, password })).ok;
 
 /** A raw request as a given token: another borrower, no provider code involved. */
 async function as(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await request(`${emu().secretsUrl}${path}`, {
+  const res = await request(`${emu.secretsUrl}${path}`, {
     method: method as "POST",
     headers: { "x-svc-token": token, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -68,7 +68,7 @@ async function borrowAs(token: string): Promise<Loan> {
 }
 
 async function status(): Promise<Record<string, { available: boolean; borrower_client_token?: string }>> {
-  return (await secretsApi(emu(), "GET", "/directory/library/pool/status")).body.data;
+  return (await secretsApi(emu, "GET", "/directory/library/pool/status")).body.data;
 }
 
 /**
@@ -148,7 +148,7 @@ describe("directory acting calls under faults (check-outs declare soleBorrower: 
   });
 
   it.each(cells)("manageCheckIn: %s %s the server acted → another token's loan is back, nothing else touched", async (_n, when, how) => {
-    const theirs = await borrowAs(emu().tokens.secretsUser);
+    const theirs = await borrowAs(emu.tokens.secretsUser);
     const mine = await directory.checkOut({ setName: "pool" });
     await fault(`${LIBRARY}/manage/pool/check-in`, how, when);
     const r = await untilDone(() => directory.manageCheckIn({ setName: "pool", serviceAccountNames: [theirs.account] }));
@@ -171,13 +171,13 @@ describe("directory acting calls under faults (check-outs declare soleBorrower: 
   });
 
   it.each(cells)("rotateRole: %s %s the server acted → rotated exactly once (last_password is the one before)", async (_n, when, how) => {
-    expect((await secretsApi(emu(), "POST", "/directory/roles/app", { service_account_name: "svc-app" })).status).toBe(204);
-    const before = (await secretsApi(emu(), "GET", "/directory/creds/app")).body.data;
+    expect((await secretsApi(emu, "POST", "/directory/roles/app", { service_account_name: "svc-app" })).status).toBe(204);
+    const before = (await secretsApi(emu, "GET", "/directory/creds/app")).body.data;
     await fault("/v1/directory/rotate-role/app", how, when);
     const r = await untilDone(() => directory.rotateRole({ name: "app" }));
     await clearFaults();
     expect(r).toEqual({ rotated: true, warnings: [] });
-    const after = (await secretsApi(emu(), "GET", "/directory/creds/app")).body.data;
+    const after = (await secretsApi(emu, "GET", "/directory/creds/app")).body.data;
     expect(after.last_password, "a second rotation would have pushed the old password out").toBe(before.current_password);
     expect(await binds("svc-app", after.current_password)).toBe(true);
     expect(await binds("svc-app", before.current_password)).toBe(false);
@@ -235,9 +235,9 @@ describe("without soleBorrower an account a lost check-out may have taken is rec
 describe("issue 17 item 6: recovery after a lost check-out response never takes another borrower's loan", () => {
   const scenarios = [
     // Another token: told apart by the borrower the status shows, so recovery may act for this program.
-    ["another token", () => emu().tokens.secretsUser, { setName: "pool", soleBorrower: true }],
+    ["another token", () => emu.tokens.secretsUser, { setName: "pool", soleBorrower: true }],
     // The same token: nothing tells the two loans apart, so nothing is checked in and both are recorded.
-    ["the same token", () => emu().tokens.secretsRoot, { setName: "pool" }],
+    ["the same token", () => emu.tokens.secretsRoot, { setName: "pool" }],
   ] as const;
 
   it.each(scenarios.flatMap(([who, token, inputs]) => WHEN.map((when) => [who, when, token, inputs] as const)))(
@@ -246,11 +246,11 @@ describe("issue 17 item 6: recovery after a lost check-out response never takes 
       // The server holds our request (before it acts, or its response after) until the other borrower has acted.
       await fault(`${LIBRARY}/pool/check-out`, { status: 503, hold: true }, when, 1);
       const ours = created(inputs);
-      const holding = await control<{ timedOut: boolean }>(emu(), "GET", "/faults/held?wait=1&timeoutMs=60000");
+      const holding = await control<{ timedOut: boolean }>(emu, "GET", "/faults/held?wait=1&timeoutMs=60000");
       expect(holding.timedOut, "our check-out reached the server").toBe(false);
       const theirs = await borrowAs(token());
       const theirBorrower = (await status())[theirs.account].borrower_client_token;
-      await control(emu(), "POST", "/faults/release");
+      await control(emu, "POST", "/faults/release");
       const result = await ours;
       await clearFaults();
       expect((await status())[theirs.account], "their loan is untouched").toEqual({ available: false, borrower_client_token: theirBorrower, borrower_entity_id: "" });
@@ -275,7 +275,7 @@ describe("issue 17 item 7: after repeated lost responses no lease is left that n
     const inputs = { setName: "pool", soleBorrower: true };
     await fault(`${LIBRARY}/pool/check-out`, { status: 503 }, "after", 3);
     await expect(call(OUT, "create", [await checked(OUT, inputs)])).rejects.toThrow(/^POST \/directory\/library\/pool\/check-out: 503 Service Unavailable/);
-    expect((await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults, "all three attempts met a fault").toEqual([]);
+    expect((await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults, "all three attempts met a fault").toEqual([]);
     await judge([]);
     const state = await settle(OUT, undefined, inputs);
     await judge([held(state!.outs)]);

@@ -45,7 +45,7 @@ interface Case {
   lookup(): { method: string; path: string; skip: number };
 }
 
-const ws = () => emu().workspaceId;
+const ws = () => emu.workspaceId;
 const CASES: Case[] = [
   {
     kind: "runs:Run",
@@ -80,8 +80,8 @@ const CASES: Case[] = [
   {
     kind: "secrets:KeymgmtKeyDistribution",
     setup: async () => {
-      await secretsApi(emu(), "POST", "/keymgmt/key/k", { type: "aes256-gcm96" });
-      await secretsApi(emu(), "POST", "/keymgmt/kms/aws", { provider: "awskms", key_collection: "eu-west-1" });
+      await secretsApi(emu, "POST", "/keymgmt/key/k", { type: "aes256-gcm96" });
+      await secretsApi(emu, "POST", "/keymgmt/kms/aws", { provider: "awskms", key_collection: "eu-west-1" });
     },
     inputs: () => ({ kmsName: "aws", keyName: "k", purpose: ["encrypt"], protection: "hsm" }),
     post: () => "/v1/keymgmt/kms/aws/key/k",
@@ -104,14 +104,14 @@ function run(script: string, args: string[], env: Record<string, string>): Promi
 describe("a lost create whose look-up fails as well ends in one typed error, never a crash", () => {
   it.each(CASES.map((c) => [c.kind, c] as const))("%s: 503 after the server acted, then 431 on the look-up", async (_kind, c) => {
     await c.setup?.();
-    await control(emu(), "POST", "/faults", { method: "POST", path: c.post(), status: 503, when: "after" });
-    await control(emu(), "POST", "/faults", { ...c.lookup(), status: 431, count: 20 });
+    await control(emu, "POST", "/faults", { method: "POST", path: c.post(), status: 503, when: "after" });
+    await control(emu, "POST", "/faults", { ...c.lookup(), status: 431, count: 20 });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-lookup-"));
     const script = path.join(dir, "child.js");
     fs.writeFileSync(script, CHILD);
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("NODE_OPTIONS")) env[k] = v;
-    Object.assign(env, { SVC_MAX_RETRIES: "0", SVC_SECRETS_TOKEN: emu().tokens.secretsRoot });
+    Object.assign(env, { SVC_MAX_RETRIES: "0", SVC_SECRETS_TOKEN: emu.tokens.secretsRoot });
     // Asynchronous: the emulator serving the child runs in this process.
     const child = await run(script, [JSON.stringify([c.kind, c.inputs()])], env);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -123,7 +123,7 @@ describe("a lost create whose look-up fails as well ends in one typed error, nev
     expect(out.message).toMatch(/503/);
     expect(out.message).toMatch(/looking for what it may have created failed too \(.*431/);
     expect(out.message).not.toMatch(/\n\s+at /);
-    const left = (await control<{ faults: { remaining: number }[] }>(emu(), "GET", "/faults")).faults;
+    const left = (await control<{ faults: { remaining: number }[] }>(emu, "GET", "/faults")).faults;
     expect(left.length === 0 || left[0]!.remaining < 20, "the look-up met its fault").toBe(true);
   });
 });

@@ -13,23 +13,23 @@ const KEY = "secrets:KeymgmtKey";
 const ALIAS = "secrets:IdentityEntityAlias";
 const MFA = "secrets:MfaDualFactorMethod";
 
-const fault = (body: Record<string, unknown>) => control(emu(), "POST", "/faults", body);
-const faultsLeft = async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults;
+const fault = (body: Record<string, unknown>) => control(emu, "POST", "/faults", body);
+const faultsLeft = async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults;
 const runIds = async (): Promise<string[]> =>
-  (await runApi(emu(), "GET", `/workspaces/${emu().workspaceId}/runs?page[size]=100`)).body.data.map((r: { id: string }) => r.id);
+  (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/runs?page[size]=100`)).body.data.map((r: { id: string }) => r.id);
 const ncIds = async (): Promise<string[]> =>
-  (await runApi(emu(), "GET", `/workspaces/${emu().workspaceId}/notification-configurations?page[size]=100`)).body.data.map((r: { id: string }) => r.id);
+  (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/notification-configurations?page[size]=100`)).body.data.map((r: { id: string }) => r.id);
 const listed = async (path: string): Promise<string[]> => {
-  const r = await secretsApi(emu(), "LIST", path);
+  const r = await secretsApi(emu, "LIST", path);
   return r.status === 404 ? [] : r.body.data.keys;
 };
 const runPost = () => ({ method: "POST", path: "/api/v2/runs" });
-const ncPost = () => ({ method: "POST", path: `/api/v2/workspaces/${emu().workspaceId}/notification-configurations` });
-const run = (release: string) => ({ workspaceId: emu().workspaceId, message: "deploy", pollIntervalSeconds: 0.02, triggers: { release } });
-const nc = (triggers: string[]) => ({ workspaceId: emu().workspaceId, name: "ci", destinationType: "generic", url: "https://hooks.example.com/ci", triggers });
+const ncPost = () => ({ method: "POST", path: `/api/v2/workspaces/${emu.workspaceId}/notification-configurations` });
+const run = (release: string) => ({ workspaceId: emu.workspaceId, message: "deploy", pollIntervalSeconds: 0.02, triggers: { release } });
+const nc = (triggers: string[]) => ({ workspaceId: emu.workspaceId, name: "ci", destinationType: "generic", url: "https://hooks.example.com/ci", triggers });
 
 afterEach(() => {
-  process.env.SVC_RUN_TOKEN = emu().tokens.runAdmin;
+  process.env.SVC_RUN_TOKEN = emu.tokens.runAdmin;
 });
 
 describe("a create that failed ambiguously never takes an object that existed before it", () => {
@@ -64,7 +64,7 @@ describe("a create that failed ambiguously never takes an object that existed be
   const methods = "/identity/mfa/method/dualfactor";
 
   it.each(["before", "after"])("an MFA method with other settings made before the attempt, 503 %s the server acted: the create gets a method of its own", async (when) => {
-    expect((await secretsApi(emu(), "POST", methods, { ...methodBody, api_hostname: "api-2.example.com" })).status).toBe(200);
+    expect((await secretsApi(emu, "POST", methods, { ...methodBody, api_hostname: "api-2.example.com" })).status).toBe(200);
     const [old] = await listed(methods);
     await fault({ method: "POST", path: `/v1${methods}`, status: 503, when });
     const m = await created(MFA, method);
@@ -74,11 +74,11 @@ describe("a create that failed ambiguously never takes an object that existed be
   });
 
   it("an MFA method with the same settings made before: never taken, never duplicated; the create says how to go on and sends nothing", async () => {
-    expect((await secretsApi(emu(), "POST", methods, methodBody)).status).toBe(200);
+    expect((await secretsApi(emu, "POST", methods, methodBody)).status).toBe(200);
     const [old] = await listed(methods);
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     await expect(created(MFA, method)).rejects.toThrow(new RegExp(`exists already \\(${old}\\).*npx pulumi-svc-recover.*adoptId`));
-    expect((await requests(emu())).filter((r) => r.method === "POST")).toEqual([]);
+    expect((await requests(emu)).filter((r) => r.method === "POST")).toEqual([]);
     expect(await listed(methods)).toEqual([old]);
   });
 
@@ -87,14 +87,14 @@ describe("a create that failed ambiguously never takes an object that existed be
   const aliases = "/identity/entity-alias/id";
 
   it.each(["before", "after"])("an alias with the same name, mount and entity made before the attempt, 503 %s the server acted: never taken, the service's clash is reported", async (when) => {
-    expect((await secretsApi(emu(), "POST", "/identity/entity-alias", aliasBody)).status).toBeLessThan(300);
+    expect((await secretsApi(emu, "POST", "/identity/entity-alias", aliasBody)).status).toBeLessThan(300);
     const [old] = await listed(aliases);
     await fault({ method: "POST", path: "/v1/identity/entity-alias", status: 503, when });
     // The service allows one alias per name on a mount: the program must adopt nothing silently.
     await expect(created(ALIAS, alias)).rejects.toThrow(/an alias named carol exists on mount accessor auth_userpass_1234abcd already .*set adoptId/);
     expect(await faultsLeft(), "the create met the fault").toEqual([]);
     expect(await listed(aliases)).toEqual([old]);
-    expect((await secretsApi(emu(), "GET", `${aliases}/${old}`)).body.data).toMatchObject(aliasBody);
+    expect((await secretsApi(emu, "GET", `${aliases}/${old}`)).body.data).toMatchObject(aliasBody);
   });
 });
 
@@ -125,7 +125,7 @@ describe("a 429 is not proof that nothing happened: the create looks before post
 
 describe("a rotation whose response was lost records what the server did", () => {
   const key = (trigger: string, more: Props = {}) => ({ name: "k", type: "aes256-gcm96", rotationTrigger: trigger, ...more });
-  const latest = async () => (await secretsApi(emu(), "GET", "/keymgmt/key/k")).body.data.latest_version;
+  const latest = async () => (await secretsApi(emu, "GET", "/keymgmt/key/k")).body.data.latest_version;
 
   it("a dropped response to POST /keymgmt/key/k/rotate: the key is at version 2, state records the new trigger, the next up does not rotate", async () => {
     const { id, outs } = await created(KEY, key("1"));
@@ -155,7 +155,7 @@ describe("a partial failure records the server's values, not the program's", () 
     expect(err).toBeInstanceOf(PartialFailure);
     const kept = (err as PartialFailure).properties;
     expect(kept).toMatchObject({ deletionAllowed: false, latestVersion: 1 });
-    expect((await secretsApi(emu(), "GET", "/keymgmt/key/k")).body.data.deletion_allowed).toBe(false);
+    expect((await secretsApi(emu, "GET", "/keymgmt/key/k")).body.data.deletion_allowed).toBe(false);
     expect(await call(KEY, "diff", ["keymgmt/key/k", kept, inputs])).toMatchObject({ changes: true, replaces: [] });
   });
 });
@@ -163,16 +163,16 @@ describe("a partial failure records the server's values, not the program's", () 
 describe("404 on the run service means 'not found or unauthorized'", () => {
   it("refresh with a token that cannot see the workspace keeps the configuration and says so; delete does not count as done", async () => {
     const { id, outs } = await created(NC, nc(["run:completed"]));
-    process.env.SVC_RUN_TOKEN = emu().tokens.runMember;
+    process.env.SVC_RUN_TOKEN = emu.tokens.runMember;
     await expect(call(NC, "read", [id, outs])).rejects.toThrow(/not found or unauthorized.*cannot see workspace/);
     await expect(call(NC, "delete", [id, outs])).rejects.toThrow(/kept in state and nothing counts as deleted/);
-    process.env.SVC_RUN_TOKEN = emu().tokens.runAdmin;
+    process.env.SVC_RUN_TOKEN = emu.tokens.runAdmin;
     expect(await ncIds()).toEqual([id]);
   });
 
   it("with a token that sees the workspace, a 404 is proof: refresh drops, delete is done", async () => {
     const { id, outs } = await created(NC, nc(["run:completed"]));
-    await runApi(emu(), "DELETE", `/notification-configurations/${id}`);
+    await runApi(emu, "DELETE", `/notification-configurations/${id}`);
     expect(await call(NC, "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call(NC, "delete", [id, outs])).resolves.toBeUndefined();
   });

@@ -44,10 +44,10 @@ interface Case {
 }
 
 const keys = async (path: string) => {
-  const r = await secretsApi(emu(), "LIST", path);
+  const r = await secretsApi(emu, "LIST", path);
   return r.status === 404 ? 0 : (r.body.data.keys as string[]).length;
 };
-const ws = () => emu().workspaceId;
+const ws = () => emu.workspaceId;
 let management = "";
 const SHA = "0123456789abcdef".repeat(4);
 
@@ -56,14 +56,14 @@ const CASES: Case[] = [
     kind: "runs:NotificationConfiguration",
     create: () => ({ workspaceId: ws(), name: "ci", destinationType: "generic", url: "https://hooks.example.com/ci", triggers: ["run:completed"] }),
     update: () => ({ workspaceId: ws(), name: "ci", destinationType: "generic", url: "https://hooks.example.com/ci", triggers: ["run:errored"] }),
-    count: async () => (await runApi(emu(), "GET", `/workspaces/${ws()}/notification-configurations?page[size]=100`)).body.data.length,
+    count: async () => (await runApi(emu, "GET", `/workspaces/${ws()}/notification-configurations?page[size]=100`)).body.data.length,
     prefix: () => "/api/v2/*",
     updateMethod: "PATCH",
   },
   {
     kind: "runs:Run",
     create: () => ({ workspaceId: ws(), message: "deploy", triggers: { release: "1" } }),
-    count: async () => (await runApi(emu(), "GET", `/workspaces/${ws()}/runs?page[size]=100`)).body.data.length,
+    count: async () => (await runApi(emu, "GET", `/workspaces/${ws()}/runs?page[size]=100`)).body.data.length,
     prefix: () => "/api/v2/*",
     noDelete: true, // a run is never deleted: delete discards it (covered by the runs suites)
   },
@@ -77,7 +77,7 @@ const CASES: Case[] = [
   {
     kind: "secrets:TransformRole",
     setup: async () => {
-      for (const name of ["a", "b"]) await secretsApi(emu(), "POST", `/transform/transformations/masking/${name}`, { template: "builtin/creditcardnumber" });
+      for (const name of ["a", "b"]) await secretsApi(emu, "POST", `/transform/transformations/masking/${name}`, { template: "builtin/creditcardnumber" });
     },
     create: () => ({ name: "app", transformations: ["a"] }),
     update: () => ({ name: "app", transformations: ["a", "b"] }),
@@ -150,8 +150,8 @@ const CASES: Case[] = [
   {
     kind: "secrets:KeymgmtKeyDistribution",
     setup: async () => {
-      await secretsApi(emu(), "POST", "/keymgmt/key/k", { type: "aes256-gcm96" });
-      await secretsApi(emu(), "POST", "/keymgmt/kms/aws", { provider: "awskms", key_collection: "eu-west-1", credentials: { access_key: "AKIAEXAMPLE0001", secret_key: "secret-0001-abcdef" } });
+      await secretsApi(emu, "POST", "/keymgmt/key/k", { type: "aes256-gcm96" });
+      await secretsApi(emu, "POST", "/keymgmt/kms/aws", { provider: "awskms", key_collection: "eu-west-1", credentials: { access_key: "AKIAEXAMPLE0001", secret_key: "secret-0001-abcdef" } });
     },
     create: () => ({ kmsName: "aws", keyName: "k", purpose: ["encrypt"], protection: "hsm" }),
     count: () => keys("/keymgmt/kms/aws/key"),
@@ -161,14 +161,14 @@ const CASES: Case[] = [
     kind: "secrets:DirectoryConfig",
     create: () => ({ binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" }),
     update: () => ({ binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1", ttl: "1h" }),
-    count: async () => ((await secretsApi(emu(), "GET", "/directory/config")).status === 200 ? 1 : 0),
+    count: async () => ((await secretsApi(emu, "GET", "/directory/config")).status === 200 ? 1 : 0),
     prefix: () => "/v1/directory/*",
   },
   {
     kind: "secrets:DirectoryLibrarySet",
     setup: async () => {
-      await control(emu(), "POST", "/directory/accounts", { accounts: ["a", "b"] });
-      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
+      await control(emu, "POST", "/directory/accounts", { accounts: ["a", "b"] });
+      await secretsApi(emu, "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
     },
     create: () => ({ name: "pool", serviceAccountNames: ["a"], ttl: "1h" }),
     update: () => ({ name: "pool", serviceAccountNames: ["a", "b"], ttl: "1h" }),
@@ -178,8 +178,8 @@ const CASES: Case[] = [
   {
     kind: "secrets:DirectoryRole",
     setup: async () => {
-      await control(emu(), "POST", "/directory/accounts", { accounts: ["svc-app"] });
-      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
+      await control(emu, "POST", "/directory/accounts", { accounts: ["svc-app"] });
+      await secretsApi(emu, "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
     },
     create: () => ({ name: "app", serviceAccountName: "svc-app", ttl: "12h" }),
     update: () => ({ name: "app", serviceAccountName: "svc-app", ttl: "6h" }),
@@ -189,11 +189,11 @@ const CASES: Case[] = [
   {
     kind: "secrets:RegistryAccessConfig",
     setup: async () => {
-      management = (await control<{ token: string }>(emu(), "POST", "/registry/tokens", { type: "management" })).token;
+      management = (await control<{ token: string }>(emu, "POST", "/registry/tokens", { type: "management" })).token;
     },
     create: () => ({ address: "127.0.0.1:8500", token: management }),
     update: () => ({ address: "127.0.0.1:8501", token: management }),
-    count: async () => ((await secretsApi(emu(), "GET", "/registry/config/access")).status === 200 ? 1 : 0),
+    count: async () => ((await secretsApi(emu, "GET", "/registry/config/access")).status === 200 ? 1 : 0),
     prefix: () => "/v1/registry/*",
   },
   {
@@ -206,16 +206,16 @@ const CASES: Case[] = [
   {
     kind: "secrets:DirectoryCheckOut",
     setup: async () => {
-      await control(emu(), "POST", "/directory/accounts", { accounts: ["a", "b"] });
-      await secretsApi(emu(), "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
-      await secretsApi(emu(), "POST", "/directory/library/pool", { service_account_names: ["a", "b"], ttl: "1h" });
+      await control(emu, "POST", "/directory/accounts", { accounts: ["a", "b"] });
+      await secretsApi(emu, "POST", "/directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: "Mb1Rq6Zt3Wx8Kp4L", url: "ldap://127.0.0.1:1" });
+      await secretsApi(emu, "POST", "/directory/library/pool", { service_account_names: ["a", "b"], ttl: "1h" });
     },
     // This process is the set's only borrower: a lost check-out can be told to be its own and returned
     // (without the declaration it is left out and recorded: test/faults/directory.test.ts).
     create: () => ({ setName: "pool", soleBorrower: true }),
     deleteMethod: "POST",
     // A borrowed account is an object held out of the set: count the accounts out.
-    count: async () => Object.values((await secretsApi(emu(), "GET", "/directory/library/pool/status")).body.data as Record<string, { available: boolean }>)
+    count: async () => Object.values((await secretsApi(emu, "GET", "/directory/library/pool/status")).body.data as Record<string, { available: boolean }>)
       .filter((s) => !s.available).length,
     prefix: () => "/v1/directory/*",
   },
@@ -224,8 +224,8 @@ const CASES: Case[] = [
     // A second key version, so that the create sets minDecryptionVersion 2 (a POST the faults meet:
     // a create that finds the server's value already right sends nothing).
     setup: async () => {
-      await secretsApi(emu(), "POST", "/transform/transformations/tokenization/tok", {});
-      await secretsApi(emu(), "POST", "/transform/tokenization/keys/tok/rotate", {});
+      await secretsApi(emu, "POST", "/transform/transformations/tokenization/tok", {});
+      await secretsApi(emu, "POST", "/transform/tokenization/keys/tok/rotate", {});
     },
     create: () => ({ transformation: "tok", minDecryptionVersion: 2 }),
     update: () => ({ transformation: "tok", minDecryptionVersion: 2, rotationTrigger: "2" }),
@@ -266,7 +266,7 @@ describe("every resource kind has fault cells", () => {
 
 const fault = (c: Case, method: string, how: Record<string, unknown>, when: string) =>
   // More faults than the client retries: the failure reaches the provider, and the next up follows.
-  control(emu(), "POST", "/faults", { method, path: c.prefix(), ...how, when, count: 3 });
+  control(emu, "POST", "/faults", { method, path: c.prefix(), ...how, when, count: 3 });
 
 describe.each(CASES)("$kind under faults", (c) => {
   beforeEach(async () => {
@@ -277,7 +277,7 @@ describe.each(CASES)("$kind under faults", (c) => {
     const before = await c.count();
     await fault(c, "POST", how, when);
     const state = await settle(c.kind, undefined, c.create());
-    await clearMetFaults(emu());
+    await clearMetFaults(emu);
     expect(await c.count(), "no duplicate, no orphan").toBe(before + (c.creates === false ? 0 : 1));
     await inSync(c.kind, state, c.create());
   });
@@ -287,14 +287,14 @@ describe.each(CASES)("$kind under faults", (c) => {
     const before = await c.count();
     await fault(c, c.updateMethod ?? "POST", how, when);
     state = await settle(c.kind, state, c.update!());
-    await clearMetFaults(emu());
+    await clearMetFaults(emu);
     expect(await c.count()).toBe(before);
     await inSync(c.kind, state, c.update!());
   });
 
   it.each(CELLS)("read: %s %s the server acted → refresh fails or retries, never drops the object", async (_n, when, how) => {
     const state = await settle(c.kind, undefined, c.create());
-    await refreshUnderFault(emu(), c.kind, state, c.prefix(), how, when);
+    await refreshUnderFault(emu, c.kind, state, c.prefix(), how, when);
     await inSync(c.kind, state, c.create());
   });
 
@@ -306,7 +306,7 @@ describe.each(CASES)("$kind under faults", (c) => {
     for (let i = 0; i < 7 && !done; i++) {
       done = await call(c.kind, "delete", [state!.id, state!.outs]).then(() => true, () => false);
     }
-    await clearMetFaults(emu());
+    await clearMetFaults(emu);
     expect(done).toBe(true);
     expect(await c.count()).toBe(before - (c.creates === false ? 0 : 1));
   });

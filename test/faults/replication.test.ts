@@ -17,6 +17,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import type { Props } from "../support/calls";
 import { held, inSync, sameAsServer, settle, up, type State } from "./deploy";
 import { CELLS, cellsOf, FAULTS } from "./cells";
+import { control } from "../support/emulator";
 import { mustStatus } from "../support/must";
 
 const emu = {} as Emulator;
@@ -34,15 +35,6 @@ afterAll(async () => {
     else process.env[k] = v;
   }
 });
-
-async function control(i: number, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await request(`${emu.clusters[i]!.controlUrl}${path}`, {
-    method: method as "GET", headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`control ${method} ${path}: ${res.statusCode} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 async function raw(i: number, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await request(`${emu.clusters[i]!.secretsUrl}/${path}`, {
@@ -83,7 +75,7 @@ async function connectB(id = "b"): Promise<string> {
 const primaries = async () => (await Promise.all([A, B].map(status))).filter((s) => s.mode === "primary").length;
 
 beforeEach(async () => {
-  for (const i of [A, B]) await control(i, "POST", "/reset");
+  for (const i of [A, B]) await control(emu.clusters[i]!, "POST", "/reset");
 });
 
 const cells = CELLS;
@@ -95,14 +87,14 @@ const installed = new Map<string, number>();
 const faultKey = (i: number, f: { method?: string; path: string; when?: string }) => `${i} ${f.method} ${f.path} ${f.when ?? "before"}`;
 const fault = (i: number, how: Record<string, unknown>, when: string, path = `${V}/*`, count = 3, method = "POST") => {
   installed.set(faultKey(i, { method, path, when }), count);
-  return control(i, "POST", "/faults", { method, path, ...how, when, count });
+  return control(emu.clusters[i]!, "POST", "/faults", { method, path, ...how, when, count });
 };
 const clearFaults = async () => {
   const unmet: string[] = [];
   for (const i of [A, B]) {
-    const left = (await control(i, "GET", "/faults")) as { faults: { method?: string; path: string; when?: string; remaining: number }[] };
+    const left = (await control(emu.clusters[i]!, "GET", "/faults")) as { faults: { method?: string; path: string; when?: string; remaining: number }[] };
     for (const f of left.faults) if (f.remaining >= (installed.get(faultKey(i, f)) ?? Infinity)) unmet.push(faultKey(i, f));
-    await control(i, "DELETE", "/faults");
+    await control(emu.clusters[i]!, "DELETE", "/faults");
   }
   installed.clear();
   expect(unmet, "faults no request met").toEqual([]);
@@ -402,7 +394,7 @@ describe("a new token on a PerformanceSecondary (update-primary)", () => {
   it.each(FAULTS)("that acted but whose status read-back failed (%s) is a partial failure recording the new token; the next up converges", async (_n, how) => {
     let state = await secondaryOnB();
     // The status read before update-primary passes; the read-back after it, and the core's, fail.
-    await control(B, "POST", "/faults", { method: "GET", path: `${V}/status`, ...how, skip: 1, count: 4 });
+    await control(emu.clusters[B]!, "POST", "/faults", { method: "GET", path: `${V}/status`, ...how, skip: 1, count: 4 });
     state = await up(SECONDARY, state, next());
     await clearFaults();
     expect(state).toMatchObject({ initErrors: true, outs: { token: newToken } });
@@ -413,7 +405,7 @@ describe("a new token on a PerformanceSecondary (update-primary)", () => {
   it("whose response and read-back were both lost: the next up finds the token used and records it", async () => {
     let state = await secondaryOnB();
     await fault(B, { drop: true }, "after", `${V}/secondary/update-primary`, 1);
-    await control(B, "POST", "/faults", { method: "GET", path: `${V}/status`, status: 503, skip: 1, count: 2 });
+    await control(emu.clusters[B]!, "POST", "/faults", { method: "GET", path: `${V}/status`, status: 503, skip: 1, count: 2 });
     state = await up(SECONDARY, state, next());
     await clearFaults();
     expect((await status(B)).secondary_id).toBe("b2");
@@ -439,10 +431,10 @@ describe("ids", () => {
     await v.setup();
     const clean = await settle(v.kind, undefined, v.inputs());
     expect(clean!.id).toBe(v.id);
-    for (const i of [A, B]) await control(i, "POST", "/reset");
+    for (const i of [A, B]) await control(emu.clusters[i]!, "POST", "/reset");
     await v.setup();
     // The create's read-back and the core's both fail: the create knows no cluster id.
-    await control(v.on, "POST", "/faults", { method: "GET", path: `${V}/status`, status: 503, count: 4 });
+    await control(emu.clusters[v.on]!, "POST", "/faults", { method: "GET", path: `${V}/status`, status: 503, count: 4 });
     let state = await up(v.kind, undefined, v.inputs());
     await clearFaults();
     expect(state).toMatchObject({ id: clean!.id, initErrors: true });

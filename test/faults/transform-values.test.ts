@@ -8,7 +8,7 @@ import * as transform from "../../src/secrets/transform";
 import { control, secretsApi, useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator();
-const raw = (path: string, body?: unknown) => secretsApi(emu(), "POST", `/transform/${path}`, body);
+const raw = (path: string, body?: unknown) => secretsApi(emu, "POST", `/transform/${path}`, body);
 const TWEAK = Buffer.from("1234567").toString("base64");
 const CARDS = ["4111-1111-1111-1111", "5500-0000-0000-0004", "3400-0000-0000-0009", "6011-0000-0000-0004"];
 
@@ -30,12 +30,12 @@ const FAULTS: [string, Record<string, unknown>][] = [
 const cells = FAULTS.flatMap(([name, how]) => (["before", "after"] as const).map((when) => [name, when, how] as const));
 // More faults than the client retries (it does not retry an encode at all): the provider meets them.
 const fault = (how: Record<string, unknown>, when: string) =>
-  control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/encode/pay", ...how, when, count: 1 });
-const faultsLeft = async () => (await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults;
+  control(emu, "POST", "/faults", { method: "POST", path: "/v1/transform/encode/pay", ...how, when, count: 1 });
+const faultsLeft = async () => (await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults;
 
 /** How many tokens the tokenization store holds. */
 async function tokens(): Promise<number> {
-  const r = await secretsApi(emu(), "POST", "/transform/transformations/tokenization/snapshot/tok", { limit: 1000 });
+  const r = await secretsApi(emu, "POST", "/transform/transformations/tokenization/snapshot/tok", { limit: 1000 });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return (r.body.data.values as unknown[]).length;
 }
@@ -99,7 +99,7 @@ describe("encode batch under faults", () => {
   it("decode, validate, tokenized and metadata change nothing, so the client repeats them after a 503", async () => {
     const enc = await transform.encode({ role: "pay", transformation: "tok", value: CARDS[3]! });
     for (const op of ["decode", "validate", "tokenized", "metadata"] as const) {
-      await control(emu(), "POST", "/faults", { method: "POST", path: `/v1/transform/${op}/pay`, status: 503, when: "after" });
+      await control(emu, "POST", "/faults", { method: "POST", path: `/v1/transform/${op}/pay`, status: 503, when: "after" });
       const value = op === "tokenized" ? CARDS[3]! : enc.encodedValue!;
       await expect(transform[op]({ role: "pay", transformation: "tok", value })).resolves.toBeDefined();
       expect(await faultsLeft(), op).toEqual([]);

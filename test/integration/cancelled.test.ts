@@ -21,11 +21,11 @@ const RUN = "runs:Run";
 const typeOf = (kind: string) => `pulumi-nodejs:dynamic/${kind}`;
 const urn = (kind: string, name: string) => `urn:pulumi:dev::p::${typeOf(kind)}::${name}`;
 
-const ncArgs = (name = "ci") => ({ workspaceId: emu().workspaceId, name, destinationType: "generic", url: "https://hooks.example/ci", triggers: ["run:completed"], __urn: urn(NC, name) });
+const ncArgs = (name = "ci") => ({ workspaceId: emu.workspaceId, name, destinationType: "generic", url: "https://hooks.example/ci", triggers: ["run:completed"], __urn: urn(NC, name) });
 const mfaArgs = () => ({ apiHostname: "api-1234abcd.example.com", secretKey: "duo-secret-key-0001", integrationKey: "DUOINTEGRATION01", __urn: urn(MFA, "duo") });
-const runArgs = () => ({ workspaceId: emu().workspaceId, message: "deploy", __urn: urn(RUN, "deploy") });
+const runArgs = () => ({ workspaceId: emu.workspaceId, message: "deploy", __urn: urn(RUN, "deploy") });
 
-const ncs = async () => (await runApi(emu(), "GET", `/workspaces/${emu().workspaceId}/notification-configurations`)).body.data as { id: string }[];
+const ncs = async () => (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/notification-configurations`)).body.data as { id: string }[];
 
 /** A stack export whose pending creates hold these checked inputs (the same twice: tokens are plain in the test). */
 function exported(pending: Array<[string, string, Props]>, resources: Deployment["resources"] = []): Deployment {
@@ -55,7 +55,7 @@ describe("check records what a create could be confused with", () => {
     const first = await created(NC, ncArgs());
     expect((await checked(NC, ncArgs())).__before).toEqual({ ids: [first.id] });
     expect((await checked(ALPHABET, { name: "digits", alphabet: "0123456789" })).__before).toEqual({ ids: [] });
-    await secretsApi(emu(), "POST", "/transform/alphabet/digits", { alphabet: "0123456789" });
+    await secretsApi(emu, "POST", "/transform/alphabet/digits", { alphabet: "0123456789" });
     expect((await checked(ALPHABET, { name: "digits", alphabet: "0123456789" })).__before).toEqual({ ids: ["transform/alphabet/digits"] });
     // An update records nothing; neither does a preview's check of values not known yet.
     expect((await checked(NC, ncArgs(), first.outs)).__before).toBeUndefined();
@@ -67,7 +67,7 @@ describe("check records what a create could be confused with", () => {
 
 describe("a create never makes a second object whose id the service assigns", () => {
   it("refuses a notification configuration, a dual-factor method and a run whose twin is there, naming the recovery and adoptId; nothing is created", async () => {
-    const nc = await runApi(emu(), "POST", `/workspaces/${emu().workspaceId}/notification-configurations`, {
+    const nc = await runApi(emu, "POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
       data: { type: "notification-configurations", attributes: { name: "ci", "destination-type": "generic", enabled: false, url: "https://hooks.example/ci", triggers: ["run:completed"] } },
     });
     const e = await rejectionOf(call(NC, "create", [await checked(NC, ncArgs())]));
@@ -76,26 +76,26 @@ describe("a create never makes a second object whose id the service assigns", ()
       'to take over one made another way, set adoptId: "<its id>". Nothing was created');
     expect(await ncs()).toHaveLength(1);
 
-    await secretsApi(emu(), "POST", "/identity/mfa/method/dualfactor", { api_hostname: "api-1234abcd.example.com", secret_key: "duo-secret-key-0001", integration_key: "DUOINTEGRATION01" });
+    await secretsApi(emu, "POST", "/identity/mfa/method/dualfactor", { api_hostname: "api-1234abcd.example.com", secret_key: "duo-secret-key-0001", integration_key: "DUOINTEGRATION01" });
     expect((await rejectionOf(call(MFA, "create", [await checked(MFA, mfaArgs())]))).message).toContain("npx pulumi-svc-recover");
     // Another secret key is another method: created.
     expect((await created(MFA, { ...mfaArgs(), secretKey: "duo-secret-key-0002" })).id).toMatch(/^[0-9a-f-]{36}$/);
 
     // An alias: the service allows one of a name on a mount; its refusal is said with the alias and adoptId.
-    const alias = await secretsApi(emu(), "POST", "/identity/entity-alias", { name: "carol", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" });
+    const alias = await secretsApi(emu, "POST", "/identity/entity-alias", { name: "carol", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" });
     expect((await rejectionOf(call("secrets:IdentityEntityAlias", "create", [await checked("secrets:IdentityEntityAlias", { name: "carol", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd" })]))).message)
       .toContain(`an alias named carol exists on mount accessor auth_userpass_1234abcd already (${alias.body.data.id}), and the service allows one: set adoptId: "${alias.body.data.id}" to take it over`);
 
     // A run carries its resource's claim at the end of its message; a second create of the same resource is refused.
     const run = await created(RUN, runArgs());
-    expect((await runApi(emu(), "GET", `/runs/${run.id}`)).body.data.attributes.message).toMatch(/^deploy \[pulumi-svc [0-9a-f]{12}\]$/);
+    expect((await runApi(emu, "GET", `/runs/${run.id}`)).body.data.attributes.message).toMatch(/^deploy \[pulumi-svc [0-9a-f]{12}\]$/);
     expect(run.outs.message).toBe("deploy");
     await expect(call(RUN, "create", [await checked(RUN, runArgs())])).resolves.toBeDefined(); // owned by this process: a program may declare two
     // Only an active claimed run blocks a create: a destroy leaves the run of the resource it deleted ended.
     const ctx = makeContext(undefined, false, urn(RUN, "deploy"));
     const inputs = { ...runArgs(), ...run.outs } as never;
     expect(await runDefinition.leftovers!.blocking!(ctx, inputs)).toContain(run.id);
-    await runApi(emu(), "POST", `/runs/${run.id}/actions/discard`, { comment: "ended" });
+    await runApi(emu, "POST", `/runs/${run.id}/actions/discard`, { comment: "ended" });
     expect(await runDefinition.leftovers!.blocking!(ctx, inputs)).not.toContain(run.id);
     expect(await runDefinition.leftovers!.find(ctx, inputs)).toContain(run.id);
   });
@@ -108,13 +108,13 @@ describe("pulumi-svc-recover settles pending creates", () => {
     const alphabetInputs = await checked(ALPHABET, { name: "digits", alphabet: "0123456789" });
     const runInputs = await checked(RUN, { ...runArgs(), __urn: urn(RUN, "deploy") });
     const keptInputs = await checked(NC, ncArgs("kept"));
-    const made = (await runApi(emu(), "POST", `/workspaces/${emu().workspaceId}/notification-configurations`, {
+    const made = (await runApi(emu, "POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
       data: { type: "notification-configurations", attributes: { name: "ci", "destination-type": "generic", enabled: false, url: "https://hooks.example/ci", triggers: ["run:completed"] } },
     })).body.data.id as string;
-    await secretsApi(emu(), "POST", "/transform/alphabet/digits", { alphabet: "0123456789" });
+    await secretsApi(emu, "POST", "/transform/alphabet/digits", { alphabet: "0123456789" });
     const { id: runId } = await created(RUN, runInputs);
     // "kept": its twin was there before its check, and another resource holds a second one.
-    const before = (await runApi(emu(), "POST", `/workspaces/${emu().workspaceId}/notification-configurations`, {
+    const before = (await runApi(emu, "POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
       data: { type: "notification-configurations", attributes: { name: "kept", "destination-type": "generic", enabled: false, url: "https://hooks.example/ci", triggers: ["run:completed"] } },
     })).body.data.id as string;
     const keptBefore = { ...keptInputs, __before: { ids: [before] } };
@@ -143,7 +143,7 @@ describe("pulumi-svc-recover settles pending creates", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.out).toContain(`ci: ${made} exists, and nothing records whether it was there before the cancelled create`);
     expect(unknown.imported).toBeUndefined();
-    expect(await requests(emu()).then((q) => q.filter((x) => !["GET", "LIST"].includes(x.method) && x.path.includes("notification")).length)).toBe(2);
+    expect(await requests(emu).then((q) => q.filter((x) => !["GET", "LIST"].includes(x.method) && x.path.includes("notification")).length)).toBe(2);
   });
 
   it("refuses a misspelt option before it runs anything, naming the nearest", async () => {

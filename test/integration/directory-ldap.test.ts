@@ -23,7 +23,7 @@ async function config(): Promise<{ id: string; outs: Props; inputs: Props }> {
   const s = slapd();
   const inputs = { url: s.url, binddn: s.adminDn, bindpass: s.adminPassword, userdn: s.usersDn, ttl: "1h" };
   const res = await created(CONFIG, inputs);
-  expect((await control<{ backend: string }>(emu(), "GET", "/directory")).backend).toBe("ldap");
+  expect((await control<{ backend: string }>(emu, "GET", "/directory")).backend).toBe("ldap");
   return { ...res, inputs };
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { redact } from "../../src/http";
 import * as directory from "../../src/secrets/directory";
-import { checked, created, type Props, type Res } from "../support/calls";
+import { checked, created, failures, type Props, type Res } from "../support/calls";
 import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
@@ -15,17 +15,12 @@ const OUT = "secrets:DirectoryCheckOut";
 const BINDDN = "cn=admin,dc=example,dc=org";
 const BINDPASS = "Ib7Cq1Zd4Wm8Tx3K";
 
-const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
-const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu(), "POST", "/directory/bind", { name, password })).ok;
-const seed = (...accounts: string[]) => control(emu(), "POST", "/directory/accounts", { accounts });
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, path, body);
+const binds = async (name: string, password: string) => (await control<{ ok: boolean }>(emu, "POST", "/directory/bind", { name, password })).ok;
+const seed = (...accounts: string[]) => control(emu, "POST", "/directory/accounts", { accounts });
 
 async function config(extra: Props = {}): Promise<Res> {
   return created(CONFIG, { binddn: BINDDN, bindpass: BINDPASS, url: "ldap://127.0.0.1:1", ...extra });
-}
-
-async function failures(kind: string, news: Props): Promise<Record<string, string>> {
-  const { failures } = (await call(kind, "check", [{}, news])) as { failures: { property: string; reason: string }[] };
-  return Object.fromEntries(failures.map((f) => [f.property, f.reason]));
 }
 
 describe("directory Config", () => {
@@ -67,7 +62,7 @@ describe("directory Config", () => {
   });
 
   it("check names each bad property and makes no request; unknown values are skipped", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     expect(await failures(CONFIG, { binddn: "", bindpass: "x", url: "http://h", length: 10, formatter: "no placeholder", ttl: "soon", tlsMinVersion: "ssl3" })).toEqual({
       binddn: expect.stringMatching(/must not be empty/), url: expect.stringMatching(/ldap:\/\//), length: "must be at least 14",
       formatter: "must contain {{PASSWORD}} exactly once", ttl: expect.stringMatching(/duration/), tlsMinVersion: expect.stringMatching(/one of/),
@@ -75,7 +70,7 @@ describe("directory Config", () => {
     expect(await failures(CONFIG, { binddn: "x", bindpass: "y", passwordPolicy: "corp", length: 20 })).toEqual({ length: "is mutually exclusive with passwordPolicy" });
     const U = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
     expect(await failures(CONFIG, { binddn: U, bindpass: U, ttl: U, length: U, insecureTls: U })).toEqual({});
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("refuses to take over an existing config unless adopt is set", async () => {

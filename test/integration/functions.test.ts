@@ -16,7 +16,7 @@ const mocks: pulumi.runtime.Mocks = {
 
 async function anEmailConfiguration(): Promise<string> {
   const { inputs } = (await call("runs:NotificationConfiguration", "check", [{}, {
-    workspaceId: emu().workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001"],
+    workspaceId: emu.workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001"],
   }])) as { inputs: Record<string, unknown> };
   return ((await call("runs:NotificationConfiguration", "create", [inputs])) as { id: string }).id;
 }
@@ -24,22 +24,22 @@ async function anEmailConfiguration(): Promise<string> {
 describe("side-effecting functions", () => {
   it("make no request during preview: the Output is unknown and the Promise resolves to undefined", async () => {
     const id = await anEmailConfiguration();
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);
     const out = verifyNotificationConfigurationOutput({ id });
     expect(await (out as unknown as { isKnown: Promise<boolean> }).isKnown).toBe(false);
     expect(await verifyNotificationConfiguration({ id })).toBeUndefined();
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("act during an update, with Input arguments", async () => {
     const id = await anEmailConfiguration();
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     await pulumi.runtime.setMocks(mocks, "proj", "stack", false);
     const out = verifyNotificationConfigurationOutput({ id: pulumi.output(Promise.resolve(id)) });
     const value = await new Promise((resolve) => out.apply(resolve));
     expect(value).toMatchObject({ id, enabled: false });
-    expect((await requests(emu())).map((r) => `${r.method} ${r.path}`)).toEqual([`POST /api/v2/notification-configurations/${id}/actions/verify`]);
+    expect((await requests(emu)).map((r) => `${r.method} ${r.path}`)).toEqual([`POST /api/v2/notification-configurations/${id}/actions/verify`]);
   });
 
   it("read stack config (svc:*) before the environment", async () => {
@@ -47,7 +47,7 @@ describe("side-effecting functions", () => {
     await pulumi.runtime.setMocks(mocks, "proj", "stack", false);
     const saved = process.env.SVC_RUN_TOKEN;
     process.env.SVC_RUN_TOKEN = "wrong-token";
-    pulumi.runtime.setConfig("svc:runToken", emu().tokens.runAdmin);
+    pulumi.runtime.setConfig("svc:runToken", emu.tokens.runAdmin);
     try {
       await expect(verifyNotificationConfiguration({ id })).resolves.toMatchObject({ id });
     } finally {

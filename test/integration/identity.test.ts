@@ -11,7 +11,7 @@ const BOB = "ent-bob000000000001";
 const USERPASS = "auth_userpass_1234abcd";
 const APPROLE = "auth_approle_5678abcd";
 
-const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, path, body);
 
 const aliasIds = async (): Promise<string[]> => {
   const r = await raw("LIST", "/identity/entity-alias/id");
@@ -23,7 +23,7 @@ describe("identity EntityAlias", () => {
     const { id, outs } = await created(ALIAS, { name: "alice", canonicalId: ALICE, mountAccessor: USERPASS, customMetadata: { team: "payments" } });
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(outs).toEqual({
-      name: "alice", canonicalId: ALICE, mountAccessor: USERPASS, customMetadata: { team: "payments" }, serverUrl: emu().secretsUrl,
+      name: "alice", canonicalId: ALICE, mountAccessor: USERPASS, customMetadata: { team: "payments" }, serverUrl: emu.secretsUrl,
       mountPath: "auth/userpass/", mountType: "userpass", metadata: {}, local: false,
       creationTime: expect.any(String), lastUpdateTime: expect.any(String),
     });
@@ -51,29 +51,29 @@ describe("identity EntityAlias", () => {
   });
 
   it("does not create a duplicate when the create response is lost", async () => {
-    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/identity/entity-alias", when: "after", drop: true, count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/identity/entity-alias", when: "after", drop: true, count: 1 });
     const { id, outs } = await created(ALIAS, { name: "bob", canonicalId: BOB, mountAccessor: USERPASS });
     expect(outs).toMatchObject({ name: "bob", canonicalId: BOB });
     expect(await aliasIds()).toEqual([id]);
-    const posts = (await requests(emu())).filter((r) => r.method === "POST" && r.path === "/v1/identity/entity-alias");
+    const posts = (await requests(emu)).filter((r) => r.method === "POST" && r.path === "/v1/identity/entity-alias");
     expect(posts).toHaveLength(1);
   });
 
   it("tries again when a create failed before the service acted", async () => {
-    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/identity/entity-alias", status: 503, count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/identity/entity-alias", status: 503, count: 1 });
     const { id } = await created(ALIAS, { name: "carol", canonicalId: ALICE, mountAccessor: USERPASS });
     expect(await aliasIds()).toEqual([id]);
-    const posts = (await requests(emu())).filter((r) => r.method === "POST" && r.path === "/v1/identity/entity-alias");
+    const posts = (await requests(emu)).filter((r) => r.method === "POST" && r.path === "/v1/identity/entity-alias");
     expect(posts.map((p) => p.status)).toEqual([503, 200]);
   });
 
   it("never takes over an alias someone else made earlier with the same name", async () => {
     const theirs = await created(ALIAS, { name: "dave", canonicalId: ALICE, mountAccessor: USERPASS });
     // Every attempt fails before the service acts: the lookup must not mistake theirs for ours.
-    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/identity/entity-alias", status: 503, count: 3 });
+    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/identity/entity-alias", status: 503, count: 3 });
     const err = await created(ALIAS, { name: "dave", canonicalId: BOB, mountAccessor: USERPASS }).catch((e) => e);
     expect(err.code).toBe("server");
-    const posts = (await requests(emu())).filter((r) => r.method === "POST" && r.path === "/v1/identity/entity-alias");
+    const posts = (await requests(emu)).filter((r) => r.method === "POST" && r.path === "/v1/identity/entity-alias");
     expect(posts.map((p) => p.status)).toEqual([200, 503, 503, 503]);
     expect(await aliasIds()).toEqual([theirs.id]);
     expect((await raw("GET", `/identity/entity-alias/id/${theirs.id}`)).body.data.canonical_id).toBe(ALICE);
@@ -96,14 +96,14 @@ describe("identity EntityAlias", () => {
   });
 
   it("rejects bad inputs in check, naming the property, without a request", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const r = (await call(ALIAS, "check", [{}, { name: "x", canonicalId: "", mountAccessor: USERPASS, customMetadata: { a: 1 } }])) as { failures: { property: string }[] };
     expect(r.failures.map((f) => f.property).sort()).toEqual(["canonicalId", "customMetadata.a"]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("works with entities and mounts added through the control endpoint", async () => {
-    const seeded = await control<{ entities: { id: string }[]; authMounts: { accessor: string }[] }>(emu(), "POST", "/identity", {
+    const seeded = await control<{ entities: { id: string }[]; authMounts: { accessor: string }[] }>(emu, "POST", "/identity", {
       entities: [{ name: "svc-deployer" }], authMounts: [{ path: "ldap", type: "ldap", local: true }],
     });
     const { outs } = await created(ALIAS, { name: "deployer", canonicalId: seeded.entities[0].id, mountAccessor: seeded.authMounts[0].accessor });

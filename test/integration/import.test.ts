@@ -26,7 +26,7 @@ const out = () => {
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
-const env = (over: Record<string, string> = {}) => ({ SVC_SECRETS_URL: emu().secretsUrl, SVC_SECRETS_TOKEN: emu().tokens.secretsRoot, ...over });
+const env = (over: Record<string, string> = {}) => ({ SVC_SECRETS_URL: emu.secretsUrl, SVC_SECRETS_TOKEN: emu.tokens.secretsRoot, ...over });
 
 describe("the definitions the import reads", () => {
   it("every kind says how the import finds its objects, and every kind keyed by its path declares the path's rule", async () => {
@@ -54,11 +54,11 @@ describe("the definitions the import reads", () => {
 
 describe("the walk", () => {
   it("finds objects of an engine mounted elsewhere only when told the mount, and reads them as a refresh does", async () => {
-    await control(emu(), "POST", "/reset");
-    await control(emu(), "POST", "/mounts", { path: "tx-eu", type: "transform" });
-    await secretsApi(emu(), "POST", "/tx-eu/alphabet/letters", { alphabet: "abcdef" });
-    const ctx = makeContext((k) => ({ "svc:secretsUrl": emu().secretsUrl, "svc:secretsToken": emu().tokens.secretsRoot })[k]);
-    await secretsApi(emu(), "DELETE", "/registry/config/access");
+    await control(emu, "POST", "/reset");
+    await control(emu, "POST", "/mounts", { path: "tx-eu", type: "transform" });
+    await secretsApi(emu, "POST", "/tx-eu/alphabet/letters", { alphabet: "abcdef" });
+    const ctx = makeContext((k) => ({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsRoot })[k]);
+    await secretsApi(emu, "DELETE", "/registry/config/access");
     const alone = await walk(ctx, { workspaces: [], mounts: {} }, () => {}, { runs: false, secrets: true });
     expect(alone.found.map((f) => f.id)).toEqual([]);
     const both = await walk(ctx, { workspaces: [], mounts: { transform: ["transform", "tx-eu"] } }, () => {}, { runs: false, secrets: true });
@@ -71,13 +71,13 @@ describe("the walk", () => {
 describe("pulumi-svc-import", () => {
   it("writes an empty program for an empty server and says so", async () => {
     // The emulator starts with the registry's access configured.
-    await secretsApi(emu(), "DELETE", "/registry/config/access");
+    await secretsApi(emu, "DELETE", "/registry/config/access");
     const dir = out();
     const lines: string[] = [];
     const r = await main(["--out", dir], (l) => lines.push(l), env());
     expect(r.out).toContain(`Nothing found on the servers: ${path.join(dir, "index.ts")} declares no object.`);
     expect(fs.readFileSync(path.join(dir, "index.ts"), "utf8")).toContain("// Nothing was found on the servers");
-    expect(lines[0]).toBe(`pulumi-svc-import: reading ${emu().secretsUrl}`);
+    expect(lines[0]).toBe(`pulumi-svc-import: reading ${emu.secretsUrl}`);
   });
 
   it("names the setting when the token is refused or the workspace cannot be seen, and writes nothing", async () => {
@@ -85,7 +85,7 @@ describe("pulumi-svc-import", () => {
     await expect(main(["--out", dir], () => {}, env({ SVC_SECRETS_TOKEN: "not-a-token" })))
       .rejects.toThrow(/^the secrets service refused the token: GET \/transform\/alphabet\?list=true: 403 Forbidden: .*check the token \(from environment variable SVC_SECRETS_TOKEN\)$/);
     await expect(main(["--out", dir, "--workspace", "ws-nothere00000001"], () => {},
-      { SVC_RUN_URL: emu().runUrl, SVC_RUN_TOKEN: emu().tokens.runAdmin }))
+      { SVC_RUN_URL: emu.runUrl, SVC_RUN_TOKEN: emu.tokens.runAdmin }))
       .rejects.toThrow(/answers 404 for a workspace that does not exist or that the token may not see; check --workspace and SVC_RUN_TOKEN$/);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
@@ -93,10 +93,10 @@ describe("pulumi-svc-import", () => {
   describe("stops when a service cannot be read, whatever the other one gave", () => {
     // Both services configured, with an object on each: before, a refusal of one service was a
     // progress line among the others and the import wrote the other's objects, exiting 0.
-    const both = (over: Record<string, string> = {}) => env({ SVC_RUN_URL: emu().runUrl, SVC_RUN_TOKEN: emu().tokens.runAdmin, ...over });
+    const both = (over: Record<string, string> = {}) => env({ SVC_RUN_URL: emu.runUrl, SVC_RUN_TOKEN: emu.tokens.runAdmin, ...over });
     const seed = async () => {
-      await secretsApi(emu(), "POST", "/transform/alphabet/digits", { alphabet: "0123456789" });
-      const nc = await runApi(emu(), "POST", `/workspaces/${emu().workspaceId}/notification-configurations`, {
+      await secretsApi(emu, "POST", "/transform/alphabet/digits", { alphabet: "0123456789" });
+      const nc = await runApi(emu, "POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
         data: { type: "notification-configurations", attributes: { name: "ci", "destination-type": "generic", enabled: false, url: "https://hooks.example/ci", triggers: ["run:completed"] } },
       });
       expect(nc.status).toBe(201);
@@ -105,7 +105,7 @@ describe("pulumi-svc-import", () => {
       await seed();
       const dir = out();
       const lines: string[] = [];
-      await expect(main(["--out", dir, "--workspace", emu().workspaceId], (l) => lines.push(l), both(over))).rejects.toThrow(message);
+      await expect(main(["--out", dir, "--workspace", emu.workspaceId], (l) => lines.push(l), both(over))).rejects.toThrow(message);
       expect(fs.readdirSync(dir)).toEqual([]);
       return lines;
     };
@@ -121,10 +121,10 @@ describe("pulumi-svc-import", () => {
     });
 
     it("a secrets URL that is the run service's, and a run URL that is the secrets service's", async () => {
-      await ends({ SVC_SECRETS_URL: emu().runUrl },
-        new RegExp(`^SVC_SECRETS_URL \\(${emu().runUrl}\\) is not the secrets service: GET /sys/replication/performance/status: 401 Unauthorized: unauthorized; give the secrets service base URL ending in /v1 \\(https://<host>/v1\\)$`));
-      await control(emu(), "POST", "/reset");
-      await ends({ SVC_RUN_URL: emu().secretsUrl },
+      await ends({ SVC_SECRETS_URL: emu.runUrl },
+        new RegExp(`^SVC_SECRETS_URL \\(${emu.runUrl}\\) is not the secrets service: GET /sys/replication/performance/status: 401 Unauthorized: unauthorized; give the secrets service base URL ending in /v1 \\(https://<host>/v1\\)$`));
+      await control(emu, "POST", "/reset");
+      await ends({ SVC_RUN_URL: emu.secretsUrl },
         /^SVC_RUN_URL \(.*\/v1\) is not the run service: GET \/ping: 403 Forbidden: permission denied; give the run service base URL ending in \/api\/v2 \(https:\/\/<host>\/api\/v2\)$/);
     });
 
@@ -132,7 +132,7 @@ describe("pulumi-svc-import", () => {
       await seed();
       const dir = out();
       const lines: string[] = [];
-      const r = await main(["--out", dir, "--workspace", emu().workspaceId], (l) => lines.push(l), both({ SVC_SECRETS_TOKEN: emu().tokens.secretsUser }));
+      const r = await main(["--out", dir, "--workspace", emu.workspaceId], (l) => lines.push(l), both({ SVC_SECRETS_TOKEN: emu.tokens.secretsUser }));
       expect(r.code).toBe(0);
       const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
       expect(program).toContain("new svc.secrets.transform.Alphabet(");
@@ -146,7 +146,7 @@ describe("pulumi-svc-import", () => {
   });
 
   it("refuses an unknown or misspelt engine of --mount and a misspelt option, with the nearest, before any request", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const dir = out();
     const refused = main(["--out", dir, "--mount", "transfrom=transform-eu"], () => {}, env());
     await expect(refused).rejects.toThrow(UsageError);
@@ -156,7 +156,7 @@ describe("pulumi-svc-import", () => {
     expect(() => parseArgs(["--froce"])).toThrow("unknown argument --froce; did you mean --force?");
     expect(parseArgs(["--mount", "transform=transform", "--mount", "transform=eu", "--mount", "transform=eu"])).toMatchObject({ mounts: { transform: ["transform", "eu"] } });
     expect(fs.readdirSync(dir)).toEqual([]);
-    expect((await control<{ requests: unknown[] }>(emu(), "GET", "/requests")).requests).toEqual([]);
+    expect((await control<{ requests: unknown[] }>(emu, "GET", "/requests")).requests).toEqual([]);
   });
 
   it("refuses bad arguments and an existing program before any request", async () => {
@@ -167,11 +167,11 @@ describe("pulumi-svc-import", () => {
       .toEqual({ workspaces: ["ws-a", "ws-b"], mounts: { transform: ["transform", "tx-eu"] }, out: ".", force: false });
     const dir = out();
     fs.writeFileSync(path.join(dir, "index.ts"), "// mine\n");
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     await expect(main(["--out", dir], () => {}, env())).rejects.toThrow(`${path.join(dir, "index.ts")} exists: give --force to overwrite it, or another --out`);
     await expect(main(["--out", dir], () => {}, {})).rejects.toThrow(/exists/);
     expect(fs.readFileSync(path.join(dir, "index.ts"), "utf8")).toBe("// mine\n");
-    expect((await control<{ requests: unknown[] }>(emu(), "GET", "/requests")).requests).toEqual([]);
+    expect((await control<{ requests: unknown[] }>(emu, "GET", "/requests")).requests).toEqual([]);
     await expect(main(["--out", out()], () => {}, {})).rejects.toThrow("neither SVC_SECRETS_URL nor SVC_RUN_URL is set: name the servers to import from");
   });
 });

@@ -29,9 +29,9 @@ async function replaced(kind: string, old: Res, news: Props): Promise<{ res: Res
   return { res, deleteBeforeReplace: d.deleteBeforeReplace, replaces: d.replaces };
 }
 
-const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, path, body);
 
-const writes = async () => (await requests(emu())).filter((r) => r.method !== "GET" && r.method !== "LIST").map((r) => `${r.method} ${r.path}`);
+const writes = async () => (await requests(emu)).filter((r) => r.method !== "GET" && r.method !== "LIST").map((r) => `${r.method} ${r.path}`);
 
 async function aProvider(name = "aws"): Promise<Res> {
   return created(KMS, { name, provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET } });
@@ -39,7 +39,7 @@ async function aProvider(name = "aws"): Promise<Res> {
 
 describe("keymgmt Key", () => {
   it("creates with defaults in one write, reads, updates in place and deletes once allowed", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const { id, outs } = await created(KEY, { name: "signing" });
     expect(id).toBe("keymgmt/key/signing");
     expect(outs).toMatchObject({ name: "signing", mount: "keymgmt", type: "rsa-2048", deletionAllowed: false, minEnabledVersion: 0, latestVersion: 1 });
@@ -70,7 +70,7 @@ describe("keymgmt Key", () => {
   it("rotates when rotationTrigger changes (an update, not a replace), and only then", async () => {
     const { id, outs } = await created(KEY, { name: "rot", type: "ecdsa-p256", rotationTrigger: "2025-q1" });
     expect(outs).toMatchObject({ latestVersion: 1, rotationTrigger: "2025-q1" });
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
 
     // The trigger survives a refresh read: the service never returns it.
     const read = (await call(KEY, "read", [id, outs])) as { props: Props };
@@ -84,7 +84,7 @@ describe("keymgmt Key", () => {
     // Rotated first, so min_enabled_version 2 is valid when it is written.
     expect(await writes()).toEqual(["POST /v1/keymgmt/key/rot/rotate", "POST /v1/keymgmt/key/rot"]);
 
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const same = await checked(KEY, { name: "rot", type: "ecdsa-p256", rotationTrigger: "2025-q2", minEnabledVersion: 2, deletionAllowed: true }, after);
     const { outs: last } = (await call(KEY, "update", [id, after, same])) as { outs: Props };
     expect(last.latestVersion).toBe(2);
@@ -103,7 +103,7 @@ describe("keymgmt Key", () => {
 
   it("refuses to delete a key whose deletionAllowed is false, saying how to fix it, before any DELETE", async () => {
     const { id, outs } = await created(KEY, { name: "kept", type: "ecdsa-p256" });
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const err = await rejectionOf(call(KEY, "delete", [id, outs]));
     expect(err.code).toBe("conflict");
     // Deployed to the key alone: after a partial destroy, a plain up would create again what the destroy deleted.
@@ -161,10 +161,10 @@ describe("keymgmt Key", () => {
   });
 
   it("rejects bad inputs in check, naming the property, without a request", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const r = (await call(KEY, "check", [{}, { name: "k", type: "rsa-1024", minEnabledVersion: -2 }])) as { failures: { property: string }[] };
     expect(r.failures.map((f) => f.property).sort()).toEqual(["minEnabledVersion", "type"]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("refuses to take over an existing key unless adopt is set, and then only with the same type", async () => {
@@ -185,7 +185,7 @@ describe("keymgmt Key", () => {
   });
 
   it("honours another mount", async () => {
-    await control(emu(), "POST", "/mounts", { path: "keymgmt-eu", type: "keymgmt" });
+    await control(emu, "POST", "/mounts", { path: "keymgmt-eu", type: "keymgmt" });
     const { id } = await created(KEY, { name: "eu", mount: "keymgmt-eu", type: "ecdsa-p256" });
     expect(id).toBe("keymgmt-eu/key/eu");
     expect((await raw("GET", "/keymgmt-eu/key/eu")).status).toBe(200);
@@ -197,7 +197,7 @@ describe("keymgmt KmsProvider", () => {
   it("creates with write-only credentials, reads, updates credentials and deletes", async () => {
     const { id, outs } = await aProvider("aws");
     expect(id).toBe("keymgmt/kms/aws");
-    expect(outs).toEqual({ name: "aws", mount: "keymgmt", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET }, serverUrl: emu().secretsUrl, credentialsVersion: 1 });
+    expect(outs).toEqual({ name: "aws", mount: "keymgmt", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET }, serverUrl: emu.secretsUrl, credentialsVersion: 1 });
     expect(JSON.stringify((await raw("GET", "/keymgmt/kms/aws")).body)).not.toContain(AWS_SECRET);
 
     const read = (await call(KMS, "read", [id, outs])) as { props: Props };
@@ -205,7 +205,7 @@ describe("keymgmt KmsProvider", () => {
     const same = await checked(KMS, { name: "aws", provider: "awskms", keyCollection: "eu-west-1", credentials: { access_key: AWS_KEY, secret_key: AWS_SECRET } }, read.props);
     expect(await call(KMS, "diff", [id, read.props, same])).toMatchObject({ changes: false });
 
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const news = { ...same, credentials: { access_key: AWS_KEY, secret_key: "rotated-secret-0001" } };
     expect(await call(KMS, "diff", [id, read.props, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const { outs: after } = (await call(KMS, "update", [id, read.props, news])) as { outs: Props };
@@ -230,7 +230,7 @@ describe("keymgmt KmsProvider", () => {
       await created(KEY, { name, type: "ecdsa-p256" });
       await created(DIST, { keyName: name, kmsName: "aws", purpose: ["sign"] });
     }
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const err = await rejectionOf(call(KMS, "delete", [p.id, p.outs]));
     expect(err.code).toBe("conflict");
     expect(err.message).toBe("DELETE /keymgmt/kms/aws: conflict: KMS provider aws still holds keys k1, k2: remove their KeyDistribution resources (the distributions must be deleted before the provider)");
@@ -238,10 +238,10 @@ describe("keymgmt KmsProvider", () => {
   });
 
   it("checks credential names before any request, and drops a provider deleted out of band", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const r = (await call(KMS, "check", [{}, { name: "a", provider: "awskms", keyCollection: "x", credentials: { client_id: "c" } }])) as { failures: { property: string }[] };
     expect(r.failures.map((f) => f.property)).toEqual(["credentials.client_id"]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
 
     const { id, outs } = await aProvider("oob");
     await raw("DELETE", "/keymgmt/kms/oob");
@@ -285,7 +285,7 @@ describe("keymgmt KeyDistribution", () => {
   it("refuses a second provider for the same key with a clear error, before the POST", async () => {
     await setup();
     await created(DIST, { keyName: "k", kmsName: "aws", purpose: ["sign"] });
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const err = await rejectionOf(created(DIST, { keyName: "k", kmsName: "azure", purpose: ["sign"] }));
     expect(err.code).toBe("conflict");
     expect(err.message).toBe("POST /keymgmt/kms/azure/key/k: conflict: key k is already distributed to KMS provider aws; a key can be distributed to one KMS provider at a time: remove that distribution first");
@@ -317,10 +317,10 @@ describe("keymgmt KeyDistribution", () => {
     expect(await call(DIST, "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call(DIST, "delete", [id, outs])).resolves.toBeUndefined();
 
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const r = (await call(DIST, "check", [{}, { keyName: "k", kmsName: "aws", purpose: [] }])) as { failures: { property: string }[] };
     expect(r.failures.map((f) => f.property)).toEqual(["purpose"]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("surfaces the server's refusal of a purpose the key type cannot do", async () => {
@@ -359,7 +359,7 @@ describe("keymgmt functions", () => {
   it("rotateKey makes no request during preview; the read functions still run", async () => {
     await created(KEY, { name: "p", type: "ecdsa-p256" });
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const out = keymgmt.rotateKeyOutput({ name: pulumi.output("p") });
     expect(await (out as unknown as { isKnown: Promise<boolean> }).isKnown).toBe(false);
     expect(await keymgmt.rotateKey({ name: "p" })).toBeUndefined();
@@ -380,9 +380,9 @@ describe("keymgmt functions", () => {
   });
 
   it("validates function arguments before any request, naming the property", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     await expect(keymgmt.getKey({ name: "a/b" })).rejects.toThrow(/name: must not contain \//);
     await expect(keymgmt.listKeyDistributions({ kmsName: "" })).rejects.toThrow(/kmsName: must not be empty/);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 });

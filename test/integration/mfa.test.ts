@@ -12,7 +12,7 @@ const SECRET_KEY = "duo-secret-key-0a1b2c3d4e5f";
 const INTEGRATION_KEY = "DIXXXXXXXXXXXXXXXXXX";
 const base = { secretKey: SECRET_KEY, integrationKey: INTEGRATION_KEY, apiHostname: "api-1234abcd.example.com" };
 
-const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, path, body);
 
 const methodIds = async (): Promise<string[]> => {
   const r = await raw("LIST", "/identity/mfa/method/dualfactor");
@@ -23,7 +23,7 @@ describe("mfa DualFactorMethod", () => {
   it("creates (server-assigned UUID), reads pushinfo back as pushInfo without a diff, updates in place and deletes", async () => {
     const { id, outs } = await created(MFA, { ...base, pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com" });
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(outs).toEqual({ ...base, type: "dualfactor", pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com", usePasscode: false, serverUrl: emu().secretsUrl, secretKeyVersion: 1, integrationKeyVersion: 1 });
+    expect(outs).toEqual({ ...base, type: "dualfactor", pushInfo: "from=pulumi", usernameFormat: "{{identity.entity.name}}@example.com", usePasscode: false, serverUrl: emu.secretsUrl, secretKeyVersion: 1, integrationKeyVersion: 1 });
     expect((await raw("GET", `/identity/mfa/method/dualfactor/${id}`)).body.data.pushinfo).toBe("from=pulumi");
 
     const read = (await call(MFA, "read", [id, outs])) as { props: Props };
@@ -45,30 +45,30 @@ describe("mfa DualFactorMethod", () => {
 
   it("refuses to delete a method a login enforcement uses, saying what to do, and deletes once it is free", async () => {
     const { id, outs } = await created(MFA, base);
-    await control(emu(), "POST", "/login-enforcements", { name: "admins", methodIds: [id] });
+    await control(emu, "POST", "/login-enforcements", { name: "admins", methodIds: [id] });
     const err = await rejectionOf(call(MFA, "delete", [id, outs]));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(new RegExp(`^DELETE /identity/mfa/method/dualfactor/${id}: 400 Bad Request: .*admins.*; dual-factor method ${id} cannot be deleted while a login enforcement uses it: remove the method from the enforcement`));
     expect(err.message).not.toContain(SECRET_KEY);
     expect((await raw("GET", `/identity/mfa/method/dualfactor/${id}`)).status).toBe(200);
 
-    await control(emu(), "DELETE", "/login-enforcements/admins");
+    await control(emu, "DELETE", "/login-enforcements/admins");
     await call(MFA, "delete", [id, outs]);
     expect((await raw("GET", `/identity/mfa/method/dualfactor/${id}`)).status).toBe(404);
   });
 
   it("does not create a duplicate when the create response is lost, and never adopts an older method", async () => {
     const older = await created(MFA, base);
-    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/identity/mfa/method/dualfactor", when: "after", drop: true, count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/identity/mfa/method/dualfactor", when: "after", drop: true, count: 1 });
     const { id } = await created(MFA, base);
     expect(id).not.toBe(older.id);
     expect((await methodIds()).sort()).toEqual([older.id, id].sort());
-    const posts = (await requests(emu())).filter((r) => r.method === "POST" && r.path === "/v1/identity/mfa/method/dualfactor");
+    const posts = (await requests(emu)).filter((r) => r.method === "POST" && r.path === "/v1/identity/mfa/method/dualfactor");
     expect(posts).toHaveLength(2);
   });
 
   it("tries again when the create failed before the service acted", async () => {
-    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/identity/mfa/method/dualfactor", status: 503, count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/identity/mfa/method/dualfactor", status: 503, count: 1 });
     const { id } = await created(MFA, base);
     expect(await methodIds()).toEqual([id]);
   });
@@ -81,10 +81,10 @@ describe("mfa DualFactorMethod", () => {
   });
 
   it("rejects bad inputs in check, naming the property, without a request", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const r = (await call(MFA, "check", [{}, { secretKey: "", integrationKey: "ik", apiHostname: "https://x/y", usernameFormat: "{{x" }])) as { failures: { property: string }[] };
     expect(r.failures.map((f) => f.property).sort()).toEqual(["apiHostname", "secretKey", "usernameFormat"]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("surfaces the service's refusal of an unknown username template value, without the keys", async () => {

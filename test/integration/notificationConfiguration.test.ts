@@ -1,32 +1,30 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { verifyNotificationConfiguration } from "../../src/runs";
 import { checked, created } from "../support/calls";
 import { control, requests, runApi, useEmulator } from "../support/emulator";
-import { startReceiver } from "../support/receiver";
+import { useReceiver } from "../support/receiver";
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
-let hook: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => { hook = await startReceiver(); });
-afterAll(async () => { await hook.close(); });
+const hook = useReceiver();
 
 const KIND = "runs:NotificationConfiguration";
 type Props = Record<string, any>;
 
-const listed = async (): Promise<Props[]> => (await runApi(emu(), "GET", `/workspaces/${emu().workspaceId}/notification-configurations`)).body.data;
+const listed = async (): Promise<Props[]> => (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/notification-configurations`)).body.data;
 
-const base = () => ({ workspaceId: emu().workspaceId, name: "ci", destinationType: "generic", url: hook.url, triggers: ["run:errored", "run:completed"] });
+const base = () => ({ workspaceId: emu.workspaceId, name: "ci", destinationType: "generic", url: hook.url, triggers: ["run:errored", "run:completed"] });
 
 describe("notification configuration", () => {
   it("creates an enabled configuration after a signed verification request, and reads it back", async () => {
     hook.received.length = 0;
-    hook.setStatus(200);
+    hook.status = 200;
     const inputs = await checked(KIND, { ...base(), enabled: true, token: "hook-secret-1" });
     const { id, outs } = (await call(KIND, "create", [inputs])) as { id: string; outs: Props };
     expect(id).toMatch(/^nc-/);
-    expect(outs).toMatchObject({ workspaceId: emu().workspaceId, name: "ci", enabled: true, token: "hook-secret-1", triggers: ["run:completed", "run:errored"] });
+    expect(outs).toMatchObject({ workspaceId: emu.workspaceId, name: "ci", enabled: true, token: "hook-secret-1", triggers: ["run:completed", "run:errored"] });
     expect(outs.deliveryResponses[0]).toMatchObject({ url: hook.url, code: "200", successful: true });
 
     const got = hook.received.at(-1)!;
@@ -41,23 +39,23 @@ describe("notification configuration", () => {
   });
 
   it("leaves nothing behind when verification fails on create", async () => {
-    hook.setStatus(500);
+    hook.status = 500;
     const inputs = await checked(KIND, { ...base(), enabled: true });
     const err = await rejectionOf(call(KIND, "create", [inputs]));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/^POST \/workspaces\/ws-example00000001\/notification-configurations: 400/);
     expect(await listed()).toEqual([]);
-    hook.setStatus(200);
+    hook.status = 200;
   });
 
   it("keeps the old configuration when verification fails on update", async () => {
-    hook.setStatus(200);
+    hook.status = 200;
     const { id, outs } = await created(KIND, { ...base(), enabled: false });
-    hook.setStatus(503);
+    hook.status = 503;
     await expect(call(KIND, "update", [id, outs, { ...outs, enabled: true, name: "renamed" }])).rejects.toThrow(/400/);
     const [only] = await listed();
     expect(only.attributes).toMatchObject({ name: "ci", enabled: false });
-    hook.setStatus(200);
+    hook.status = 200;
   });
 
   it("updates triggers in place and clears a removed token", async () => {
@@ -75,7 +73,7 @@ describe("notification configuration", () => {
   });
 
   it("manages email configurations with users", async () => {
-    const inputs = await checked(KIND, { workspaceId: emu().workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
+    const inputs = await checked(KIND, { workspaceId: emu.workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
     const { id, outs } = (await call(KIND, "create", [inputs])) as { id: string; outs: Props };
     expect(outs).toMatchObject({ destinationType: "email", emailUsers: ["usr-admin000000001"], enabled: true });
     expect(outs.url).toBeUndefined();
@@ -84,23 +82,23 @@ describe("notification configuration", () => {
   });
 
   it("does not duplicate a configuration when the create's response is lost (503 after the server acted)", async () => {
-    await control(emu(), "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu().workspaceId}/notification-configurations`, status: 503, when: "after", count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu.workspaceId}/notification-configurations`, status: 503, when: "after", count: 1 });
     const { id } = await created(KIND, base());
     const all = await listed();
     expect(all.map((c) => c.id)).toEqual([id]);
   });
 
   it("creates exactly one when the connection drops before the server acted", async () => {
-    await control(emu(), "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu().workspaceId}/notification-configurations`, drop: true, count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: `/api/v2/workspaces/${emu.workspaceId}/notification-configurations`, drop: true, count: 1 });
     const { id } = await created(KIND, base());
     expect((await listed()).map((c) => c.id)).toEqual([id]);
-    const posts = (await requests(emu())).filter((r) => r.method === "POST");
+    const posts = (await requests(emu)).filter((r) => r.method === "POST");
     expect(posts).toHaveLength(2);
   });
 
   it("drops the configuration on refresh after an out-of-band delete", async () => {
     const { id, outs } = await created(KIND, base());
-    await runApi(emu(), "DELETE", `/notification-configurations/${id}`);
+    await runApi(emu, "DELETE", `/notification-configurations/${id}`);
     expect(await call(KIND, "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call(KIND, "delete", [id, outs])).resolves.toBeUndefined();
   });
@@ -113,7 +111,7 @@ describe("notification configuration", () => {
 
   it("verifies through the function, and the Promise form validates its arguments first", async () => {
     const { id } = await created(KIND, base());
-    hook.setStatus(200);
+    hook.status = 200;
     const result = await verifyNotificationConfiguration({ id });
     expect(result.deliveryResponses[0]).toMatchObject({ successful: true, code: "200" });
     await expect(verifyNotificationConfiguration({ id: "" })).rejects.toThrow(/verifyNotificationConfiguration: invalid input: id: must not be empty/);

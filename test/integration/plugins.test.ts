@@ -14,7 +14,7 @@ const SHA2 = "fedcba9876543210".repeat(4);
 // "plugin" would mask the word in every path of this file.
 const DB_PASSWORD = "Kd9-eNv-Qz4w-5c6d7e";
 
-const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, path, body);
 
 const base = { type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"], env: [`ACME_PASSWORD=${DB_PASSWORD}`] };
 
@@ -22,7 +22,7 @@ describe("plugin CatalogEntry", () => {
   it("registers, reads, updates in place and removes an entry; env is never read back", async () => {
     const { id, outs } = await created(PLUGIN, base);
     expect(id).toBe("sys/plugins/catalog/database/acme-db");
-    expect(outs).toEqual({ ...base, builtin: false, serverUrl: emu().secretsUrl, envVersion: 1 });
+    expect(outs).toEqual({ ...base, builtin: false, serverUrl: emu.secretsUrl, envVersion: 1 });
     expect(JSON.stringify((await raw("GET", "/sys/plugins/catalog/database/acme-db")).body)).not.toContain(DB_PASSWORD);
 
     const read = (await call(PLUGIN, "read", [id, outs])) as { props: Props };
@@ -60,14 +60,14 @@ describe("plugin CatalogEntry", () => {
   });
 
   it("says a sudo token is needed when the token is not one, and changes nothing", async () => {
-    const err = await rejectionOf(withEnvSecretsToken(emu().tokens.secretsUser, () => created(PLUGIN, base)));
+    const err = await rejectionOf(withEnvSecretsToken(emu.tokens.secretsUser, () => created(PLUGIN, base)));
     expect(err.code).toBe("forbidden");
     expect(err.message).toMatch(/^GET \/sys\/plugins\/catalog\/database\/acme-db: 403 Forbidden: permission denied; check the token \(from environment variable SVC_SECRETS_TOKEN\); the plugin catalog needs a token with the sudo capability/);
-    expect(err.message).not.toContain(emu().tokens.secretsUser);
+    expect(err.message).not.toContain(emu.tokens.secretsUser);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
 
     const { id, outs } = await created(PLUGIN, base);
-    const del = await rejectionOf(withEnvSecretsToken(emu().tokens.secretsUser, () => call(PLUGIN, "delete", [id, outs])));
+    const del = await rejectionOf(withEnvSecretsToken(emu.tokens.secretsUser, () => call(PLUGIN, "delete", [id, outs])));
     expect(del.message).toMatch(/^DELETE .*403 Forbidden.*sudo capability/);
     expect((await raw("GET", "/sys/plugins/catalog/database/acme-db")).status).toBe(200);
   });
@@ -98,10 +98,10 @@ describe("plugin CatalogEntry", () => {
   });
 
   it("rejects bad inputs in check, naming the property, without a request", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const r = (await call(PLUGIN, "check", [{}, { ...base, type: "engine", sha256: "abc", env: ["no-equals"] }])) as { failures: { property: string }[] };
     expect(r.failures.map((f) => f.property).sort()).toEqual(["env[0]", "sha256", "type"]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("lists the catalog grouped by type and reads one entry with the functions", async () => {
@@ -112,9 +112,9 @@ describe("plugin CatalogEntry", () => {
     expect((await plugins.listPlugins()).database).toContain("acme-db");
     expect(await plugins.listPlugins({ type: "database" })).toMatchObject({ auth: [], secret: [], database: expect.arrayContaining(["acme-db"]) });
     expect(await plugins.getPlugin({ type: "database", name: "acme-db" })).toEqual({ type: "database", name: "acme-db", sha256: SHA, command: "acme-db-plugin", args: ["--tls"], builtin: false });
-    const denied = await rejectionOf(withEnvSecretsToken(emu().tokens.secretsUser, () => plugins.getPlugin({ type: "database", name: "acme-db" })));
+    const denied = await rejectionOf(withEnvSecretsToken(emu.tokens.secretsUser, () => plugins.getPlugin({ type: "database", name: "acme-db" })));
     expect(denied.message).toMatch(/sudo capability/);
     // Listing needs no sudo.
-    expect((await withEnvSecretsToken(emu().tokens.secretsUser, () => plugins.listPlugins())).database).toContain("acme-db");
+    expect((await withEnvSecretsToken(emu.tokens.secretsUser, () => plugins.listPlugins())).database).toContain("acme-db");
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { redact } from "../../src/http/redact";
 import * as registry from "../../src/secrets/registry";
-import { checked, created, type Props } from "../support/calls";
+import { checked, created, failures, type Props } from "../support/calls";
 import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
@@ -11,13 +11,8 @@ const ACCESS = "secrets:RegistryAccessConfig";
 const ROLE = "secrets:RegistryRole";
 const POLICY = Buffer.from('service "" { policy = "read" }').toString("base64");
 
-const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, path, body);
-const managementToken = async () => (await control<{ token: string }>(emu(), "POST", "/registry/tokens", { type: "management" })).token;
-
-async function failures(kind: string, news: Props): Promise<Record<string, string>> {
-  const { failures } = (await call(kind, "check", [{}, news])) as { failures: { property: string; reason: string }[] };
-  return Object.fromEntries(failures.map((f) => [f.property, f.reason]));
-}
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, path, body);
+const managementToken = async () => (await control<{ token: string }>(emu, "POST", "/registry/tokens", { type: "management" })).token;
 
 describe("registry AccessConfig", () => {
   it("creates with a management token, never reads it back, updates and deletes", async () => {
@@ -36,18 +31,18 @@ describe("registry AccessConfig", () => {
   });
 
   it("a client token is refused by the service, and the message does not hold it", async () => {
-    const client = (await control<{ token: string }>(emu(), "POST", "/registry/tokens", { type: "client" })).token;
+    const client = (await control<{ token: string }>(emu, "POST", "/registry/tokens", { type: "client" })).token;
     const err = await rejectionOf(created(ACCESS, { address: "h:1", token: client }));
     expect(err.message).toMatch(/management-type registry ACL token/);
     expect(err.message).not.toContain(client);
   });
 
   it("check names bad properties; client cert and key go together", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     expect(await failures(ACCESS, { address: "no-port", scheme: "ftp", token: "", clientCert: "-----BEGIN CERTIFICATE-----\nx" })).toEqual({
       address: "must be host:port", scheme: "must be http or https", token: expect.stringMatching(/must not be empty/), clientKey: "is required with clientCert",
     });
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 });
 

@@ -6,7 +6,8 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import * as replication from "../../src/secrets/replication";
 import { makeContext } from "../../src/core/context";
 import { walk } from "../../src/import/walk";
-import { checked, type Props } from "../support/calls";
+import { checked, failures, type Props } from "../support/calls";
+import { control, requests } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
 // Two clusters: A (0) will be the primary, B (1) the secondary. The environment names neither:
@@ -25,7 +26,7 @@ afterAll(async () => {
   if (saved.token !== undefined) process.env.SVC_SECRETS_TOKEN = saved.token;
 });
 beforeEach(async () => {
-  for (const c of emu.clusters) await control(c.controlUrl, "POST", "/reset");
+  for (const c of emu.clusters) await control(c, "POST", "/reset");
 });
 
 const PRIMARY = "secrets:ReplicationPerformancePrimary";
@@ -35,13 +36,6 @@ const FILTER = "secrets:ReplicationPathsFilter";
 const A = 0;
 const B = 1;
 const conn = (i: number) => ({ url: emu.clusters[i].secretsUrl, token: emu.clusters[i].secretsToken });
-
-async function control(base: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await request(`${base}${path}`, { method: method as "GET", headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.body.text();
-  if (res.statusCode >= 300) throw new Error(`control ${method} ${path}: ${res.statusCode} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** A raw request to cluster i with its root token. */
 async function raw(i: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -55,15 +49,10 @@ async function raw(i: number, method: string, path: string, body?: unknown): Pro
 }
 
 const status = async (i: number) => (await raw(i, "GET", "sys/replication/performance/status")).body.data;
-const logged = async (i: number) => (await control(emu.clusters[i].controlUrl, "GET", "/requests")).requests.map((r: { method: string; path: string }) => `${r.method} ${r.path}`);
+const logged = async (i: number) => (await requests(emu.clusters[i])).map((r) => `${r.method} ${r.path}`);
 
 async function create(kind: string, news: Props): Promise<{ id: string; outs: Props }> {
   return (await call(kind, "create", [await checked(kind, news)])) as { id: string; outs: Props };
-}
-
-async function failures(kind: string, news: Props): Promise<Record<string, string>> {
-  const { failures } = (await call(kind, "check", [{}, news])) as { failures: { property: string; reason: string }[] };
-  return Object.fromEntries(failures.map((f) => [f.property, f.reason]));
 }
 
 /** Primary on A, a token for `id`, and B enabled with it. */
@@ -177,10 +166,10 @@ describe("PerformanceSecondary", () => {
 
   it("a new token is an update-primary: no wipe, no re-enable; other changes need a token", async () => {
     const { secondary } = await connectedPair();
-    await control(emu.clusters[B].controlUrl, "POST", "/mounts", { path: "b-local", type: "transform" });
+    await control(emu.clusters[B], "POST", "/mounts", { path: "b-local", type: "transform" });
     expect((await raw(B, "POST", "b-local/alphabet/kept", { alphabet: "ab" })).status).toBe(204);
     const next = await create(TOKEN, { secondaryId: "b2", connection: conn(A) });
-    await control(emu.clusters[B].controlUrl, "DELETE", "/requests");
+    await control(emu.clusters[B], "DELETE", "/requests");
     const news = await checked(SECONDARY, { token: next.outs.token, acknowledgeDataWipe: true, connection: conn(B) }, secondary.outs);
     expect(await call(SECONDARY, "diff", [secondary.id, secondary.outs, news])).toMatchObject({ changes: true, replaces: [] });
     const { outs } = (await call(SECONDARY, "update", [secondary.id, secondary.outs, news])) as { outs: Props };
@@ -263,7 +252,7 @@ describe("functions", () => {
 
   it("acting functions make no request during preview; the read-only ones run", async () => {
     await connectedPair();
-    for (const c of emu.clusters) await control(c.controlUrl, "DELETE", "/requests");
+    for (const c of emu.clusters) await control(c, "DELETE", "/requests");
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);
     try {
       const outputs = [

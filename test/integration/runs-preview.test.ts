@@ -14,10 +14,10 @@ const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(re
 
 describe("run functions during preview", () => {
   it("side-effecting ones make no request: Outputs are unknown, Promises resolve to undefined", async () => {
-    const runId = await queueRaw(emu());
-    await control(emu(), "DELETE", "/requests");
+    const runId = await queueRaw(emu);
+    await control(emu, "DELETE", "/requests");
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);
-    const ws = emu().workspaceId;
+    const ws = emu.workspaceId;
     const outputs = [
       runs.createRunOutput({ workspaceId: ws, message: "preview" }),
       runs.applyRunOutput({ runId, comment: "approved" }),
@@ -35,22 +35,22 @@ describe("run functions during preview", () => {
     expect(await runs.forceCancelRun({ runId })).toBeUndefined();
     expect(await runs.forceExecuteRun({ runId })).toBeUndefined();
     expect(await runs.waitForRun({ runId })).toBeUndefined();
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("read-only ones still answer during preview", async () => {
-    const runId = await queueRaw(emu());
+    const runId = await queueRaw(emu);
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);
     expect(await value(runs.getRunOutput({ runId }))).toMatchObject({ id: runId, status: "pending" });
-    expect((await runs.listRuns({ workspaceId: emu().workspaceId })).map((r) => r.id)).toEqual([runId]);
-    expect((await requests(emu())).filter((r) => r.method !== "GET")).toHaveLength(1); // only the queueRaw POST
+    expect((await runs.listRuns({ workspaceId: emu.workspaceId })).map((r) => r.id)).toEqual([runId]);
+    expect((await requests(emu)).filter((r) => r.method !== "GET")).toHaveLength(1); // only the queueRaw POST
   });
 
   it("the same calls act outside preview", async () => {
-    const runId = await queueRaw(emu());
+    const runId = await queueRaw(emu);
     await pulumi.runtime.setMocks(mocks, "proj", "stack", false);
     const discarded = await value(runs.discardRunOutput({ runId: pulumi.output(Promise.resolve(runId)), comment: "not needed" }));
     expect(discarded).toMatchObject({ id: runId, status: "discarded" });
-    expect((await requests(emu())).map((r) => `${r.method} ${r.path}`)).toContain(`POST /api/v2/runs/${runId}/actions/discard`);
+    expect((await requests(emu)).map((r) => `${r.method} ${r.path}`)).toContain(`POST /api/v2/runs/${runId}/actions/discard`);
   });
 });

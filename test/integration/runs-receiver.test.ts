@@ -39,34 +39,34 @@ const runNotes = () => accepted.filter((n) => n.kind === "run") as Extract<Accep
 const got = (trigger: string) => until(`a ${trigger} notification`, () => runNotes().find((n) => n.payload.notifications[0].trigger === trigger));
 
 interface Delivery { trigger: string; payloadVersion?: number; headers: Record<string, string>; body: string; url: string | null }
-const deliveries = async () => (await control<{ deliveries: Delivery[] }>(emu(), "GET", "/deliveries")).deliveries;
+const deliveries = async () => (await control<{ deliveries: Delivery[] }>(emu, "GET", "/deliveries")).deliveries;
 const header = (h: Record<string, string>, name: string) => Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
 
 describe("notifications received from the emulator", () => {
   it("delivers every run trigger signed; the example receiver verifies and parses each", async () => {
-    const nc = await hook(emu().workspaceId, RUN_TRIGGERS);
+    const nc = await hook(emu.workspaceId, RUN_TRIGGERS);
     // Enabling it sent a verification request, signed too.
     await until("the verification request", () => accepted.find((n) => n.kind === "verification"));
 
-    const run = await createRun({ workspaceId: emu().workspaceId, message: "notify me" });
+    const run = await createRun({ workspaceId: emu.workspaceId, message: "notify me" });
     expect((await got("run:created")).payload.notifications[0].run_status).toBe("pending");
-    await advance(emu(), run.id, "planning");
+    await advance(emu, run.id, "planning");
     expect((await got("run:planning")).payload.notifications[0].run_status).toBe("planning");
-    await advanceUntil(emu(), run.id, confirmable);
+    await advanceUntil(emu, run.id, confirmable);
     await got("run:needs_attention");
     await applyRun({ runId: run.id, comment: "ship it" });
-    await advanceUntil(emu(), run.id, (d) => d.attributes.status === "applying");
+    await advanceUntil(emu, run.id, (d) => d.attributes.status === "applying");
     expect((await got("run:applying")).payload.notifications[0].run_status).toBe("applying");
-    await advance(emu(), run.id);
+    await advance(emu, run.id);
     expect((await got("run:completed")).payload.notifications[0].run_status).toBe("applied");
 
-    const failing = await createRun({ workspaceId: emu().workspaceId, message: "will fail" });
-    await outcome(emu(), failing.id, { error: "plan" });
-    await advanceUntil(emu(), failing.id, (d) => d.attributes.status === "errored");
+    const failing = await createRun({ workspaceId: emu.workspaceId, message: "will fail" });
+    await outcome(emu, failing.id, { error: "plan" });
+    await advanceUntil(emu, failing.id, (d) => d.attributes.status === "errored");
     const errored = await got("run:errored");
     expect(errored.payload).toMatchObject({
       payload_version: 1, notification_configuration_id: nc, run_id: failing.id, run_message: "will fail",
-      workspace_id: emu().workspaceId, workspace_name: "example", organization_name: "example-org",
+      workspace_id: emu.workspaceId, workspace_name: "example", organization_name: "example-org",
       run_url: expect.stringContaining(`/runs/${failing.id}`), notifications: [{ trigger: "run:errored", run_status: "errored" }],
     });
     expect(refused).toEqual([]);
@@ -82,9 +82,9 @@ describe("notifications received from the emulator", () => {
   });
 
   it("delivers every assessment trigger as a version 2 payload", async () => {
-    const ws = await seedWorkspace(emu(), { id: "ws-assessed000001", driftDetection: true, healthAssessments: true });
+    const ws = await seedWorkspace(emu, { id: "ws-assessed000001", driftDetection: true, healthAssessments: true });
     await hook(ws, ASSESSMENT_TRIGGERS);
-    for (const trigger of ASSESSMENT_TRIGGERS) await control(emu(), "POST", "/assessments", { workspaceId: ws, trigger });
+    for (const trigger of ASSESSMENT_TRIGGERS) await control(emu, "POST", "/assessments", { workspaceId: ws, trigger });
     const notes = await until("three assessment notifications", () => {
       const a = accepted.filter((n) => n.kind === "assessment") as Extract<Accepted, { kind: "assessment" }>[];
       return a.length >= 3 ? a : undefined;
@@ -97,7 +97,7 @@ describe("notifications received from the emulator", () => {
   });
 
   it("refuses a configuration without a token: its unsigned verification fails, so it cannot be enabled", async () => {
-    const err = await hook(emu().workspaceId, ["run:created"], null).catch((e) => e);
+    const err = await hook(emu.workspaceId, ["run:created"], null).catch((e) => e);
     expect(err).toMatchObject({ code: "invalid_input", status: 400 });
     expect(refused).toEqual([{ reason: "bad or missing signature", status: 401 }]);
     const [verification] = (await deliveries()).filter((d) => d.trigger === "verification");
@@ -105,7 +105,7 @@ describe("notifications received from the emulator", () => {
   });
 
   it("accepts a signed body as sent and refuses it once tampered with", async () => {
-    await hook(emu().workspaceId, ["run:created"]);
+    await hook(emu.workspaceId, ["run:created"]);
     const [signed] = (await deliveries()).filter((d) => d.trigger === "verification");
     const signature = header(signed.headers, "X-Svc-Notification-Signature")!;
     const send = async (body: string) => {

@@ -14,7 +14,7 @@ const MFA = "secrets:MfaDualFactorMethod";
 const urn = (kind: string, name: string) => `urn:pulumi:dev::p::pulumi-nodejs:dynamic/${kind}::${name}`;
 
 async function existingNc(attributes: Props = {}): Promise<string> {
-  const r = await runApi(emu(), "POST", `/workspaces/${emu().workspaceId}/notification-configurations`, {
+  const r = await runApi(emu, "POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
     data: { type: "notification-configurations", attributes: { name: "by-hand", "destination-type": "generic", enabled: false, url: "https://hooks.example/a", triggers: ["run:completed"], ...attributes } },
   });
   expect(r.status).toBe(201);
@@ -22,10 +22,10 @@ async function existingNc(attributes: Props = {}): Promise<string> {
 }
 
 const ncArgs = (adoptId: string, extra: Props = {}) =>
-  ({ workspaceId: emu().workspaceId, name: "by-hand", destinationType: "generic", url: "https://hooks.example/a", triggers: ["run:completed"], adoptId, ...extra });
+  ({ workspaceId: emu.workspaceId, name: "by-hand", destinationType: "generic", url: "https://hooks.example/a", triggers: ["run:completed"], adoptId, ...extra });
 
-const writes = async () => (await requests(emu())).filter((r) => !["GET", "LIST"].includes(r.method));
-const clearLog = () => control(emu(), "DELETE", "/requests");
+const writes = async () => (await requests(emu)).filter((r) => !["GET", "LIST"].includes(r.method));
+const clearLog = () => control(emu, "DELETE", "/requests");
 
 describe("every take-over says the service records no owner (issue 45: two stacks took over the same objects)", () => {
   const warned = async (fn: () => Promise<unknown>) => {
@@ -44,8 +44,8 @@ describe("every take-over says the service records no owner (issue 45: two stack
   it("adoptId, and adopt: true over an object that exists (as it is, or written over); not a create that makes its object", async () => {
     const id = await existingNc();
     expect(await warned(async () => call(NC, "create", [await checked(NC, ncArgs(id))]))).toEqual([expect.stringContaining(said(id))]);
-    await secretsApi(emu(), "POST", "/transform/alphabet/same", { alphabet: "01" });
-    await secretsApi(emu(), "POST", "/transform/alphabet/other", { alphabet: "01" });
+    await secretsApi(emu, "POST", "/transform/alphabet/same", { alphabet: "01" });
+    await secretsApi(emu, "POST", "/transform/alphabet/other", { alphabet: "01" });
     const alphabet = (name: string) => call("secrets:TransformAlphabet", "create", [{ name, alphabet: "01", mount: "transform", adopt: true }]);
     expect(await warned(() => alphabet("same"))).toEqual([expect.stringContaining(said("transform/alphabet/same"))]);
     expect(await warned(async () => call("secrets:TransformAlphabet", "create", [{ name: "other", alphabet: "012", mount: "transform", adopt: true }])))
@@ -64,7 +64,7 @@ describe("take over by id (adoptId)", () => {
     expect(r.outs).toMatchObject({ name: "by-hand", triggers: ["run:completed"], enabled: false, adoptId: id });
     expect(await writes()).toEqual([]);
     expect(await call(NC, "diff", [id, r.outs, inputs])).toMatchObject({ changes: false });
-    const listed = await runApi(emu(), "GET", `/workspaces/${emu().workspaceId}/notification-configurations`);
+    const listed = await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/notification-configurations`);
     expect(listed.body.data.map((d: { id: string }) => d.id)).toEqual([id]);
   });
 
@@ -73,7 +73,7 @@ describe("take over by id (adoptId)", () => {
     await clearLog();
     const r = (await call(NC, "create", [await checked(NC, ncArgs(id, { triggers: ["run:completed", "run:errored"] }))])) as Res;
     expect(r.id).toBe(id);
-    expect((await runApi(emu(), "GET", `/notification-configurations/${id}`)).body.data.attributes.triggers.sort()).toEqual(["run:completed", "run:errored"]);
+    expect((await runApi(emu, "GET", `/notification-configurations/${id}`)).body.data.attributes.triggers.sort()).toEqual(["run:completed", "run:errored"]);
     expect((await writes()).map((w) => `${w.method} ${w.path}`)).toEqual([`PATCH /api/v2/notification-configurations/${id}`]);
     const other = await existingNc({ name: "second" });
     await clearLog();
@@ -82,12 +82,12 @@ describe("take over by id (adoptId)", () => {
     expect(await writes()).toHaveLength(1);
     // A write that fails after the take-over: the stack holds the object with what the server has.
     const third = await existingNc({ name: "third" });
-    await control(emu(), "POST", "/faults", { method: "PATCH", path: `/api/v2/notification-configurations/${third}`, status: 422, count: 1 });
+    await control(emu, "POST", "/faults", { method: "PATCH", path: `/api/v2/notification-configurations/${third}`, status: 422, count: 1 });
     const failed = await rejectionOf(call(NC, "create", [await checked(NC, ncArgs(third, { name: "renamed" }))])) as Error & { id?: string; properties?: Props };
     expect(failed.message).toContain(`(the object ${third} was taken over and is kept in state; run pulumi up again to finish)`);
     expect(failed.id).toBe(third);
     expect(failed.properties).toMatchObject({ name: "third" });
-    expect((await control<{ faults: unknown[] }>(emu(), "GET", "/faults")).faults).toEqual([]);
+    expect((await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults).toEqual([]);
   });
 
   it("refuses an id that does not exist, or whose workspace or destination type differ, writing nothing", async () => {
@@ -128,11 +128,11 @@ describe("take over by id (adoptId)", () => {
     // A resource leaving the stack cannot delete the object another resource took over in this update.
     const gone = await rejectionOf(call(NC, "delete", [held, { ...holder, __urn: urn("runs:NotificationConfiguration", "old-name") }]));
     expect(gone.message).toContain(`${held} was taken over by resource holder (runs:NotificationConfiguration) (adoptId) in this update`);
-    expect((await runApi(emu(), "GET", `/notification-configurations/${held}`)).status).toBe(200);
+    expect((await runApi(emu, "GET", `/notification-configurations/${held}`)).status).toBe(200);
   });
 
   it("an entity alias and a dual-factor method: taken over with what differs written, a missing id refused", async () => {
-    const made = await secretsApi(emu(), "POST", "/identity/entity-alias", { name: "carol", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" });
+    const made = await secretsApi(emu, "POST", "/identity/entity-alias", { name: "carol", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" });
     const aliasId = made.body.data.id as string;
     await clearLog();
     const alias = (await call(ALIAS, "create", [await checked(ALIAS, { name: "carol", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd", customMetadata: { team: "a" }, adoptId: aliasId })])) as Res;
@@ -141,7 +141,7 @@ describe("take over by id (adoptId)", () => {
     expect((await writes()).map((w) => w.path)).toEqual([`/v1/identity/entity-alias/id/${aliasId}`]);
     expect((await rejectionOf(call(ALIAS, "create", [await checked(ALIAS, { name: "x", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd", adoptId: "0f0f0f0f-0000-4000-8000-000000000000" })]))).code).toBe("not_found");
 
-    const method = await secretsApi(emu(), "POST", "/identity/mfa/method/dualfactor", { secret_key: "duo-secret-key-take-over", integration_key: "DIYYYYYYYYYYYYYYYYYY", api_hostname: "api-1.example.com" });
+    const method = await secretsApi(emu, "POST", "/identity/mfa/method/dualfactor", { secret_key: "duo-secret-key-take-over", integration_key: "DIYYYYYYYYYYYYYYYYYY", api_hostname: "api-1.example.com" });
     const methodId = (method.body.data.method_id ?? method.body.data.id) as string;
     await clearLog();
     const same = (await call(MFA, "create", [await checked(MFA, { secretKey: "duo-secret-key-take-over", integrationKey: "DIYYYYYYYYYYYYYYYYYY", apiHostname: "api-1.example.com", adoptId: methodId })])) as Res;

@@ -29,7 +29,7 @@ describe("a refused token names its setting", () => {
 
   it("from the stack config the engine handed the provider", async () => {
     const { id, outs } = await created(ALPHABET, { name: "origin-config", alphabet: "0123" });
-    configured({ "svc:secretsUrl": emu().secretsUrl, "svc:secretsToken": WRONG });
+    configured({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": WRONG });
     const e = await rejectionOf(call(ALPHABET, "read", [id, outs]));
     expect(e.message).toContain("403 Forbidden: permission denied; check the token (from stack config svc:secretsToken)");
     expect(e.message).not.toContain(WRONG);
@@ -37,16 +37,16 @@ describe("a refused token names its setting", () => {
 
   it("from a resource's connection, and from a function's connection option", async () => {
     const { id, outs } = await created(ALPHABET, { name: "origin-conn", alphabet: "0123" });
-    const withConnection = { ...outs, connection: { url: emu().secretsUrl, token: WRONG } };
+    const withConnection = { ...outs, connection: { url: emu.secretsUrl, token: WRONG } };
     expect((await rejectionOf(call(ALPHABET, "read", [id, withConnection]))).message).toContain("check the token (from connection.token)");
-    const e = await rejectionOf(transform.listAlphabets({}, { connection: { url: emu().secretsUrl, token: WRONG } }));
+    const e = await rejectionOf(transform.listAlphabets({}, { connection: { url: emu.secretsUrl, token: WRONG } }));
     expect(e.message).toBe("listAlphabets: GET /transform/alphabet?list=true: 403 Forbidden: permission denied; check the token (from connection.token)");
   });
 
   it("a token holding words of the message (first-secrets-token-0001) leaves the setting's name whole, and is masked where echoed", async () => {
     const { id, outs } = await created(ALPHABET, { name: "origin-words", alphabet: "0123" });
     const worded = "first-secrets-token-0001";
-    configured({ "svc:secretsUrl": emu().secretsUrl, "svc:secretsToken": worded });
+    configured({ "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": worded });
     const e = await rejectionOf(call(ALPHABET, "read", [id, outs]));
     expect(e.message).toMatch(/^GET \/transform\/alphabet\/origin-words: 403 Forbidden: permission denied; check the token \(from stack config svc:secretsToken\); .* if svc:secretsToken changed since, run it with --run-program$/);
     // Real echoes of it, whole or cut short, are still masked.

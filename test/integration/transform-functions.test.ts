@@ -5,7 +5,7 @@ import { control, requests, secretsApi, useEmulator } from "../support/emulator"
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
-const raw = (path: string, body?: unknown) => secretsApi(emu(), "POST", `/transform/${path}`, body);
+const raw = (path: string, body?: unknown) => secretsApi(emu, "POST", `/transform/${path}`, body);
 const mocks: pulumi.runtime.Mocks = {
   newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }),
   call: (a) => a.inputs,
@@ -43,11 +43,11 @@ describe("value functions", () => {
   });
 
   it("bad arguments fail before any request, naming each property", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const err = await rejectionOf(transform.encode({ role: "bad/role", tweak: "short", ttl: "soon" }));
     expect(err.code).toBe("invalid_input");
     for (const p of ["role", "tweak", "ttl", "value"]) expect(err.message).toContain(p);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("a refused single call fails with the server's message", async () => {
@@ -62,12 +62,12 @@ describe("value functions", () => {
     const dec = transform.decodeOutput({ role: "pay", transformation: "card", value: encoded, tweak: TWEAK });
     expect(await isSecret(dec)).toBe(true);
     expect((await value(dec)).decodedValue).toBe("4111111111111111");
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);
     const preview = transform.encodeOutput({ role: "pay", transformation: "tok", value: "x" });
     expect(await (preview as unknown as { isKnown: Promise<boolean> }).isKnown).toBe(false);
     expect(await transform.encode({ role: "pay", transformation: "tok", value: "x" })).toBeUndefined();
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 });
 
@@ -75,11 +75,11 @@ describe("tokenization state functions", () => {
   it("snapshot and export iterate page by page; restore in chunks is idempotent", async () => {
     const tokens = [];
     for (let i = 0; i < 7; i++) tokens.push((await transform.encode({ role: "pay", transformation: "tok", value: `v${i}` })).encodedValue!);
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const snapshot: string[] = [];
     for await (const v of transform.snapshotTokenization({ transformation: "tok", limit: 3 })) snapshot.push(v);
     expect(snapshot).toHaveLength(7);
-    expect((await requests(emu())).filter((r) => r.path.includes("/snapshot/"))).toHaveLength(3);
+    expect((await requests(emu)).filter((r) => r.path.includes("/snapshot/"))).toHaveLength(3);
     expect(await transform.snapshotTokenizationAll({ transformation: "tok", limit: 2 })).toHaveLength(7);
     expect(await transform.restoreTokenization({ transformation: "tok", values: snapshot, chunkSize: 3 })).toEqual({ restored: 7 });
     const exported = await transform.exportDecodedTokenizationAll({ transformation: "tok", limit: 4 });
@@ -119,10 +119,10 @@ describe("tokenization state functions", () => {
   });
 
   it("restore makes no request in preview", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     await pulumi.runtime.setMocks(mocks, "proj", "stack", true);
     expect(await transform.restoreTokenization({ transformation: "tok", values: ["x"] })).toBeUndefined();
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 });
 
@@ -133,7 +133,7 @@ describe("key, read and list functions", () => {
       ["getRole", transform.getRole], ["getTransformation", transform.getTransformation], ["getStore", transform.getStore],
       ["getTokenizationKey", transform.getTokenizationKey], ["rotateTokenizationKey", transform.rotateTokenizationKey],
     ];
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     for (const [fn, call] of reads) {
       for (const name of hostile) {
         const err = await rejectionOf(call({ name }));
@@ -144,7 +144,7 @@ describe("key, read and list functions", () => {
     // Built-ins stay readable; key actions take only the engine's own names.
     expect(await transform.getStore({ name: "builtin/internal" })).toMatchObject({ name: "builtin/internal" });
     expect((await rejectionOf(transform.getTokenizationKey({ name: "builtin/internal" }))).code).toBe("invalid_input");
-    expect((await requests(emu())).map((r) => r.path)).toEqual(["/v1/transform/stores/builtin/internal"]);
+    expect((await requests(emu)).map((r) => r.path)).toEqual(["/v1/transform/stores/builtin/internal"]);
   });
 
   it("rotate, trim, get and list keys", async () => {

@@ -12,7 +12,7 @@ import { rejectionOf } from "../support/errors";
 import { usePostgres } from "../support/postgres";
 
 const { emu } = useEmulator();
-const raw = (path: string, body?: unknown) => secretsApi(emu(), "POST", `/transform/${path}`, body);
+const raw = (path: string, body?: unknown) => secretsApi(emu, "POST", `/transform/${path}`, body);
 
 describe("transform stores on a real PostgreSQL", () => {
   const app = { username: "restorer", password: "restorer-pw-1" };

@@ -1,20 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
-import { checked, created, type Props, type Res } from "../support/calls";
+import { checked, created, failureLines, type Props, type Res } from "../support/calls";
 import { control, requests, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
-const raw = (method: string, path: string, body?: unknown) => secretsApi(emu(), method, `/transform/${path}`, body);
+const raw = (method: string, path: string, body?: unknown) => secretsApi(emu, method, `/transform/${path}`, body);
 
 async function noDiff(kind: string, outs: Props, news: Props) {
   const inputs = await checked(kind, news, outs);
   expect(await call(kind, "diff", ["id", outs, inputs])).toMatchObject({ changes: false });
-}
-
-async function failures(kind: string, news: Props): Promise<string[]> {
-  const r = (await call(kind, "check", [{}, news])) as { failures: { property: string; reason: string }[] };
-  return r.failures.map((f) => `${f.property}: ${f.reason}`);
 }
 
 describe("Role", () => {
@@ -32,11 +27,11 @@ describe("Role", () => {
   });
 
   it("rejects builtin/ names and bad lists at check, before any request", async () => {
-    await control(emu(), "DELETE", "/requests");
-    expect(await failures("secrets:TransformRole", { name: "builtin/x", transformations: [1] })).toEqual([
+    await control(emu, "DELETE", "/requests");
+    expect(await failureLines("secrets:TransformRole", { name: "builtin/x", transformations: [1] })).toEqual([
       'name: names starting with "builtin/" are reserved for the built-in objects', "transformations[0]: must be a string",
     ]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 });
 
@@ -63,7 +58,7 @@ describe("FpeTransformation", () => {
     const { outs } = await created("secrets:TransformFpeTransformation", { name: "a", template: "builtin/creditcardnumber" });
     const renamed = await checked("secrets:TransformFpeTransformation", { name: "b", template: "builtin/creditcardnumber" });
     expect(await call("secrets:TransformFpeTransformation", "diff", ["id", outs, renamed])).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
-    expect(await failures("secrets:TransformFpeTransformation", { name: "x", template: "", tweakSource: "random" })).toEqual([
+    expect(await failureLines("secrets:TransformFpeTransformation", { name: "x", template: "", tweakSource: "random" })).toEqual([
       "template: must not be empty", "tweakSource: must be one of supplied, generated, internal",
     ]);
   });
@@ -108,7 +103,7 @@ describe("TokenizationTransformation", () => {
     await raw("POST", "transformations/tokenization/t", { max_ttl: "2m" });
     const read = (await call("secrets:TransformTokenizationTransformation", "read", [id, outs])) as { props: Props };
     expect(read.props.maxTtl).toBe(120);
-    expect(await failures("secrets:TransformTokenizationTransformation", { name: "t", maxTtl: "soon", stores: [] })).toEqual([
+    expect(await failureLines("secrets:TransformTokenizationTransformation", { name: "t", maxTtl: "soon", stores: [] })).toEqual([
       'maxTtl: must be integer seconds (≥ 0) or a duration such as "90s", "1h30m" or "24h"', "stores: must name at least one store",
     ]);
   });
@@ -116,7 +111,7 @@ describe("TokenizationTransformation", () => {
 
 describe("Transformation (generic endpoint)", () => {
   it("type is required and immutable; fields of other types keep the input", async () => {
-    expect((await failures("secrets:TransformTransformation", { name: "g", template: "builtin/creditcardnumber" }))[0]).toContain("type: is required");
+    expect((await failureLines("secrets:TransformTransformation", { name: "g", template: "builtin/creditcardnumber" }))[0]).toContain("type: is required");
     const { id, outs } = await created("secrets:TransformTransformation", { name: "g", type: "masking", template: "builtin/creditcardnumber", tweakSource: "internal" });
     expect(outs).toMatchObject({ type: "masking", tweakSource: "internal", maskingCharacter: "*" });
     const read = (await call("secrets:TransformTransformation", "read", [id, outs])) as { props: Props };
@@ -142,14 +137,14 @@ describe("Store", () => {
   });
 
   it("validates slots, drivers and options at check; delete guarded by the transformation", async () => {
-    expect(await failures("secrets:TransformStore", { ...mysql, connectionString: "{{user}}@tcp(db)/t", driver: "mysql", maxOpenConnections: 0 })).toEqual([
+    expect(await failureLines("secrets:TransformStore", { ...mysql, connectionString: "{{user}}@tcp(db)/t", driver: "mysql", maxOpenConnections: 0 })).toEqual([
       "connectionString: must contain the {{username}} and {{password}} slots", "connectionString: has a slot other than {{username}} and {{password}}",
       "maxOpenConnections: must be 1 or more", "connectionString: a mysql connection string must carry the parseTime=true option",
     ]);
-    expect(await failures("secrets:TransformStore", { ...mysql, connectionString: "{{username}}:{{password}}@tcp(db)/t" })).toEqual([
+    expect(await failureLines("secrets:TransformStore", { ...mysql, connectionString: "{{username}}:{{password}}@tcp(db)/t" })).toEqual([
       "connectionString: a mysql connection string must carry the parseTime=true option",
     ]);
-    expect(await failures("secrets:TransformStore", { ...mysql, driver: "postgres" })).toEqual([
+    expect(await failureLines("secrets:TransformStore", { ...mysql, driver: "postgres" })).toEqual([
       "connectionString: a postgres connection string must be a URL starting with postgresql://",
     ]);
     const { id, outs } = await created("secrets:TransformStore", mysql);
@@ -172,13 +167,13 @@ describe("Template and Alphabet delete guards", () => {
 describe("StoreSchema and TokenizationKeyConfig", () => {
   it("the schema call runs with its own credentials, again when they change; gone with its store", async () => {
     await created("secrets:TransformStore", { name: "my", driver: "mysql", connectionString: "{{username}}:{{password}}@tcp(db)/t?parseTime=true", username: "u", password: "p" });
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const { id, outs } = await created("secrets:TransformStoreSchema", { store: "my", username: "admin", password: "adm1n" });
     expect(id).toBe("transform/stores/my/schema");
     const news = await checked("secrets:TransformStoreSchema", { store: "my", username: "admin", password: "other" }, outs);
     expect(await call("secrets:TransformStoreSchema", "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     await call("secrets:TransformStoreSchema", "update", [id, outs, news]);
-    expect((await requests(emu())).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
+    expect((await requests(emu)).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
     await raw("DELETE", "stores/my");
     expect(await call("secrets:TransformStoreSchema", "read", [id, outs])).toEqual({ id: "", props: {} });
   });
@@ -186,7 +181,7 @@ describe("StoreSchema and TokenizationKeyConfig", () => {
   it("runs again by itself when the Store's connectionString or schema change in place; refuses values that are not the store's", async () => {
     const store = { name: "my", driver: "mysql", connectionString: "{{username}}:{{password}}@tcp(db)/t?parseTime=true", username: "u", password: "p", schema: "one" };
     const s = await created("secrets:TransformStore", store);
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const args = { store: "my", username: "admin", password: "adm1n", connectionString: store.connectionString, schema: "one" };
     const { id, outs } = await created("secrets:TransformStoreSchema", args);
     expect(outs).toMatchObject({ connectionString: store.connectionString, schema: "one" });
@@ -202,21 +197,21 @@ describe("StoreSchema and TokenizationKeyConfig", () => {
     expect(await call("secrets:TransformStoreSchema", "diff", [id, outs, news])).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const { outs: after } = (await call("secrets:TransformStoreSchema", "update", [id, outs, news])) as { outs: Props };
     expect(after).toMatchObject({ connectionString: moved.connectionString, schema: "two" });
-    expect((await requests(emu())).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
+    expect((await requests(emu)).filter((r) => r.path === "/v1/transform/stores/my/schema").map((r) => r.status)).toEqual([204, 204]);
 
     // Values that are not the store's (a typo, another store's) are refused before the schema call.
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const wrong = await checked("secrets:TransformStoreSchema", { ...args, connectionString: store.connectionString, schema: "three" }, after);
     const err = await rejectionOf(call("secrets:TransformStoreSchema", "update", [id, after, wrong]));
     expect(err.message).toContain("connectionString: is not store my's connection_string on the server; pass the Store's own output (store.connectionString)");
     expect(err.message).toContain("schema: is not store my's schema on the server");
-    expect((await requests(emu())).filter((r) => r.path === "/v1/transform/stores/my/schema")).toEqual([]);
+    expect((await requests(emu)).filter((r) => r.path === "/v1/transform/stores/my/schema")).toEqual([]);
 
     // Changed out of band, the store shows in the schema's refresh: the next up runs the call again.
     await raw("POST", "stores/my", { type: "sql", driver: "mysql", connection_string: store.connectionString, username: "u", password: "p", schema: "four" });
     const read = (await call("secrets:TransformStoreSchema", "read", [id, after])) as { props: Props };
     expect(read.props).toMatchObject({ connectionString: store.connectionString, schema: "four" });
-    expect(await failures("secrets:TransformStoreSchema", { ...args, schema: "no-dashes", connectionString: "" })).toEqual([
+    expect(await failureLines("secrets:TransformStoreSchema", { ...args, schema: "no-dashes", connectionString: "" })).toEqual([
       "connectionString: must not be empty", "schema: must be a plain identifier (letters, digits, underscore)",
     ]);
   });

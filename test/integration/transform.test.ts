@@ -6,13 +6,13 @@ import { rejectionOf } from "../support/errors";
 
 const { emu } = useEmulator();
 
-const rawGet = (path: string) => secretsApi(emu(), "GET", path);
+const rawGet = (path: string) => secretsApi(emu, "GET", path);
 
 describe("transform template", () => {
   it("creates, reads, updates in place and deletes", async () => {
     const { id, outs } = await created("secrets:TransformTemplate", { name: "ssn", pattern: "(\\d{3})-(\\d{2})", alphabet: "builtin/numeric" });
     expect(id).toBe("transform/template/ssn");
-    expect(outs).toEqual({ name: "ssn", mount: "transform", type: "regex", pattern: "(\\d{3})-(\\d{2})", alphabet: "builtin/numeric", serverUrl: emu().secretsUrl });
+    expect(outs).toEqual({ name: "ssn", mount: "transform", type: "regex", pattern: "(\\d{3})-(\\d{2})", alphabet: "builtin/numeric", serverUrl: emu.secretsUrl });
     expect((await rawGet("/transform/template/ssn")).body.data.pattern).toBe("(\\d{3})-(\\d{2})");
 
     const read = (await call("secrets:TransformTemplate", "read", [id, outs])) as { id: string; props: Record<string, unknown> };
@@ -34,7 +34,7 @@ describe("transform template", () => {
   });
 
   it("honours another mount", async () => {
-    await control(emu(), "POST", "/mounts", { path: "transform-eu", type: "transform" });
+    await control(emu, "POST", "/mounts", { path: "transform-eu", type: "transform" });
     const { id } = await created("secrets:TransformTemplate", { name: "iban", mount: "transform-eu", pattern: "([A-Z]{2})" });
     expect(id).toBe("transform-eu/template/iban");
     expect((await rawGet("/transform-eu/template/iban")).status).toBe(200);
@@ -52,23 +52,23 @@ describe("transform template", () => {
 
   it("drops the object on refresh after an out-of-band delete, and delete of a gone object succeeds", async () => {
     const { id, outs } = await created("secrets:TransformTemplate", { name: "gone", pattern: "(a)" });
-    await secretsApi(emu(), "DELETE", "/transform/template/gone");
+    await secretsApi(emu, "DELETE", "/transform/template/gone");
     expect(await call("secrets:TransformTemplate", "read", [id, outs])).toEqual({ id: "", props: {} });
     await expect(call("secrets:TransformTemplate", "delete", [id, outs])).resolves.toBeUndefined();
   });
 
   it("makes no request when check rejects the inputs", async () => {
-    await control(emu(), "DELETE", "/requests");
+    await control(emu, "DELETE", "/requests");
     const r = (await call("secrets:TransformTemplate", "check", [{}, { name: "bad", pattern: "\\d+" }])) as { failures: { property: string }[] };
     expect(r.failures.map((f) => f.property)).toEqual(["pattern"]);
-    expect(await requests(emu())).toEqual([]);
+    expect(await requests(emu)).toEqual([]);
   });
 
   it("retries an idempotent write on 503 and surfaces a 400 with the server's message", async () => {
-    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/template/flaky", status: 503, count: 1 });
+    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/transform/template/flaky", status: 503, count: 1 });
     const { outs } = await created("secrets:TransformTemplate", { name: "flaky", pattern: "(a)" });
     expect(outs.pattern).toBe("(a)");
-    const posts = (await requests(emu())).filter((r) => r.method === "POST" && r.path === "/v1/transform/template/flaky");
+    const posts = (await requests(emu)).filter((r) => r.method === "POST" && r.path === "/v1/transform/template/flaky");
     expect(posts.map((r) => r.status)).toEqual([503, 204]);
 
     // The alphabet does not exist: the server refuses; the message names the method, path, status.
@@ -76,7 +76,7 @@ describe("transform template", () => {
     const err = await rejectionOf(call("secrets:TransformTemplate", "create", [inputs]));
     expect(err.code).toBe("invalid_input");
     expect(err.message).toMatch(/^POST \/transform\/template\/x: 400 Bad Request: .*alphabet/);
-    expect(err.message).not.toContain(emu().tokens.secretsUser);
+    expect(err.message).not.toContain(emu.tokens.secretsUser);
   });
 });
 

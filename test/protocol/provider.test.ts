@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PartialFailureError } from "../../src/engine/host";
 import { control, runApi } from "../support/emulator";
 import { serializedProvider, urn, useHosts } from "../support/protocol";
-import { startReceiver } from "../support/receiver";
+import { useReceiver } from "../support/receiver";
 
 const HOOK_TOKEN = "hook-token-protocol-7f3a";
 const { emu, host } = useHosts({
@@ -11,15 +11,7 @@ const { emu, host } = useHosts({
     "svc:secretsUrl": emu.secretsUrl, "svc:secretsToken": emu.tokens.secretsUser,
   }),
 });
-let hook: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  hook = await startReceiver();
-});
-
-afterAll(async () => {
-  await hook?.close();
-});
+const hook = useReceiver();
 
 describe("the compiled provider through the real dynamic-provider host", () => {
   it("serializes to a small text that captures no token and no module", async () => {
@@ -28,6 +20,26 @@ describe("the compiled provider through the real dynamic-provider host", () => {
     expect(text).toContain('require("pulumi-svc/runtime")');
     expect(Buffer.byteLength(text)).toBeLessThan(6000);
     for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
+  });
+
+  it("serializes each identity, plugin and MFA kind to a small text without tokens", async () => {
+    for (const kind of ["secrets:IdentityEntityAlias", "secrets:PluginCatalogEntry", "secrets:MfaDualFactorMethod"]) {
+      const text = await serializedProvider(kind);
+      expect(text).toContain(`"${kind}"`);
+      expect(Buffer.byteLength(text)).toBeLessThan(6000);
+      for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
+    }
+  });
+
+  it("serializes each directory and registry kind to a small text without tokens", async () => {
+    for (const kind of [
+      "secrets:DirectoryConfig", "secrets:DirectoryRole", "secrets:DirectoryLibrarySet", "secrets:DirectoryCheckOut", "secrets:RegistryAccessConfig", "secrets:RegistryRole",
+    ]) {
+      const text = await serializedProvider(kind);
+      expect(text).toContain(`"${kind}"`);
+      expect(Buffer.byteLength(text)).toBeLessThan(6000);
+      for (const t of Object.values(emu.tokens)) expect(text).not.toContain(t);
+    }
   });
 
   it("rejects bad inputs in check, naming the property, before any request", async () => {
@@ -80,11 +92,11 @@ describe("the compiled provider through the real dynamic-provider host", () => {
     expect(read.props.token).toBe(HOOK_TOKEN);
     expect(await host.diff(u, id, read.props, inputs)).toMatchObject({ changes: false });
 
-    hook.setStatus(500);
+    hook.status = 500;
     const err = await host.update(u, id, outs, { ...inputs, name: "renamed" }).catch((e) => e);
     expect(String(err.message)).toMatch(/400/);
     expect(String(err.message)).not.toContain(HOOK_TOKEN);
-    hook.setStatus(200);
+    hook.status = 200;
     await host.delete(u, id, outs);
     expect((await runApi(emu, "GET", `/notification-configurations/${id}`)).status).toBe(404);
     for (const t of [HOOK_TOKEN, ...Object.values(emu.tokens)]) expect(host.stderr()).not.toContain(t);

@@ -1,28 +1,39 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { request, type Dispatcher } from "undici";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
+import { call, type Response } from "./http";
+import { mustStatus } from "./must";
 
 /**
- * One emulator per test file on 127.0.0.1:0, reset before each test. The provider reads its
- * settings from the environment, as it does in the host when no stack config is given.
+ * One emulator per test file on 127.0.0.1:0, reset before each test (unless `reset: false`, for
+ * files that seed once and only read), so tests share the process but not the state. The provider
+ * reads its settings from the environment, as it does in the host when no stack config is given,
+ * so the environment points at this emulator (`secretsToken` picks the secrets token it carries).
+ * `emu` is filled in by beforeAll, so a file can keep it in a const and build its helpers on it up
+ * front.
  */
-export function useEmulator(opts: { secretsToken?: "secretsRoot" | "secretsUser" } = {}): { emu: () => Emulator } {
-  let emu: Emulator | undefined;
+export function useEmulator({ reset = true, secretsToken = "secretsUser", ...options }: EmulatorOptions & {
+  reset?: boolean;
+  secretsToken?: "secretsRoot" | "secretsUser";
+} = {}): { emu: Emulator } {
+  const emu = {} as Emulator;
   beforeAll(async () => {
-    emu = await startEmulator();
+    Object.assign(emu, await startEmulator(options));
     process.env.SVC_RUN_URL = emu.runUrl;
     process.env.SVC_RUN_TOKEN = emu.tokens.runAdmin;
     process.env.SVC_SECRETS_URL = emu.secretsUrl;
-    process.env.SVC_SECRETS_TOKEN = emu.tokens[opts.secretsToken ?? "secretsUser"];
+    process.env.SVC_SECRETS_TOKEN = emu.tokens[secretsToken];
     process.env.SVC_MAX_RETRIES = "3";
   });
-  beforeEach(async () => {
-    await control(emu!, "POST", "/reset");
-  });
-  afterAll(async () => {
-    await emu?.close();
-  });
-  return { emu: () => emu! };
+  // close is missing when the start itself failed; that failure is the one to report.
+  afterAll(() => emu.close?.());
+  if (reset) {
+    beforeEach(async () => {
+      // A check, not an assertion (must.ts): shared setup must not count for the tests.
+      mustStatus((await controlResponse(emu, "POST", "/reset")).status, 204, "POST /_emulator/reset");
+    });
+  }
+  return { emu };
 }
 
 /**
@@ -38,6 +49,11 @@ async function send(url: string, opts: { method: string; headers: Record<string,
   }
 }
 
+/**
+ * A control request (`/_emulator`, no token) that the test needs to succeed, to set something up or
+ * read the emulator's logs: its JSON answer, or an error naming the status. `emu` may be one
+ * cluster of a multi-cluster emulator.
+ */
 export async function control<T = unknown>(emu: Pick<Emulator, "controlUrl">, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<T> {
   const res = await send(`${emu.controlUrl}${path}`, {
     method,
@@ -47,6 +63,14 @@ export async function control<T = unknown>(emu: Pick<Emulator, "controlUrl">, me
   const text = await res.body.text();
   if (res.statusCode >= 300) throw new Error(`control ${method} ${path}: ${res.statusCode} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * A control request as the emulator answers it, whatever the status, for the tests of the control
+ * endpoints themselves; on a fresh connection, as every raw request of the emulator's wire tests.
+ */
+export function controlResponse(emu: Pick<Emulator, "controlUrl">, method: string, path: string, body?: unknown): Promise<Response> {
+  return call(method, `${emu.controlUrl}${path}`, { body });
 }
 
 export interface LoggedRequest { method: string; path: string; status: number }

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
-import { freePort } from "./postgres";
+import { freePort } from "./ports";
 import { needsReal } from "./real";
 
 /** scripts/moto.sh's default. */

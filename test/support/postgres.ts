@@ -5,11 +5,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Client } from "pg";
 import { afterAll, beforeAll } from "vitest";
+import { freePort } from "./ports";
 import { needsReal } from "./real";
 
 export interface Postgres {
@@ -41,15 +41,6 @@ export function postgresUnavailable(): string | undefined {
 /** The enclosing describe's tests need PostgreSQL (test/support/real.ts); true when it can be had. */
 export function needsPostgres(): boolean {
   return needsReal("the PostgreSQL tests", postgresUnavailable());
-}
-
-/** A port on 127.0.0.1 that was free a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startPostgres(): Promise<Postgres> {

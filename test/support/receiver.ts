@@ -1,26 +1,66 @@
-import { createServer, type Server } from "node:http";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
-export interface Received { headers: Record<string, string | string[] | undefined>; body: string }
+export interface Received {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
-/** A webhook destination on 127.0.0.1:0 that records requests and answers with `status`. */
-export async function startReceiver(): Promise<{ url: string; received: Received[]; setStatus(s: number): void; close(): Promise<void> }> {
-  const received: Received[] = [];
-  let status = 200;
-  const server: Server = createServer((req, res) => {
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** The status it answers with; tests change it. */
+  status: number;
+  /** When true it holds each request, unanswered, until release() (or the end of the file). */
+  hang: boolean;
+  /** Answers every held request with `status`; how many there were. */
+  release(): number;
+}
+
+/** A webhook receiver on 127.0.0.1 for the whole file, emptied and answering 200 again before each test. */
+export function useReceiver(): Receiver {
+  let held: http.ServerResponse[] = [];
+  const answer = (res: http.ServerResponse) => {
+    res.writeHead(receiver.status, { "content-type": "text/plain", "x-receiver": "yes" });
+    res.end(`received ${receiver.status}`);
+  };
+  const receiver: Receiver = {
+    url: "", received: [], status: 200, hang: false,
+    release: () => {
+      const all = held;
+      held = [];
+      all.forEach(answer);
+      return all.length;
+    },
+  };
+  const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "nope");
+      receiver.received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      if (receiver.hang) held.push(res);
+      else answer(res);
     });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    setStatus: (s) => { status = s; },
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  beforeEach(() => {
+    held = [];
+    receiver.received.length = 0;
+    receiver.status = 200;
+    receiver.hang = false;
+  });
+  return receiver;
 }

@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Attribute, Change, Client } from "ldapts";
 import { afterAll, beforeAll } from "vitest";
+import { freePort } from "./ports";
 import { needsReal } from "./real";
 
 /**
@@ -41,14 +41,6 @@ export function slapdUnavailable(): string | undefined {
   const version = spawnSync(SLAPD, ["-VV"], { encoding: "utf8" });
   if (version.error) return `slapd cannot run: ${version.error.message}`;
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function tryBind(url: string, dn: string, password: string): Promise<boolean> {

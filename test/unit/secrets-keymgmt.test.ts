@@ -6,10 +6,9 @@ import { kmsProviderDefinition as kms } from "../../src/secrets/keymgmt/kmsProvi
 import { registerSecrets } from "../../src/core/fields";
 import { redact } from "../../src/http/redact";
 import { keyDistributionDefinition as dist, purposeSet } from "../../src/secrets/keymgmt/keyDistribution";
+import { failureLinesOf } from "../support/calls";
 
 const PROVIDER = { __provider: "exports.handler = ..." };
-const failures = (def: Parameters<typeof check>[0], news: Record<string, unknown>) =>
-  check(def, news).failures.map((f) => `${f.property}: ${f.reason}`);
 
 describe("Key check", () => {
   it("fills the seed's defaults", () => {
@@ -20,9 +19,9 @@ describe("Key check", () => {
 
   it("accepts the seven key types and nothing else", () => {
     for (const type of ["aes256-gcm96", "rsa-2048", "rsa-3072", "rsa-4096", "ecdsa-p256", "ecdsa-p384", "ecdsa-p521"]) {
-      expect(failures(key, { name: "k", type })).toEqual([]);
+      expect(failureLinesOf(key, { name: "k", type })).toEqual([]);
     }
-    expect(failures(key, { name: "k", type: "rsa-1024" })).toEqual([
+    expect(failureLinesOf(key, { name: "k", type: "rsa-1024" })).toEqual([
       "type: must be one of aes256-gcm96, rsa-2048, rsa-3072, rsa-4096, ecdsa-p256, ecdsa-p384, ecdsa-p521",
     ]);
   });
@@ -36,11 +35,11 @@ describe("Key check", () => {
     expect(byProp.deletionAllowed).toMatch(/boolean/);
     expect(byProp.minEnabledVersion).toMatch(/0 or more/);
     expect(byProp.rotationTrigger).toMatch(/string or a number/);
-    expect(failures(key, { name: "k", minEnabledVersion: 1.5 })).toEqual(["minEnabledVersion: must be a whole number"]);
+    expect(failureLinesOf(key, { name: "k", minEnabledVersion: 1.5 })).toEqual(["minEnabledVersion: must be a whole number"]);
   });
 
   it("skips unknown values during preview", () => {
-    expect(failures(key, { name: UNKNOWN, type: UNKNOWN, deletionAllowed: UNKNOWN, minEnabledVersion: UNKNOWN, rotationTrigger: UNKNOWN })).toEqual([]);
+    expect(failureLinesOf(key, { name: UNKNOWN, type: UNKNOWN, deletionAllowed: UNKNOWN, minEnabledVersion: UNKNOWN, rotationTrigger: UNKNOWN })).toEqual([]);
   });
 });
 
@@ -78,18 +77,18 @@ describe("KmsProvider", () => {
 
   it("fills the mount and validates provider, collection and credentials", () => {
     expect(check(kms, base).inputs.mount).toBe("keymgmt");
-    expect(failures(kms, { ...base, provider: "vaultkms" })).toEqual(["provider: must be one of azurekeyvault, awskms, gcpckms"]);
-    expect(failures(kms, { ...base, keyCollection: "" })[0]).toMatch(/^keyCollection: must not be empty/);
-    expect(failures(kms, { ...base, credentials: { access_key: 1 } })).toEqual(["credentials.access_key: must be a string"]);
+    expect(failureLinesOf(kms, { ...base, provider: "vaultkms" })).toEqual(["provider: must be one of azurekeyvault, awskms, gcpckms"]);
+    expect(failureLinesOf(kms, { ...base, keyCollection: "" })[0]).toMatch(/^keyCollection: must not be empty/);
+    expect(failureLinesOf(kms, { ...base, credentials: { access_key: 1 } })).toEqual(["credentials.access_key: must be a string"]);
   });
 
   it("checks credential names against the provider kind", () => {
-    expect(failures(kms, { ...base, credentials: { access_key: "a", secret_key: "s" } })).toEqual([]);
-    expect(failures(kms, { ...base, credentials: { client_secret: "s" } })).toEqual([
+    expect(failureLinesOf(kms, { ...base, credentials: { access_key: "a", secret_key: "s" } })).toEqual([]);
+    expect(failureLinesOf(kms, { ...base, credentials: { client_secret: "s" } })).toEqual([
       "credentials.client_secret: is not a awskms credential; use access_key, secret_key, session_token, endpoint, region",
     ]);
-    expect(failures(kms, { ...base, provider: "gcpckms", credentials: { service_account_file: "/x.json" } })).toEqual([]);
-    expect(failures(kms, { ...base, provider: UNKNOWN, credentials: { anything: "x" } })).toEqual([]);
+    expect(failureLinesOf(kms, { ...base, provider: "gcpckms", credentials: { service_account_file: "/x.json" } })).toEqual([]);
+    expect(failureLinesOf(kms, { ...base, provider: UNKNOWN, credentials: { anything: "x" } })).toEqual([]);
   });
 
   it("replaces on provider or collection change at the same path, deleting first", () => {
@@ -118,10 +117,10 @@ describe("KeyDistribution", () => {
   });
 
   it("requires at least one known purpose and a known protection, naming the property", () => {
-    expect(failures(dist, { ...base, purpose: [] })[0]).toMatch(/^purpose: must hold at least one purpose/);
-    expect(failures(dist, { ...base, purpose: ["sign", "mint"] })[0]).toMatch(/^purpose\[1\]: must be one of encrypt, decrypt, sign, verify, wrap, unwrap/);
-    expect(failures(dist, { ...base, protection: "cloud" })).toEqual(["protection: must be one of hsm, software"]);
-    expect(failures(dist, { keyName: "k", kmsName: "aws" })[0]).toMatch(/^purpose: /);
+    expect(failureLinesOf(dist, { ...base, purpose: [] })[0]).toMatch(/^purpose: must hold at least one purpose/);
+    expect(failureLinesOf(dist, { ...base, purpose: ["sign", "mint"] })[0]).toMatch(/^purpose\[1\]: must be one of encrypt, decrypt, sign, verify, wrap, unwrap/);
+    expect(failureLinesOf(dist, { ...base, protection: "cloud" })).toEqual(["protection: must be one of hsm, software"]);
+    expect(failureLinesOf(dist, { keyName: "k", kmsName: "aws" })[0]).toMatch(/^purpose: /);
   });
 
   it("reads the comma-joined purpose as a sorted set", () => {

@@ -1,10 +1,9 @@
 // Vocabulary parity: the emulator reads the seed's words (run statuses, operations, sources,
 // notification triggers) on its own, imports nothing from the provider, and keeps each list in one
-// place of its own (src/emulator/runs/state.ts, its notification configuration's triggers). The
-// two readings must agree, as the route parity test holds their routes together.
+// place of its own (src/emulator/runs/vocabulary.ts). The two readings must agree, as the route
+// parity test holds their routes together.
 import { describe, expect, it } from "vitest";
-import { COMPLETED_STATUSES, OPERATIONS, RUN_STATUSES as EMULATOR_STATUSES, SOURCES } from "../../src/emulator/runs/state";
-import { TRIGGERS as EMULATOR_TRIGGERS } from "../../src/emulator/runs/notificationConfiguration";
+import { COMPLETED_STATUSES, NOTIFICATION_TRIGGERS as EMULATOR_TRIGGERS, OPERATIONS, RUN_STATUSES as EMULATOR_STATUSES, SOURCES } from "../../src/emulator/runs/vocabulary";
 import { TRIGGERS } from "../../src/runs/notificationConfiguration";
 import { ASSESSMENT_NOTIFICATION_TRIGGERS, RUN_NOTIFICATION_TRIGGERS } from "../../src/runs/receiver";
 import { RUN_OPERATIONS, RUN_SOURCES, RUN_STATUSES, TERMINAL_RUN_STATUSES } from "../../src/runs/runVocabulary";

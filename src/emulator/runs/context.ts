@@ -1,5 +1,5 @@
 import { workspaceAccess, type RunPrincipal, type WorkspaceAccess } from "../auth";
-import type { Reply } from "../http";
+import type { Reply } from "../transport/http";
 import type { Runtime } from "../runtime";
 import { simpleError } from "./jsonapi";
 import type { Run, Workspace } from "./state";

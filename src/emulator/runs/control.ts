@@ -1,14 +1,15 @@
 import type { RunPrincipal } from "../auth";
-import { jsonReply, parseJson, type Incoming, type Reply } from "../http";
-import type { Route } from "../router";
+import { jsonReply, parseJson, type Incoming, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import { hasOwn, isRecord, now, randomId } from "../util";
-import { count, timeoutOf, waitUntil } from "../waiting";
+import { count, timeoutOf, waitUntil } from "../control/waiting";
 import { API_PREFIX, documentReply } from "./jsonapi";
 import { emitAssessment } from "./notificationDelivery";
 import { runResource } from "./run";
 import { advanceTo, holdsLock, lockHolder, nextStep, pathAhead, step } from "./runPath";
-import { ADMIN_USER_ID, HOLDABLE_STATUSES, POLICY_MODES, RUN_STATUSES, type AssessmentResult, type Run, type RunStatus } from "./state";
+import { ADMIN_USER_ID, type AssessmentResult, type Run } from "./state";
+import { HOLDABLE_STATUSES, POLICY_MODES, RUN_STATUSES, type RunStatus } from "./vocabulary";
 
 /**
  * The run service's /_emulator endpoints (see the emulator README): driving runs (advance,

@@ -1,27 +1,13 @@
-import { jsonReply, type Reply } from "../http";
-import type { Route } from "../router";
+import { jsonReply, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import { isRecord, now, randomId } from "../util";
 import { fail, withObject } from "./control";
 import { DEFAULT_RUN_MESSAGE, buildRun, queueRun, type RunFields } from "./runCreate";
 import { timestampKey } from "./runPath";
-import {
-  COMPLETED_STATUSES,
-  DEFAULT_ORGANIZATION,
-  HOLDABLE_STATUSES,
-  OPERATIONS,
-  POLICY_MODES,
-  SOURCES,
-  insertRun,
-  type HoldableStatus,
-  type PolicyMode,
-  type Run,
-  type RunOperation,
-  type RunSource,
-  type RunState,
-  type RunStatus,
-  type WorkspaceSettings,
-} from "./state";
+import { insertRun } from "./runIndex";
+import { DEFAULT_ORGANIZATION, type Run, type RunState, type WorkspaceSettings } from "./state";
+import { COMPLETED_STATUSES, HOLDABLE_STATUSES, OPERATIONS, POLICY_MODES, SOURCES, type HoldableStatus, type PolicyMode, type RunOperation, type RunSource, type RunStatus } from "./vocabulary";
 
 /**
  * The run service's data put in by tests and examples: POST /_emulator/seed (organizations,

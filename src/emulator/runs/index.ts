@@ -1,6 +1,6 @@
 import { runPrincipal } from "../auth";
-import type { Incoming, Reply } from "../http";
-import { Router, type Route } from "../router";
+import type { Incoming, Reply } from "../transport/http";
+import { Router, type Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import { EMULATOR_VERSION, RUN_API_VERSION } from "../version";
 import type { RunContext } from "./context";

@@ -1,4 +1,4 @@
-import { header, jsonReply, parseJson, type Incoming, type Reply } from "../http";
+import { header, jsonReply, parseJson, type Incoming, type Reply } from "../transport/http";
 import { hasOwn, isRecord } from "../util";
 
 export const JSON_API = "application/vnd.api+json";

@@ -1,9 +1,10 @@
-import { emptyReply, type Incoming, type Reply } from "../http";
-import type { Route } from "../router";
+import { emptyReply, type Incoming, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { hasOwn, isRecord, now, randomId } from "../util";
 import { adminWorkspace, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, idConflict, invalid, notFound, paginate, readDocument, simpleError, withLocation, type ApiError } from "./jsonapi";
-import type { DestinationType, NcFields, NotificationConfiguration, User } from "./state";
+import type { NcFields, NotificationConfiguration, User } from "./state";
+import { DESTINATION_TYPES, NOTIFICATION_TRIGGERS, type DestinationType } from "./vocabulary";
 import { verify } from "./verifyNotificationConfiguration";
 
 /**
@@ -12,19 +13,6 @@ import { verify } from "./verifyNotificationConfiguration";
  * (verifyNotificationConfiguration.ts); a configuration's writes run one at a time.
  */
 
-export const TRIGGERS = [
-  "run:created",
-  "run:planning",
-  "run:needs_attention",
-  "run:applying",
-  "run:completed",
-  "run:errored",
-  "assessment:drifted",
-  "assessment:check_failure",
-  "assessment:failed",
-] as const;
-
-export const DESTINATION_TYPES: readonly DestinationType[] = ["generic", "email", "chat-a", "chat-b"];
 const DOCUMENT_TYPES = ["notification-configuration", "notification-configurations"];
 
 /**
@@ -103,8 +91,8 @@ function readTriggers(value: unknown, errors: ApiError[]): string[] {
   }
   const out: string[] = [];
   value.forEach((trigger, i) => {
-    if (typeof trigger !== "string" || !(TRIGGERS as readonly string[]).includes(trigger)) {
-      errors.push(invalid(`${A}/triggers/${i}`, `triggers contains an unknown trigger ${JSON.stringify(trigger)}; allowed: ${TRIGGERS.join(", ")}`));
+    if (typeof trigger !== "string" || !(NOTIFICATION_TRIGGERS as readonly string[]).includes(trigger)) {
+      errors.push(invalid(`${A}/triggers/${i}`, `triggers contains an unknown trigger ${JSON.stringify(trigger)}; allowed: ${NOTIFICATION_TRIGGERS.join(", ")}`));
     } else if (!out.includes(trigger)) {
       out.push(trigger);
     }

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
-import type { DeliveryEntry } from "../logs";
+import type { DeliveryEntry } from "../control/logs";
 import type { Runtime } from "../runtime";
 import { now } from "../util";
 import { assessmentPayload, assessmentSummary, chatA, chatB, email, runPayload, runSummary, type Summary } from "./notificationPayload";

@@ -1,10 +1,11 @@
 import { workspaceAccess, type RunPrincipal } from "../auth";
-import type { Incoming, Reply } from "../http";
-import type { Route } from "../router";
+import type { Incoming, Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { accessibleRun, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, simpleError, type ApiError } from "./jsonapi";
 import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./runPath";
-import { COMPLETED_STATUSES, type Run, type RunState, type RunStatus } from "./state";
+import type { Run, RunState } from "./state";
+import { COMPLETED_STATUSES, type RunStatus } from "./vocabulary";
 
 /**
  * The run document of the seed. `actions` follow the status (runPath.ts); `permissions` say what

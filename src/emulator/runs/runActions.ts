@@ -1,10 +1,12 @@
-import { emptyReply, type Incoming, type Reply } from "../http";
-import type { Route } from "../router";
+import { emptyReply, type Incoming, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { isRecord, now, randomId } from "../util";
 import { accessibleRun, organizationRefused, principalName, type Need, type RunContext } from "./context";
 import { errorReply, invalid, readDocument, simpleError } from "./jsonapi";
 import { isCancelable, isConfirmable, isDiscardable, isForceCancelable, lockHolder, moveTo, takeLock } from "./runPath";
-import { COMPLETED_STATUSES, runsOf, type Run } from "./state";
+import { runsOf } from "./runIndex";
+import type { Run } from "./state";
+import { COMPLETED_STATUSES } from "./vocabulary";
 
 /**
  * POST /runs/:id/actions/{apply,discard,cancel,force-cancel,force-execute}: 202 with no body.

@@ -1,6 +1,6 @@
 import { workspaceAccess } from "../auth";
-import type { Incoming, Reply } from "../http";
-import type { Route } from "../router";
+import type { Incoming, Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import { hasOwn, isRecord, now, randomId } from "../util";
 import { accessibleWorkspace, organizationRefused, principalName, principalUserId, type RunContext } from "./context";
@@ -8,7 +8,8 @@ import { API_PREFIX, documentReply, errorReply, invalid, readDocument, simpleErr
 import { emitRunEvent } from "./notificationDelivery";
 import { runResource } from "./run";
 import { assignLock, timestampKey } from "./runPath";
-import { insertRun, nextSeq, type ConfigurationVersion, type Run, type RunState, type RunVariable, type Workspace } from "./state";
+import { insertRun, nextSeq } from "./runIndex";
+import type { ConfigurationVersion, Run, RunState, RunVariable, Workspace } from "./state";
 
 /**
  * POST /runs: the body's shape checks, the rules that need the workspace and configuration

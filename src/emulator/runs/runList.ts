@@ -1,9 +1,11 @@
-import type { Incoming, Reply } from "../http";
-import type { Route } from "../router";
+import type { Incoming, Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { accessibleWorkspace, type RunContext } from "./context";
 import { API_PREFIX, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, documentReply, errorReply, simpleError, type ApiError } from "./jsonapi";
 import { includedFor, parseInclude, runResource } from "./run";
-import { OPERATIONS, RUN_STATUSES, SOURCES, operationOf, runsOf, type Run } from "./state";
+import { runsOf } from "./runIndex";
+import type { Run } from "./state";
+import { OPERATIONS, RUN_STATUSES, SOURCES, type RunOperation } from "./vocabulary";
 
 /**
  * GET /workspaces/:workspace_id/runs, newest first, always paginated (20 by default, at most 100).
@@ -12,6 +14,15 @@ import { OPERATIONS, RUN_STATUSES, SOURCES, operationOf, runsOf, type Run } from
  */
 
 type Predicate = (run: Run) => boolean;
+
+/** The operation a run performs, for filter[operation]; the first matching rule wins. */
+export function operationOf(run: Run): RunOperation {
+  if (run.planOnly) return "plan_only";
+  if (run.refreshOnly) return "refresh_only";
+  if (run.isDestroy) return "destroy";
+  if (run.allowEmptyApply && !run.hasChanges) return "empty_apply";
+  return "plan_and_apply";
+}
 
 function anyOf(query: URLSearchParams, name: string, allowed: readonly string[], pick: (run: Run) => string, errors: ApiError[]): Predicate | undefined {
   const raw = query.get(name);

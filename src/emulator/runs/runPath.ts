@@ -1,7 +1,9 @@
 import type { Runtime } from "../runtime";
 import { now, randomId } from "../util";
 import { emitRunEvent } from "./notificationDelivery";
-import { COMPLETED_STATUSES, runsOf, type Run, type RunState, type RunStatus } from "./state";
+import { runsOf } from "./runIndex";
+import type { Run, RunState } from "./state";
+import { COMPLETED_STATUSES, type RunStatus } from "./vocabulary";
 
 /**
  * The run path: first as pure functions of a run (what one step does, which actions its status

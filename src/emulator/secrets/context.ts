@@ -1,5 +1,5 @@
 import type { SecretsPrincipal } from "../auth";
-import type { Route } from "../router";
+import type { Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import type { Mount } from "./state";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { jsonReply, type Reply } from "../http";
+import { jsonReply, type Reply } from "../transport/http";
 
 /** The response envelope every successful read of the secrets service carries; request_id is always a fresh UUID. */
 export function dataReply(data: unknown, warnings: string[] | null = null): Reply {

@@ -1,5 +1,5 @@
-import { parseJson, type Incoming, type Reply } from "../http";
-import type { Handler } from "../router";
+import { parseJson, type Incoming, type Reply } from "../transport/http";
+import type { Handler } from "../transport/router";
 import { dict, isRecord } from "../util";
 import { secretsError } from "./envelope";
 

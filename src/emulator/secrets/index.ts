@@ -1,6 +1,6 @@
 import { secretsPrincipal } from "../auth";
-import type { Incoming, Reply } from "../http";
-import { Router, type Route } from "../router";
+import type { Incoming, Reply } from "../transport/http";
+import { Router, type Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import type { Mount } from "./state";
 import type { Engine, SecretsContext, SystemContext } from "./context";

@@ -1,5 +1,5 @@
-import { emptyReply, parseJson, type Incoming, type Reply } from "../http";
-import type { Route } from "../router";
+import { emptyReply, parseJson, type Incoming, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import { dict, isRecord } from "../util";
 import type { Mount } from "./state";
 import type { SecretsContext } from "./context";

@@ -1,5 +1,5 @@
-import { jsonReply, type Reply } from "../http";
-import type { Route } from "../router";
+import { jsonReply, type Reply } from "../transport/http";
+import type { Route } from "../transport/router";
 import type { Runtime } from "../runtime";
 import { APP_JS, INDEX_HTML } from "./assets";
 import { uiObject, uiState } from "./view";

@@ -1,9 +1,9 @@
 import type { Runtime } from "../runtime";
-import { storesOf } from "../snapshot";
-import type { Store } from "../store";
-import { formatRequest } from "../logs";
+import { storesOf } from "../persistence/snapshot";
+import type { Store } from "../persistence/store";
+import { formatRequest } from "../control/logs";
 import { isRecord } from "../util";
-import { COMPLETED_STATUSES } from "../runs/state";
+import { COMPLETED_STATUSES } from "../runs/vocabulary";
 
 /**
  * What the web page shows, built from the live state with every secret masked here, on the server,

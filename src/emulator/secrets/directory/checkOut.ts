@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { header, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { header, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import { randomId } from "../../util";
 import type { SecretsContext } from "../context";
 import { dataReply, leasedReply } from "../envelope";

@@ -1,6 +1,6 @@
 import { Client } from "ldapts";
-import { jsonReply, parseJson, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { jsonReply, parseJson, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { Runtime } from "../../runtime";
 import type { Mount } from "../state";
 import { isRecord } from "../../util";

@@ -1,5 +1,5 @@
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
 import { bad, body, notFound, str } from "../fields";

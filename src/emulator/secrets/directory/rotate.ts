@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Handler, Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Handler, Route } from "../../transport/router";
 import type { Mount } from "../state";
 import type { SecretsContext } from "../context";
 import { dataReply, secretsError } from "../envelope";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import { now } from "../../util";
 import type { SystemContext } from "../context";
 import { dataReply, listReply } from "../envelope";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import { randomHex } from "../../util";
 import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";

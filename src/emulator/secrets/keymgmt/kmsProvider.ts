@@ -1,6 +1,6 @@
 import { dict, hasOwn } from "../../util";
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, guarded, notFound, str, strMap } from "../fields";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SystemContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, bool, guarded, notFound, requiredStr, str } from "../fields";

@@ -1,5 +1,5 @@
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SystemContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, guarded, notFound, requiredStr, strList } from "../fields";

@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, guarded, notFound, requiredStr, str } from "../fields";

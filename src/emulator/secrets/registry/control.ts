@@ -1,5 +1,5 @@
-import { jsonReply, parseJson, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { jsonReply, parseJson, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { Runtime } from "../../runtime";
 import { isRecord } from "../../util";
 import { mint } from "./state";

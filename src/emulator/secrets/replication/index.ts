@@ -1,4 +1,4 @@
-import type { Route } from "../../router";
+import type { Route } from "../../transport/router";
 import type { SystemContext } from "../context";
 import { pathsFilterRoutes } from "./pathsFilter";
 import { performancePrimaryRoutes } from "./performancePrimary";

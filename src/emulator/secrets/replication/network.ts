@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Mount } from "../state";
-import type { Store } from "../../store";
+import type { Store } from "../../persistence/store";
 import { hasOwn, nullProto } from "../../util";
 import { admits, type PrimaryState, type Registration, type ReplicationState } from "./state";
 

@@ -1,5 +1,5 @@
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import { hasOwn } from "../../util";
 import type { SystemContext } from "../context";
 import { dataReply, secretsError } from "../envelope";

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { Mount } from "../state";
-import type { Store } from "../../store";
+import type { Store } from "../../persistence/store";
 import { dict, hasOwn, nullProto } from "../../util";
 import type { SystemContext } from "../context";
 import { dataReply, secretsError } from "../envelope";

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, randomUUID, type KeyObject } from "node:crypto";
-import { emptyReply, jsonReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, jsonReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import { hasOwn } from "../../util";
 import type { SystemContext } from "../context";
 import { parseDuration } from "../duration";

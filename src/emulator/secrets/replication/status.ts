@@ -1,5 +1,5 @@
-import type { Reply } from "../../http";
-import type { Route } from "../../router";
+import type { Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SystemContext } from "../context";
 import { dataReply } from "../envelope";
 import { digestMounts, here } from "./network";

@@ -1,5 +1,5 @@
-import { jsonReply, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { jsonReply, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import { EMULATOR_VERSION } from "../../version";
 import type { SystemContext } from "../context";
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { header, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { header, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SystemContext } from "../context";
 import { dataReply } from "../envelope";
 

@@ -1,4 +1,4 @@
-import type { Route } from "../../router";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { listReply } from "../envelope";
 import { bad, strList } from "../fields";

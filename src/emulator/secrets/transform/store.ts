@@ -1,4 +1,4 @@
-import type { Route } from "../../router";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { bad, count, str, strList, type Body } from "../fields";
 import { forgetStore, probe, rememberCredentials } from "./sql";

@@ -1,5 +1,5 @@
-import { emptyReply, type Incoming } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { bad, body, guarded, notFound, str } from "../fields";
 import { createSchema, credentialsOf } from "./sql";

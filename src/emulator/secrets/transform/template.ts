@@ -1,4 +1,4 @@
-import type { Route } from "../../router";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { bad } from "../fields";
 import { alphabetExists } from "./alphabet";

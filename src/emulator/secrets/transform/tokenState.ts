@@ -1,7 +1,7 @@
 /** snapshot, restore and export-decoded of a tokenization transformation's first store. */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { emptyReply, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { dataReply } from "../envelope";
 import { bad, body, count, guarded, notFound, str } from "../fields";

@@ -1,6 +1,6 @@
 /** Tokenization key versions: rotate, config (min_decryption_version), trim, read, list. */
-import { emptyReply, parseJson, type Incoming, type Reply } from "../../http";
-import type { Route } from "../../router";
+import { emptyReply, parseJson, type Incoming, type Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, count, guarded, notFound, type Body } from "../fields";

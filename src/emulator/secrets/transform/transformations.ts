@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Route } from "../../router";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { bad, str, strList, type Body } from "../fields";
 import { backendFor, dropTokens } from "./backend";

@@ -1,7 +1,7 @@
 /** encode, decode, validate, tokenized and metadata: single values or `batch_input`, per role. */
 import { randomBytes } from "node:crypto";
-import type { Incoming, Reply } from "../../http";
-import type { Route } from "../../router";
+import type { Incoming, Reply } from "../../transport/http";
+import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
 import { BadInput, bad, body, guarded, str, type Body } from "../fields";

@@ -1,17 +1,17 @@
 import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
-import { handleControl } from "./control";
-import { faultAction, type Fault } from "./faults";
+import { handleControl } from "../control";
+import { faultAction, type Fault } from "../control/faults";
 import { header, jsonReply, type Incoming, type Reply } from "./http";
-import { handleRun } from "./runs";
-import { simpleError } from "./runs/jsonapi";
-import { isOwnOutbound } from "./runs/notificationDelivery";
-import type { Runtime } from "./runtime";
-import { handleSecrets, secretsMethod } from "./secrets";
+import { handleRun } from "../runs";
+import { simpleError } from "../runs/jsonapi";
+import { isOwnOutbound } from "../runs/notificationDelivery";
+import type { Runtime } from "../runtime";
+import { handleSecrets, secretsMethod } from "../secrets";
 import { hostRefusal, writeRefusal } from "./sites";
-import { secretsError } from "./secrets/envelope";
-import { listTakeover, serveNative } from "./list-takeover";
+import { secretsError } from "../secrets/envelope";
+import { listTakeover, serveNative } from "./listTakeover";
 
 const MAX_BODY = 10 * 1024 * 1024;
 // A snapshot holds every object of every cluster: a big emulator's is far past an API request's limit.
@@ -95,7 +95,7 @@ export async function listen(rt: Runtime, abort: AbortController, host: string, 
   };
 }
 
-/** Service requests are counted while the emulator holds them, and throttled when asked (faults.ts). */
+/** Service requests are counted while the emulator holds them, and throttled when asked (control/faults.ts). */
 async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const target = req.url ?? "/";
   const q = target.indexOf("?");

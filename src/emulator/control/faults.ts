@@ -1,4 +1,4 @@
-import { randomId, isRecord } from "./util";
+import { randomId, isRecord } from "../util";
 
 /** A registered fault; see the README of the emulator for how each field acts. */
 export interface Fault {

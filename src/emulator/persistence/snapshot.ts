@@ -1,8 +1,8 @@
-import type { Runtime } from "./runtime";
-import { mountableTypes } from "./secrets";
-import { seal, STATE_KEY_ENV, unseal } from "./state-file";
+import type { Runtime } from "../runtime";
+import { mountableTypes } from "../secrets";
+import { seal, STATE_KEY_ENV, unseal } from "./stateFile";
 import { readDocument, type Store } from "./store";
-import { isRecord } from "./util";
+import { isRecord } from "../util";
 
 /**
  * The whole emulator as one document: cluster 0's state-file document with a `clusters` list of the

@@ -1,6 +1,6 @@
 import { Duplex } from "node:stream";
 import type { Socket } from "node:net";
-import { ListRewriter } from "./list-rewrite";
+import { ListRewriter } from "./listRewrite";
 
 /**
  * Presents a raw TCP socket to the HTTP server with LIST request lines rewritten.
@@ -10,7 +10,7 @@ import { ListRewriter } from "./list-rewrite";
 export class RewritingSocket extends Duplex {
   private readonly raw: Socket;
 
-  /** `first`: bytes already read from `raw` that the HTTP server has not parsed (see list-takeover.ts). */
+  /** `first`: bytes already read from `raw` that the HTTP server has not parsed (see listTakeover.ts). */
   constructor(raw: Socket, first?: Buffer) {
     // Strings (the HTTP server's head and most bodies) go to the raw socket as they are, uncopied.
     super({ allowHalfOpen: true, decodeStrings: false });

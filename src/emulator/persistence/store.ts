@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { envStateKey, replaceAtomically, seal, stateKey, unseal } from "./state-file";
-import { randomHex, isRecord, now, nullProto } from "./util";
+import { envStateKey, replaceAtomically, seal, stateKey, unseal } from "./stateFile";
+import { randomHex, isRecord, now, nullProto } from "../util";
 import { seededData, type Data, type EmulatorTokens } from "./state";
 
 /** The plaintext inside a state file, and inside a snapshot (snapshot.ts), per cluster. */

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { isRecord, randomHex } from "./util";
+import { isRecord, randomHex } from "../util";
 
 /**
  * The `--state` file: one JSON document whose payload (tokens and every object) is sealed with

@@ -1,17 +1,17 @@
-import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "./http";
+import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "../transport/http";
 import { formatRequest } from "./logs";
-import { Router, type Route } from "./router";
-import type { Runtime } from "./runtime";
-import { mountableTypes, reservedPrefix } from "./secrets";
-import { directoryControlRoutes } from "./secrets/directory/control";
-import { identityControlRoutes } from "./secrets/identity/control";
-import { registryControlRoutes } from "./secrets/registry/control";
-import { mfaControlRoutes } from "./secrets/mfa/control";
-import { runControlRoutes } from "./runs/control";
-import { runSeedRoutes } from "./runs/controlSeed";
-import { restoreSnapshot, SnapshotError, storesOf, takeSnapshot } from "./snapshot";
-import { uiRoutes } from "./ui/routes";
-import { dict, isRecord } from "./util";
+import { Router, type Route } from "../transport/router";
+import type { Runtime } from "../runtime";
+import { mountableTypes, reservedPrefix } from "../secrets";
+import { directoryControlRoutes } from "../secrets/directory/control";
+import { identityControlRoutes } from "../secrets/identity/control";
+import { registryControlRoutes } from "../secrets/registry/control";
+import { mfaControlRoutes } from "../secrets/mfa/control";
+import { runControlRoutes } from "../runs/control";
+import { runSeedRoutes } from "../runs/controlSeed";
+import { restoreSnapshot, SnapshotError, storesOf, takeSnapshot } from "../persistence/snapshot";
+import { uiRoutes } from "../ui/routes";
+import { dict, isRecord } from "../util";
 import { count, timeoutOf, waitUntil } from "./waiting";
 
 /**

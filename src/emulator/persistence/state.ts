@@ -2,9 +2,9 @@
  * Everything the emulator keeps: the tokens, and each service's data (runs/state.ts,
  * secrets/state.ts) with the defaults `reset` restores.
  */
-import { nullProto } from "./util";
-import { seededRunState, type RunState } from "./runs/state";
-import { seededSecretsState, type SecretsState } from "./secrets/state";
+import { nullProto } from "../util";
+import { seededRunState, type RunState } from "../runs/state";
+import { seededSecretsState, type SecretsState } from "../secrets/state";
 
 export interface EmulatorTokens {
   runAdmin: string;

@@ -1,40 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { check, diff } from "../../src/core/provider";
 import { UNKNOWN } from "../../src/core/unknown";
-import { keepForm, seconds } from "../../src/secrets/duration";
 import { checkOutDefinition as out } from "../../src/secrets/directory/checkOut";
 import { directoryConfigDefinition as config } from "../../src/secrets/directory/config";
 import { librarySetDefinition as set } from "../../src/secrets/directory/librarySet";
 import { directoryRoleDefinition as role } from "../../src/secrets/directory/role";
-import { accessConfigDefinition as access } from "../../src/secrets/registry/accessConfig";
-import { registryRoleDefinition as rrole } from "../../src/secrets/registry/role";
-
-const failures = (def: Parameters<typeof check>[0], news: Record<string, unknown>) =>
-  Object.fromEntries(check(def, news).failures.map((f) => [f.property, f.reason]));
-
-describe("durations", () => {
-  it("reads seconds and duration text, and refuses anything else", () => {
-    expect([seconds(86400), seconds("86400"), seconds("24h"), seconds("1d"), seconds("1h0m0s"), seconds("90s"), seconds("1h30m"), seconds("1500ms")]).toEqual([86400, 86400, 86400, 86400, 3600, 90, 5400, 1]);
-    expect([seconds(-1), seconds(1.5), seconds("soon"), seconds("1x"), seconds(""), seconds(null)]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
-  });
-
-  it("keeps the user's form when the server holds the same seconds, else the server's seconds", () => {
-    expect(keepForm("24h", 86400)).toBe("24h");
-    expect(keepForm(86400, "24h0m0s")).toBe(86400);
-    expect(keepForm("24h", 3600)).toBe(3600);
-    expect(keepForm(undefined, 60)).toBe(60);
-  });
-});
+import { failuresOf } from "../support/calls";
 
 describe("directory check and diff", () => {
   it("config: defaults filled, bad values named, unknowns skipped", () => {
     const r = check(config, { binddn: "cn=a", bindpass: "p" });
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({ mount: "directory", url: "ldap://127.0.0.1", ttl: 0, connectionTimeout: 30, requestTimeout: 90, lastRotationTolerance: 5 });
-    expect(failures(config, { binddn: "cn=a", bindpass: "p", formatter: "abcdefghijklmn{{PASSWORD}}", length: 14, maxTtl: "forever" })).toEqual({
+    expect(failuresOf(config, { binddn: "cn=a", bindpass: "p", formatter: "abcdefghijklmn{{PASSWORD}}", length: 14, maxTtl: "forever" })).toEqual({
       formatter: "leaves no room for the password within length 14", maxTtl: expect.stringMatching(/duration/),
     });
-    expect(failures(config, { binddn: UNKNOWN, bindpass: UNKNOWN, url: UNKNOWN, length: UNKNOWN, formatter: UNKNOWN, passwordPolicy: UNKNOWN })).toEqual({});
+    expect(failuresOf(config, { binddn: UNKNOWN, bindpass: UNKNOWN, url: UNKNOWN, length: UNKNOWN, formatter: UNKNOWN, passwordPolicy: UNKNOWN })).toEqual({});
   });
 
   it("config: a new bind password is an update, never a replacement", () => {
@@ -49,7 +30,7 @@ describe("directory check and diff", () => {
     expect(diff(set, olds, check(set, { name: "t", serviceAccountNames: ["a"] }).inputs)).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: true });
     const r = check(role, { name: "r", serviceAccountName: "a" }).inputs;
     expect(diff(role, r, check(role, { name: "r", serviceAccountName: "b" }).inputs)).toMatchObject({ replaces: [] });
-    expect(failures(set, { name: "s", serviceAccountNames: [UNKNOWN, UNKNOWN], ttl: UNKNOWN })).toEqual({});
+    expect(failuresOf(set, { name: "s", serviceAccountNames: [UNKNOWN, UNKNOWN], ttl: UNKNOWN })).toEqual({});
   });
 
   it("check-out: any input change replaces, checking in first while the set stays", () => {
@@ -57,22 +38,7 @@ describe("directory check and diff", () => {
     expect(diff(out, olds, check(out, { setName: "s", ttl: "1h" }).inputs)).toEqual({ changes: true, replaces: ["ttl"], deleteBeforeReplace: true });
     expect(diff(out, olds, check(out, { setName: "s", triggers: [2] }).inputs)).toEqual({ changes: true, replaces: ["triggers"], deleteBeforeReplace: true });
     expect(diff(out, olds, check(out, { setName: "t" }).inputs)).toEqual({ changes: true, replaces: ["setName"], deleteBeforeReplace: false });
-    expect(failures(out, { setName: "", ttl: "later" })).toEqual({ setName: expect.stringMatching(/must not/), ttl: expect.stringMatching(/duration/) });
-  });
-});
-
-describe("registry check", () => {
-  it("access config: all problems at once; unknowns skipped", () => {
-    expect(failures(access, { address: "h", token: "t", clientKey: "-----BEGIN PRIVATE KEY-----" })).toEqual({ address: "must be host:port", clientCert: "is required with clientKey" });
-    expect(failures(access, { address: UNKNOWN, token: UNKNOWN, clientCert: UNKNOWN })).toEqual({});
-  });
-
-  it("role: policies are a set, a client needs a policy, an unknown policy is not judged yet", () => {
-    const r = check(rrole, { name: "r", policies: ["b", "a", "b"] });
-    expect(r.inputs.policies).toEqual(["a", "b"]);
-    expect(failures(rrole, { name: "r", tokenType: "client" })).toEqual({ policies: expect.stringMatching(/needs policy or policies/) });
-    expect(failures(rrole, { name: "r", policies: UNKNOWN })).toEqual({});
-    expect(failures(rrole, { name: "r", tokenType: "management" })).toEqual({});
+    expect(failuresOf(out, { setName: "", ttl: "later" })).toEqual({ setName: expect.stringMatching(/must not/), ttl: expect.stringMatching(/duration/) });
   });
 });
 

@@ -1,38 +1,28 @@
-// The registry and replication kinds on field records (issue 23): a misspelt property is refused at
-// check with the nearest known name, the declared lists are those the kinds had before the move (so
-// state and diffs are unchanged), and every secret the records declare is redacted.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The replication kinds on field records (issue 23): a misspelt property is refused at check with
+// the nearest known name, the declared lists are those the kinds had before the move (so state and
+// diffs are unchanged), every secret the records declare is redacted, and the status is read
+// through its record.
+import { describe, expect, it } from "vitest";
 import { call } from "../../src/core/runtime";
 import { kindDefinition } from "../../src/kinds";
 import { redact } from "../../src/http/redact";
 import { updatePrimary } from "../../src/secrets/replication";
+import { checkFailures } from "../support/calls";
+import { useEnv } from "../support/env";
 
-const check = async (kind: string, inputs: Record<string, unknown>) =>
-  ((await call(kind, "check", [{}, inputs])) as { failures: { property: string; reason: string }[] }).failures;
-
-// Function calls build a context from the environment; nothing here reaches a server.
-const ENV = { SVC_SECRETS_URL: "http://127.0.0.1:9/v1", SVC_SECRETS_TOKEN: "unit-test-secrets-token" };
-const saved: Record<string, string | undefined> = {};
-beforeAll(() => {
-  for (const k of Object.keys(ENV)) saved[k] = process.env[k];
-  Object.assign(process.env, ENV);
-});
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-});
+// check and function calls read the service's settings from the environment; nothing here reaches a server.
+useEnv({ SVC_SECRETS_URL: "http://127.0.0.1:9/v1", SVC_SECRETS_TOKEN: "unit-test-secrets-token" });
 
 describe("a misspelt property is refused at check, naming the nearest one", () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
-    ["secrets:RegistryAccessConfig", { address: "h:1", token: "management-token" }, "adress", "address"],
-    ["secrets:RegistryRole", { name: "r", policies: ["p"] }, "maxTTL", "maxTtl"],
     ["secrets:ReplicationPerformancePrimary", {}, "disableOnDelet", "disableOnDelete"],
     ["secrets:ReplicationSecondaryToken", { secondaryId: "west" }, "secondaryID", "secondaryId"],
     ["secrets:ReplicationPerformanceSecondary", { token: "activation-token", acknowledgeDataWipe: true }, "primaryApiAdr", "primaryApiAddr"],
     ["secrets:ReplicationPathsFilter", { secondaryClusterId: "c1", paths: ["transform/"] }, "secondaryActivaton", "secondaryActivation"],
   ];
   it.each(cases)("%s", async (kind, valid, misspelt, meant) => {
-    expect(await check(kind, valid)).toEqual([]);
-    expect(await check(kind, { ...valid, [misspelt]: 1 })).toEqual([{ property: misspelt, reason: `unknown property; did you mean ${meant}?` }]);
+    expect(await checkFailures(kind, valid)).toEqual([]);
+    expect(await checkFailures(kind, { ...valid, [misspelt]: 1 })).toEqual([{ property: misspelt, reason: `unknown property; did you mean ${meant}?` }]);
   });
 
   it("updatePrimary refuses a misspelt argument the same way", async () => {
@@ -50,17 +40,6 @@ describe("the lists derived from the records are the kinds' lists before the mov
     };
   };
   const none = { defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [] };
-
-  it("registry", async () => {
-    expect(await lists("secrets:RegistryAccessConfig")).toEqual({
-      ...none, defaults: { mount: "registry", scheme: "http" }, immutable: ["mount"], identity: ["mount"],
-      secrets: ["clientKey", "token"], writeOnly: ["clientKey", "token"], local: ["adopt"],
-    });
-    expect(await lists("secrets:RegistryRole")).toEqual({
-      ...none, defaults: { mount: "registry", tokenType: "client", local: false }, sets: ["policies"],
-      immutable: ["mount", "name"], identity: ["mount", "name"], local: ["adopt"],
-    });
-  });
 
   it("replication", async () => {
     expect(await lists("secrets:ReplicationPerformancePrimary")).toEqual({ ...none, defaults: { disableOnDelete: false }, outputs: ["clusterId"] });
@@ -82,17 +61,9 @@ describe("the lists derived from the records are the kinds' lists before the mov
 describe("secrets declared in the records are redacted from then on", () => {
   const redacted = (value: string) => expect(redact(`server said: ${value}`)).toBe("server said: [REDACTED]");
 
-  it("the access config's token and client key, from the inputs of any operation", async () => {
-    const token = "registry-management-token-1";
-    const clientKey = "-----BEGIN PRIVATE KEY-----unit-----END PRIVATE KEY-----";
-    await check("secrets:RegistryAccessConfig", { address: "h:1", token, clientKey, clientCert: "-----BEGIN CERTIFICATE-----" });
-    redacted(token);
-    redacted(clientKey);
-  });
-
   it("the secondary's activation token, and the token a SecondaryToken holds in state", async () => {
     const activation = "activation-token-for-west-1";
-    await check("secrets:ReplicationPerformanceSecondary", { token: activation, acknowledgeDataWipe: true });
+    await checkFailures("secrets:ReplicationPerformanceSecondary", { token: activation, acknowledgeDataWipe: true });
     redacted(activation);
     // A SecondaryToken's read makes no request: the token in its state is registered on the way through.
     const issued = "issued-secondary-token-2";
