@@ -84,7 +84,7 @@ describe("a create never makes a second object whose id the service assigns", ()
     // An alias: the service allows one of a name on a mount; its refusal is said with the alias and adoptId.
     const alias = await secretsApi(emu, "POST", "/identity/entity-alias", { name: "carol", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" });
     expect((await rejectionOf(call("secrets:IdentityEntityAlias", "create", [await checked("secrets:IdentityEntityAlias", { name: "carol", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd" })]))).message)
-      .toContain(`an alias named carol exists on mount accessor auth_userpass_1234abcd already (${alias.body.data.id}), and the service allows one: set adoptId: "${alias.body.data.id}" to take it over`);
+      .toContain(`alias ${alias.body.data.id} holds the name: set adoptId: "${alias.body.data.id}" to take it over`);
 
     // A run carries its resource's claim at the end of its message; a second create of the same resource is refused.
     const run = await created(RUN, runArgs());

@@ -21,7 +21,8 @@ export function useCountingServer(): { requests(): number; routes(): string[] } 
     sent = vi.spyOn(HttpClient.prototype, "request");
     server = createServer((_req, res) => {
       arrived++;
-      res.writeHead(404, { "content-type": "application/json" }).end('{"errors":[]}');
+      // Each answer closes its connection: a pooled one the server closed while idle would reset the next request.
+      res.writeHead(404, { "content-type": "application/json", connection: "close" }).end('{"errors":[]}');
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

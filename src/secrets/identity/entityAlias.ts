@@ -15,7 +15,7 @@ import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOpt
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type ReportedOf, type StateOf } from "../../core/fields";
-import { ConflictError, isSvcError } from "../../http";
+import { InvalidInputError, isSvcError, type SvcError } from "../../http";
 import { dataOf } from "../envelope";
 import { fetchData, listNames, namesFunction, readDecoded, type NameList } from "../pathObject";
 import { createdId, matchingIds } from "../createdId";
@@ -130,9 +130,10 @@ async function refusedTwin(ctx: Context, inputs: EntityAliasState, e: unknown): 
   if (!isSvcError(e, "invalid_input")) throw e;
   const there = await sameName(ctx, inputs).catch(() => []);
   if (there.length === 0) throw e;
-  throw new ConflictError({ service: "secrets", method: "POST", path: "/identity/entity-alias",
-    messages: [`an alias named ${inputs.name} exists on mount accessor ${inputs.mountAccessor} already (${there.join(", ")}), and the service allows one: ` +
-      `set adoptId: "${there[0]}" to take it over (if a pulumi up that was stopped made it, it is the one it made); nothing was created`] });
+  const err = e as SvcError;
+  throw new InvalidInputError({ service: err.service, method: err.method, path: err.path, status: err.status,
+    messages: [...err.messages, `alias ${there.join(", ")} holds the name: set adoptId: "${there[0]}" to take it over ` +
+      "(if a pulumi up that was stopped made it, it is the one it made); nothing was created"] });
 }
 
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {
