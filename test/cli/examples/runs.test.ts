@@ -15,7 +15,9 @@ const checks: ExampleChecks = {
     async up(c) {
       const [only, ...more] = await runsOf(c);
       expect(more).toEqual([]);
-      expect(only!.attributes).toMatchObject({ status: "applied", message: "Deploy from the runs example", variables: [{ key: "environment", value: "\"staging\"" }] });
+      // The message ends with the Run's claim (docs/behaviour.md, "When a deploy is cancelled").
+      expect(only!.attributes).toMatchObject({ status: "applied", message: expect.stringMatching(/^Deploy from the runs example \[pulumi-svc [0-9a-f]{12}\]$/),
+        variables: [{ key: "environment", value: "\"staging\"" }] });
       expect(await c.side.shownOutputs()).toMatchObject({ runId: only!.id, status: "applied", appliedAt: expect.any(String) });
       firstRun = only!.id;
     },
