@@ -34,8 +34,8 @@ const SUITES = {
   postgres: {
     file: "test/faults/matrix-postgres.test.ts",
     // The create cells: their fault on the schema call, moved to a path no request takes.
-    from: 'expect(await tables()).toEqual([]);\n    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/schema"',
-    to: 'expect(await tables()).toEqual([]);\n    await control(emu(), "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/no-such-path"',
+    from: 'expect(await tables()).toEqual([]);\n    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/schema"',
+    to: 'expect(await tables()).toEqual([]);\n    await control(emu, "POST", "/faults", { method: "POST", path: "/v1/transform/stores/db/no-such-path"',
     cells: "create: 503 (before|after) the server acted → the tables",
   },
 } as const;
