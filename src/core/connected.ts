@@ -4,7 +4,7 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource } from "../config";
+import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource } from "./config";
 import type { Service } from "../http";
 import { isSvcError } from "../http/errors";
 import { limitRule } from "../http/limiter";

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { baseUrlProblem, missingSettings, unknownSettings, type ConfigSource } from "../config";
+import { baseUrlProblem, missingSettings, unknownSettings, type ConfigSource } from "./config";
 import { InvalidInputError, type Service } from "../http";
 import { connectionSource, limitProblem, unknownMember } from "./connected";
 import type { Connection, ServiceName } from "./connection";

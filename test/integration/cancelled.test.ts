@@ -4,7 +4,7 @@
 // pulumi-svc-recover's settling takes only the object a cancelled create made: never one that was
 // there before, never one another resource holds. test/cli/cancelled.test.ts kills the real CLI.
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { main } from "../../src/recover/cli";
 import type { Deployment, PendingOperation } from "../../src/recover/pending";
 import { checked, created, type Props } from "../support/calls";

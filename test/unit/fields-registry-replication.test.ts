@@ -2,7 +2,7 @@
 // check with the nearest known name, the declared lists are those the kinds had before the move (so
 // state and diffs are unchanged), and every secret the records declare is redacted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { kindDefinition } from "../../src/kinds";
 import { redact } from "../../src/http/redact";
 import { updatePrimary } from "../../src/secrets/replication";

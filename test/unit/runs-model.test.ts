@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { UNKNOWN } from "../../src/core/unknown";
 import { applyRun, createRun, forceExecuteRun, getRun, listRuns, waitForRun } from "../../src/runs";
 import { allowedActions } from "../../src/runs/runActions";
