@@ -3,19 +3,17 @@
  * new input (the dynamic-provider host sends no property diff, so the inputs are compared here),
  * the reason and order of a replacement, and for objects of this package their path on the service.
  */
-import type { ResourceDefinition } from "../core/definition";
+import { PROVIDER_KEY, type ResourceDefinition } from "../core/definition";
 import { diff as providerDiff } from "../core/provider";
 import { UNKNOWN } from "../core/unknown";
-import { pathFromInputs } from "../core/path";
+import { pathFromInputs, pathOfId } from "../core/path";
+import { kindOfToken } from "../core/token";
 import { planValues, riskOf, type AtRisk } from "./risk";
 import { PLANNED } from "../core/planned";
 import type { Preview, PreviewState, PreviewStep } from "./preview";
 import { holdsSecret, sameValue, secretStatus, secretTexts, versionKey, versionOf, type SecretStatus } from "./secret";
 
-/** The engine's key for the serialized dynamic provider: in every input, never a change a reviewer wants. */
-const PROVIDER_KEY = "__provider";
 export { UNKNOWN };
-const DYNAMIC = /^pulumi-nodejs:dynamic\/(runs|secrets):([A-Za-z]+)$/;
 
 export interface PropertyChange {
   name: string;
@@ -89,32 +87,16 @@ export interface PreviewError {
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced", "read-replacement", "import-replacement"]);
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
-/** `secrets:TransformRole` for a type token of this package, undefined for others. */
-export function kindOf(type: string): string | undefined {
-  const m = DYNAMIC.exec(type);
-  return m ? `${m[1]}:${m[2]}` : undefined;
-}
-
 /** The heading of a type token: service and engine for this package, the package for others. */
 export function groupOf(type: string): string {
-  const m = DYNAMIC.exec(type);
-  if (m) {
-    if (m[1] === "runs") return "runs";
-    const engine = /^[A-Z][a-z]+/.exec(m[2])?.[0].toLowerCase() ?? m[2];
+  const [service, name] = kindOfToken(type)?.split(":") ?? [];
+  if (service !== undefined && name !== undefined) {
+    if (service === "runs") return "runs";
+    const engine = /^[A-Z][a-z]+/.exec(name)?.[0].toLowerCase() ?? name;
     return `secrets · ${engine}`;
   }
   if (type.startsWith("pulumi:providers:")) return "providers";
   return type.split(":")[0] || type;
-}
-
-/** The path of an object of this package on its service, from its type and id. */
-function objectPath(type: string, id: string | undefined): string | undefined {
-  const m = DYNAMIC.exec(type);
-  if (!m || !id || id === UNKNOWN) return undefined;
-  if (m[1] === "secrets") return id.includes("/") ? id : undefined;
-  if (m[2] === "Run") return `runs/${id}`;
-  if (m[2] === "NotificationConfiguration") return `notification-configurations/${id}`;
-  return undefined;
 }
 
 /**
@@ -195,7 +177,7 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
     const oldState = steps.find((s) => s.oldState)?.oldState ?? undefined;
     const newState = [...steps].reverse().find((s) => s.newState)?.newState ?? undefined;
     const type = newState?.type ?? oldState?.type ?? urn.split("::")[2] ?? "";
-    const kind = kindOf(type);
+    const kind = kindOfToken(type);
     const def = kind === undefined ? undefined : definitions.get(kind);
     // The fields this package declares secret are secret by name too, whatever the JSON shows.
     const secretNames = new Set([...(oldState?.additionalSecretOutputs ?? []), ...(newState?.additionalSecretOutputs ?? []), ...(def?.secrets ?? [])]);
@@ -207,7 +189,7 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
       type,
       group: groupOf(type),
       op,
-      path: op === "create" ? created : objectPath(type, oldState?.id),
+      path: op === "create" ? created : pathOfId(def, oldState?.id),
       properties: propertyChanges(olds, news, secretNames, secrets, options.drift),
       replaceReasons: [...new Set(steps.flatMap((s) => s.replaceReasons ?? []))],
     };

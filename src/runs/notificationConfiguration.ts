@@ -221,6 +221,12 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
     instead: "a second configuration beside the old one while the destination moves",
   },
   ...notificationConfigurationSet,
+  // The verify action belongs to verifyNotificationConfiguration; the service verifies on enable itself.
+  routes: {
+    create: RUNS_ROUTES.notificationConfiguration.create, read: RUNS_ROUTES.notificationConfiguration.read,
+    update: RUNS_ROUTES.notificationConfiguration.update, delete: RUNS_ROUTES.notificationConfiguration.delete,
+    list: RUNS_ROUTES.notificationConfiguration.list,
+  },
   leftovers: { find: lookalikes, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },
   confirmGone: confirmGoneIn(RUNS_ROUTES.notificationConfiguration.list, "notification configuration"),
   async create(ctx, inputs) {

@@ -244,6 +244,11 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   kind: "runs:Run",
   discover: { none: "runs are actions, not configuration: a run that happened is history, and declaring one starts a new run" },
   ...runSet,
+  // Delete stops the run (runs cannot be deleted); a create that promises it applies the run.
+  routes: {
+    create: RUNS_ROUTES.run.create, read: RUNS_ROUTES.run.read, list: RUNS_ROUTES.run.list,
+    apply: RUNS_ROUTES.run.apply, discard: RUNS_ROUTES.run.discard, cancel: RUNS_ROUTES.run.cancel,
+  },
   leftovers: { find: claimedRuns, otherwise: "if it is the run of an earlier deploy of this resource (destroyed since), change triggers to queue a new one" },
   confirmGone: confirmGoneIn(RUNS_ROUTES.run.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),
