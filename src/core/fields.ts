@@ -309,48 +309,10 @@ export function crossField<T>(rule: (value: T, ctx: z.RefinementCtx<T>) => void)
 export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}): FieldSet<R> {
   const set: FieldSet<R> = {
     fields,
-    schema: lazy(() => {
-      const shape: Record<string, z.ZodType> = {};
-      for (const k of set.inputs) {
-        const f = fields[k]!;
-        const s = f.type!() as unknown as z.ZodType;
-        shape[k] = f.flags.optional || f.flags.local || f.default !== undefined ? s.optional() : s;
-      }
-      // Strict: a misspelt property is refused at check (naming the nearest known one), never stored.
-      const object = zod().strictObject(shape);
-      return (opts.refine ? object.superRefine(crossField(opts.refine as (v: unknown, ctx: z.RefinementCtx<unknown>) => void), CROSS_FIELD) : object) as unknown as Schema;
-    }),
+    schema: lazy(() => inputSchema(set, opts)),
     inputs: [], defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [], wire: {},
-    body(p, skip = []) {
-      const out: Record<string, unknown> = {};
-      for (const k of set.inputs) {
-        const f = fields[k] as Field & Codec;
-        if (f.flags.local || skip.includes(k)) continue;
-        if (p[k] === undefined || p[k] === null) {
-          if (f.absent !== undefined) out[set.wire[k]!] = f.absent;
-          continue;
-        }
-        out[set.wire[k]!] = f.encode ? f.encode(p[k]) : p[k];
-      }
-      return out;
-    },
-    decode(data, prior) {
-      const out: Props = {};
-      for (const k in fields) {
-        const f = fields[k] as Field & Codec;
-        let v: unknown;
-        if (f.flags.local || f.flags.writeOnly) v = prior[k];
-        else {
-          const raw = data[set.wire[k]!];
-          // Absent from the answer: the value known before, else the field's default (a copy: the
-          // caller may change what it is given).
-          v = raw === undefined || raw === null ? prior[k] ?? copy(f.default) : f.decode ? f.decode(raw, prior[k]) : raw;
-          if (f.flags.set && Array.isArray(v)) v = [...new Set(v)].sort();
-        }
-        if (v !== undefined) out[k] = v;
-      }
-      return out;
-    },
+    body: (p, skip = []) => bodyOf(set, p, skip),
+    decode: (data, prior) => decodeOf(set, data, prior),
   };
   const wireOf = opts.case === "kebab" ? kebab : snake;
   for (const k in fields) {
@@ -374,6 +336,53 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
   // A field's name in a message is never a piece of a secret that happens to contain it.
   registerOwnWords([...Object.keys(fields), ...Object.values(set.wire)]);
   return set;
+}
+
+/** The strict input schema of a record's inputs, with its cross-field rules. */
+function inputSchema(set: FieldSet, opts: FieldSetOptions): Schema {
+  const shape: Record<string, z.ZodType> = {};
+  for (const k of set.inputs) {
+    const f = set.fields[k]!;
+    const s = f.type!() as unknown as z.ZodType;
+    shape[k] = f.flags.optional || f.flags.local || f.default !== undefined ? s.optional() : s;
+  }
+  // Strict: a misspelt property is refused at check (naming the nearest known one), never stored.
+  const object = zod().strictObject(shape);
+  return (opts.refine ? object.superRefine(crossField(opts.refine as (v: unknown, ctx: z.RefinementCtx<unknown>) => void), CROSS_FIELD) : object) as unknown as Schema;
+}
+
+/** FieldSet.body: every input field given, by its wire name and encoded, but the local ones and `skip`. */
+function bodyOf(set: FieldSet, p: Props, skip: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of set.inputs) {
+    const f = set.fields[k] as Field & Codec;
+    if (f.flags.local || skip.includes(k)) continue;
+    if (p[k] === undefined || p[k] === null) {
+      if (f.absent !== undefined) out[set.wire[k]!] = f.absent;
+      continue;
+    }
+    out[set.wire[k]!] = f.encode ? f.encode(p[k]) : p[k];
+  }
+  return out;
+}
+
+/** FieldSet.decode: each field from the server's data by its wire name, else as known before. */
+function decodeOf(set: FieldSet, data: Record<string, unknown>, prior: Props): Props {
+  const out: Props = {};
+  for (const k in set.fields) {
+    const f = set.fields[k] as Field & Codec;
+    let v: unknown;
+    if (f.flags.local || f.flags.writeOnly) v = prior[k];
+    else {
+      const raw = data[set.wire[k]!];
+      // Absent from the answer: the value known before, else the field's default (a copy: the
+      // caller may change what it is given).
+      v = raw === undefined || raw === null ? prior[k] ?? copy(f.default) : f.decode ? f.decode(raw, prior[k]) : raw;
+      if (f.flags.set && Array.isArray(v)) v = [...new Set(v)].sort();
+    }
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }
 
 const copy = <T>(v: T): T => (v !== null && typeof v === "object" ? structuredClone(v) : v);

@@ -20,7 +20,7 @@ import {
   type CheckOutResult, type LostCheckOut, type SetRef,
 } from "./lending";
 import { setRefFields } from "./librarySet";
-import { warn } from "./routes";
+import { DIRECTORY_ROUTES as R, warn } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
 export { NONE_AVAILABLE, type CheckOutResult, type LostCheckOut } from "./lending";
@@ -95,6 +95,8 @@ const pendingId = (p: CheckOutState) => `${p.mount}/library/${p.setName}/check-o
 
 export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState> = {
   kind: "secrets:DirectoryCheckOut",
+  // A lease of a library set's account: taken, read back by the set's status, returned.
+  routes: { checkOut: R.librarySet.checkOut, status: R.librarySet.status, checkIn: R.librarySet.checkIn },
   discover: { none: "a check-out is a lease of an account taken by whoever holds it: declare one where this stack should borrow an account" },
   unreadable: "a check-out is a lease held by the stack that took it: its read needs the loan that stack recorded (the account, who borrowed it)",
   // The identity (setName, mount) has a replacement that keeps the set check the old account in

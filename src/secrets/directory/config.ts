@@ -151,6 +151,7 @@ const readConfig = (ctx: Context, p: DirectoryConfigState) => readDecoded(ctx, R
 
 export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState, DirectoryConfigState> = {
   kind: "secrets:DirectoryConfig",
+  routes: R.config,
   path: { route: R.config.read },
   discover: {},
   risk: {

@@ -122,6 +122,7 @@ const sameName = (ctx: Context, inputs: EntityAliasState) =>
 
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {
   kind: "secrets:IdentityEntityAlias",
+  routes: IDENTITY_ROUTES.entityAlias,
   discover: { list: IDENTITY_ROUTES.entityAlias.list },
   ...entityAliasSet,
   leftovers: { find: sameName, serviceRefuses: true, costly: true, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },

@@ -143,6 +143,7 @@ export async function keyDeletionProblems(ctx: Context, p: { mount?: string; nam
 
 export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   kind: "secrets:KeymgmtKey",
+  routes: { write: KEYMGMT_ROUTES.key.write, read: KEYMGMT_ROUTES.key.read, rotate: KEYMGMT_ROUTES.key.rotate, delete: KEYMGMT_ROUTES.key.delete, list: KEYMGMT_ROUTES.key.list, providers: KEYMGMT_ROUTES.key.providers },
   path: { route: KEYMGMT_ROUTES.key.read },
   discover: { list: KEYMGMT_ROUTES.key.list },
   risk: {

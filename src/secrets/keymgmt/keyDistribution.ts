@@ -87,6 +87,7 @@ const readDistribution = (ctx: Context, p: KeyDistributionState) =>
 
 export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
   kind: "secrets:KeymgmtKeyDistribution",
+  routes: { ...KEYMGMT_ROUTES.keyDistribution, providers: KEYMGMT_ROUTES.key.providers },
   path: { route: KEYMGMT_ROUTES.keyDistribution.read, inputs: { kms: "kmsName", key: "keyName" } },
   discover: { list: KEYMGMT_ROUTES.keyDistribution.list },
   risk: {

@@ -100,6 +100,7 @@ const readProvider = (ctx: Context, p: KmsProviderState) =>
 
 export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProviderState> = {
   kind: "secrets:KeymgmtKmsProvider",
+  routes: { write: KEYMGMT_ROUTES.kmsProvider.write, read: KEYMGMT_ROUTES.kmsProvider.read, delete: KEYMGMT_ROUTES.kmsProvider.delete, list: KEYMGMT_ROUTES.kmsProvider.list, keys: KEYMGMT_ROUTES.kmsProvider.keys },
   path: { route: KEYMGMT_ROUTES.kmsProvider.read },
   discover: { list: KEYMGMT_ROUTES.kmsProvider.list },
   ...kmsProviderSet,

@@ -120,6 +120,7 @@ const readState = (ctx: Context, id: string, prior: Partial<DualFactorMethodStat
 
 export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodState, DualFactorMethodState> = {
   kind: "secrets:MfaDualFactorMethod",
+  routes: MFA_ROUTES.dualFactorMethod,
   discover: { list: MFA_ROUTES.dualFactorMethod.list },
   ...dualFactorMethodSet,
   leftovers: { find: lookalikes, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },

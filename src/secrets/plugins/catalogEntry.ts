@@ -134,6 +134,7 @@ async function readEntry(ctx: Context, p: CatalogEntryState): Promise<CatalogEnt
 
 export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, CatalogEntryState> = {
   kind: "secrets:PluginCatalogEntry",
+  routes: { write: PLUGINS_ROUTES.catalogEntry.write, read: PLUGINS_ROUTES.catalogEntry.read, delete: PLUGINS_ROUTES.catalogEntry.delete, list: PLUGINS_ROUTES.catalogEntry.listType, catalog: PLUGINS_ROUTES.catalogEntry.catalog },
   path: { route: PLUGINS_ROUTES.catalogEntry.read },
   // The built-in plugins come with the service: nothing to manage.
   discover: { list: PLUGINS_ROUTES.catalogEntry.listType, each: { type: PLUGIN_TYPES }, skip: { builtin: true } },

@@ -126,6 +126,8 @@ function stillDemoted(e: unknown, clusterId: string): Error {
 
 export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimaryState, PerformancePrimaryState> = {
   kind: "secrets:ReplicationPerformancePrimary",
+  // The cluster's mode, not an object: enabled, read from the status, moved by demote and promote, disabled.
+  routes: { enable: R.primary.enable, status: R.status.read, demote: R.primary.demote, promote: R.secondary.promote, disable: R.primary.disable },
   discover: { none: "the primary role is the cluster's mode, not an object: creating the resource enables it, which the service refuses for a primary; declare it only where Pulumi enables replication" },
   risk: {
     lost: "replication is disabled on the cluster, so every secondary loses its primary and can rejoin only by being activated again, which wipes it",

@@ -118,6 +118,7 @@ const NOT_FOLLOWED = "the secondary's status shows no change; if the token was u
 
 export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
   kind: "secrets:ReplicationPerformanceSecondary",
+  routes: { enable: R.secondary.enable, status: R.status.read, updatePrimary: R.secondary.updatePrimary, promote: R.secondary.promote, disable: R.secondary.disable },
   discover: { none: "activating a secondary wipes its data: an active secondary is left out, so that no program of the import can activate it again" },
   risk: {
     created: "activating the secondary wipes every mount and object the cluster held",

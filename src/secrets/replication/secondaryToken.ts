@@ -48,6 +48,7 @@ export type SecondaryTokenState = StateOf<typeof secondaryTokenFields>;
 
 export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, SecondaryTokenState> = {
   kind: "secrets:ReplicationSecondaryToken",
+  routes: { create: R.secondaryToken.create, revoke: R.secondaryToken.revoke },
   discover: { none: "a secondary token is used once, by the activation it was made for, and cannot be read back" },
   unreadable: "a secondary token is issued once, to the stack that asks for it, and the service keeps nothing of it to read",
   ...fieldSet(secondaryTokenFields),
