@@ -43,6 +43,13 @@ export interface FieldFlags {
   set?: true;
   /** Set by the server only; not an input. */
   output?: true;
+  /**
+   * Left out of the record's request body: never sent (it steers the resource, as a primary's
+   * `disableOnDelete`, or only acknowledges, as a secondary's `acknowledgeDataWipe`), or sent by the
+   * definition itself where the body needs more than the value (a directory's bind password only
+   * with a change).
+   */
+  notInBody?: true;
   /** Type-only: the field has a default (so the input may be omitted and the output is always set). */
   hasDefault?: true;
 }
@@ -76,12 +83,25 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
    * signs generic payloads only): the import asks for no value an object cannot use.
    */
   readonly usedOnlyIf?: Readonly<Record<string, readonly unknown[]>>;
+  /**
+   * Of the run service's JSON:API objects: the relationship that carries the field (its ids), never
+   * an attribute. A list is a to-many relationship. src/runs/jsonapi.ts reads and writes it.
+   */
+  readonly relationship?: Relationship;
   /** Type-only: the field's value type and flags. */
   readonly __value?: T;
   readonly __flags?: F;
 }
 
+/** A JSON:API relationship: its name in the object's `relationships`, and the type of the objects it names. */
+export interface Relationship {
+  name: string;
+  type: string;
+}
+
 type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
+  /** The JSON:API relationship that carries the field (see Field.relationship). */
+  relationship?: Relationship;
   wire?: string;
   default?: T;
   /** Sent when the input is absent, so removing it from the program clears it on the server (writes are upserts). */
@@ -111,9 +131,9 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, usedOnlyIf, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, usedOnlyIf, relationship, ...rest } = (flags ?? {}) as Options<T>;
   return {
-    type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}),
+    type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}), ...(relationship ? { relationship } : {}),
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
     ...(redact ? { redact } : {}), ...(members ? { members } : {}), ...(usedOnlyIf ? { usedOnlyIf } : {}),
@@ -123,6 +143,8 @@ export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<
 
 interface OutputOptions<T> {
   wire?: string;
+  /** The JSON:API relationship that carries the field (see Field.relationship). */
+  relationship?: Relationship;
   secret?: true;
   /** What a read reports when the service leaves the field out (a blank: `false`, `""`, `[]`). */
   default?: T;
@@ -138,14 +160,79 @@ interface OutputOptions<T> {
 export function output<T>(opts: OutputOptions<T> & { optional: true }): Field<T, "output" | "optional">;
 export function output<T>(opts?: OutputOptions<T>): Field<T, "output">;
 export function output<T>(opts: OutputOptions<T> & { optional?: true } = {}): Field<T, "output" | "optional"> {
-  const { wire, decode, default: dflt, ...rest } = opts;
+  const { wire, decode, default: dflt, relationship, ...rest } = opts;
   return {
-    flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}),
+    flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}), ...(relationship ? { relationship } : {}),
     ...(dflt !== undefined ? { default: dflt } : {}),
   } as Field<T, "output">;
 }
 
 export type Fields = Record<string, Field<any, FlagName>>;
+
+// ---- the read side: what a service reports ----
+
+/**
+ * @internal A text the service reports: itself, a number or a flag as text, and "" when the
+ * service leaves it out or sends something else (a read's fields are always there).
+ */
+export function reportedText(): Field<string, "output"> {
+  return output<string>({ default: "", decode: asText });
+}
+
+/** @internal What a reported text reads: a text as it is, a number or a flag as text, anything else as "". */
+export function asText(v: unknown): string {
+  return typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : "";
+}
+
+/**
+ * @internal An output that is a record of its own fields (a run's `actions`), or with `list` a list
+ * of such records (a primary's `secondaries`): each decoded by its record, anything that is not a
+ * record read as the record's blank (and anything that is not a list as an empty list).
+ */
+export function nested<R extends Fields>(fields: R, opts: FieldSetOptions & { list: true }): Field<ReadOf<R>[], "output">;
+export function nested<R extends Fields>(fields: R, opts?: FieldSetOptions): Field<ReadOf<R>, "output">;
+export function nested<R extends Fields>(fields: R, opts: FieldSetOptions & { list?: true } = {}): Field<ReadOf<R> | ReadOf<R>[], "output"> {
+  const { list, ...setOptions } = opts;
+  const set = fieldSet(fields, setOptions);
+  const one = (v: unknown) => set.decode(v !== null && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : {}, {}) as ReadOf<R>;
+  return list
+    ? output<ReadOf<R>[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(one) : []) })
+    : output<ReadOf<R>>({ default: one({}), decode: one });
+}
+
+/** How a read reports a field: its blank where the service leaves it out (the field is then always there), and its decoding. */
+export interface ReadRule<T = unknown> {
+  default?: T;
+  decode?(wire: unknown, prior: unknown): T | undefined;
+}
+
+/** A field as a read reports it: its type (or the blank's, when wider), always there with a blank, else optional. */
+type Reported<F, Rule> = Rule extends { default: infer D }
+  ? Field<[ValueOf<F>] extends [D] ? D : ValueOf<F> | D, "output">
+  : Field<ValueOf<F>, "output" | "optional">;
+
+/** The fields of `R` as a read reports them, by the rules `U` (see `reported`); it keeps each field's doc. */
+export type ReportedFields<R extends Fields, U> = { [K in keyof R]: Reported<R[K], K extends keyof U ? U[K] : undefined> };
+
+/**
+ * @internal Fields of another record (a `pick` of a resource's) as a read reports them: each an
+ * output of the same type and doc (and wire name and relationship), decoded by its rule; a field
+ * whose rule gives a blank is always there, any other may be absent. The resource's own flags
+ * (identity, sets sorted, defaults check fills in) say what a program gives, not what a read says.
+ */
+export function reported<R extends Fields, U extends { [K in keyof R]?: ReadRule }>(fields: R, rules: U): ReportedFields<R, U> {
+  const out: Record<string, Field> = {};
+  for (const k in fields) {
+    const f = fields[k]!;
+    const rule: ReadRule = rules[k] ?? {};
+    const blank = "default" in rule;
+    out[k] = output({
+      ...(f.wire !== undefined ? { wire: f.wire } : {}), ...(f.relationship ? { relationship: f.relationship } : {}),
+      ...(rule.decode ? { decode: rule.decode } : {}), ...(blank ? { default: rule.default } : { optional: true as const }),
+    } as OutputOptions<unknown> & { optional: true }) as Field;
+  }
+  return out as ReportedFields<R, U>;
+}
 
 // ---- types derived from a record ----
 
@@ -245,9 +332,14 @@ export interface FieldSet<R extends Fields = Fields> {
   writeOnly: string[];
   local: string[];
   outputs: string[];
+  /** Fields carried by a JSON:API relationship, never an attribute (Field.relationship). */
+  relationships: string[];
   /** Field name → wire name, for every field but the local ones. */
   wire: Record<string, string>;
-  /** The request body of a write: every input field but the local ones and those in `skip` (path parameters). */
+  /**
+   * The request body of a write: every input field but the local ones, those left out of the body
+   * (`notInBody`), the relationships, and those in `skip` (path parameters).
+   */
   body(p: Props, skip?: readonly string[]): Record<string, unknown>;
   /**
    * Server `data` → state under the field names. A field the server did not send keeps the value
@@ -310,7 +402,7 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
   const set: FieldSet<R> = {
     fields,
     schema: lazy(() => inputSchema(set, opts)),
-    inputs: [], defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [], wire: {},
+    inputs: [], defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [], relationships: [], wire: {},
     body: (p, skip = []) => bodyOf(set, p, skip),
     decode: (data, prior) => decodeOf(set, data, prior),
   };
@@ -330,6 +422,7 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
       registerSecretNames(k, f);
     }
     if (flags.writeOnly) set.writeOnly.push(k);
+    if (f.relationship) set.relationships.push(k);
     if (flags.local) set.local.push(k);
     else set.wire[k] = f.wire ?? wireOf(k);
   }
@@ -356,7 +449,7 @@ function bodyOf(set: FieldSet, p: Props, skip: readonly string[]): Record<string
   const out: Record<string, unknown> = {};
   for (const k of set.inputs) {
     const f = set.fields[k] as Field & Codec;
-    if (f.flags.local || skip.includes(k)) continue;
+    if (f.flags.local || f.flags.notInBody || f.relationship || skip.includes(k)) continue;
     if (p[k] === undefined || p[k] === null) {
       if (f.absent !== undefined) out[set.wire[k]!] = f.absent;
       continue;
@@ -433,7 +526,22 @@ function registerAll(v: unknown): void {
   else if (v !== null && typeof v === "object") for (const x of Object.values(v)) registerAll(x);
 }
 
-/** Some fields of a record (a function's arguments), keeping their declarations and so their docs. */
+/**
+ * Some fields of a record in the record's order (Pick's order is the keys' union's, which the
+ * compiler decides), keeping their declarations and so their docs.
+ */
+export type PickOf<R, K extends keyof R> = { [P in keyof R as P extends K ? P : never]: R[P] };
+
+/**
+ * Some fields of a record (a function's arguments, what a read reports of a resource's fields),
+ * keeping their declarations and so their docs.
+ *
+ * A record made of another file's fields (picked, or spread in) is typed by its parts, wherever it
+ * is: `const x: Pick<typeof a, "k"> & typeof own = { ...pick(a, "k"), ...own }`. An inferred type
+ * is written out in full in the declaration emit, without the docs of the fields it took
+ * (test/docs/tsdoc.test.ts and hover.test.ts read the built declarations). `PickOf` keeps the
+ * record's order where the order shows (a reference page's rows).
+ */
 export function pick<R extends Fields, K extends keyof R>(fields: R, ...keys: K[]): Pick<R, K> {
   const out = {} as Pick<R, K>;
   for (const k of keys) out[k] = fields[k];

@@ -9,7 +9,8 @@ import { field, pick, type ArgsOf, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";
 import { programContext, settle, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
 import { runAction, type RunAction } from "./runActions";
-import { createRunOnce, runCreateFields, runCreateSet } from "./runCreate";
+import { runCreateFields, runCreateSet } from "./runAttributes";
+import { createRunOnce } from "./runCreate";
 import { iterateRuns, readRun, runListFields, type IncludedResource, type RunDetails } from "./runDetails";
 import { RUN_INCLUDES, RUN_STATUSES, planFinished } from "./runVocabulary";
 import { RunWaitTimeoutError, pollRun } from "./runWait";
@@ -53,7 +54,6 @@ const getRunFieldsOwn = {
   include: field(() => z.array(z.enum(RUN_INCLUDES, { error: `must be one of ${RUN_INCLUDES.join(", ")}` })), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const getRunFields: typeof runRef & typeof getRunFieldsOwn = { ...runRef, ...getRunFieldsOwn };
 
 /** Arguments of {@link getRun}. */
@@ -86,7 +86,6 @@ const listRunsFieldsOwn = {
   limit: field(() => z.number().int("must be an integer").min(1, "must be at least 1"), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const listRunsFields: typeof runListFields & typeof listRunsFieldsOwn = { ...runListFields, ...listRunsFieldsOwn };
 
 /** Arguments of {@link listRuns}: the workspace, filters and search. */
@@ -133,7 +132,6 @@ const runActionFieldsOwn = {
   comment: field(() => z.string(), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const runActionFields: typeof runRef & typeof runActionFieldsOwn = { ...runRef, ...runActionFieldsOwn };
 
 /** Arguments of the run actions that take a comment. */
@@ -251,7 +249,6 @@ const waitForRunFieldsOwn = {
   pollIntervalSeconds: field(() => z.number().positive("must be more than 0"), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const waitForRunFields: typeof runRef & typeof waitForRunFieldsOwn = { ...runRef, ...waitForRunFieldsOwn };
 
 /** Arguments of {@link waitForRun}. */

@@ -55,7 +55,6 @@ const checkOutFieldsOwn = {
   borrowerDigest: output<string>({ optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const checkOutFields: typeof mountField & typeof loanFields & typeof checkOutFieldsOwn = { ...mountField, ...loanFields, ...checkOutFieldsOwn };
 
 export type CheckOutState = StateOf<typeof checkOutFields>;
@@ -264,7 +263,6 @@ const checkInFieldsOwn = {
   serviceAccountNames: field(() => z.array(z.string().min(1, "must not be empty")), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const checkInFields: typeof setRefFields & typeof checkInFieldsOwn = { ...setRefFields, ...checkInFieldsOwn };
 
 /** Which accounts to check in, and where. */

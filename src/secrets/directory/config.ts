@@ -85,7 +85,6 @@ const directoryConfigFieldsOwn = {
   adopt: field(adopt, { local: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const directoryConfigFields: typeof mountField & typeof directoryConfigFieldsOwn = { ...mountField, ...directoryConfigFieldsOwn };
 
 const known = (v: unknown) => v !== undefined && !isUnknown(v);

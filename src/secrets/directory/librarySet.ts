@@ -58,7 +58,6 @@ const librarySetFieldsOwn = {
   adopt: field(adopt, { local: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const librarySetFields: typeof mountField & typeof librarySetFieldsOwn = { ...mountField, ...librarySetFieldsOwn };
 
 const librarySetSet = fieldSet(librarySetFields, {
@@ -113,7 +112,6 @@ const setRefFieldsOwn = {
   setName: field(name),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const setRefFields: typeof mountField & typeof setRefFieldsOwn = { ...mountField, ...setRefFieldsOwn };
 
 /** Which library set: its name and mount. */

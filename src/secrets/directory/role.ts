@@ -43,7 +43,6 @@ const directoryRoleFieldsOwn = {
   passwordLastSet: output<string>({ decode: String }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const directoryRoleFields: typeof mountField & typeof directoryRoleFieldsOwn = { ...mountField, ...directoryRoleFieldsOwn };
 
 const roleSet = fieldSet(directoryRoleFields);
@@ -88,7 +87,6 @@ const roleRefFieldsOwn = {
   role: field(name),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const roleRefFields: typeof mountField & typeof roleRefFieldsOwn = { ...mountField, ...roleRefFieldsOwn };
 
 /** Which role: its name and mount. */

@@ -183,7 +183,6 @@ const roleRefFieldsOwn = {
   role: field(name),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const roleRefFields: Pick<typeof registryRoleFields, "mount"> & typeof roleRefFieldsOwn = { ...pick(registryRoleFields, "mount"), ...roleRefFieldsOwn };
 const mountFields = pick(registryRoleFields, "mount");
 

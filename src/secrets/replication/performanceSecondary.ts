@@ -204,7 +204,6 @@ const updatePrimaryFieldsOwn = {
   updatePrimaryAddrs: field(() => z.array(text().min(1, "must not be empty"), { error: "must be a list of cluster addresses" }), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const updatePrimaryFields: Pick<typeof performanceSecondaryFields, "primaryApiAddr" | "caFile" | "caPath"> & typeof updatePrimaryFieldsOwn = { ...pick(performanceSecondaryFields, "primaryApiAddr", "caFile", "caPath"), ...updatePrimaryFieldsOwn };
 
 /** Arguments of {@link updatePrimary}: `token` or `updatePrimaryAddrs`, not both. */

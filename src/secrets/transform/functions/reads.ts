@@ -16,7 +16,6 @@ const refFieldsOwn = {
   name: field(readableName),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const refFields: typeof mountArg & typeof refFieldsOwn = { ...mountArg, ...refFieldsOwn };
 
 /** Which object to read. */
@@ -30,7 +29,6 @@ const listRolesFieldsOwn = {
   filter: field(() => z.string().min(1), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const listRolesFields: typeof mountArg & typeof listRolesFieldsOwn = { ...mountArg, ...listRolesFieldsOwn };
 
 /** Which mount to list the roles of, and which names. */
@@ -42,7 +40,6 @@ const keyRefFieldsOwn = {
   name: field(objectName),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const keyRefFields: typeof mountArg & typeof keyRefFieldsOwn = { ...mountArg, ...keyRefFieldsOwn };
 
 /** Which tokenization transformation's keys. */
@@ -53,7 +50,6 @@ const trimFieldsOwn = {
   minAvailableVersion: field(() => z.number().int().min(1, "must be 1 or more")),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const trimFields: typeof keyRefFields & typeof trimFieldsOwn = { ...keyRefFields, ...trimFieldsOwn };
 
 /** Which keys to trim, and the oldest version to keep. */
@@ -121,7 +117,6 @@ const keyInfoFieldsOwn = {
   name: output<string>(),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const keyInfoFields: Pick<typeof tokenizationKeyConfigFields, "latestVersion" | "minAvailableVersion" | "minDecryptionVersion"> & typeof keyInfoFieldsOwn = { ...pick(tokenizationKeyConfigFields, "latestVersion", "minAvailableVersion", "minDecryptionVersion"), ...keyInfoFieldsOwn };
 const keyInfoSet = fieldSet(keyInfoFields);
 

@@ -23,7 +23,6 @@ const pagedFieldsOwn = {
   limit: field(() => z.number().int("must be a whole number").min(1, "must be 1 or more"), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const pagedFields: typeof mountArg & typeof pagedFieldsOwn = { ...mountArg, ...pagedFieldsOwn };
 
 /** Which transformation to page through, and how many values per request. */
@@ -42,7 +41,6 @@ const restoreFieldsOwn = {
   chunkSize: field(() => z.number().int().min(1).max(100_000), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const restoreFields: typeof mountArg & typeof restoreFieldsOwn = { ...mountArg, ...restoreFieldsOwn };
 
 /** What to restore, and where. */

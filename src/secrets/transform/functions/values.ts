@@ -62,7 +62,6 @@ const callFieldsOwn = {
   batchSize: field(() => z.number().int().min(1).max(10_000), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const callFields: typeof mountArg & typeof callFieldsOwn = { ...mountArg, ...callFieldsOwn };
 
 /** The arguments of encode, decode, validate, tokenized and metadata: one value, or `batchInput`. */
