@@ -172,16 +172,16 @@ export type Fields = Record<string, Field<any, FlagName>>;
 // ---- the read side: what a service reports ----
 
 /**
- * @internal A text the service reports: itself, a number or a flag as text, and "" when the
- * service leaves it out or sends something else (a read's fields are always there).
+ * @internal A text the service reports: itself, and "" when the service leaves it out or sends
+ * something that is no text (a read's fields are always there; a malformed one reads as blank).
  */
 export function reportedText(): Field<string, "output"> {
   return output<string>({ default: "", decode: asText });
 }
 
-/** @internal What a reported text reads: a text as it is, a number or a flag as text, anything else as "". */
+/** @internal What a reported text reads: a text as it is, anything else as "". */
 export function asText(v: unknown): string {
-  return typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : "";
+  return typeof v === "string" ? v : "";
 }
 
 /**
@@ -211,20 +211,22 @@ type Reported<F, Rule> = Rule extends { default: infer D }
   ? Field<[ValueOf<F>] extends [D] ? D : ValueOf<F> | D, "output">
   : Field<ValueOf<F>, "output" | "optional">;
 
-/** The fields of `R` as a read reports them, by the rules `U` (see `reported`); it keeps each field's doc. */
-export type ReportedFields<R extends Fields, U> = { [K in keyof R]: Reported<R[K], K extends keyof U ? U[K] : undefined> };
+/** The fields of `R` that `U` has a rule for, as a read reports them (see `reported`), in R's order and with R's docs. */
+export type ReportedFields<R extends Fields, U> = { [K in keyof R as K extends keyof U ? K : never]: Reported<R[K], K extends keyof U ? U[K] : never> };
 
 /**
- * @internal Fields of another record (a `pick` of a resource's) as a read reports them: each an
- * output of the same type and doc (and wire name and relationship), decoded by its rule; a field
- * whose rule gives a blank is always there, any other may be absent. The resource's own flags
- * (identity, sets sorted, defaults check fills in) say what a program gives, not what a read says.
+ * @internal The fields of another record that `rules` names (a resource's, a create's) as a read
+ * reports them: each an output of the same type and doc (and wire name and relationship), decoded
+ * by its rule; a field whose rule gives a blank is always there, any other (`{}`) may be absent.
+ * The record's own flags (identity, sets kept sorted, the defaults check fills in) say what a
+ * program gives, not what a read says.
  */
 export function reported<R extends Fields, U extends { [K in keyof R]?: ReadRule }>(fields: R, rules: U): ReportedFields<R, U> {
   const out: Record<string, Field> = {};
   for (const k in fields) {
     const f = fields[k]!;
-    const rule: ReadRule = rules[k] ?? {};
+    const rule: ReadRule | undefined = rules[k];
+    if (rule === undefined) continue;
     const blank = "default" in rule;
     out[k] = output({
       ...(f.wire !== undefined ? { wire: f.wire } : {}), ...(f.relationship ? { relationship: f.relationship } : {}),

@@ -90,6 +90,7 @@ const runReadFields = {
  */
 const attributeRules = {
   workspaceId: { default: "" },
+  configurationVersionId: {},
   message: { default: "", decode: asText },
   isDestroy: flagRule,
   refreshOnly: flagRule,

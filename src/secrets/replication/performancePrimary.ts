@@ -35,7 +35,7 @@ export const performancePrimaryFields = {
    * secondaries can only rejoin by being disabled and enabled again with a new token, which wipes
    * their storage.
    */
-  disableOnDelete: field(() => z.boolean({ error: "must be a boolean" }), { default: false }),
+  disableOnDelete: field(() => z.boolean({ error: "must be a boolean" }), { default: false, notInBody: true }),
   /** The primary's cluster id, from the replication status. (The resource id is `sys/replication/performance/primary`.) */
   clusterId: output<string>(),
 };
@@ -44,10 +44,7 @@ export type PerformancePrimaryState = StateOf<typeof performancePrimaryFields>;
 
 const primarySet = fieldSet(performancePrimaryFields);
 
-/** Steers delete only. */
-const NEVER_SENT = ["disableOnDelete"];
-
-const addrBody = (p: Props) => sentBody(primarySet, p, NEVER_SENT);
+const addrBody = (p: Props) => sentBody(primarySet, p);
 
 /**
  * The resource's id: the role's path, not the cluster id, because it must be the same whether or

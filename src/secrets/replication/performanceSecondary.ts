@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type ReadOf, type StateOf } from "../../core/fields";
+import { field, fieldSet, output, pick, type ArgsOf, type Fields, type OutputsOf, type PlainArgsOf, type ReadOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
@@ -51,7 +51,7 @@ export const performanceSecondaryFields = {
    * mount and every object on it is deleted before the primary's replicated data arrives. Never
    * sent: it only lets the resource be created.
    */
-  acknowledgeDataWipe: field(() => z.boolean({ error: WIPE_NOT_ACKNOWLEDGED }).refine((v) => v, WIPE_NOT_ACKNOWLEDGED)),
+  acknowledgeDataWipe: field(() => z.boolean({ error: WIPE_NOT_ACKNOWLEDGED }).refine((v) => v, WIPE_NOT_ACKNOWLEDGED), { notInBody: true }),
   /** The secondary's cluster id: the key of its {@link PathsFilter} on the primary. (The resource id is `sys/replication/performance/secondary`.) */
   clusterId: output<string>(),
   /** The id its token was issued for. */
@@ -71,13 +71,10 @@ export type PerformanceSecondaryState = StateOf<typeof performanceSecondaryField
 
 const secondarySet = fieldSet(performanceSecondaryFields);
 
-/** Lets the resource be created only. */
-const NEVER_SENT = ["acknowledgeDataWipe"];
-
 /** The inputs sent beside the token: a change of one alone cannot be sent (a token is single-use). */
-const SENT_WITH_TOKEN = secondarySet.inputs.filter((k) => !NEVER_SENT.includes(k) && !secondarySet.secrets.includes(k));
+const SENT_WITH_TOKEN = secondarySet.inputs.filter((k) => !(secondarySet.fields as Fields)[k]!.flags.notInBody && !secondarySet.secrets.includes(k));
 
-const connectBody = (p: PerformanceSecondaryState) => sentBody(secondarySet, p, NEVER_SENT);
+const connectBody = (p: PerformanceSecondaryState) => sentBody(secondarySet, p);
 
 // Not reported by the service: the program's values and the count of tokens sent are kept.
 const fromStatus = (s: ReplicationStatus, p: PerformanceSecondaryState) => (s.mode === "secondary" ? withStatus(secondarySet, s, p) : undefined);

@@ -7,7 +7,11 @@ import { forms } from "../../../core/forms";
 import { dataOf } from "../../envelope";
 import { listNames, type NameList } from "../../pathObject";
 import { tokenizationKeyConfigFields } from "../tokenizationKeyConfig";
-import { field, fieldSet, output, pick, type FieldSet, type Fields, type InfoOf, type PlainArgsOf, type ReadOf } from "../../../core/fields";
+import { asText, field, fieldSet, output, pick, reported, type FieldSet, type Fields, type InfoOf, type PlainArgsOf, type ReadOf, type ReportedFields } from "../../../core/fields";
+import { roleFields } from "../role";
+import { storeFields } from "../store";
+import { transformationFields } from "../transformation";
+import { tokenizationTransformationFields } from "../tokenizationTransformation";
 import { mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
@@ -58,56 +62,37 @@ export type TrimArgs = PlainArgsOf<typeof trimFields>;
 /** Names, sorted; empty when there are none. */
 export type NamesResult = NameList;
 
-const text = () => output<string>({ default: "", decode: String });
-const list = () => output<string[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(String) : []) });
+/** How a read reports a name or a type: as text, "" when left out. */
+const text = { default: "", decode: asText };
+/** How a read reports a list of names: as text, empty when left out. */
+const names = { default: [] as string[], decode: (v: unknown) => (Array.isArray(v) ? v.map(String) : []) };
 
-const roleInfoFields = {
-  /** Name of the role, as asked. */
-  name: text(),
-  /** Names of the transformations the role may use, as the service lists them. */
-  transformations: list(),
-};
+const roleInfoRules = { name: text, transformations: names };
+/** A role as `GET /{mount}/role/{name}` reads it: its fields are the Role resource's. */
+const roleInfoFields: ReportedFields<typeof roleFields, typeof roleInfoRules> = reported(roleFields, roleInfoRules);
 
 export interface RoleInfo extends ReadOf<typeof roleInfoFields> {}
 
-const transformationInfoFields = {
-  /** Name of the transformation, as asked. */
-  name: text(),
-  /** `fpe`, `masking` or `tokenization`. */
-  type: text(),
+const transformationInfoRules = { name: text, type: text, tweakSource: text, maskingCharacter: { decode: String }, allowedRoles: names };
+const tokenizationInfoRules = { mappingMode: { decode: String }, stores: { decode: names.decode } };
+const transformationInfoOwn = {
   /** Its templates (one for fpe and masking; empty for tokenization). */
-  templates: list(),
-  /** fpe: `supplied`, `generated` or `internal`; empty for the other types. */
-  tweakSource: text(),
-  /** Roles allowed to encode and decode with it. */
-  allowedRoles: list(),
-  /** masking: the character that replaces each masked character, where the server reads it back. */
-  maskingCharacter: output<string>({ optional: true, decode: String }),
-  /** tokenization: `default` or `exportable`, where the server reads it back. */
-  mappingMode: output<string>({ optional: true, decode: String }),
+  templates: output<string[]>(names),
   /** tokenization: longest life of a token in seconds (0: never expires), where the server reads it back. */
   maxTtl: output<number>({ optional: true, decode: Number }),
-  /** tokenization: the stores holding its tokens (the first is read and written), where the server reads them back. */
-  stores: output<string[]>({ optional: true, decode: (v) => (Array.isArray(v) ? v.map(String) : []) }),
 };
+/** A transformation's fields are those of the resources that write it; a read gives its templates as a list, and its lifetime in seconds. */
+const transformationInfoFields: ReportedFields<typeof transformationFields, typeof transformationInfoRules> & typeof transformationInfoOwn
+  & ReportedFields<typeof tokenizationTransformationFields, typeof tokenizationInfoRules> = {
+    ...reported(transformationFields, transformationInfoRules), ...transformationInfoOwn, ...reported(tokenizationTransformationFields, tokenizationInfoRules),
+  };
 
 /** A transformation as `GET /{mount}/transformation/{name}` reads it; fields a server leaves out are absent. */
 export interface TransformationInfo extends ReadOf<typeof transformationInfoFields> {}
 
-const storeInfoFields = {
-  /** Name of the store, as asked (`builtin/internal` for the engine's own storage). */
-  name: text(),
-  /** Store type: `sql` (empty for the built-in store where the service says none). */
-  type: text(),
-  /** `postgres` or `mysql`, where the server reads it back. */
-  driver: output<string>({ optional: true, decode: String }),
-  /** The connection string with its `{{username}}` and `{{password}}` slots (empty for the built-in store). */
-  connectionString: text(),
-  /** Transformation types that may use the store (`tokenization`). */
-  supportedTransformations: list(),
-  /** Database schema of its tables, where the server reads it back. */
-  schema: output<string>({ optional: true, decode: String }),
-};
+const storeInfoRules = { name: text, type: text, driver: { decode: String }, connectionString: text, supportedTransformations: names, schema: { decode: String } };
+/** A store as the service reads it: the Store resource's fields, never its username or password. */
+const storeInfoFields: ReportedFields<typeof storeFields, typeof storeInfoRules> = reported(storeFields, storeInfoRules);
 
 /** A store as the service reads it: never its username or password. */
 export interface StoreInfo extends ReadOf<typeof storeInfoFields> {}
