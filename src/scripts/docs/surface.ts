@@ -8,9 +8,10 @@ import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../../core/definition";
 import type { FunctionDefinition } from "../../core/fn";
+import type { Service } from "../../http";
 import { docOf } from "./markdown";
 
-export type FnDef = FunctionDefinition<unknown, unknown>;
+export type FnDef = FunctionDefinition<unknown, unknown, Service>;
 
 export interface ResourceEntry {
   /** `secrets.transform.Template` */

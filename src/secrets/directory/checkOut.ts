@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { PartialFailure, type Context, type ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isSvcError } from "../../http";
@@ -214,9 +214,6 @@ const checkOutFnFields: Pick<typeof checkOutFields, "setName" | "mount" | "ttl" 
 /** What to borrow: the set, and optionally the lease length and the sole-borrower declaration. */
 export type CheckOutFnArgs = PlainArgsOf<typeof checkOutFnFields>;
 
-/** What to borrow, as Inputs. */
-export type CheckOutFnInputs = ArgsOf<typeof checkOutFnFields>;
-
 const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = { name: "checkOut", fields: checkOutFnFields, sideEffects: true,
   async run(ctx, args) {
     const r = await borrowSafely(ctx, args);
@@ -247,10 +244,10 @@ const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = { name: "
  * (`the outcome is unknown: <account> (the service returns it by <time>) went out …`), or in
  * `lostCheckOuts` beside the loan, with a warning.
  */
-export const checkOut: (args: CheckOutFnArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckOutResult> = forms(checkOutFn).promise;
+export const checkOut = forms(checkOutFn).promise;
 
 /** Output form of {@link checkOut}: secret, unknown during preview. */
-export const checkOutOutput: (args: CheckOutFnInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckOutResult> = forms(checkOutFn, { secret: true }).output;
+export const checkOutOutput = forms(checkOutFn, { secret: true }).output;
 
 /** What a check-in answered. */
 export interface CheckInResult {
@@ -267,9 +264,6 @@ const checkInFields: typeof setRefFields & typeof checkInFieldsOwn = { ...setRef
 
 /** Which accounts to check in, and where. */
 export type CheckInArgs = PlainArgsOf<typeof checkInFields>;
-
-/** Which accounts to check in, and where, as Inputs. */
-type CheckInInputs = ArgsOf<typeof checkInFields>;
 
 const inArgs = fieldSet(checkInFields).schema;
 
@@ -290,13 +284,13 @@ const checkInDef = checkInFn("checkIn", false);
 const manageDef = checkInFn("manageCheckIn", true);
 
 /** Checks accounts in (each gets a new password); only the token that checked them out may, unless the set disables enforcement. */
-export const checkIn: (args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckInResult> = forms(checkInDef).promise;
+export const checkIn = forms(checkInDef).promise;
 
 /** Output form of {@link checkIn}; unknown during preview. */
-export const checkInOutput: (args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckInResult> = forms(checkInDef).output;
+export const checkInOutput = forms(checkInDef).output;
 
 /** Forced check-in for highly privileged callers (a sudo token), whoever checked the accounts out. */
-export const manageCheckIn: (args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckInResult> = forms(manageDef).promise;
+export const manageCheckIn = forms(manageDef).promise;
 
 /** Output form of {@link manageCheckIn}; unknown during preview. */
-export const manageCheckInOutput: (args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckInResult> = forms(manageDef).output;
+export const manageCheckInOutput = forms(manageDef).output;

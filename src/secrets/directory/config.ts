@@ -7,14 +7,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type ReportedOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, sameForm, type Duration } from "../duration";
 import { adopt } from "../fields";
 import { alreadyExists, fetchData, pathOf, readBack, readDecoded, writeNew } from "../pathObject";
-import { mountField, type MountArgs, type MountInputs } from "./fields";
+import { mountField, type MountArgs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -108,7 +108,7 @@ export type DirectoryConfigState = StateOf<typeof directoryConfigFields>;
 type InSeconds<T> = { [K in keyof T]: [Duration] extends [T[K]] ? number : T[K] };
 
 /** The config as the service reports it (never the bind password), durations in seconds. */
-export type DirectoryConfigInfo = InSeconds<ReportedOf<typeof directoryConfigFields>>;
+export interface DirectoryConfigInfo extends InSeconds<ReportedOf<typeof directoryConfigFields>> {}
 
 const params = (p: { mount?: string }) => ({ mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT });
 
@@ -217,7 +217,7 @@ const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = { name: 
 };
 
 /** Reads the directory engine's config, durations in seconds (the bind password is never returned). */
-export const getConfig: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DirectoryConfigInfo> = forms(getConfigFn, { argsOptional: true }).promise;
+export const getConfig = forms(getConfigFn, { argsOptional: true }).promise;
 
 /** Output form of {@link getConfig}. */
-export const getConfigOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DirectoryConfigInfo> = forms(getConfigFn, { argsOptional: true }).output;
+export const getConfigOutput = forms(getConfigFn, { argsOptional: true }).output;

@@ -9,7 +9,6 @@ import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure, type Props } from "../../core/definition";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
-import type { InputsOf, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isAmbiguous } from "../../http";
@@ -224,7 +223,7 @@ const demoteFn = actingFunction<Record<string, never>>({ name: "demotePrimary", 
  * demoted afterwards (`primaryClusterAddr` `""`) and the next `pulumi up` promotes it back; once the
  * cluster joins another primary it reads as gone.
  */
-export const demotePrimary: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(demoteFn, { argsOptional: true }).promise;
+export const demotePrimary = forms(demoteFn, { argsOptional: true }).promise;
 
 /** Output form of {@link demotePrimary}: unknown during preview. */
-export const demotePrimaryOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(demoteFn, { argsOptional: true }).output;
+export const demotePrimaryOutput = forms(demoteFn, { argsOptional: true }).output;

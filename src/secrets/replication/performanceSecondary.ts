@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type Fields, type OutputsOf, type PlainArgsOf, type ReadOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
@@ -226,10 +226,10 @@ const promoteFn = actingFunction<PromoteSecondaryArgs>({ name: "promoteSecondary
  * without `force` also when it may lack writes of its primary. Other secondaries need new tokens
  * from it. No request during preview. Resolves to the cluster's status after the promotion.
  */
-export const promoteSecondary: (args?: PromoteSecondaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).promise;
+export const promoteSecondary = forms(promoteFn, { argsOptional: true }).promise;
 
 /** Output form of {@link promoteSecondary}: unknown during preview. */
-export const promoteSecondaryOutput: (args?: ArgsOf<typeof promoteFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).output;
+export const promoteSecondaryOutput = forms(promoteFn, { argsOptional: true }).output;
 
 const updatePrimarySet = fieldSet(updatePrimaryFields, {
   refine(v, ctx) {
@@ -258,10 +258,10 @@ const updateFn = actingFunction<UpdatePrimaryArgs>({
  * was disabled and enabled again leads a new set: joining it needs a wipe (a new PerformanceSecondary).
  * No request during preview. Resolves to the secondary's status afterwards.
  */
-export const updatePrimary: (args: UpdatePrimaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(updateFn).promise;
+export const updatePrimary = forms(updateFn).promise;
 
 /** Output form of {@link updatePrimary}: unknown during preview. */
-export const updatePrimaryOutput: (args: ArgsOf<typeof updatePrimaryFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(updateFn).output;
+export const updatePrimaryOutput = forms(updateFn).output;
 
 const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
   name: "generateSecondaryPublicKey",
@@ -281,7 +281,7 @@ const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
  * whose credentials are then encrypted to it. The first call makes the key (so it acts); later
  * calls return the same key until the cluster's secondary is disabled. No request during preview.
  */
-export const generateSecondaryPublicKey: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<SecondaryPublicKey> = forms(keyFn, { argsOptional: true }).promise;
+export const generateSecondaryPublicKey = forms(keyFn, { argsOptional: true }).promise;
 
 /** Output form of {@link generateSecondaryPublicKey}: unknown during preview. */
-export const generateSecondaryPublicKeyOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<SecondaryPublicKey> = forms(keyFn, { argsOptional: true }).output;
+export const generateSecondaryPublicKeyOutput = forms(keyFn, { argsOptional: true }).output;

@@ -2,10 +2,9 @@
  * Replication status: `GET /sys/replication/performance/status`, the one replication endpoint that
  * needs no token. Also the read of every replication resource, and what the acting functions return.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { isAmbiguous } from "../../http";
 import { PartialFailure, type Context, type Props } from "../../core/definition";
-import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { fieldSet, nested, output, reportedText, type Field, type FieldSet, type ReadOf } from "../../core/fields";
 import { forms } from "../../core/forms";
 import { dataOf } from "../envelope";
@@ -184,7 +183,7 @@ const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
  * connection with only a `url` (or `svc:secretsUrl` alone) is enough. Fields of the other modes
  * (a primary's secondaries, a secondary's primaries) are empty.
  */
-export const getReplicationStatus: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(statusFn, { argsOptional: true }).promise;
+export const getReplicationStatus = forms(statusFn, { argsOptional: true }).promise;
 
 /** Output form of {@link getReplicationStatus}. */
-export const getReplicationStatusOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(statusFn, { argsOptional: true }).output;
+export const getReplicationStatusOutput = forms(statusFn, { argsOptional: true }).output;

@@ -1,8 +1,7 @@
 /** Reads and lists of the engine's objects, and tokenization key actions. */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
+import type { FunctionDefinition } from "../../../core/fn";
 import { forms } from "../../../core/forms";
 import { dataOf } from "../../envelope";
 import { listNames, type NameList } from "../../pathObject";
@@ -12,7 +11,7 @@ import { roleFields } from "../role";
 import { storeFields } from "../store";
 import { transformationFields } from "../transformation";
 import { tokenizationTransformationFields } from "../tokenizationTransformation";
-import { mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
+import { mountArg, mountOf, objectName, post, readableName } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
 const refFieldsOwn = {
@@ -106,7 +105,7 @@ const keyInfoFields: Pick<typeof tokenizationKeyConfigFields, "latestVersion" | 
 const keyInfoSet = fieldSet(keyInfoFields);
 
 /** Key versions of a tokenization transformation. */
-export type TokenizationKeyInfo = InfoOf<typeof keyInfoFields>;
+export interface TokenizationKeyInfo extends InfoOf<typeof keyInfoFields> {}
 
 async function get(ctx: Context, route: string, a: RefArgs): Promise<Record<string, unknown>> {
   // Path parameters are encoded, so a built-in's slash goes into the route itself.
@@ -162,53 +161,53 @@ const defs = {
 };
 
 /** A role's transformations. */
-export const getRole: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RoleInfo> = forms(defs.getRole).promise;
+export const getRole = forms(defs.getRole).promise;
 /** Output form of {@link getRole}. */
-export const getRoleOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RoleInfo> = forms(defs.getRole).output;
+export const getRoleOutput = forms(defs.getRole).output;
 /** Role names, optionally matching the `filter` glob. */
-export const listRoles: (args?: ListRolesArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listRoles, { argsOptional: true }).promise;
+export const listRoles = forms(defs.listRoles, { argsOptional: true }).promise;
 /** Output form of {@link listRoles}. */
-export const listRolesOutput: (args?: Inputs<ListRolesArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listRoles, { argsOptional: true }).output;
+export const listRolesOutput = forms(defs.listRoles, { argsOptional: true }).output;
 /** A transformation as the service reads it (`templates` list, `maxTtl` in seconds). */
-export const getTransformation: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TransformationInfo> = forms(defs.getTransformation).promise;
+export const getTransformation = forms(defs.getTransformation).promise;
 /** Output form of {@link getTransformation}. */
-export const getTransformationOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TransformationInfo> = forms(defs.getTransformation).output;
+export const getTransformationOutput = forms(defs.getTransformation).output;
 /** Transformation names. */
-export const listTransformations: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTransformations, { argsOptional: true }).promise;
+export const listTransformations = forms(defs.listTransformations, { argsOptional: true }).promise;
 /** Output form of {@link listTransformations}. */
-export const listTransformationsOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTransformations, { argsOptional: true }).output;
+export const listTransformationsOutput = forms(defs.listTransformations, { argsOptional: true }).output;
 /** A store, `builtin/internal` too (never its credentials). */
-export const getStore: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<StoreInfo> = forms(defs.getStore).promise;
+export const getStore = forms(defs.getStore).promise;
 /** Output form of {@link getStore}. */
-export const getStoreOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<StoreInfo> = forms(defs.getStore).output;
+export const getStoreOutput = forms(defs.getStore).output;
 /** Store names (the built-in store is not listed). */
-export const listStores: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listStores, { argsOptional: true }).promise;
+export const listStores = forms(defs.listStores, { argsOptional: true }).promise;
 /** Output form of {@link listStores}. */
-export const listStoresOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listStores, { argsOptional: true }).output;
+export const listStoresOutput = forms(defs.listStores, { argsOptional: true }).output;
 /** Template names (built-ins are not listed). */
-export const listTemplates: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTemplates, { argsOptional: true }).promise;
+export const listTemplates = forms(defs.listTemplates, { argsOptional: true }).promise;
 /** Output form of {@link listTemplates}. */
-export const listTemplatesOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTemplates, { argsOptional: true }).output;
+export const listTemplatesOutput = forms(defs.listTemplates, { argsOptional: true }).output;
 /** Alphabet names (built-ins are not listed). */
-export const listAlphabets: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listAlphabets, { argsOptional: true }).promise;
+export const listAlphabets = forms(defs.listAlphabets, { argsOptional: true }).promise;
 /** Output form of {@link listAlphabets}. */
-export const listAlphabetsOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listAlphabets, { argsOptional: true }).output;
+export const listAlphabetsOutput = forms(defs.listAlphabets, { argsOptional: true }).output;
 /** Key versions of a tokenization transformation. */
-export const getTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.getTokenizationKey).promise;
+export const getTokenizationKey = forms(defs.getTokenizationKey).promise;
 /** Output form of {@link getTokenizationKey}. */
-export const getTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.getTokenizationKey).output;
+export const getTokenizationKeyOutput = forms(defs.getTokenizationKey).output;
 /** Names of the tokenization transformations (which have keys). */
-export const listTokenizationKeys: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTokenizationKeys, { argsOptional: true }).promise;
+export const listTokenizationKeys = forms(defs.listTokenizationKeys, { argsOptional: true }).promise;
 /** Output form of {@link listTokenizationKeys}. */
-export const listTokenizationKeysOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTokenizationKeys, { argsOptional: true }).output;
+export const listTokenizationKeysOutput = forms(defs.listTokenizationKeys, { argsOptional: true }).output;
 /**
  * Rotates a tokenization key (new tokens use the new version). Every call rotates: none during
  * preview. Prefer TokenizationKeyConfig's `rotationTrigger` for rotation as part of a deployment.
  */
-export const rotateTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.rotateTokenizationKey).promise;
+export const rotateTokenizationKey = forms(defs.rotateTokenizationKey).promise;
 /** Output form of {@link rotateTokenizationKey}: unknown during preview. */
-export const rotateTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.rotateTokenizationKey).output;
+export const rotateTokenizationKeyOutput = forms(defs.rotateTokenizationKey).output;
 /** Deletes key versions below `minAvailableVersion` for good (tokens made with them stop decoding). None during preview. */
-export const trimTokenizationKey: (args: TrimArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.trimTokenizationKey).promise;
+export const trimTokenizationKey = forms(defs.trimTokenizationKey).promise;
 /** Output form of {@link trimTokenizationKey}: unknown during preview. */
-export const trimTokenizationKeyOutput: (args: Inputs<TrimArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.trimTokenizationKey).output;
+export const trimTokenizationKeyOutput = forms(defs.trimTokenizationKey).output;
