@@ -14,7 +14,7 @@ import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import * as pulumi from "@pulumi/pulumi";
 import { Agent, request } from "undici";
 import { startEmulator } from "../src/emulator";
-import { call } from "../src/core/runtime";
+import { call } from "../src/runtime";
 import { providerFor } from "../src/core/trampoline";
 import { KIND_NAMES } from "../src/kinds";
 import { installedProject } from "../src/engine/installed";

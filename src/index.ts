@@ -2,4 +2,4 @@
 export * as runs from "./runs";
 export * as secrets from "./secrets";
 export { SvcError, NotFoundError, ConflictError, ForbiddenError, RateLimitedError, InvalidInputError, ServerError, TransportError } from "./http";
-export { ConfigError, SETTINGS } from "./config";
+export { ConfigError, SETTINGS } from "./core/config";

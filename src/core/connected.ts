@@ -4,7 +4,7 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource } from "../config";
+import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource } from "./config";
 import type { Service } from "../http";
 import { isSvcError } from "../http/errors";
 import { limitRule } from "../http/limiter";
@@ -280,101 +280,112 @@ export async function dispatch(m: Machinery, def: ResourceDefinition, source: Co
   if (def.fields) {
     // Secret values are registered for redaction before any request that could echo them.
     for (const a of args) if (a !== null && typeof a === "object") registerSecrets(def.fields, a as Props);
-    const result = await dispatchTo(m, def, source, method, args);
+    const result = await METHODS[method](m, def, source, args);
     const r = result as { outs?: Props; props?: Props } | undefined;
     registerSecrets(def.fields, r?.outs ?? r?.props);
     return result;
   }
-  return dispatchTo(m, def, source, method, args);
+  return METHODS[method](m, def, source, args);
 }
 
-async function dispatchTo(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined,
-  method: Method, args: unknown[]): Promise<unknown> {
-  switch (method) {
-    case "check": {
-      const olds = stripped(def, (args[0] ?? {}) as Props);
-      const news = args[1] as Props;
-      // Not stripped of version keys: one given by the program is an unknown property, refused.
-      const r = m.check(def, omit(news, CONNECTION_KEYS));
-      const conn = checkConnection(def, source, news);
-      const versioned = r.failures.length > 0 ? r.inputs
-        : withVersions(def.fields, (args[0] ?? {}) as Props, r.inputs, (k) => m.kept(def, olds, r.inputs, k));
-      const inputs = withConnection(news, versioned, conn.serverUrl);
-      const failures = [...r.failures, ...conn.failures];
-      if (failures.length === 0) {
-        // An update keeps the record of the create that made the object: no change to show.
-        const before = (await recordBefore(m, def, source, olds, inputs)) ?? (args[0] as Props | undefined)?.[BEFORE_KEY];
-        if (before !== undefined) inputs[BEFORE_KEY] = before as Props;
-      }
-      return { inputs, failures };
-    }
-    case "diff": {
-      const olds = args[1] as Props;
-      const news = args[2] as Props;
-      if (m.takesOverById(def)) hold(def.kind, olds[SERVER_KEY] ?? news[SERVER_KEY], args[0], news[URN_KEY] ?? olds[URN_KEY]);
-      const d = m.diff(def, stripped(def, olds), stripped(def, news));
-      const was = olds[SERVER_KEY];
-      const now = news[SERVER_KEY];
-      // States written before serverUrl existed have none: no spurious replacement for them. One
-      // recorded with credentials (before they were refused) is the same server without them.
-      const moved = typeof was === "string" && now !== undefined && (isUnknown(now) || normaliseBaseUrl(String(now)) !== withoutCredentials(was));
-      if (!moved) return d;
-      return { ...d, changes: true, replaces: [...d.replaces, SERVER_KEY] };
-    }
-    case "create": {
-      const news = args[0] as Props;
-      const ctx = await contextFor(def, source, news);
-      let inputs = bare(def, news);
-      const adoptId = m.takesOverById(def) ? inputs[ADOPT_ID] : undefined;
-      // A replacement of the resource that took the object over makes a new object, as any replacement does.
-      if (typeof adoptId === "string" && claim(def.kind, news[SERVER_KEY], adoptId, news[URN_KEY]) === "replacement") inputs = omit(inputs, [ADOPT_ID]);
-      try {
-        const r = await m.create(def, ctx, inputs, news[PROVIDER_KEY]);
-        if (m.takesOverById(def)) hold(def.kind, news[SERVER_KEY], r.id, news[URN_KEY]);
-        return { id: r.id, outs: withConnection(news, carryVersions(def.fields, news, r.outs), news[SERVER_KEY]) };
-      } catch (e) {
-        throw partial(def, news, news[SERVER_KEY], e);
-      }
-    }
-    case "read": {
-      let props = args[1] as Props;
-      const id = args[0] as string;
-      const reading = props[READ_KEY] === true;
-      // A read resource hands the read the program's inputs as the engine got them, never checked:
-      // no serverUrl, no defaults (a path object's mount), and with `get` no inputs at all. An id
-      // that is a path names the inputs the read needs; the defaults fill the rest, as check would.
-      // A refresh's properties are recorded outputs, which have serverUrl (but in a state older
-      // than serverUrl: filling defaults is harmless there).
-      if (reading) props = { ...props, ...named(def, id, props) };
-      const fromProgram = props[SERVER_KEY] === undefined;
-      if (fromProgram) props = withDefaults(def, props);
-      if (m.takesOverById(def) && !reading) hold(def.kind, props[SERVER_KEY], id, props[URN_KEY]);
-      const r = await m.read(def, await contextFor(def, source, props), id, bare(def, props), !reading)
-        .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
-      // Gone is what a refresh reports with an empty id; a read resource has nothing to stand for.
-      if (r.id === "" && reading) {
-        throw new Error(`there is no ${kindName(def)} with the id ${id} on the server${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}`);
-      }
-      if (r.id === "") return r;
-      const refreshed = withConnection(props, carryVersions(def.fields, props, r.props), props[SERVER_KEY] ?? configuredUrl(def, source, props));
-      return { id: r.id, props: refreshed, inputs: inputsAfterRead(def, refreshed) };
-    }
-    case "update": {
-      const olds = args[1] as Props;
-      const news = args[2] as Props;
-      const ctx = await contextFor(def, source, { ...news, [SERVER_KEY]: olds[SERVER_KEY] ?? news[SERVER_KEY] });
-      try {
-        const r = await m.update(def, ctx, args[0] as string, bare(def, olds), bare(def, news), news[PROVIDER_KEY]);
-        return { outs: withConnection(news, carryVersions(def.fields, news, r.outs), news[SERVER_KEY]) };
-      } catch (e) {
-        throw partial(def, news, news[SERVER_KEY], e);
-      }
-    }
-    case "delete": {
-      const props = args[1] as Props;
-      if (m.takesOverById(def)) refuseDeleteOfTaken(def.kind, props[SERVER_KEY], args[0] as string, props[URN_KEY]);
-      return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
-        .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
-    }
+/** Check: the machinery's check, the connection's, the secret versions, and what a create may be confused with. */
+async function onCheck(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, args: unknown[]): Promise<unknown> {
+  const olds = stripped(def, (args[0] ?? {}) as Props);
+  const news = args[1] as Props;
+  // Not stripped of version keys: one given by the program is an unknown property, refused.
+  const r = m.check(def, omit(news, CONNECTION_KEYS));
+  const conn = checkConnection(def, source, news);
+  const versioned = r.failures.length > 0 ? r.inputs
+    : withVersions(def.fields, (args[0] ?? {}) as Props, r.inputs, (k) => m.kept(def, olds, r.inputs, k));
+  const inputs = withConnection(news, versioned, conn.serverUrl);
+  const failures = [...r.failures, ...conn.failures];
+  if (failures.length === 0) {
+    // An update keeps the record of the create that made the object: no change to show.
+    const before = (await recordBefore(m, def, source, olds, inputs)) ?? (args[0] as Props | undefined)?.[BEFORE_KEY];
+    if (before !== undefined) inputs[BEFORE_KEY] = before as Props;
+  }
+  return { inputs, failures };
+}
+
+/** Diff: the machinery's, holding an object taken over by id, and a replacement when the server moved. */
+async function onDiff(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, args: unknown[]): Promise<unknown> {
+  const olds = args[1] as Props;
+  const news = args[2] as Props;
+  if (m.takesOverById(def)) hold(def.kind, olds[SERVER_KEY] ?? news[SERVER_KEY], args[0], news[URN_KEY] ?? olds[URN_KEY]);
+  const d = m.diff(def, stripped(def, olds), stripped(def, news));
+  const was = olds[SERVER_KEY];
+  const now = news[SERVER_KEY];
+  // States written before serverUrl existed have none: no spurious replacement for them. One
+  // recorded with credentials (before they were refused) is the same server without them.
+  const moved = typeof was === "string" && now !== undefined && (isUnknown(now) || normaliseBaseUrl(String(now)) !== withoutCredentials(was));
+  if (!moved) return d;
+  return { ...d, changes: true, replaces: [...d.replaces, SERVER_KEY] };
+}
+
+/** Create: a take-over by id claimed first; a failure after the server acted keeps the object (partial). */
+async function onCreate(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, args: unknown[]): Promise<unknown> {
+  const news = args[0] as Props;
+  const ctx = await contextFor(def, source, news);
+  let inputs = bare(def, news);
+  const adoptId = m.takesOverById(def) ? inputs[ADOPT_ID] : undefined;
+  // A replacement of the resource that took the object over makes a new object, as any replacement does.
+  if (typeof adoptId === "string" && claim(def.kind, news[SERVER_KEY], adoptId, news[URN_KEY]) === "replacement") inputs = omit(inputs, [ADOPT_ID]);
+  try {
+    const r = await m.create(def, ctx, inputs, news[PROVIDER_KEY]);
+    if (m.takesOverById(def)) hold(def.kind, news[SERVER_KEY], r.id, news[URN_KEY]);
+    return { id: r.id, outs: withConnection(news, carryVersions(def.fields, news, r.outs), news[SERVER_KEY]) };
+  } catch (e) {
+    throw partial(def, news, news[SERVER_KEY], e);
   }
 }
+
+/** Read, for a refresh or a read resource (`get`), which names its object by id alone. */
+async function onRead(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, args: unknown[]): Promise<unknown> {
+  let props = args[1] as Props;
+  const id = args[0] as string;
+  const reading = props[READ_KEY] === true;
+  // A read resource hands the read the program's inputs as the engine got them, never checked:
+  // no serverUrl, no defaults (a path object's mount), and with `get` no inputs at all. An id
+  // that is a path names the inputs the read needs; the defaults fill the rest, as check would.
+  // A refresh's properties are recorded outputs, which have serverUrl (but in a state older
+  // than serverUrl: filling defaults is harmless there).
+  if (reading) props = { ...props, ...named(def, id, props) };
+  const fromProgram = props[SERVER_KEY] === undefined;
+  if (fromProgram) props = withDefaults(def, props);
+  if (m.takesOverById(def) && !reading) hold(def.kind, props[SERVER_KEY], id, props[URN_KEY]);
+  const r = await m.read(def, await contextFor(def, source, props), id, bare(def, props), !reading)
+    .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
+  // Gone is what a refresh reports with an empty id; a read resource has nothing to stand for.
+  if (r.id === "" && reading) {
+    throw new Error(`there is no ${kindName(def)} with the id ${id} on the server${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}`);
+  }
+  if (r.id === "") return r;
+  const refreshed = withConnection(props, carryVersions(def.fields, props, r.props), props[SERVER_KEY] ?? configuredUrl(def, source, props));
+  return { id: r.id, props: refreshed, inputs: inputsAfterRead(def, refreshed) };
+}
+
+/** Update, on the server the object was created on. */
+async function onUpdate(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, args: unknown[]): Promise<unknown> {
+  const olds = args[1] as Props;
+  const news = args[2] as Props;
+  const ctx = await contextFor(def, source, { ...news, [SERVER_KEY]: olds[SERVER_KEY] ?? news[SERVER_KEY] });
+  try {
+    const r = await m.update(def, ctx, args[0] as string, bare(def, olds), bare(def, news), news[PROVIDER_KEY]);
+    return { outs: withConnection(news, carryVersions(def.fields, news, r.outs), news[SERVER_KEY]) };
+  } catch (e) {
+    throw partial(def, news, news[SERVER_KEY], e);
+  }
+}
+
+/** Delete, unless another resource took the object over. */
+async function onDelete(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, args: unknown[]): Promise<unknown> {
+  const props = args[1] as Props;
+  if (m.takesOverById(def)) refuseDeleteOfTaken(def.kind, props[SERVER_KEY], args[0] as string, props[URN_KEY]);
+  return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
+    .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
+}
+
+/** Each method's own handling, in the connection layer: one function each. */
+const METHODS: Record<Method, (m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, args: unknown[]) => Promise<unknown>> = {
+  check: onCheck, diff: onDiff, create: onCreate, read: onRead, update: onUpdate, delete: onDelete,
+};

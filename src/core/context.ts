@@ -1,4 +1,4 @@
-import { resolveServiceConfig, settingValues, type ConfigSource } from "../config";
+import { resolveServiceConfig, settingValues, type ConfigSource } from "./config";
 import { HttpClient, redactOwn, type Service } from "../http";
 import type { Context } from "./definition";
 import { logToEngine } from "./engineLog";

@@ -150,6 +150,13 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
   exclusive?: { keys: ReadonlyArray<keyof In & string>; scope: ReadonlyArray<keyof In & string> };
   /** Of an object whose id is its path: how the path follows from its inputs. */
   path?: PathRule;
+  /**
+   * The requests its operations make, by operation (`create`, `read`, `update`, `delete`, and any
+   * other it sends: `write`, `list`, `discard`), each as its area's route table writes it. The
+   * reference page lists them and shows `read`'s path (else the first's); a review places an
+   * object whose id the service assigns by `read`, its one parameter being the id (`runs/run-…`).
+   */
+  routes?: Readonly<Record<string, string>>;
   /** Of an object whose id the service assigns: what a cancelled create of it may have left. */
   leftovers?: Leftovers<In>;
   /**

@@ -43,6 +43,13 @@ export interface FieldFlags {
   set?: true;
   /** Set by the server only; not an input. */
   output?: true;
+  /**
+   * Left out of the record's request body: never sent (it steers the resource, as a primary's
+   * `disableOnDelete`, or only acknowledges, as a secondary's `acknowledgeDataWipe`), or sent by the
+   * definition itself where the body needs more than the value (a directory's bind password only
+   * with a change).
+   */
+  notInBody?: true;
   /** Type-only: the field has a default (so the input may be omitted and the output is always set). */
   hasDefault?: true;
 }
@@ -76,12 +83,25 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
    * signs generic payloads only): the import asks for no value an object cannot use.
    */
   readonly usedOnlyIf?: Readonly<Record<string, readonly unknown[]>>;
+  /**
+   * Of the run service's JSON:API objects: the relationship that carries the field (its ids), never
+   * an attribute. A list is a to-many relationship. src/runs/jsonapi.ts reads and writes it.
+   */
+  readonly relationship?: Relationship;
   /** Type-only: the field's value type and flags. */
   readonly __value?: T;
   readonly __flags?: F;
 }
 
+/** A JSON:API relationship: its name in the object's `relationships`, and the type of the objects it names. */
+export interface Relationship {
+  name: string;
+  type: string;
+}
+
 type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
+  /** The JSON:API relationship that carries the field (see Field.relationship). */
+  relationship?: Relationship;
   wire?: string;
   default?: T;
   /** Sent when the input is absent, so removing it from the program clears it on the server (writes are upserts). */
@@ -111,9 +131,9 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, usedOnlyIf, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, usedOnlyIf, relationship, ...rest } = (flags ?? {}) as Options<T>;
   return {
-    type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}),
+    type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}), ...(relationship ? { relationship } : {}),
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
     ...(redact ? { redact } : {}), ...(members ? { members } : {}), ...(usedOnlyIf ? { usedOnlyIf } : {}),
@@ -123,6 +143,8 @@ export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<
 
 interface OutputOptions<T> {
   wire?: string;
+  /** The JSON:API relationship that carries the field (see Field.relationship). */
+  relationship?: Relationship;
   secret?: true;
   /** What a read reports when the service leaves the field out (a blank: `false`, `""`, `[]`). */
   default?: T;
@@ -138,14 +160,81 @@ interface OutputOptions<T> {
 export function output<T>(opts: OutputOptions<T> & { optional: true }): Field<T, "output" | "optional">;
 export function output<T>(opts?: OutputOptions<T>): Field<T, "output">;
 export function output<T>(opts: OutputOptions<T> & { optional?: true } = {}): Field<T, "output" | "optional"> {
-  const { wire, decode, default: dflt, ...rest } = opts;
+  const { wire, decode, default: dflt, relationship, ...rest } = opts;
   return {
-    flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}),
+    flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}), ...(relationship ? { relationship } : {}),
     ...(dflt !== undefined ? { default: dflt } : {}),
   } as Field<T, "output">;
 }
 
 export type Fields = Record<string, Field<any, FlagName>>;
+
+// ---- the read side: what a service reports ----
+
+/**
+ * @internal A text the service reports: itself, and "" when the service leaves it out or sends
+ * something that is no text (a read's fields are always there; a malformed one reads as blank).
+ */
+export function reportedText(): Field<string, "output"> {
+  return output<string>({ default: "", decode: asText });
+}
+
+/** @internal What a reported text reads: a text as it is, anything else as "". */
+export function asText(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/**
+ * @internal An output that is a record of its own fields (a run's `actions`), or with `list` a list
+ * of such records (a primary's `secondaries`): each decoded by its record, anything that is not a
+ * record read as the record's blank (and anything that is not a list as an empty list).
+ */
+export function nested<R extends Fields>(fields: R, opts: FieldSetOptions & { list: true }): Field<ReadOf<R>[], "output">;
+export function nested<R extends Fields>(fields: R, opts?: FieldSetOptions): Field<ReadOf<R>, "output">;
+export function nested<R extends Fields>(fields: R, opts: FieldSetOptions & { list?: true } = {}): Field<ReadOf<R> | ReadOf<R>[], "output"> {
+  const { list, ...setOptions } = opts;
+  const set = fieldSet(fields, setOptions);
+  const one = (v: unknown) => set.decode(v !== null && typeof v === "object" && !Array.isArray(v) ? v as Record<string, unknown> : {}, {}) as ReadOf<R>;
+  return list
+    ? output<ReadOf<R>[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(one) : []) })
+    : output<ReadOf<R>>({ default: one({}), decode: one });
+}
+
+/** How a read reports a field: its blank where the service leaves it out (the field is then always there), and its decoding. */
+export interface ReadRule<T = unknown> {
+  default?: T;
+  decode?(wire: unknown, prior: unknown): T | undefined;
+}
+
+/** A field as a read reports it: its type (or the blank's, when wider), always there with a blank, else optional. */
+type Reported<F, Rule> = Rule extends { default: infer D }
+  ? Field<[ValueOf<F>] extends [D] ? D : ValueOf<F> | D, "output">
+  : Field<ValueOf<F>, "output" | "optional">;
+
+/** The fields of `R` that `U` has a rule for, as a read reports them (see `reported`), in R's order and with R's docs. */
+export type ReportedFields<R extends Fields, U> = { [K in keyof R as K extends keyof U ? K : never]: Reported<R[K], K extends keyof U ? U[K] : never> };
+
+/**
+ * @internal The fields of another record that `rules` names (a resource's, a create's) as a read
+ * reports them: each an output of the same type and doc (and wire name and relationship), decoded
+ * by its rule; a field whose rule gives a blank is always there, any other (`{}`) may be absent.
+ * The record's own flags (identity, sets kept sorted, the defaults check fills in) say what a
+ * program gives, not what a read says.
+ */
+export function reported<R extends Fields, U extends { [K in keyof R]?: ReadRule }>(fields: R, rules: U): ReportedFields<R, U> {
+  const out: Record<string, Field> = {};
+  for (const k in fields) {
+    const f = fields[k]!;
+    const rule: ReadRule | undefined = rules[k];
+    if (rule === undefined) continue;
+    const blank = "default" in rule;
+    out[k] = output({
+      ...(f.wire !== undefined ? { wire: f.wire } : {}), ...(f.relationship ? { relationship: f.relationship } : {}),
+      ...(rule.decode ? { decode: rule.decode } : {}), ...(blank ? { default: rule.default } : { optional: true as const }),
+    } as OutputOptions<unknown> & { optional: true }) as Field;
+  }
+  return out as ReportedFields<R, U>;
+}
 
 // ---- types derived from a record ----
 
@@ -245,9 +334,14 @@ export interface FieldSet<R extends Fields = Fields> {
   writeOnly: string[];
   local: string[];
   outputs: string[];
+  /** Fields carried by a JSON:API relationship, never an attribute (Field.relationship). */
+  relationships: string[];
   /** Field name → wire name, for every field but the local ones. */
   wire: Record<string, string>;
-  /** The request body of a write: every input field but the local ones and those in `skip` (path parameters). */
+  /**
+   * The request body of a write: every input field but the local ones, those left out of the body
+   * (`notInBody`), the relationships, and those in `skip` (path parameters).
+   */
   body(p: Props, skip?: readonly string[]): Record<string, unknown>;
   /**
    * Server `data` → state under the field names. A field the server did not send keeps the value
@@ -309,48 +403,10 @@ export function crossField<T>(rule: (value: T, ctx: z.RefinementCtx<T>) => void)
 export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}): FieldSet<R> {
   const set: FieldSet<R> = {
     fields,
-    schema: lazy(() => {
-      const shape: Record<string, z.ZodType> = {};
-      for (const k of set.inputs) {
-        const f = fields[k]!;
-        const s = f.type!() as unknown as z.ZodType;
-        shape[k] = f.flags.optional || f.flags.local || f.default !== undefined ? s.optional() : s;
-      }
-      // Strict: a misspelt property is refused at check (naming the nearest known one), never stored.
-      const object = zod().strictObject(shape);
-      return (opts.refine ? object.superRefine(crossField(opts.refine as (v: unknown, ctx: z.RefinementCtx<unknown>) => void), CROSS_FIELD) : object) as unknown as Schema;
-    }),
-    inputs: [], defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [], wire: {},
-    body(p, skip = []) {
-      const out: Record<string, unknown> = {};
-      for (const k of set.inputs) {
-        const f = fields[k] as Field & Codec;
-        if (f.flags.local || skip.includes(k)) continue;
-        if (p[k] === undefined || p[k] === null) {
-          if (f.absent !== undefined) out[set.wire[k]!] = f.absent;
-          continue;
-        }
-        out[set.wire[k]!] = f.encode ? f.encode(p[k]) : p[k];
-      }
-      return out;
-    },
-    decode(data, prior) {
-      const out: Props = {};
-      for (const k in fields) {
-        const f = fields[k] as Field & Codec;
-        let v: unknown;
-        if (f.flags.local || f.flags.writeOnly) v = prior[k];
-        else {
-          const raw = data[set.wire[k]!];
-          // Absent from the answer: the value known before, else the field's default (a copy: the
-          // caller may change what it is given).
-          v = raw === undefined || raw === null ? prior[k] ?? copy(f.default) : f.decode ? f.decode(raw, prior[k]) : raw;
-          if (f.flags.set && Array.isArray(v)) v = [...new Set(v)].sort();
-        }
-        if (v !== undefined) out[k] = v;
-      }
-      return out;
-    },
+    schema: lazy(() => inputSchema(set, opts)),
+    inputs: [], defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [], relationships: [], wire: {},
+    body: (p, skip = []) => bodyOf(set, p, skip),
+    decode: (data, prior) => decodeOf(set, data, prior),
   };
   const wireOf = opts.case === "kebab" ? kebab : snake;
   for (const k in fields) {
@@ -368,12 +424,60 @@ export function fieldSet<R extends Fields>(fields: R, opts: FieldSetOptions = {}
       registerSecretNames(k, f);
     }
     if (flags.writeOnly) set.writeOnly.push(k);
+    if (f.relationship) set.relationships.push(k);
     if (flags.local) set.local.push(k);
     else set.wire[k] = f.wire ?? wireOf(k);
   }
   // A field's name in a message is never a piece of a secret that happens to contain it.
   registerOwnWords([...Object.keys(fields), ...Object.values(set.wire)]);
   return set;
+}
+
+/** The strict input schema of a record's inputs, with its cross-field rules. */
+function inputSchema(set: FieldSet, opts: FieldSetOptions): Schema {
+  const shape: Record<string, z.ZodType> = {};
+  for (const k of set.inputs) {
+    const f = set.fields[k]!;
+    const s = f.type!() as unknown as z.ZodType;
+    shape[k] = f.flags.optional || f.flags.local || f.default !== undefined ? s.optional() : s;
+  }
+  // Strict: a misspelt property is refused at check (naming the nearest known one), never stored.
+  const object = zod().strictObject(shape);
+  return (opts.refine ? object.superRefine(crossField(opts.refine as (v: unknown, ctx: z.RefinementCtx<unknown>) => void), CROSS_FIELD) : object) as unknown as Schema;
+}
+
+/** FieldSet.body: every input field given, by its wire name and encoded, but the local ones and `skip`. */
+function bodyOf(set: FieldSet, p: Props, skip: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of set.inputs) {
+    const f = set.fields[k] as Field & Codec;
+    if (f.flags.local || f.flags.notInBody || f.relationship || skip.includes(k)) continue;
+    if (p[k] === undefined || p[k] === null) {
+      if (f.absent !== undefined) out[set.wire[k]!] = f.absent;
+      continue;
+    }
+    out[set.wire[k]!] = f.encode ? f.encode(p[k]) : p[k];
+  }
+  return out;
+}
+
+/** FieldSet.decode: each field from the server's data by its wire name, else as known before. */
+function decodeOf(set: FieldSet, data: Record<string, unknown>, prior: Props): Props {
+  const out: Props = {};
+  for (const k in set.fields) {
+    const f = set.fields[k] as Field & Codec;
+    let v: unknown;
+    if (f.flags.local || f.flags.writeOnly) v = prior[k];
+    else {
+      const raw = data[set.wire[k]!];
+      // Absent from the answer: the value known before, else the field's default (a copy: the
+      // caller may change what it is given).
+      v = raw === undefined || raw === null ? prior[k] ?? copy(f.default) : f.decode ? f.decode(raw, prior[k]) : raw;
+      if (f.flags.set && Array.isArray(v)) v = [...new Set(v)].sort();
+    }
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }
 
 const copy = <T>(v: T): T => (v !== null && typeof v === "object" ? structuredClone(v) : v);
@@ -424,7 +528,22 @@ function registerAll(v: unknown): void {
   else if (v !== null && typeof v === "object") for (const x of Object.values(v)) registerAll(x);
 }
 
-/** Some fields of a record (a function's arguments), keeping their declarations and so their docs. */
+/**
+ * Some fields of a record in the record's order (Pick's order is the keys' union's, which the
+ * compiler decides), keeping their declarations and so their docs.
+ */
+export type PickOf<R, K extends keyof R> = { [P in keyof R as P extends K ? P : never]: R[P] };
+
+/**
+ * Some fields of a record (a function's arguments, what a read reports of a resource's fields),
+ * keeping their declarations and so their docs.
+ *
+ * A record made of another file's fields (picked, or spread in) is typed by its parts, wherever it
+ * is: `const x: Pick<typeof a, "k"> & typeof own = { ...pick(a, "k"), ...own }`. An inferred type
+ * is written out in full in the declaration emit, without the docs of the fields it took
+ * (test/docs/tsdoc.test.ts and hover.test.ts read the built declarations). `PickOf` keeps the
+ * record's order where the order shows (a reference page's rows).
+ */
 export function pick<R extends Fields, K extends keyof R>(fields: R, ...keys: K[]): Pick<R, K> {
   const out = {} as Pick<R, K>;
   for (const k of keys) out[k] = fields[k];

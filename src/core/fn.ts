@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { baseUrlProblem, missingSettings, unknownSettings, type ConfigSource } from "../config";
+import { baseUrlProblem, missingSettings, unknownSettings, type ConfigSource } from "./config";
 import { InvalidInputError, type Service } from "../http";
 import { connectionSource, limitProblem, unknownMember } from "./connected";
 import type { Connection, ServiceName } from "./connection";
@@ -9,7 +9,12 @@ import { fieldSet, registerSecrets, type Fields } from "./fields";
 import { validate, type Schema } from "./validate";
 import { planned } from "./planned";
 
-export interface FunctionDefinition<A, R> {
+/**
+ * A function of a service: its arguments `A`, its result `R`, and the service `S` whose connection
+ * its options take (the secrets service unless it declares `service`). Its two forms, with their
+ * signatures, derive from it (src/core/forms.ts).
+ */
+export interface FunctionDefinition<A, R, S extends Service = "secrets"> {
   /** The function's name as users call it, for messages. */
   name: string;
   /** The arguments' schema; without one, the schema `fieldSet(fields)` derives from the record. */
@@ -23,7 +28,7 @@ export interface FunctionDefinition<A, R> {
    * Undeclared means the secrets service, whose settings a side-effecting function then checks
    * during preview: every run-service function declares `service: "runs"`.
    */
-  service?: Service;
+  service?: S;
   /** Calls only endpoints that need no token (replication status): no token is required, none is sent when unset. */
   tokenless?: boolean;
   run(ctx: Context, args: A): Promise<R>;
@@ -91,7 +96,7 @@ function inPreview(): boolean {
 }
 
 /** The service whose settings a function needs (see FunctionDefinition.service). */
-function serviceOf(def: FunctionDefinition<unknown, unknown>): Service {
+function serviceOf(def: FunctionDefinition<unknown, unknown, Service>): Service {
   return def.service ?? "secrets";
 }
 
@@ -102,7 +107,7 @@ const derived = new WeakMap<Fields, () => Schema>();
  * A definition's own schema, else the one `fieldSet(fields)` derives from its record (built on first
  * use; making the field set registers the record's secret field names for redaction at once).
  */
-export function schemaOf(def: FunctionDefinition<unknown, unknown>): () => Schema {
+export function schemaOf(def: FunctionDefinition<unknown, unknown, Service>): () => Schema {
   if (def.schema) return def.schema;
   if (!def.fields) throw new Error(`${def.name}: a function definition needs a schema or a field record`);
   let schema = derived.get(def.fields);
@@ -111,9 +116,9 @@ export function schemaOf(def: FunctionDefinition<unknown, unknown>): () => Schem
 }
 
 /** Validates with the same rules as check: the error names the property. */
-export function validated<A>(def: FunctionDefinition<A, unknown>, args: A): A {
+export function validated<A>(def: FunctionDefinition<A, unknown, Service>, args: A): A {
   if (def.fields) registerSecrets(def.fields, args as Props);
-  const failures = validate(schemaOf(def as FunctionDefinition<unknown, unknown>)(), args);
+  const failures = validate(schemaOf(def as FunctionDefinition<unknown, unknown, Service>)(), args);
   if (failures.length > 0) throw new InvalidInputError(failures.map((f) => ({ path: f.property, message: f.reason })), { method: def.name });
   return args;
 }
@@ -140,7 +145,7 @@ function checkConnectionUrl(connection: { url?: unknown; maxConcurrentRequests?:
 }
 
 /** Every error of a function names it, whatever layer it comes from. */
-export function named(def: FunctionDefinition<unknown, unknown>, e: unknown): unknown {
+export function named(def: FunctionDefinition<unknown, unknown, Service>, e: unknown): unknown {
   if (e instanceof Error && !e.message.startsWith(`${def.name}:`) && !e.message.startsWith(`${def.name} `)) {
     e.message = `${def.name}: ${e.message}`;
   }
@@ -152,7 +157,7 @@ export function named(def: FunctionDefinition<unknown, unknown>, e: unknown): un
  * when its service is not configured, naming the config key and the variable, so preview catches
  * what `up` would.
  */
-function checkInPreview(def: FunctionDefinition<unknown, unknown>, args: unknown, connection: unknown): void {
+function checkInPreview(def: FunctionDefinition<unknown, unknown, Service>, args: unknown, connection: unknown): void {
   validated(def, args);
   checkConnectionUrl(connection as { url?: unknown } | undefined);
   // The connection applies as it would when the function runs (see run below).
@@ -162,7 +167,7 @@ function checkInPreview(def: FunctionDefinition<unknown, unknown>, args: unknown
   void pulumi.log.info(planned(def, args));
 }
 
-async function run<A, R>(def: FunctionDefinition<A, R>, args: A, connection: unknown): Promise<R> {
+async function run<A, R>(def: FunctionDefinition<A, R, Service>, args: A, connection: unknown): Promise<R> {
   const ctx = programContext(connection as { url?: unknown }, def.service, def.tokenless);
   return def.run(ctx, validated(def, args));
 }
@@ -178,15 +183,15 @@ export async function settle<T>(value: pulumi.Input<T> | undefined): Promise<T |
  * undefined (after checking its arguments and settings); the Output form is the one to use where
  * the result feeds other resources.
  */
-export function invoke<A, R>(def: FunctionDefinition<A, R>, args: A, opts: SvcInvokeOptions = {}): Promise<R> {
+export function invoke<A, R>(def: FunctionDefinition<A, R, Service>, args: A, opts: SvcInvokeOptions = {}): Promise<R> {
   return Promise.resolve().then(async () => {
     const connection = await settle(opts.connection as pulumi.Input<Connection> | undefined);
     if (def.sideEffects && inPreview()) {
-      checkInPreview(def as FunctionDefinition<unknown, unknown>, args, connection);
+      checkInPreview(def as FunctionDefinition<unknown, unknown, Service>, args, connection);
       return undefined as R;
     }
     return run(def, args, connection);
-  }).catch((e) => { throw named(def as FunctionDefinition<unknown, unknown>, e); });
+  }).catch((e) => { throw named(def as FunctionDefinition<unknown, unknown, Service>, e); });
 }
 
 /** Resources given to dependsOn, flattened; Outputs and promises of resources are waited for. */
@@ -208,7 +213,7 @@ async function dependencies(dependsOn: SvcInvokeOutputOptions["dependsOn"]): Pro
  * is unknown until it is created, so while one of them is not created yet (a first preview) the
  * result is unknown and no request is made. A side-effecting function is unknown in every preview.
  */
-export function invokeOutput<A, R>(def: FunctionDefinition<A, R>, args: pulumi.Input<A> | pulumi.Inputs,
+export function invokeOutput<A, R>(def: FunctionDefinition<A, R, Service>, args: pulumi.Input<A> | pulumi.Inputs,
   opts: SvcInvokeOutputOptions = {}): pulumi.Output<R> {
   const argsOut = pulumi.output(args as pulumi.Input<A>);
   const ready = (async () => {
@@ -227,15 +232,12 @@ export function invokeOutput<A, R>(def: FunctionDefinition<A, R>, args: pulumi.I
   return pulumi.output(ready).apply(async ([plain, connection]) => {
     try {
       if (def.sideEffects && inPreview()) {
-        checkInPreview(def as FunctionDefinition<unknown, unknown>, plain, connection);
+        checkInPreview(def as FunctionDefinition<unknown, unknown, Service>, plain, connection);
         return pulumi.unknown as unknown as R;
       }
       return await run(def, plain as A, connection);
     } catch (e) {
-      throw named(def as FunctionDefinition<unknown, unknown>, e);
+      throw named(def as FunctionDefinition<unknown, unknown, Service>, e);
     }
   }) as unknown as pulumi.Output<R>;
 }
-
-/** The Output form's arguments: each field of a function's arguments may be an Input (docs carry over). */
-export type InputsOf<T> = { [K in keyof T]: pulumi.Input<T[K]> };

@@ -7,6 +7,7 @@
  * holder's own diff then fails, saying which resource took its object.
  */
 import { ConflictError } from "../http/errors";
+import { shortToken } from "./token";
 
 const held = new Map<string, string>();
 
@@ -15,7 +16,7 @@ const keyOf = (kind: string, server: unknown, id: string) => `${kind}\n${typeof 
 /** `name` (type) of a URN, as the CLI names resources. */
 export function resourceName(urn: string): string {
   const parts = urn.split("::");
-  return `${parts[parts.length - 1] ?? urn} (${(parts[parts.length - 2] ?? "").replace(/^pulumi-nodejs:dynamic\//, "")})`;
+  return `${parts[parts.length - 1] ?? urn} (${shortToken(parts[parts.length - 2] ?? "")})`;
 }
 
 /**

@@ -30,6 +30,20 @@ export function pathFromInputs(def: ResourceDefinition | undefined, inputs: Reco
   return pathOf(rule.route, params);
 }
 
+/**
+ * The path on its service of the object of `def` with this id: the id itself where it is a path
+ * (a path-keyed object, a replication role, a lease), else the kind's `read` route with the id as
+ * its one parameter (`runs/run-…`). Undefined for another provider's object, an id not known yet,
+ * or a kind whose read does not take the id alone.
+ */
+export function pathOfId(def: ResourceDefinition | undefined, id: string | undefined): string | undefined {
+  if (!def || !id || isUnknown(id)) return undefined;
+  if (id.includes("/")) return id;
+  const read = def.routes?.read;
+  const params = read === undefined ? [] : [...read.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return read !== undefined && params.length === 1 ? pathOf(read, { [params[0]!]: id }) : undefined;
+}
+
 /** Route parameters that may span several segments: a mount path (`teams/transform`). */
 const MULTI_SEGMENT = new Set(["mount"]);
 

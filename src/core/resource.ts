@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ADOPT_ID, PROVIDER_KEY, type ResourceDefinition } from "./definition";
 import { CONNECTION_KEY, READ_KEY, SERVER_KEY, URN_KEY } from "./connected";
 import { providerFor } from "./trampoline";
+import { typeToken } from "./token";
 import { describeFailures, valueProblems } from "./validate";
 import { versionKeys } from "./versions";
 
@@ -92,12 +93,6 @@ export interface SvcResourceClass {
 const kinds = new WeakMap<object, KindDefinition>();
 type KindDefinition = Pick<ResourceDefinition, "kind" | "outputs" | "secrets" | "fields" | "unreadable">;
 
-/** The type token of a kind: the dynamic resources' module, then the service and kind. */
-const tokenOf = (def: Pick<ResourceDefinition, "kind">) => {
-  const [module, type] = def.kind.split(":");
-  return `pulumi-nodejs:dynamic/${module}:${type}`;
-};
-
 /**
  * The base a kind's class extends: `export class Key extends SvcResource(keyDefinition)`, whose
  * constructor is only `super(...registration(new.target, name, args, opts))`. It carries the kind's
@@ -111,7 +106,7 @@ export function SvcResource(def: KindDefinition): SvcResourceClass {
   const base = pulumi.CustomResource.bind(undefined);
   Object.defineProperty(base, "prototype", { value: pulumi.CustomResource.prototype });
   Object.setPrototypeOf(base, pulumi.CustomResource);
-  const token = tokenOf(def);
+  const token = typeToken(def.kind);
   Object.defineProperties(base, {
     get: { value: function get(this: KindClass, name: string, id: pulumi.Input<pulumi.ID>, state?: object, opts?: pulumi.CustomResourceOptions) {
       return new this(name, state ?? {}, { ...opts, id });
@@ -161,7 +156,7 @@ function takenOnce(kind: string, name: string, adoptId: unknown): unknown {
 export function registration(cls: object, name: string, args: object,
   opts?: pulumi.CustomResourceOptions): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions] {
   const def = definitionOf(cls);
-  const token = tokenOf(def);
+  const token = typeToken(def.kind);
   // The SDK serializes inputs by assigning keys, so a "__proto__" key in a plain value would be
   // dropped before check could refuse it: refuse it here (values inside Outputs are checked there).
   const lost = valueProblems(args).filter((f) => f.property.endsWith("__proto__"));

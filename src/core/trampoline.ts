@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * What the runtime entry (src/core/runtime.ts) offers the trampoline. Declared here rather than
+ * What the runtime entry (src/runtime.ts, `pulumi-svc/runtime`) offers the trampoline. Declared here rather than
  * imported, so the classes users construct do not depend on the runtime and what it loads.
  */
 export interface RuntimeEntry {
@@ -17,7 +17,9 @@ export interface RuntimeEntry {
  * Everything else is required when a method runs, in the provider host process.
  */
 export function makeProvider(kind: string): pulumi.dynamic.ResourceProvider {
-  const runtimePath = require.resolve("./runtime");
+  // The entry sits above the definitions it loads, so core names it as the package's exports do
+  // (Node resolves a package's own name from inside it), never by a path out of core.
+  const runtimePath = require.resolve("pulumi-svc/runtime");
   function load(): RuntimeEntry {
     try {
       return require("pulumi-svc/runtime");

@@ -110,38 +110,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (badHost !== undefined) throw new Error(badHost);
 
   const network = new ReplicationNetwork();
-  const started: { rt: Runtime; server: Listening; url: string }[] = [];
+  const started: Started[] = [];
   try {
-    for (let index = 0; index < count; index++) {
-      const statePath = options.statePath && index > 0 ? `${options.statePath}.cluster${index}` : options.statePath;
-      const store = new Store(statePath, index === 0 ? options.tokens : {}, { flushMs: options.flushMs });
-      const abort = new AbortController();
-      // Every delayed request listens for the close while it waits, and a bench holds hundreds at once.
-      setMaxListeners(0, abort.signal);
-      const clock = new Clock();
-      const rt: Runtime = {
-        store,
-        requests: new Log<RawRequestEntry>(),
-        deliveries: new Log<DeliveryEntry>(),
-        faults: new Faults(),
-        nextIds: new NextIds(),
-        sinks: new Sinks(),
-        deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
-        closing: abort.signal,
-        runService: new RunService(clock, { forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
-        clock,
-        serial: new KeyedSerial(),
-        controlToken,
-        // Each cluster answers on its own port, set once it listens.
-        sites: sitesOf(host, options.allowedHosts),
-        cluster: { index, network },
-      };
-      const server = await listen(rt, abort, host, index === 0 ? options.port ?? 0 : 0);
-      rt.sites.port = server.port;
-      const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
-      started.push({ rt, server, url });
-      network.add({ index, apiAddr: url, store });
-    }
+    for (let index = 0; index < count; index++) started.push(await startCluster(options, index, host, controlToken, network));
   } catch (err) {
     await Promise.all(started.map((s) => s.server.close()));
     throw err;
@@ -157,6 +128,47 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const first = started[0];
   first.rt.runService.baseUrl = first.url;
   startAutoAdvance(first.rt);
+  return emulatorOf(started, controlToken);
+}
+
+/** A started cluster: its runtime, its server, and the URL it answers on. */
+interface Started { rt: Runtime; server: Listening; url: string }
+
+/** Cluster `index`: its store (its own state file beside cluster 0's), its runtime, listening on its own port. */
+async function startCluster(options: EmulatorOptions, index: number, host: string, controlToken: string | undefined, network: ReplicationNetwork): Promise<Started> {
+  const statePath = options.statePath && index > 0 ? `${options.statePath}.cluster${index}` : options.statePath;
+  const store = new Store(statePath, index === 0 ? options.tokens : {}, { flushMs: options.flushMs });
+  const abort = new AbortController();
+  // Every delayed request listens for the close while it waits, and a bench holds hundreds at once.
+  setMaxListeners(0, abort.signal);
+  const clock = new Clock();
+  const rt: Runtime = {
+    store,
+    requests: new Log<RawRequestEntry>(),
+    deliveries: new Log<DeliveryEntry>(),
+    faults: new Faults(),
+    nextIds: new NextIds(),
+    sinks: new Sinks(),
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
+    closing: abort.signal,
+    runService: new RunService(clock, { forceCancelCooloffMs: options.forceCancelCooloffMs, autoAdvanceMs: options.autoAdvanceMs }),
+    clock,
+    serial: new KeyedSerial(),
+    controlToken,
+    // Each cluster answers on its own port, set once it listens.
+    sites: sitesOf(host, options.allowedHosts),
+    cluster: { index, network },
+  };
+  const server = await listen(rt, abort, host, index === 0 ? options.port ?? 0 : 0);
+  rt.sites.port = server.port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.port}`;
+  network.add({ index, apiAddr: url, store });
+  return { rt, server, url };
+}
+
+/** The handle a caller gets: cluster 0's URLs and tokens, every cluster, and close. */
+function emulatorOf(started: Started[], controlToken: string | undefined): Emulator {
+  const first = started[0]!;
   return {
     url: first.url,
     runUrl: `${first.url}/api/v2`,

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ConfigError, SETTINGS, type ConfigSource } from "../config";
+import { ConfigError, SETTINGS, type ConfigSource } from "../core/config";
 import { readOptions, runCommand, UsageError } from "../core/command";
 import { makeContext } from "../core/context";
 import { nearest } from "../core/validate";

@@ -6,7 +6,7 @@
  */
 import { ADOPT_ID, type Props } from "../core/definition";
 import type { Field } from "../core/fields";
-import { SETTINGS } from "../config";
+import { SETTINGS } from "../core/config";
 import { oneLine, shellWord, tsString } from "../core/text";
 import { classOf } from "./classes";
 import { keyInput, type Found } from "./walk";

@@ -4,7 +4,7 @@
  * does. Nothing here writes.
  */
 import { STATUS_CODES } from "node:http";
-import type { Context, Props, ResourceDefinition } from "../core/definition";
+import type { Context, Discover, Props, ResourceDefinition } from "../core/definition";
 import { KIND_NAMES, kindDefinition } from "../kinds";
 import { isSvcError, type HttpClient, type HttpResponse, type RequestSpec, type Service, type SvcError } from "../http";
 import { allIds } from "../runs/jsonapi";
@@ -155,85 +155,96 @@ export async function walk(outer: Context, scope: Scope, progress: (line: string
   const tallies: Record<Service, Tally> = { runs: { answered: 0, refused: [] }, secrets: { answered: 0, refused: [] } };
   const views: Partial<Record<Service, HttpClient>> = {};
   const ctx: Context = { ...outer, client: (service) => (views[service] ??= counted(outer.client(service), tallies[service])) };
-  const found: Found[] = [];
-  const skipped: Walked["skipped"] = [];
-  let reads = 0;
+  const w: Walk = { ctx, scope, progress, found: [], skipped: [], reads: 0 };
   for (const def of await kindsInOrder()) {
     if (!services[def.kind.split(":")[0] as Service]) continue;
     try {
-      await walkKind(def);
+      await walkKind(w, def);
     } catch (e) {
       // A token may read some engines and not others (the plugin catalog needs sudo): the rest is
       // still imported. A token refused on every request is the token's fault, said below.
       if (!isSvcError(e, "forbidden")) throw e;
-      skipped.push({ kind: def.kind, why: `the token may not read it: ${e.message}`, refused: true });
+      w.skipped.push({ kind: def.kind, why: `the token may not read it: ${e.message}`, refused: true });
     }
   }
   for (const service of ["secrets", "runs"] as const) {
     const t = tallies[service];
     if (t.refused.length > 0 && t.answered === 0) throw t.refused[0];
   }
-  return { found, skipped };
+  return { found: w.found, skipped: w.skipped };
+}
 
-  async function walkKind(def: ResourceDefinition): Promise<void> {
-    const discover = def.discover;
-    if (!discover) throw new Error(`${def.kind}: its definition does not say how the import finds its objects (discover)`);
-    if ("none" in discover) {
-      skipped.push({ kind: def.kind, why: discover.none });
-      return;
-    }
-    const runs = def.kind.startsWith("runs:");
-    if (runs && scope.workspaces.length === 0) {
-      skipped.push({ kind: def.kind, why: "the run service lists no workspaces: name each with --workspace" });
-      return;
-    }
-    let candidates: Array<{ id: string; props: Props; params?: Record<string, string> }>;
-    if ("find" in discover) {
-      candidates = await discover.find(ctx);
-    } else {
-      const readRoute = def.path?.route;
-      const listRoute = discover.list;
-      const choices: Array<[string, readonly string[]]> = [];
-      for (const param of paramsOf(listRoute ?? readRoute ?? "")) {
-        choices.push([param, valuesOf(def, param, scope, discover.each?.[param], found)]);
-      }
-      candidates = [];
-      for (const at of product(choices)) {
-        if (!listRoute) {
-          candidates.push(fromParams(def, at));
-          continue;
-        }
-        const names = runs
-          ? [...await allIds(ctx.client("runs"), { route: listRoute, params: at })]
-          : await listNames(ctx, listRoute, at);
-        for (const name of names) {
-          if (!def.path) {
-            candidates.push({ id: name, props: propsOf(def, at) });
-            continue;
-          }
-          const params = paramsOf(def.path.route);
-          candidates.push(fromParams(def, { ...at, [params[params.length - 1]!]: name }));
-        }
-      }
-      // Without a list, an object is there when its path answers (a read may keep what it knew instead).
-      if (!listRoute || discover.where || discover.skip) {
-        // All at once: the client holds requests in flight to one server to its limit (maxConcurrentRequests).
-        const kept = await Promise.all(candidates.map(async (c) => {
-          const data = await fetchData(ctx, def.path!.route, c.params!);
-          return data !== undefined && (!discover.where || matches(data, discover.where)) && !matches(data, discover.skip);
-        }));
-        candidates = candidates.filter((_, i) => kept[i]);
-      }
-    }
-    const read = await Promise.all(candidates.map(async (c) => {
-      const props = await def.read(ctx, c.id, { ...(def.defaults ?? {}), ...c.props });
-      if (++reads % 100 === 0) progress(`read ${reads} objects`);
-      return props === undefined ? undefined : { kind: def.kind, def, id: c.id, props: { ...c.props, ...props } };
-    }));
-    const mine = read.filter((f): f is Found => f !== undefined);
-    found.push(...mine);
-    if (mine.length) progress(`${def.kind}: ${mine.length}`);
+/** A walk under way: where it reads, what it found and left out so far, and how many reads it made. */
+interface Walk {
+  ctx: Context;
+  scope: Scope;
+  progress: (line: string) => void;
+  found: Found[];
+  skipped: Walked["skipped"];
+  reads: number;
+}
+
+/** An object a list named (or a path to try), before it is read. */
+type Candidate = { id: string; props: Props; params?: Record<string, string> };
+
+/** Finds and reads the objects of one kind, as its definition's `discover` says. */
+async function walkKind(w: Walk, def: ResourceDefinition): Promise<void> {
+  const discover = def.discover;
+  if (!discover) throw new Error(`${def.kind}: its definition does not say how the import finds its objects (discover)`);
+  if ("none" in discover) {
+    w.skipped.push({ kind: def.kind, why: discover.none });
+    return;
   }
+  if (def.kind.startsWith("runs:") && w.scope.workspaces.length === 0) {
+    w.skipped.push({ kind: def.kind, why: "the run service lists no workspaces: name each with --workspace" });
+    return;
+  }
+  const candidates = "find" in discover ? await discover.find(w.ctx) : await listed(w, def, discover);
+  const read = await Promise.all(candidates.map(async (c) => {
+    const props = await def.read(w.ctx, c.id, { ...(def.defaults ?? {}), ...c.props });
+    if (++w.reads % 100 === 0) w.progress(`read ${w.reads} objects`);
+    return props === undefined ? undefined : { kind: def.kind, def, id: c.id, props: { ...c.props, ...props } };
+  }));
+  const mine = read.filter((f): f is Found => f !== undefined);
+  w.found.push(...mine);
+  if (mine.length) w.progress(`${def.kind}: ${mine.length}`);
+}
+
+/** The objects a list route names in each scope (or, without one, the paths that answer), filtered as `discover` says. */
+async function listed(w: Walk, def: ResourceDefinition, discover: Exclude<Discover, { none: string } | { find: unknown }>): Promise<Candidate[]> {
+  const listRoute = discover.list;
+  const choices: Array<[string, readonly string[]]> = [];
+  for (const param of paramsOf(listRoute ?? def.path?.route ?? "")) {
+    choices.push([param, valuesOf(def, param, w.scope, discover.each?.[param], w.found)]);
+  }
+  let candidates: Candidate[] = [];
+  for (const at of product(choices)) {
+    if (!listRoute) {
+      candidates.push(fromParams(def, at));
+      continue;
+    }
+    const names = def.kind.startsWith("runs:")
+      ? [...await allIds(w.ctx.client("runs"), { route: listRoute, params: at })]
+      : await listNames(w.ctx, listRoute, at);
+    for (const name of names) {
+      if (!def.path) {
+        candidates.push({ id: name, props: propsOf(def, at) });
+        continue;
+      }
+      const params = paramsOf(def.path.route);
+      candidates.push(fromParams(def, { ...at, [params[params.length - 1]!]: name }));
+    }
+  }
+  // Without a list, an object is there when its path answers (a read may keep what it knew instead).
+  if (!listRoute || discover.where || discover.skip) {
+    // All at once: the client holds requests in flight to one server to its limit (maxConcurrentRequests).
+    const kept = await Promise.all(candidates.map(async (c) => {
+      const data = await fetchData(w.ctx, def.path!.route, c.params!);
+      return data !== undefined && (!discover.where || matches(data, discover.where)) && !matches(data, discover.skip);
+    }));
+    candidates = candidates.filter((_, i) => kept[i]);
+  }
+  return candidates;
 }
 
 /** A path-keyed candidate from its path parameters. */

@@ -9,7 +9,7 @@ import { readOptions, runCommand } from "../core/command";
 import { leftoversAt } from "../core/connected";
 import { closeAgents, registerSecret } from "../http";
 import { kindDefinition } from "../kinds";
-import type { ConfigSource } from "../config";
+import type { ConfigSource } from "../core/config";
 import { settle, type Deployment } from "./pending";
 
 const USAGE = `Usage: pulumi-svc-recover [--stack NAME] [--cwd DIR]

@@ -9,6 +9,7 @@ import type { Props } from "../core/definition";
 import { BEFORE_KEY, type Before } from "../core/leftovers";
 import { SECRET_SIG, SIG_KEY } from "../engine/values";
 import { oneLine } from "../core/text";
+import { kindOfToken } from "../core/token";
 
 export interface StateResource {
   urn: string;
@@ -46,8 +47,6 @@ export interface Outcome {
   why: string;
 }
 
-const TYPE = /^pulumi-nodejs:dynamic\/(runs|secrets):(\w+)$/;
-
 /** The inputs as `stack export --show-secrets` shows them, each secret replaced by its value. */
 export function revealed(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(revealed);
@@ -72,8 +71,8 @@ export async function settle(sealed: Deployment, open: Deployment, find: Finder)
   const now = new Date().toISOString();
   for (const [i, op] of pending.entries()) {
     const r = op.resource;
-    const m = TYPE.exec(r.type);
-    if (op.type !== "creating" || !m) {
+    const kind = kindOfToken(r.type);
+    if (op.type !== "creating" || kind === undefined) {
       kept.push(op);
       continue;
     }
@@ -82,7 +81,7 @@ export async function settle(sealed: Deployment, open: Deployment, find: Finder)
     const held = new Set(resources.filter((x) => x.type === r.type && x.id).map((x) => x.id!));
     // A create told to take an object over (adoptId, adopt: true) may take it: the user said so.
     const onPurpose = typeof inputs.adoptId === "string" || inputs.adopt === true;
-    const found = typeof inputs.adoptId === "string" ? [inputs.adoptId] : await find(`${m[1]}:${m[2]}`, inputs);
+    const found = typeof inputs.adoptId === "string" ? [inputs.adoptId] : await find(kind, inputs);
     if (found === "unknown kind") {
       kept.push(op);
       outcomes.push({ urn: r.urn, what: "kept", why: `${name}: ${r.type} is not a kind this pulumi-svc knows (is it older than the program's?); left pending` });

@@ -3,19 +3,17 @@
  * new input (the dynamic-provider host sends no property diff, so the inputs are compared here),
  * the reason and order of a replacement, and for objects of this package their path on the service.
  */
-import type { ResourceDefinition } from "../core/definition";
+import { PROVIDER_KEY, type ResourceDefinition } from "../core/definition";
 import { diff as providerDiff } from "../core/provider";
 import { UNKNOWN } from "../core/unknown";
-import { pathFromInputs } from "../core/path";
+import { pathFromInputs, pathOfId } from "../core/path";
+import { kindOfToken } from "../core/token";
 import { planValues, riskOf, type AtRisk } from "./risk";
 import { PLANNED } from "../core/planned";
 import type { Preview, PreviewState, PreviewStep } from "./preview";
 import { holdsSecret, sameValue, secretStatus, secretTexts, versionKey, versionOf, type SecretStatus } from "./secret";
 
-/** The engine's key for the serialized dynamic provider: in every input, never a change a reviewer wants. */
-const PROVIDER_KEY = "__provider";
 export { UNKNOWN };
-const DYNAMIC = /^pulumi-nodejs:dynamic\/(runs|secrets):([A-Za-z]+)$/;
 
 export interface PropertyChange {
   name: string;
@@ -89,32 +87,16 @@ export interface PreviewError {
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced", "read-replacement", "import-replacement"]);
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
-/** `secrets:TransformRole` for a type token of this package, undefined for others. */
-export function kindOf(type: string): string | undefined {
-  const m = DYNAMIC.exec(type);
-  return m ? `${m[1]}:${m[2]}` : undefined;
-}
-
 /** The heading of a type token: service and engine for this package, the package for others. */
 export function groupOf(type: string): string {
-  const m = DYNAMIC.exec(type);
-  if (m) {
-    if (m[1] === "runs") return "runs";
-    const engine = /^[A-Z][a-z]+/.exec(m[2])?.[0].toLowerCase() ?? m[2];
+  const [service, name] = kindOfToken(type)?.split(":") ?? [];
+  if (service !== undefined && name !== undefined) {
+    if (service === "runs") return "runs";
+    const engine = /^[A-Z][a-z]+/.exec(name)?.[0].toLowerCase() ?? name;
     return `secrets · ${engine}`;
   }
   if (type.startsWith("pulumi:providers:")) return "providers";
   return type.split(":")[0] || type;
-}
-
-/** The path of an object of this package on its service, from its type and id. */
-function objectPath(type: string, id: string | undefined): string | undefined {
-  const m = DYNAMIC.exec(type);
-  if (!m || !id || id === UNKNOWN) return undefined;
-  if (m[1] === "secrets") return id.includes("/") ? id : undefined;
-  if (m[2] === "Run") return `runs/${id}`;
-  if (m[2] === "NotificationConfiguration") return `notification-configurations/${id}`;
-  return undefined;
 }
 
 /**
@@ -177,73 +159,81 @@ function plannedReplacement(def: ResourceDefinition, olds: Record<string, unknow
  * what the server holds, so a change of an output alone (a key's `latestVersion`) is seen too.
  */
 export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, ResourceDefinition> = new Map(), options: { drift?: boolean } = {}): ReviewModel {
-  const compared = options.drift ? "outputs" : "inputs";
   const byUrn = new Map<string, PreviewStep[]>();
   for (const s of preview.steps ?? []) {
     if (s.op === "same" || s.urn.includes("::pulumi:pulumi:Stack::")) continue;
     byUrn.set(s.urn, [...(byUrn.get(s.urn) ?? []), s]);
   }
   const secrets = new Set<string>();
-  const changes: ResourceChange[] = [];
-  const cascades: { change: ResourceChange; deps: Record<string, string[] | null | undefined> }[] = [];
-  const risky: { change: ResourceChange; def: ResourceDefinition | undefined; olds: Record<string, unknown>; news: Record<string, unknown> }[] = [];
-  const byUrnChange = new Map<string, ResourceChange>();
-  for (const [urn, steps] of byUrn) {
-    const ops = steps.map((s) => s.op);
-    const replace = ops.some((o) => REPLACE_OPS.has(o));
-    const op = replace ? "replace" : ops[0];
-    const oldState = steps.find((s) => s.oldState)?.oldState ?? undefined;
-    const newState = [...steps].reverse().find((s) => s.newState)?.newState ?? undefined;
-    const type = newState?.type ?? oldState?.type ?? urn.split("::")[2] ?? "";
-    const kind = kindOf(type);
-    const def = kind === undefined ? undefined : definitions.get(kind);
-    // The fields this package declares secret are secret by name too, whatever the JSON shows.
-    const secretNames = new Set([...(oldState?.additionalSecretOutputs ?? []), ...(newState?.additionalSecretOutputs ?? []), ...(def?.secrets ?? [])]);
-    const olds = op === "create" ? {} : inputsOf(oldState, compared);
-    const news = op === "delete" ? {} : inputsOf(newState, compared);
-    const created = op === "delete" ? undefined : pathFromInputs(def, news);
-    const change: ResourceChange = {
-      name: nameOf(urn),
-      type,
-      group: groupOf(type),
-      op,
-      path: op === "create" ? created : objectPath(type, oldState?.id),
-      properties: propertyChanges(olds, news, secretNames, secrets, options.drift),
-      replaceReasons: [...new Set(steps.flatMap((s) => s.replaceReasons ?? []))],
-    };
-    if (change.replaceReasons.length) change.reasonsFrom = "engine";
-    const failed = (oldState?.initErrors ?? []).join("; ").trim();
-    if (failed && op !== "delete") change.lastError = failed;
-    if (replace) {
-      // The provider's own rule (immutable fields; identity or claims kept: delete first) where the
-      // preview does not say: the same function decides it during the real diff.
-      const planned = def ? plannedReplacement(def, olds, news) : undefined;
-      if (!change.replaceReasons.length && planned?.replaces.length) {
-        change.replaceReasons = planned.replaces;
-        change.reasonsFrom = "immutable";
-      }
-      // The rule's order holds only where the rule itself asks for this replacement.
-      change.deleteFirst = deleteFirst(steps, oldState, newState) ?? (planned?.replaces.length ? planned.deleteBeforeReplace : undefined);
-      if (change.path) {
-        const moved = created ?? movedPath(change.path, olds, news);
-        if (moved !== change.path) change.newPath = moved;
-      }
-    }
-    changes.push(change);
-    byUrnChange.set(urn, change);
-    risky.push({ change, def, olds, news });
-    if (replace) cascades.push({ change, deps: newState?.propertyDependencies ?? oldState?.propertyDependencies ?? {} });
-  }
-  for (const { change, deps } of cascades) explainCascade(change, deps, byUrnChange);
+  const seen = [...byUrn].map(([urn, steps]) => ({ urn, ...resourceChange(urn, steps, definitions, secrets, options.drift) }));
+  const byUrnChange = new Map(seen.map((c) => [c.urn, c.change]));
+  for (const { change, deps } of seen) if (change.op === "replace") explainCascade(change, deps, byUrnChange);
   const inPlan = planValues(preview);
-  const atRisk = risky.flatMap(({ change, def, olds, news }) => {
+  const atRisk = seen.flatMap(({ change, def, olds, news }) => {
     const changed = change.properties.filter((p) => p.kind !== "unchanged").map((p) => p.name);
     return riskOf({ ...change, changed }, def, olds, news, inPlan) ?? [];
   });
   // Counted as the CLI counts them ("Resources: 6 unchanged"), the stack included: a review that
   // said one less than the CLI beside it read as a resource gone missing.
   const unchanged = preview.changeSummary?.same ?? 0;
-  return { changes, unchanged, secrets, calls: plannedCalls(preview), errors: errorsOf(preview), atRisk };
+  return { changes: seen.map((c) => c.change), unchanged, secrets, calls: plannedCalls(preview), errors: errorsOf(preview), atRisk };
+}
+
+/** One resource's steps as one change, with what the risk and the cascades need of it. */
+interface SeenChange {
+  change: ResourceChange;
+  def: ResourceDefinition | undefined;
+  olds: Record<string, unknown>;
+  news: Record<string, unknown>;
+  /** The inputs of its state that come from other resources, by their URNs. */
+  deps: Record<string, string[] | null | undefined>;
+}
+
+/**
+ * The change of one resource from its steps. With `drift`, the steps are what a refresh read
+ * (src/review/drift.ts): their outputs are compared, what the server holds, so a change of an
+ * output alone (a key's `latestVersion`) is seen too.
+ */
+function resourceChange(urn: string, steps: PreviewStep[], definitions: ReadonlyMap<string, ResourceDefinition>, secrets: Set<string>, drift?: boolean): SeenChange {
+  const ops = steps.map((s) => s.op);
+  const replace = ops.some((o) => REPLACE_OPS.has(o));
+  const op = replace ? "replace" : ops[0]!;
+  const oldState = steps.find((s) => s.oldState)?.oldState ?? undefined;
+  const newState = [...steps].reverse().find((s) => s.newState)?.newState ?? undefined;
+  const type = newState?.type ?? oldState?.type ?? urn.split("::")[2] ?? "";
+  const kind = kindOfToken(type);
+  const def = kind === undefined ? undefined : definitions.get(kind);
+  // The fields this package declares secret are secret by name too, whatever the JSON shows.
+  const secretNames = new Set([...(oldState?.additionalSecretOutputs ?? []), ...(newState?.additionalSecretOutputs ?? []), ...(def?.secrets ?? [])]);
+  const compared = drift ? "outputs" : "inputs";
+  const olds = op === "create" ? {} : inputsOf(oldState, compared);
+  const news = op === "delete" ? {} : inputsOf(newState, compared);
+  const created = op === "delete" ? undefined : pathFromInputs(def, news);
+  const change: ResourceChange = {
+    name: nameOf(urn), type, group: groupOf(type), op,
+    path: op === "create" ? created : pathOfId(def, oldState?.id),
+    properties: propertyChanges(olds, news, secretNames, secrets, drift),
+    replaceReasons: [...new Set(steps.flatMap((s) => s.replaceReasons ?? []))],
+  };
+  if (change.replaceReasons.length) change.reasonsFrom = "engine";
+  const failed = (oldState?.initErrors ?? []).join("; ").trim();
+  if (failed && op !== "delete") change.lastError = failed;
+  if (replace) {
+    // The provider's own rule (immutable fields; identity or claims kept: delete first) where the
+    // preview does not say: the same function decides it during the real diff.
+    const planned = def ? plannedReplacement(def, olds, news) : undefined;
+    if (!change.replaceReasons.length && planned?.replaces.length) {
+      change.replaceReasons = planned.replaces;
+      change.reasonsFrom = "immutable";
+    }
+    // The rule's order holds only where the rule itself asks for this replacement.
+    change.deleteFirst = deleteFirst(steps, oldState, newState) ?? (planned?.replaces.length ? planned.deleteBeforeReplace : undefined);
+    if (change.path) {
+      const moved = created ?? movedPath(change.path, olds, news);
+      if (moved !== change.path) change.newPath = moved;
+    }
+  }
+  return { change, def, olds, news, deps: newState?.propertyDependencies ?? oldState?.propertyDependencies ?? {} };
 }
 
 /**

@@ -3,6 +3,7 @@
  * under its group's heading. truncate.ts decides which blocks fit.
  */
 import { oneLine } from "../core/text";
+import { shortToken } from "../core/token";
 import { DRIFT_COMMAND, DRIFT_REVIEW } from "./drift";
 import { UNKNOWN, type PreviewError, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
 
@@ -75,7 +76,7 @@ function propertyLine(p: PropertyChange): string {
   }
 }
 
-const shortType = (type: string) => oneLine(type.replace(/^pulumi-nodejs:dynamic\//, ""));
+const shortType = (type: string) => oneLine(shortToken(type));
 
 /** The one line a resource is named by in the summary and as its block's heading. */
 function title(c: ResourceChange): string {

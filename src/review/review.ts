@@ -1,7 +1,8 @@
 /** `pulumi preview --json` text in, Markdown review out. */
 import type { ResourceDefinition } from "../core/definition";
 import { kindDefinition } from "../kinds";
-import { kindOf, reviewModel } from "./diff";
+import { kindOfToken } from "../core/token";
+import { reviewModel } from "./diff";
 import { DRIFT_COMMAND, driftOfRefreshedPreview, fromEventLog, isRefreshedPreview, isRefreshJson, planSteps } from "./drift";
 import { parsePreview, type Preview } from "./preview";
 import { blocks, noChanges, summary, type RenderOptions } from "./render";
@@ -21,7 +22,7 @@ export interface ReviewOptions extends RenderOptions {
 /** The definitions of this package's kinds in the preview: immutable fields, defaults, identity. */
 async function definitionsOf(preview: Preview): Promise<Map<string, ResourceDefinition>> {
   const kinds = new Set((preview.steps ?? []).flatMap((s) => [s.oldState?.type, s.newState?.type, s.urn.split("::")[2]])
-    .map((t) => (t ? kindOf(t) : undefined)).filter((k): k is string => k !== undefined));
+    .map((t) => (t ? kindOfToken(t) : undefined)).filter((k): k is string => k !== undefined));
   const out = new Map<string, ResourceDefinition>();
   for (const k of kinds) {
     const def = await kindDefinition(k);

@@ -3,6 +3,7 @@
  * definition, src/core/definition.ts): nothing here knows a kind by name.
  */
 import type { Props, ResourceDefinition, UsedBy } from "../core/definition";
+import { kindOfToken } from "../core/token";
 import type { Preview } from "./preview";
 
 export interface AtRisk {
@@ -15,12 +16,6 @@ export interface AtRisk {
   instead?: string;
 }
 
-const DYNAMIC = /^pulumi-nodejs:dynamic\/(runs|secrets):(\w+)$/;
-
-/**
- * The values each kind's inputs hold anywhere in the preview, old and new (unchanged resources
- * appear with `--show-sames`): whether an object is used by another.
- */
 /** One resource as the preview shows it: its kind and its inputs, old and new. */
 interface Seen { kind: string; inputs: Props[] }
 
@@ -38,9 +33,9 @@ export interface PlanValues {
 export function planValues(preview: Preview): PlanValues {
   const seen: Seen[] = [];
   for (const s of preview.steps ?? []) {
-    const m = DYNAMIC.exec(s.newState?.type ?? s.oldState?.type ?? "");
-    if (!m) continue;
-    seen.push({ kind: `${m[1]}:${m[2]}`, inputs: [s.oldState?.inputs, s.newState?.inputs].filter((i): i is Props => i !== undefined) });
+    const kind = kindOfToken(s.newState?.type ?? s.oldState?.type ?? "");
+    if (kind === undefined) continue;
+    seen.push({ kind, inputs: [s.oldState?.inputs, s.newState?.inputs].filter((i): i is Props => i !== undefined) });
   }
   const usedIn = (used: UsedBy, values: unknown[]): boolean => seen.some((r) => used.kinds.includes(r.kind) &&
     r.inputs.some((i) => values.some((v) => v !== undefined && i[used.input] === v)) &&

@@ -9,7 +9,8 @@ export {
   type RunStatus, type RunOperation, type RunSource, type RunInclude, RUN_STATUSES, FINAL_RUN_STATUSES, TERMINAL_RUN_STATUSES,
   RUN_OPERATIONS, RUN_SOURCES, RUN_INCLUDES,
 } from "./runVocabulary";
-export { type RunDetails, type RunActions, type RunPermissions, type RunVariable, type IncludedResource } from "./runDetails";
+export { type RunDetails, type RunActions, type RunPermissions, type IncludedResource } from "./runDetails";
+export { type RunVariable } from "./runAttributes";
 export { type RunAction } from "./runActions";
 export { RunWaitTimeoutError, RunFailedError } from "./runWait";
 export * from "./runFunctions";

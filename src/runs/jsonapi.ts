@@ -1,4 +1,9 @@
-/** The little of JSON:API the run service needs: single and list documents, refs, pagination. */
+/**
+ * The little of JSON:API the run service needs: single and list documents, refs, pagination, and a
+ * field record's relationships (the fields flagged `relationship`, src/core/fields.ts).
+ */
+import type { FieldSet } from "../core/fields";
+import type { Props } from "../core/props";
 import type { HttpClient, RequestSpec } from "../http";
 
 export interface Ref {
@@ -41,6 +46,35 @@ export function relIds(res: JsonApiResource, name: string): string[] {
   const data = res.relationships?.[name]?.data;
   if (!data) return [];
   return (Array.isArray(data) ? data : [data]).map((r) => r.id);
+}
+
+/**
+ * A resource's members as its record's decode reads them: its attributes, and each field carried by
+ * a relationship under its wire name (the ids of a to-many relationship, the id of a to-one).
+ */
+export function membersOf(set: FieldSet, res: JsonApiResource): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...res.attributes };
+  for (const k of set.relationships) {
+    const name = set.fields[k]!.relationship!.name;
+    const data = res.relationships?.[name]?.data;
+    out[set.wire[k]!] = Array.isArray(data) ? data.map((r) => r.id) : data?.id;
+  }
+  return out;
+}
+
+/**
+ * The relationships of a write: each field carried by one that has a value (a list as a to-many
+ * relationship), but those in `skip` (the request's path carries them).
+ */
+export function relationshipsOf(set: FieldSet, p: Props, skip: readonly string[] = []): Record<string, { data: Ref | Ref[] }> {
+  const out: Record<string, { data: Ref | Ref[] }> = {};
+  for (const k of set.relationships) {
+    const v = p[k];
+    if (v === undefined || v === null || skip.includes(k) || set.outputs.includes(k)) continue;
+    const { name, type } = set.fields[k]!.relationship!;
+    out[name] = { data: Array.isArray(v) ? v.map((id) => ({ type, id: String(id) })) : { type, id: String(v) } };
+  }
+  return out;
 }
 
 const MAX_PAGES = 100_000;

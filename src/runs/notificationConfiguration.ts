@@ -7,7 +7,7 @@ import type { Context, ResourceDefinition } from "../core/definition";
 import { registration, SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
 import { isSvcError } from "../http";
-import { allIds, one, pages, relIds, type JsonApiResource } from "./jsonapi";
+import { allIds, membersOf, one, pages, relationshipsOf, type JsonApiResource } from "./jsonapi";
 import { RUNS_ROUTES } from "./routes";
 import { ASSESSMENT_NOTIFICATION_TRIGGERS, RUN_NOTIFICATION_TRIGGERS } from "./runVocabulary";
 import { confirmGoneIn } from "./visibility";
@@ -72,7 +72,7 @@ export const notificationConfigurationFields = {
    * Id of the workspace (`ws-...`) whose runs notify. Changing it replaces the configuration. In the
    * create's path and the `subscribable` relationship, never an attribute.
    */
-  workspaceId: field(segment, { immutable: true }),
+  workspaceId: field(segment, { immutable: true, relationship: { name: "subscribable", type: "workspaces" } }),
   /** Human-readable name. */
   name: field(() => z.string().min(1, "must not be empty")),
   /**
@@ -103,7 +103,7 @@ export const notificationConfigurationFields = {
    * Ids of organization users (`user-...`) who receive email; only for destination type email. The
    * `users` relationship, never an attribute.
    */
-  emailUsers: field(() => z.array(z.string().min(1, "must not be empty")), { optional: true, set: true }),
+  emailUsers: field(() => z.array(z.string().min(1, "must not be empty")), { optional: true, set: true, relationship: { name: "users", type: "users" } }),
   /**
    * Id (`nc-...`) of an existing configuration to take over instead of creating one
    * (docs/adopting.md): the create reads it, fails when it does not exist or its
@@ -140,25 +140,24 @@ export const notificationConfigurationSet = fieldSet(notificationConfigurationFi
 
 export type NotificationConfigurationState = StateOf<typeof notificationConfigurationFields>;
 
-/** The workspace and the email users are relationships; every other field is an attribute. */
-const RELATIONSHIPS = ["workspaceId", "emailUsers"];
-
 function fromResource(res: JsonApiResource, prior: Partial<NotificationConfigurationState>): NotificationConfigurationState {
-  const state = notificationConfigurationSet.decode(res.attributes, prior) as NotificationConfigurationState;
-  state.workspaceId = relIds(res, "subscribable")[0] ?? String(prior.workspaceId ?? "");
-  if (state.destinationType === "email") state.emailUsers = [...relIds(res, "users")].sort();
+  const state = notificationConfigurationSet.decode(membersOf(notificationConfigurationSet, res), prior) as NotificationConfigurationState;
+  state.workspaceId ??= "";
+  // Only an email configuration has users; the service answers none, or an empty list, for the others.
+  if (state.destinationType === "email") state.emailUsers ??= [];
   else delete state.emailUsers;
   return state;
 }
 
-/** The JSON:API body; `token` is sent only when set, or as null to clear one the old state had. */
+/**
+ * The JSON:API body; `token` is sent only when set, or as null to clear one the old state had. The
+ * workspace is in the create's path, never in the body; an email configuration names its users.
+ */
 function toDocument(p: NotificationConfigurationState, clearToken: boolean): unknown {
-  const attributes = notificationConfigurationSet.body(p, RELATIONSHIPS);
+  const attributes = notificationConfigurationSet.body(p);
   if (p.token === undefined && clearToken) attributes.token = null;
   const data: Record<string, unknown> = { type: "notification-configuration", attributes };
-  if (p.destinationType === "email") {
-    data.relationships = { users: { data: (p.emailUsers ?? []).map((id) => ({ id, type: "users" })) } };
-  }
+  if (p.destinationType === "email") data.relationships = relationshipsOf(notificationConfigurationSet, { ...p, emailUsers: p.emailUsers ?? [] }, ["workspaceId"]);
   return { data };
 }
 
@@ -221,6 +220,12 @@ export const notificationConfigurationDefinition: ResourceDefinition<Notificatio
     instead: "a second configuration beside the old one while the destination moves",
   },
   ...notificationConfigurationSet,
+  // The verify action belongs to verifyNotificationConfiguration; the service verifies on enable itself.
+  routes: {
+    create: RUNS_ROUTES.notificationConfiguration.create, read: RUNS_ROUTES.notificationConfiguration.read,
+    update: RUNS_ROUTES.notificationConfiguration.update, delete: RUNS_ROUTES.notificationConfiguration.delete,
+    list: RUNS_ROUTES.notificationConfiguration.list,
+  },
   leftovers: { find: lookalikes, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },
   confirmGone: confirmGoneIn(RUNS_ROUTES.notificationConfiguration.list, "notification configuration"),
   async create(ctx, inputs) {

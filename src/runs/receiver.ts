@@ -5,10 +5,9 @@
  */
 import { createHmac, timingSafeEqual } from "crypto";
 import { z } from "zod";
+import { field, lazy, type Fields, type PlainArgsOf } from "../core/fields";
 import { propertyPath } from "../core/validate";
-import {
-  ASSESSMENT_NOTIFICATION_TRIGGERS, RUN_NOTIFICATION_TRIGGERS, RUN_STATUSES, type AssessmentNotificationTrigger, type RunNotificationTrigger, type RunStatus,
-} from "./runVocabulary";
+import { ASSESSMENT_NOTIFICATION_TRIGGERS, RUN_NOTIFICATION_TRIGGERS, RUN_STATUSES } from "./runVocabulary";
 
 /** The header that carries the signature of a generic notification (compare case-insensitively). */
 export const SIGNATURE_HEADER = "X-Svc-Notification-Signature";
@@ -35,93 +34,133 @@ export function verifyNotificationSignature(rawBody: string | Buffer, signatureH
 }
 
 // ---------------------------------------------------------------------------------------------
-// Payload types (field names as sent: snake_case)
+// Payloads (field names as sent: snake_case). Each is a record of its fields, written once: its
+// type is the record's (`PlainArgsOf`, each field's doc on hover) and its schema is built from the
+// same record on first use. zod schemas are built when a body is first parsed, never at load.
 // ---------------------------------------------------------------------------------------------
 
 export { RUN_NOTIFICATION_TRIGGERS, ASSESSMENT_NOTIFICATION_TRIGGERS, type RunNotificationTrigger, type AssessmentNotificationTrigger } from "./runVocabulary";
 
-/** One element of `notifications` (currently always exactly one). */
-export interface RunNotification {
-  message: string;
-  trigger: RunNotificationTrigger;
+const str = () => z.string({ error: "must be a string" });
+const text = () => str().min(1, "must not be empty");
+const num = () => z.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
+const bool = () => z.boolean({ error: "must be true or false" });
+const none = () => z.null();
+const version = <N extends 1 | 2>(n: N) => () => z.preprocess((v) => (v === String(n) ? n : v), z.literal(n, { error: `must be ${n}` })) as unknown as z.ZodType<N>;
+/** The schema of a payload's record: each field's own, unknown members ignored (the service may add some). */
+const objectOf = (fields: Fields, error?: string) => z.object(Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.type!() as unknown as z.ZodType])), error ? { error } : undefined);
+const atLeastOne = <T>(item: () => z.ZodType<T>, error?: string) => () => z.array(item(), error ? { error } : undefined).min(1, "must hold at least one notification");
+
+const runNotificationFields = {
+  message: field(str),
+  trigger: field(() => z.enum(RUN_NOTIFICATION_TRIGGERS, { error: `must be one of ${RUN_NOTIFICATION_TRIGGERS.join(", ")}` })),
   /** The run's status when the notification was sent. */
-  run_status: RunStatus;
-  run_updated_at: string;
+  run_status: field(() => z.enum(RUN_STATUSES, { error: "must be a run status" })),
+  run_updated_at: field(text),
   /** Username; null when the change was not made by a user (a team token, the service itself). */
-  run_updated_by: string | null;
-}
+  run_updated_by: field(() => str().nullable()),
+};
+
+/** One element of `notifications` (currently always exactly one). */
+export interface RunNotification extends PlainArgsOf<typeof runNotificationFields> {}
+
+const runPayloadFields = {
+  payload_version: field(version(1)),
+  notification_configuration_id: field(text),
+  run_url: field(text),
+  run_id: field(text),
+  /** Why the run was queued. */
+  run_message: field(str),
+  run_created_at: field(text),
+  /** Username; null when the run was not queued by a user (a team token). */
+  run_created_by: field(() => str().nullable()),
+  workspace_id: field(text),
+  workspace_name: field(str),
+  organization_name: field(str),
+  notifications: field(atLeastOne((): z.ZodType<RunNotification> => objectOf(runNotificationFields) as never, "must be an array")),
+};
 
 /** Generic run notification (`payload_version` 1). */
-export interface RunNotificationPayload {
-  payload_version: 1;
-  notification_configuration_id: string;
-  run_url: string;
-  run_id: string;
-  /** Why the run was queued. */
-  run_message: string;
-  run_created_at: string;
-  /** Username; null when the run was not queued by a user (a team token). */
-  run_created_by: string | null;
-  workspace_id: string;
-  workspace_name: string;
-  organization_name: string;
-  notifications: RunNotification[];
-}
+export interface RunNotificationPayload extends PlainArgsOf<typeof runPayloadFields> {}
+
+const verificationNotificationFields = {
+  message: field(str),
+  trigger: field(() => z.literal("verification")),
+  run_status: field(none),
+  run_updated_at: field(none),
+  run_updated_by: field(none),
+};
+
+/** The one element of a verification's `notifications`: a notification with no run. */
+export interface VerificationNotification extends PlainArgsOf<typeof verificationNotificationFields> {}
+
+const verificationPayloadFields = {
+  payload_version: field(version(1)),
+  notification_configuration_id: field(text),
+  run_url: field(none),
+  run_id: field(none),
+  run_message: field(none),
+  run_created_at: field(none),
+  run_created_by: field(none),
+  workspace_id: field(text),
+  workspace_name: field(() => str().nullable()),
+  organization_name: field(() => str().nullable()),
+  notifications: field(atLeastOne((): z.ZodType<VerificationNotification> => objectOf(verificationNotificationFields) as never)),
+};
 
 /**
  * The verification request sent on create/update with enabled true and on the verify action:
  * a version 1 payload with the run fields null and trigger `verification` (docs/assumptions.md, item 22).
  */
-export interface VerificationPayload {
-  payload_version: 1;
-  notification_configuration_id: string;
-  run_url: null;
-  run_id: null;
-  run_message: null;
-  run_created_at: null;
-  run_created_by: null;
-  workspace_id: string;
-  workspace_name: string | null;
-  organization_name: string | null;
-  notifications: { message: string; trigger: "verification"; run_status: null; run_updated_at: null; run_updated_by: null }[];
-}
+export interface VerificationPayload extends PlainArgsOf<typeof verificationPayloadFields> {}
+
+const assessmentResultFields = {
+  id: field(text),
+  /** API URL of the result. */
+  url: field(text),
+  succeeded: field(bool),
+  all_checks_succeeded: field(bool),
+  /** Numbers of resources, data sources and outputs. */
+  checks_passed: field(num),
+  checks_failed: field(num),
+  checks_errored: field(num),
+  checks_unknown: field(num),
+  drifted: field(bool),
+  resources_drifted: field(num),
+  resources_undrifted: field(num),
+  created_at: field(text),
+};
 
 /** An assessment result (the triggering one, or the one before it). */
-export interface AssessmentResult {
-  id: string;
-  /** API URL of the result. */
-  url: string;
-  succeeded: boolean;
-  all_checks_succeeded: boolean;
-  /** Numbers of resources, data sources and outputs. */
-  checks_passed: number;
-  checks_failed: number;
-  checks_errored: number;
-  checks_unknown: number;
-  drifted: boolean;
-  resources_drifted: number;
-  resources_undrifted: number;
-  created_at: string;
-}
+export interface AssessmentResult extends PlainArgsOf<typeof assessmentResultFields> {}
+
+const assessmentResult = (): z.ZodType<AssessmentResult> => objectOf(assessmentResultFields, "must be an assessment result object") as never;
+
+const assessmentDetailsFields = {
+  new_assessment_result: field(assessmentResult),
+  /** Null for a workspace's first assessment. */
+  prior_assessment_result: field(() => assessmentResult().nullable()),
+  workspace_id: field(text),
+  workspace_name: field(str),
+  organization_name: field(str),
+};
+
+/** What an assessment notification says of the assessment and its workspace. */
+export interface AssessmentDetails extends PlainArgsOf<typeof assessmentDetailsFields> {}
+
+const assessmentPayloadFields = {
+  payload_version: field(version(2)),
+  notification_configuration_id: field(text),
+  /** API URL of the configuration. */
+  notification_configuration_url: field(text),
+  trigger_scope: field(() => z.literal("assessment", { error: "must be assessment" })),
+  trigger: field(() => z.enum(ASSESSMENT_NOTIFICATION_TRIGGERS, { error: `must be one of ${ASSESSMENT_NOTIFICATION_TRIGGERS.join(", ")}` })),
+  message: field(str),
+  details: field((): z.ZodType<AssessmentDetails> => objectOf(assessmentDetailsFields, "must be an object") as never),
+};
 
 /** Generic workspace assessment notification (`payload_version` 2). */
-export interface AssessmentNotificationPayload {
-  payload_version: 2;
-  notification_configuration_id: string;
-  /** API URL of the configuration. */
-  notification_configuration_url: string;
-  trigger_scope: "assessment";
-  trigger: AssessmentNotificationTrigger;
-  message: string;
-  details: {
-    new_assessment_result: AssessmentResult;
-    /** Null for a workspace's first assessment. */
-    prior_assessment_result: AssessmentResult | null;
-    workspace_id: string;
-    workspace_name: string;
-    organization_name: string;
-  };
-}
+export interface AssessmentNotificationPayload extends PlainArgsOf<typeof assessmentPayloadFields> {}
 
 export type NotificationPayload = RunNotificationPayload | VerificationPayload | AssessmentNotificationPayload;
 
@@ -147,91 +186,12 @@ export interface ParsedProblems {
   problems: string[];
 }
 
-// ---------------------------------------------------------------------------------------------
-// Schemas (built on first use)
-// ---------------------------------------------------------------------------------------------
-
-interface Schemas {
-  run: z.ZodType;
-  verification: z.ZodType;
-  assessment: z.ZodType;
-}
-
-let schemas: Schemas | undefined;
-
-function buildSchemas(): Schemas {
-  const str = () => z.string({ error: "must be a string" });
-  const text = () => str().min(1, "must not be empty");
-  const num = () => z.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
-  const bool = () => z.boolean({ error: "must be true or false" });
-  const version = (n: 1 | 2) => z.preprocess((v) => (v === String(n) ? n : v), z.literal(n, { error: `must be ${n}` }));
-
-  const run = z.object({
-    payload_version: version(1),
-    notification_configuration_id: text(),
-    run_url: text(),
-    run_id: text(),
-    run_message: str(),
-    run_created_at: text(),
-    run_created_by: str().nullable(),
-    workspace_id: text(),
-    workspace_name: str(),
-    organization_name: str(),
-    notifications: z.array(z.object({
-      message: str(),
-      trigger: z.enum(RUN_NOTIFICATION_TRIGGERS, { error: `must be one of ${RUN_NOTIFICATION_TRIGGERS.join(", ")}` }),
-      run_status: z.enum(RUN_STATUSES, { error: "must be a run status" }),
-      run_updated_at: text(),
-      run_updated_by: str().nullable(),
-    }), { error: "must be an array" }).min(1, "must hold at least one notification"),
-  });
-
-  const verification = z.object({
-    payload_version: version(1),
-    notification_configuration_id: text(),
-    run_url: z.null(), run_id: z.null(), run_message: z.null(), run_created_at: z.null(), run_created_by: z.null(),
-    workspace_id: text(),
-    workspace_name: str().nullable(),
-    organization_name: str().nullable(),
-    notifications: z.array(z.object({
-      message: str(),
-      trigger: z.literal("verification"),
-      run_status: z.null(), run_updated_at: z.null(), run_updated_by: z.null(),
-    })).min(1, "must hold at least one notification"),
-  });
-
-  const result = z.object({
-    id: text(),
-    url: text(),
-    succeeded: bool(),
-    all_checks_succeeded: bool(),
-    checks_passed: num(),
-    checks_failed: num(),
-    checks_errored: num(),
-    checks_unknown: num(),
-    drifted: bool(),
-    resources_drifted: num(),
-    resources_undrifted: num(),
-    created_at: text(),
-  }, { error: "must be an assessment result object" });
-
-  const assessment = z.object({
-    payload_version: version(2),
-    notification_configuration_id: text(),
-    notification_configuration_url: text(),
-    trigger_scope: z.literal("assessment", { error: "must be assessment" }),
-    trigger: z.enum(ASSESSMENT_NOTIFICATION_TRIGGERS, { error: `must be one of ${ASSESSMENT_NOTIFICATION_TRIGGERS.join(", ")}` }),
-    message: str(),
-    details: z.object({
-      new_assessment_result: result,
-      prior_assessment_result: result.nullable(),
-      workspace_id: text(),
-      workspace_name: str(),
-      organization_name: str(),
-    }, { error: "must be an object" }),
-  });
-  return { run, verification, assessment };
-}
+/** Each payload's schema, from its record, built on first use. */
+const schemas = lazy(() => ({
+  run: objectOf(runPayloadFields),
+  verification: objectOf(verificationPayloadFields),
+  assessment: objectOf(assessmentPayloadFields),
+}));
 
 function problemsOf(error: z.ZodError): string[] {
   return error.issues.map((i) => `${propertyPath(i.path) || "(body)"}: ${i.message}`);
@@ -253,7 +213,7 @@ export function parseNotification(body: unknown): ParsedNotification {
     }
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, problems: ["(body): must be a JSON object"] };
-  const s = (schemas ??= buildSchemas());
+  const s = schemas();
   const v = value as Record<string, unknown>;
   const version = v.payload_version;
   if (version === 2 || version === "2") {

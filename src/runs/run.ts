@@ -1,14 +1,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../core/fields";
+import { field, fieldSet, output, pick, type ArgsOf, type PickOf, type OutputsOf, type StateOf } from "../core/fields";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { registration, SvcResource } from "../core/resource";
 import { isSvcError } from "../http";
 import { runAction, stopRun } from "./runActions";
-import { createRunOnce, recentRuns, refineCreateAttributes, runCreateFields, runCreateSet, type RunCreateAttributes } from "./runCreate";
-import { readRun, type RunDetails } from "./runDetails";
+import { refineCreateAttributes, runCreateFields, runCreateSet, type RunCreateAttributes } from "./runAttributes";
+import { createRunOnce, recentRuns } from "./runCreate";
+import { readRun, runDetailsFields, type RunDetails } from "./runDetails";
 import { RUNS_ROUTES } from "./routes";
 import { FAILED_RUN_STATUSES, isTerminal, planFinished, type RunStatus } from "./runVocabulary";
 import { confirmGoneIn } from "./visibility";
@@ -49,18 +50,13 @@ const runFieldsOwn = {
   pollIntervalSeconds: field(positive, { local: true, optional: true }),
   /** The run's id (`run-...`), the same as `id`. */
   runId: output<string>(),
-  /** The run's status when create returned (or at the last refresh). */
-  status: output<RunStatus>(),
-  /** Whether the plan has changes. */
-  hasChanges: output<boolean>(),
-  /** Timestamps per status, camelCase (`planQueueableAt`, `appliedAt`, ...). */
-  statusTimestamps: output<Record<string, string>>(),
-  /** When the service queued the run (ISO 8601, `created-at`). */
-  createdAt: output<string>(),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
-export const runFields: typeof runCreateFields & typeof runFieldsOwn = { ...runCreateFields, ...runFieldsOwn };
+/** What a Run reports of its run, as a read reports it (when create returned, or at the last refresh). */
+const RUN_OUTPUTS = ["status", "hasChanges", "statusTimestamps", "createdAt"] as const;
+const runOutputFields: PickOf<typeof runDetailsFields, (typeof RUN_OUTPUTS)[number]> = pick(runDetailsFields, ...RUN_OUTPUTS);
+
+export const runFields: typeof runCreateFields & typeof runFieldsOwn & typeof runOutputFields = { ...runCreateFields, ...runFieldsOwn, ...runOutputFields };
 
 const runSet = fieldSet(runFields, {
   case: "kebab",
@@ -132,14 +128,7 @@ const activeClaimedRuns = async (ctx: Context, inputs: RunResourceState) => (awa
  * and queue a new run.
  */
 function withRun(inputs: RunResourceState, run: RunDetails): RunResourceState {
-  return {
-    ...inputs,
-    runId: run.id,
-    status: run.status,
-    hasChanges: run.hasChanges,
-    statusTimestamps: run.statusTimestamps,
-    createdAt: run.createdAt,
-  };
+  return { ...inputs, runId: run.id, ...Object.fromEntries(RUN_OUTPUTS.map((k) => [k, run[k]])) };
 }
 
 /** A failure after the run was queued: the run exists, so the engine keeps it in state. */
@@ -254,6 +243,11 @@ export const runDefinition: ResourceDefinition<RunResourceState, RunResourceStat
   kind: "runs:Run",
   discover: { none: "runs are actions, not configuration: a run that happened is history, and declaring one starts a new run" },
   ...runSet,
+  // Delete stops the run (runs cannot be deleted); a create that promises it applies the run.
+  routes: {
+    create: RUNS_ROUTES.run.create, read: RUNS_ROUTES.run.read, list: RUNS_ROUTES.run.list,
+    apply: RUNS_ROUTES.run.apply, discard: RUNS_ROUTES.run.discard, cancel: RUNS_ROUTES.run.cancel,
+  },
   leftovers: { find: claimedRuns, blocking: activeClaimedRuns, otherwise: "if it is the run of an earlier deploy of this resource, change triggers to queue a new one" },
   confirmGone: confirmGoneIn(RUNS_ROUTES.run.list, "run"),
   create: (ctx, inputs) => createAndWait(ctx, inputs),

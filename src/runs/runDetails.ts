@@ -5,26 +5,20 @@
  */
 import { z } from "zod";
 import type { Context } from "../core/definition";
-import { field, fieldSet, output, type Field, type Fields, type PlainArgsOf, type ReadOf, type ResultOf } from "../core/fields";
+import { asText, field, fieldSet, nested, output, reported, reportedText, type Field, type PlainArgsOf, type ReadOf, type ReportedFields, type ResultOf } from "../core/fields";
 import { segment } from "../core/segment";
-import { one, pages, relIds, type JsonApiResource } from "./jsonapi";
+import { membersOf, one, pages, type JsonApiResource } from "./jsonapi";
+import { runCreateFields, type RunVariable } from "./runAttributes";
 import { RUNS_ROUTES } from "./routes";
 import { RUN_OPERATIONS, RUN_SOURCES, RUN_STATUSES, type RunSource, type RunStatus } from "./runVocabulary";
 
-/** A run-specific variable; `value` is a literal in the tool's own syntax (strings carry their quotes). */
-export interface RunVariable {
-  /** The variable's name. */
-  key: string;
-  /** Its value, a literal in the tool's own syntax (`"\"eu-west-1\""`, `42`, `["a"]`). */
-  value: string;
-}
-
 const flag = () => output<boolean>({ default: false, decode: (v) => v === true });
-const text = () => output<string>({ default: "", decode: String });
+const flagRule = { default: false, decode: (v: unknown) => v === true };
 /** Present only when the service sends a string. */
-const maybeText = () => output<string>({ optional: true, decode: (v) => (typeof v === "string" ? v : undefined) });
-/** The id of a related resource (`<relationship>-id` on the wire, see runFromResource). */
-const related = () => output<string>({ optional: true });
+const maybeText = (v: unknown) => (typeof v === "string" ? v : undefined);
+const addresses = { default: null, decode: (v: unknown) => (Array.isArray(v) ? v.map(String) : null) };
+/** The id of a related resource, from the relationship `name` (runFromResource). */
+const related = (name: string) => output<string>({ optional: true, relationship: { name, type: `${name}s` } });
 
 const runActionsFields = {
   isCancelable: flag(),
@@ -50,86 +44,76 @@ const runPermissionsFields = {
 /** What the caller may do (`permissions` of the run). */
 export interface RunPermissions extends ResultOf<typeof runPermissionsFields> {}
 
-/** A member object of the run read with its own record (`actions`, `permissions`). */
-function member<R extends Fields>(fields: R) {
-  const set = fieldSet(fields, { case: "kebab" });
-  const blank = set.decode({}, {}) as ResultOf<R>;
-  return output<ResultOf<R>>({ default: blank, decode: (v) => set.decode(v !== null && typeof v === "object" ? v as Record<string, unknown> : {}, {}) as ResultOf<R> });
-}
-
 const kebabToCamel = (k: string) => k.replace(/[-_]([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
-/**
- * Everything a read of a run reports, each field with its wire name in the run service's kebab
- * case (the relationships as `<relationship>-id`). The create attributes are read back here with
- * what a read says of them (a blank when the run was queued without one).
- */
-const runDetailsFields = {
+/** What only a read of a run reports: its id, status, source, actions, timestamps and related objects. */
+const runReadFields = {
   /** Run id (`run-...`). */
-  id: output<string>({ default: "", decode: String }),
+  id: reportedText(),
   /** Current status (`pending`, `planning`, `planned`, `applied`, `errored`, ...). */
   status: output<RunStatus>({ default: "" as RunStatus, decode: (v) => String(v) as RunStatus }),
-  /** The message the run was queued with. */
-  message: text(),
   /** Where the run came from (`tfe-api`, `tfe-ui`, `tfe-configuration-version`, ...). */
   source: output<RunSource | string>({ default: "", decode: String }),
   /** Present when the service says why the run was queued. */
-  triggerReason: maybeText(),
-  /** Whether the run destroys everything the workspace manages. */
-  isDestroy: flag(),
-  /** Whether the run only plans and can never be applied. */
-  planOnly: flag(),
-  /** Whether the plan refreshes state first. */
-  refresh: output<boolean>({ default: true, decode: (v) => v !== false }),
-  /** Whether the run only refreshes state. */
-  refreshOnly: flag(),
-  /** Whether the plan is applied without confirmation. */
-  autoApply: flag(),
-  /** Whether an apply with no changes is allowed. */
-  allowEmptyApply: flag(),
-  /** Whether the plan may generate configuration for imports. */
-  allowConfigGeneration: flag(),
+  triggerReason: output<string>({ optional: true, decode: maybeText }),
   /** Whether the plan found changes (false until the plan finished). */
   hasChanges: flag(),
-  /** Resource addresses the run is limited to; null when not targeted. */
-  targetAddrs: output<string[] | null>({ default: null, decode: (v) => (Array.isArray(v) ? v.map(String) : null) }),
-  /** Resource addresses the run replaces; null when none. */
-  replaceAddrs: output<string[] | null>({ default: null, decode: (v) => (Array.isArray(v) ? v.map(String) : null) }),
-  /** Run-level variables (`key`, `value` as HCL text). */
-  variables: output<RunVariable[]>({
-    default: [],
-    decode: (v) => (Array.isArray(v) ? (v as Record<string, unknown>[]).map((x) => ({ key: String(x?.key ?? ""), value: String(x?.value ?? "") })) : []),
-  }),
-  /** The tool version of a plan-only run, when the service returns it. */
-  toolVersion: maybeText(),
   /** What can be done to the run now: `isConfirmable`, `isDiscardable`, `isCancelable`, `isForceCancelable`. */
-  actions: member(runActionsFields) as Field<RunActions, "output">,
+  actions: nested(runActionsFields, { case: "kebab" }) as Field<RunActions, "output">,
   /** What the caller may do to the run (`canApply`, `canCancel`, `canDiscard`, `canForceExecute`, `canForceCancel`, ...). */
-  permissions: member(runPermissionsFields) as Field<RunPermissions, "output">,
+  permissions: nested(runPermissionsFields, { case: "kebab" }) as Field<RunPermissions, "output">,
   /** Timestamps per status, camelCase (`planQueueableAt`, `appliedAt`, ...). */
   statusTimestamps: output<Record<string, string>>({
     default: {},
     decode: (v) => Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, t]) => typeof t === "string").map(([k, t]) => [kebabToCamel(k), t as string])),
   }),
   /** When force-cancel becomes available; present only after a non-forceful cancel. */
-  forceCancelAvailableAt: output<string>({ optional: true, wire: "force_cancel_available_at", decode: (v) => (typeof v === "string" ? v : undefined) }),
+  forceCancelAvailableAt: output<string>({ optional: true, wire: "force_cancel_available_at", decode: maybeText }),
   /** When the run was canceled; null when it was not. */
   canceledAt: output<string | null>({ default: null, decode: (v) => (typeof v === "string" ? v : null) }),
   /** When the run was queued (ISO 8601). */
-  createdAt: text(),
-  /** Workspace id (`ws-...`). */
-  workspaceId: output<string>({ default: "" }),
-  /** Configuration version the run plans (`cv-...`). */
-  configurationVersionId: related(),
+  createdAt: reportedText(),
   /** Its plan (`plan-...`), once there is one. */
-  planId: related(),
+  planId: related("plan"),
   /** Its apply (`apply-...`), once there is one. */
-  applyId: related(),
+  applyId: related("apply"),
   /** Its cost estimate, when the workspace estimates costs. */
-  costEstimateId: related(),
+  costEstimateId: related("cost-estimate"),
   /** The user who queued it. */
-  createdById: related(),
+  createdById: output<string>({ optional: true, relationship: { name: "created-by", type: "users" } }),
 };
+
+/**
+ * The create attributes as a read reports them, each declared once with the create
+ * (src/runs/runCreate.ts): a blank where the run was queued without one, the service's own default
+ * where it has one (a refresh unless told otherwise).
+ */
+const attributeRules = {
+  workspaceId: { default: "" },
+  configurationVersionId: {},
+  message: { default: "", decode: asText },
+  isDestroy: flagRule,
+  refreshOnly: flagRule,
+  refresh: { default: true, decode: (v: unknown) => v !== false },
+  planOnly: flagRule,
+  autoApply: flagRule,
+  allowEmptyApply: flagRule,
+  allowConfigGeneration: flagRule,
+  targetAddrs: addresses,
+  replaceAddrs: addresses,
+  variables: {
+    default: [] as RunVariable[],
+    decode: (v: unknown) => (Array.isArray(v) ? (v as Record<string, unknown>[]).map((x) => ({ key: String(x?.key ?? ""), value: String(x?.value ?? "") })) : []),
+  },
+  toolVersion: { decode: maybeText },
+};
+const runAttributeFields: ReportedFields<typeof runCreateFields, typeof attributeRules> = reported(runCreateFields, attributeRules);
+
+/**
+ * Everything a read of a run reports, each field with its wire name in the run service's kebab
+ * case, the related objects from their relationships.
+ */
+export const runDetailsFields: typeof runReadFields & typeof runAttributeFields = { ...runReadFields, ...runAttributeFields };
 
 /** @internal */
 export const runDetailsSet = fieldSet(runDetailsFields, { case: "kebab" });
@@ -146,10 +130,9 @@ export interface IncludedResource {
 
 /** Decodes a run document (type `runs`). */
 export function runFromResource(res: JsonApiResource): RunDetails {
-  const wire: Record<string, unknown> = { ...res.attributes };
+  const wire = membersOf(runDetailsSet, res);
   // The seed writes this one with underscores; accept the kebab spelling too.
   wire.force_cancel_available_at ??= wire["force-cancel-available-at"];
-  for (const name of Object.keys(res.relationships ?? {})) wire[`${name}-id`] = relIds(res, name)[0];
   wire.id = res.id;
   return runDetailsSet.decode(wire, {}) as RunDetails;
 }

@@ -2,14 +2,14 @@
  * Run functions: queue, read, list, act on and wait for runs. Each has a Promise form and an Output
  * form; the ones with side effects (and waiting) make no request during preview.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { forms } from "../core/forms";
-import { field, pick, type ArgsOf, type PlainArgsOf } from "../core/fields";
+import { field, pick, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";
-import { programContext, settle, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
+import { programContext, settle, validated, type FunctionDefinition, type SvcInvokeOptions } from "../core/fn";
 import { runAction, type RunAction } from "./runActions";
-import { createRunOnce, runCreateFields, runCreateSet } from "./runCreate";
+import { runCreateFields, runCreateSet } from "./runAttributes";
+import { createRunOnce } from "./runCreate";
 import { iterateRuns, readRun, runListFields, type IncludedResource, type RunDetails } from "./runDetails";
 import { RUN_INCLUDES, RUN_STATUSES, planFinished } from "./runVocabulary";
 import { RunWaitTimeoutError, pollRun } from "./runWait";
@@ -27,7 +27,7 @@ const runRef = {
 /** Arguments of {@link createRun}: every create attribute of a run. */
 export type CreateRunArgs = PlainArgsOf<typeof runCreateFields>;
 
-const createRunDef: FunctionDefinition<CreateRunArgs, RunDetails> = {
+const createRunDef: FunctionDefinition<CreateRunArgs, RunDetails, "runs"> = {
   name: "createRun",
   schema: runCreateSet.schema, fields: runCreateFields,
   sideEffects: true, service: "runs",
@@ -39,10 +39,10 @@ const createRunDef: FunctionDefinition<CreateRunArgs, RunDetails> = {
  * blindly (the run it created is found and returned). During preview it makes no request and
  * resolves to undefined.
  */
-export const createRun: (args: CreateRunArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(createRunDef).promise;
+export const createRun = forms(createRunDef).promise;
 
 /** Output form of {@link createRun}: unknown during preview. */
-export const createRunOutput: (args: ArgsOf<typeof runCreateFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(createRunDef).output;
+export const createRunOutput = forms(createRunDef).output;
 
 // ---------------------------------------------------------------------------------------------
 // getRun
@@ -53,7 +53,6 @@ const getRunFieldsOwn = {
   include: field(() => z.array(z.enum(RUN_INCLUDES, { error: `must be one of ${RUN_INCLUDES.join(", ")}` })), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const getRunFields: typeof runRef & typeof getRunFieldsOwn = { ...runRef, ...getRunFieldsOwn };
 
 /** Arguments of {@link getRun}. */
@@ -64,7 +63,7 @@ export type GetRunResult = RunDetails & {
   included?: IncludedResource[];
 };
 
-const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = { name: "getRun", fields: getRunFields, sideEffects: false, service: "runs",
+const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult, "runs"> = { name: "getRun", fields: getRunFields, sideEffects: false, service: "runs",
   async run(ctx, args) {
     const { run, included } = await readRun(ctx, args.runId, args.include);
     return args.include && args.include.length > 0 ? { ...run, included } : run;
@@ -72,10 +71,10 @@ const getRunDef: FunctionDefinition<GetRunArgs, GetRunResult> = { name: "getRun"
 };
 
 /** Reads a run (`GET /runs/{id}`), with related resources when `include` is given. Runs during preview too. */
-export const getRun: (args: GetRunArgs, opts?: SvcInvokeOptions<"runs">) => Promise<GetRunResult> = forms(getRunDef).promise;
+export const getRun = forms(getRunDef).promise;
 
 /** Output form of {@link getRun}. */
-export const getRunOutput: (args: ArgsOf<typeof getRunFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<GetRunResult> = forms(getRunDef).output;
+export const getRunOutput = forms(getRunDef).output;
 
 // ---------------------------------------------------------------------------------------------
 // listRuns
@@ -86,13 +85,12 @@ const listRunsFieldsOwn = {
   limit: field(() => z.number().int("must be an integer").min(1, "must be at least 1"), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const listRunsFields: typeof runListFields & typeof listRunsFieldsOwn = { ...runListFields, ...listRunsFieldsOwn };
 
 /** Arguments of {@link listRuns}: the workspace, filters and search. */
 export type ListRunsArgs = PlainArgsOf<typeof listRunsFields>;
 
-const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = { name: "listRuns", fields: listRunsFields, sideEffects: false, service: "runs",
+const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[], "runs"> = { name: "listRuns", fields: listRunsFields, sideEffects: false, service: "runs",
   async run(ctx, args) {
     const all: RunDetails[] = [];
     for await (const run of iterateRuns(ctx, args)) {
@@ -104,10 +102,10 @@ const listRunsDef: FunctionDefinition<ListRunsArgs, RunDetails[]> = { name: "lis
 };
 
 /** Lists a workspace's runs, every page, with filters and search. Runs during preview too. */
-export const listRuns: (args: ListRunsArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails[]> = forms(listRunsDef).promise;
+export const listRuns = forms(listRunsDef).promise;
 
 /** Output form of {@link listRuns}. */
-export const listRunsOutput: (args: ArgsOf<typeof listRunsFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails[]> = forms(listRunsDef).output;
+export const listRunsOutput = forms(listRunsDef).output;
 
 // A const like the forms above (function declarations are listed first), so the reference keeps it after them.
 /**
@@ -133,7 +131,6 @@ const runActionFieldsOwn = {
   comment: field(() => z.string(), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const runActionFields: typeof runRef & typeof runActionFieldsOwn = { ...runRef, ...runActionFieldsOwn };
 
 /** Arguments of the run actions that take a comment. */
@@ -145,7 +142,7 @@ const forceExecuteFields = pick(runActionFields, "runId");
 /** Arguments of {@link forceExecuteRun}: the pending run to execute now. */
 export type ForceExecuteRunArgs = PlainArgsOf<typeof forceExecuteFields>;
 
-function actionDef<A extends { runId: string; comment?: string }>(name: string, action: RunAction, fields: typeof runActionFields | typeof forceExecuteFields): FunctionDefinition<A, RunDetails> {
+function actionDef<A extends { runId: string; comment?: string }>(name: string, action: RunAction, fields: typeof runActionFields | typeof forceExecuteFields): FunctionDefinition<A, RunDetails, "runs"> {
   return {
     name,
     fields,
@@ -193,44 +190,44 @@ const forceExecuteDef = actionDef<ForceExecuteRunArgs>("forceExecuteRun", "force
  *   r.actions.isConfirmable ? svc.runs.applyRun({ runId: r.id, comment: "approved by pipeline" }) : r);
  * ```
  */
-export const applyRun: (args: RunActionArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(applyDef).promise;
+export const applyRun = forms(applyDef).promise;
 /** Output form of {@link applyRun}: unknown during preview. */
-export const applyRunOutput: (args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(applyDef).output;
+export const applyRunOutput = forms(applyDef).output;
 
 /**
  * Discards a run that is pending, paused for confirmation or awaiting a policy override.
  * ConflictError otherwise (explained as for {@link applyRun}). No request during preview.
  */
-export const discardRun: (args: RunActionArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(discardDef).promise;
+export const discardRun = forms(discardDef).promise;
 /** Output form of {@link discardRun}: unknown during preview. */
-export const discardRunOutput: (args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(discardDef).output;
+export const discardRunOutput = forms(discardDef).output;
 
 /**
  * Cancels a planning or applying run (it wraps up safely; not immediate) and sets its
  * `forceCancelAvailableAt`. ConflictError otherwise (explained as for {@link applyRun}). No request
  * during preview.
  */
-export const cancelRun: (args: RunActionArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(cancelDef).promise;
+export const cancelRun = forms(cancelDef).promise;
 /** Output form of {@link cancelRun}: unknown during preview. */
-export const cancelRunOutput: (args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(cancelDef).output;
+export const cancelRunOutput = forms(cancelDef).output;
 
 /**
  * Forcefully cancels a run after a non-forceful cancel, once its cool-off has passed
  * (`forceCancelAvailableAt`); needs workspace admin access. ConflictError (naming the time it becomes
  * available) otherwise. No request during preview.
  */
-export const forceCancelRun: (args: RunActionArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(forceCancelDef).promise;
+export const forceCancelRun = forms(forceCancelDef).promise;
 /** Output form of {@link forceCancelRun}: unknown during preview. */
-export const forceCancelRunOutput: (args: ArgsOf<typeof runActionFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(forceCancelDef).output;
+export const forceCancelRunOutput = forms(forceCancelDef).output;
 
 /**
  * Executes a pending run now: the run holding the workspace lock (which must be discardable) and
  * every earlier incomplete run are canceled. ConflictError when the lock holder cannot be discarded,
  * ForbiddenError when the run is not pending or the workspace is not locked. No request during preview.
  */
-export const forceExecuteRun: (args: ForceExecuteRunArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(forceExecuteDef).promise;
+export const forceExecuteRun = forms(forceExecuteDef).promise;
 /** Output form of {@link forceExecuteRun}: unknown during preview. */
-export const forceExecuteRunOutput: (args: ArgsOf<typeof forceExecuteFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(forceExecuteDef).output;
+export const forceExecuteRunOutput = forms(forceExecuteDef).output;
 
 // ---------------------------------------------------------------------------------------------
 // waitForRun
@@ -251,13 +248,12 @@ const waitForRunFieldsOwn = {
   pollIntervalSeconds: field(() => z.number().positive("must be more than 0"), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const waitForRunFields: typeof runRef & typeof waitForRunFieldsOwn = { ...runRef, ...waitForRunFieldsOwn };
 
 /** Arguments of {@link waitForRun}. */
 export type WaitForRunArgs = PlainArgsOf<typeof waitForRunFields>;
 
-const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails> = {
+const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails, "runs"> = {
   name: "waitForRun",
   fields: waitForRunFields,
   // Waiting during preview would make previews as slow as runs; the run id is usually unknown then anyway.
@@ -282,6 +278,6 @@ const waitDef: FunctionDefinition<WaitForRunArgs, RunDetails> = {
  * terminal status, and returns it; fails with a RunWaitTimeoutError after `timeoutSeconds`. A run
  * that ends errored is returned, not thrown: look at `status`. No request during preview.
  */
-export const waitForRun: (args: WaitForRunArgs, opts?: SvcInvokeOptions<"runs">) => Promise<RunDetails> = forms(waitDef).promise;
+export const waitForRun = forms(waitDef).promise;
 /** Output form of {@link waitForRun}: unknown during preview. */
-export const waitForRunOutput: (args: ArgsOf<typeof waitForRunFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<RunDetails> = forms(waitDef).output;
+export const waitForRunOutput = forms(waitDef).output;

@@ -1,7 +1,6 @@
-import type * as pulumi from "@pulumi/pulumi";
-import { field, pick, type ArgsOf, type InfoOf, type PlainArgsOf } from "../core/fields";
+import { field, pick, type InfoOf, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../core/fn";
+import { type FunctionDefinition } from "../core/fn";
 import { forms } from "../core/forms";
 import { one } from "./jsonapi";
 import { RUNS_ROUTES } from "./routes";
@@ -22,7 +21,7 @@ export type VerifyNotificationConfigurationResult = {
   id: string;
 } & InfoOf<typeof resultFields>;
 
-const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, VerifyNotificationConfigurationResult> = {
+const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, VerifyNotificationConfigurationResult, "runs"> = {
   name: "verifyNotificationConfiguration",
   fields: verifyFields,
   // It sends a request to the destination: not during preview.
@@ -39,7 +38,7 @@ const definition: FunctionDefinition<VerifyNotificationConfigurationArgs, Verify
  * Fails with a 400 error when the destination could not be reached. During preview it makes no
  * request and resolves to undefined.
  */
-export const verifyNotificationConfiguration: (args: VerifyNotificationConfigurationArgs, opts?: SvcInvokeOptions<"runs">) => Promise<VerifyNotificationConfigurationResult> = forms(definition).promise;
+export const verifyNotificationConfiguration = forms(definition).promise;
 
 /** Output form of {@link verifyNotificationConfiguration}: unknown during preview. */
-export const verifyNotificationConfigurationOutput: (args: ArgsOf<typeof verifyFields>, opts?: SvcInvokeOutputOptions<"runs">) => pulumi.Output<VerifyNotificationConfigurationResult> = forms(definition).output;
+export const verifyNotificationConfigurationOutput = forms(definition).output;

@@ -19,15 +19,16 @@ function withoutBuilders(set: FieldSet): Omit<FieldSet, "body" | "decode" | "wir
   return rest;
 }
 
-export interface PathRoutes {
+/** A path-keyed object's requests (a type, not an interface: it is also a definition's `routes` record). */
+export type PathRoutes = {
   write: string;
   read: string;
   delete: string;
   list: string;
-}
+};
 
 export interface PathObjectSpec<In extends Props, Out extends Props>
-  extends Omit<ResourceDefinition<In, Out>, "create" | "read" | "update" | "delete" | "schema" | "outputs" | "fields"> {
+  extends Omit<ResourceDefinition<In, Out>, "create" | "read" | "update" | "delete" | "schema" | "outputs" | "fields" | "routes"> {
   routes: PathRoutes;
   /** The object's fields; schema, key lists, params, body and decoding derive from them by default. */
   fields?: FieldSet;
@@ -161,7 +162,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
   const readOutputs = (ctx: Context, id: string, inputs: In): Promise<Out> =>
     readBack(id, inputs, () => readDecoded(ctx, spec.routes.read, spec.params(inputs), (data) => spec.fromData(data, inputs)));
   return {
-    ...(spec as Omit<typeof spec, "params" | "body" | "fromData" | "routes">),
+    ...(spec as Omit<typeof spec, "params" | "body" | "fromData">),
     path: spec.path ?? { route: spec.routes.read },
     discover: spec.discover ?? { list: spec.routes.list },
     async create(ctx, inputs) {

@@ -9,7 +9,7 @@
  * sent (their destinations are the server's).
  */
 import * as fs from "node:fs";
-import { SETTINGS, type ConfigSource } from "../config";
+import { SETTINGS, type ConfigSource } from "../core/config";
 import { makeContext } from "../core/context";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { create, update } from "../core/provider";

@@ -3,7 +3,7 @@
 // each replacement with its reason and order, the path of each created object, no secret of the
 // example. Called by the examples' lifecycles (test/cli/lifecycle.ts) on the preview they already run, so no example is deployed twice.
 import { expect } from "vitest";
-import { kindOf } from "../../src/review/diff";
+import { kindOfToken } from "../../src/core/token";
 import { kindDefinition } from "../../src/kinds";
 import { reviewPreview } from "../../src/review/review";
 import type { Expectations } from "./expectations";
@@ -32,7 +32,7 @@ export async function checkReview(exp: Expectations, json: string, shown: string
     const step = steps.find((q) => q.urn.endsWith(`::${resource}`))!;
     if (s.op === "create") {
       created[resource] = /^create: `[^`]+` \([^)]+\) `([^`]+)`\n/.exec(block!)?.[1];
-      const kind = kindOf(step.newState?.type ?? "");
+      const kind = kindOfToken(step.newState?.type ?? "");
       if (kind && (await kindDefinition(kind))?.path) expect(created[resource], `${resource}'s path in\n${block}`).toBeDefined();
     }
     for (const p of s.properties ?? []) {

@@ -1,7 +1,7 @@
 // What every fault suite's cells share: the faults, when they strike, and a refresh under them.
 import { expect } from "vitest";
 import type { Emulator } from "../../src/emulator";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { control } from "../support/emulator";
 import type { State } from "./deploy";
 

@@ -3,7 +3,7 @@
 // leaves state as it was and the next up tries again. A replacement that keeps the object's identity
 // deletes first; once the delete is done the old object is gone from state whatever the create does.
 import { expect } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { PartialFailure } from "../../src/core/definition";
 import { checked, type Props } from "../support/calls";
 

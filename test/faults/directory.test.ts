@@ -7,7 +7,7 @@
 // repeated lost responses leave no lease that nobody holds.
 import { request } from "undici";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { PartialFailure } from "../../src/core/definition";
 import * as directory from "../../src/secrets/directory";
 import { checked, type Props } from "../support/calls";

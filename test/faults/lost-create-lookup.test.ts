@@ -16,7 +16,7 @@ const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 // by itself: a process ends only once nothing is left to run, so a rejection still to come has
 // surfaced first (unhandled, it exits 1 with its stack on stderr). No sleep decides whether it did.
 const CHILD = `
-const { call } = require(${JSON.stringify(path.join(root, "dist/src/core/runtime.js"))});
+const { call } = require(${JSON.stringify(path.join(root, "dist/src/runtime.js"))});
 const { closeAgents } = require(${JSON.stringify(path.join(root, "dist/src/http/client.js"))});
 const [kind, inputs] = JSON.parse(process.argv[2]);
 (async () => {

@@ -1,7 +1,7 @@
 // Named fault scenarios of issue 7: a create or rotation whose response was lost, refused with a
 // 429 after the server acted, or failed half way must never take, duplicate or lose an object.
 import { afterEach, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { PartialFailure } from "../../src/core/definition";
 import { checked, created, type Props } from "../support/calls";
 import { control, requests, runApi, secretsApi, useEmulator } from "../support/emulator";

@@ -2,7 +2,7 @@
 // other kinds'): a PostgreSQL store, its schema call under every fault, then the tables are there
 // once (the call is idempotent, so a lost response is repeated). On a real PostgreSQL.
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { control, secretsApi, useEmulator } from "../support/emulator";
 import { mustStatus } from "../support/must";
 import { usePostgres } from "../support/postgres";

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { KIND_NAMES } from "../../src/kinds";
 import { root } from "../support/dist";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { type Props } from "../support/calls";
 import { CELLS, clearMetFaults, refreshUnderFault } from "./cells";
 import { inSync, settle } from "./deploy";

@@ -12,7 +12,7 @@
 // Then the transitions that once stopped half-way, by name, so they cannot come back.
 import { request } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import type { Props } from "../support/calls";
 import { held, inSync, sameAsServer, settle, up, type State } from "./deploy";

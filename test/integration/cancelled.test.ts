@@ -4,7 +4,7 @@
 // pulumi-svc-recover's settling takes only the object a cancelled create made: never one that was
 // there before, never one another resource holds. test/cli/cancelled.test.ts kills the real CLI.
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { makeContext } from "../../src/core/context";
 import { runDefinition } from "../../src/runs/run";
 import { main } from "../../src/recover/cli";

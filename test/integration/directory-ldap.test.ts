@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeContext } from "../../src/core/context";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { writeProgram } from "../../src/import/program";
 import { walk } from "../../src/import/walk";
 import * as directory from "../../src/secrets/directory";

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { redact } from "../../src/http";
 import * as directory from "../../src/secrets/directory";
 import { checked, created, failures, type Props, type Res } from "../support/calls";

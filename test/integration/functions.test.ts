@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { verifyNotificationConfiguration, verifyNotificationConfigurationOutput } from "../../src/runs";
 import { control, requests, useEmulator } from "../support/emulator";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import * as identity from "../../src/secrets/identity";
 import { checked, created, type Props } from "../support/calls";
 import { control, requests, secretsApi, useEmulator } from "../support/emulator";

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import * as mfa from "../../src/secrets/mfa";
 import { checked, created, type Props } from "../support/calls";
 import { control, requests, secretsApi, useEmulator } from "../support/emulator";

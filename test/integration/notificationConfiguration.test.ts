@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { verifyNotificationConfiguration } from "../../src/runs";
 import { checked, created } from "../support/calls";
 import { control, requests, runApi, useEmulator } from "../support/emulator";

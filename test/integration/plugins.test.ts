@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import * as plugins from "../../src/secrets/plugins";
 import { checked, created, type Props, type Res } from "../support/calls";
 import { control, requests, secretsApi, useEmulator, withEnvSecretsToken } from "../support/emulator";

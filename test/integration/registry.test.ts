@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { redact } from "../../src/http/redact";
 import * as registry from "../../src/secrets/registry";
 import { checked, created, failures, type Props } from "../support/calls";

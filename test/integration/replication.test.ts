@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { request } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import * as replication from "../../src/secrets/replication";
 import { makeContext } from "../../src/core/context";

@@ -2,7 +2,7 @@
 // run `npm run build` first) and checked with the receiver helpers.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { request } from "undici";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { applyRun, createRun, parseNotification, verifyNotificationSignature } from "../../src/runs";
 import { fromDist } from "../support/dist";
 import { control, useEmulator } from "../support/emulator";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { PartialFailure } from "../../src/core/definition";
 import { checked, created } from "../support/calls";
 import { control, requests, runApi, useEmulator } from "../support/emulator";

@@ -2,7 +2,7 @@
 // configurations, entity aliases, dual-factor methods. Through the in-process runtime, as the
 // engine calls the provider; the holders rule with URNs, as the provider host sees them.
 import { describe, expect, it, vi } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { checked, type Props, type Res } from "../support/calls";
 import { control, requests, runApi, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";

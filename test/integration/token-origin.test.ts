@@ -1,7 +1,7 @@
 // A refused token (401/403) is most often the wrong one: the error names the setting it came from,
 // whether the stack config, the environment or a connection, for resources and functions alike.
 import { afterEach, describe, expect, it } from "vitest";
-import { call, configure } from "../../src/core/runtime";
+import { call, configure } from "../../src/runtime";
 import * as transform from "../../src/secrets/transform";
 import { created } from "../support/calls";
 import { useEmulator, withEnvSecretsToken } from "../support/emulator";

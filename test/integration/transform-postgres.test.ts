@@ -2,7 +2,7 @@
 // whose rows were lost decode again), and a StoreSchema follows its Store to a new schema.
 import { describe, expect, it } from "vitest";
 import { makeContext } from "../../src/core/context";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { writeProgram } from "../../src/import/program";
 import { walk } from "../../src/import/walk";
 import * as transform from "../../src/secrets/transform";

@@ -45,7 +45,7 @@ describe("the npm tarball", () => {
   it("carries the compiled package, both commands, README and LICENSE, and no tests, benchmarks or sources", () => {
     const files = packList();
     for (const f of ["LICENSE", "README.md", "package.json", "dist/src/index.js", "dist/src/index.d.ts",
-      "dist/src/core/runtime.js", "dist/src/emulator/cli.js", "dist/src/engine/cli.js", "dist/examples/quickstart/index.js"]) {
+      "dist/src/runtime.js", "dist/src/core/runtime.js", "dist/src/emulator/cli.js", "dist/src/engine/cli.js", "dist/examples/quickstart/index.js"]) {
       expect(files, f).toContain(f);
     }
     const unwanted = files.filter((f) => /^(test|bench|src|dist\/test|dist\/bench)\//.test(f) || f.endsWith(".map") || f.endsWith(".test.js"));

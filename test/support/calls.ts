@@ -1,7 +1,7 @@
 // Check-then-create through the in-process runtime, as the engine calls a dynamic provider.
 import { expect } from "vitest";
 import { check } from "../../src/core/provider";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 
 export type Props = Record<string, unknown>;
 export type Res = { id: string; outs: Props };

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { missingMessage, resolveServiceConfig, SETTINGS, unknownSettings, type ConfigSource } from "../../src/config";
+import { missingMessage, resolveServiceConfig, SETTINGS, unknownSettings, type ConfigSource } from "../../src/core/config";
 
 const saved = { ...process.env };
 beforeEach(() => { for (const k of Object.keys(process.env)) if (k.startsWith("SVC_")) delete process.env[k]; });

@@ -4,8 +4,8 @@
 import { createServer, type Server } from "http";
 import type { AddressInfo } from "net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseUrlProblem, ConfigError, resolveServiceConfig, withoutCredentials } from "../../src/config";
-import { call } from "../../src/core/runtime";
+import { baseUrlProblem, ConfigError, resolveServiceConfig, withoutCredentials } from "../../src/core/config";
+import { call } from "../../src/runtime";
 import { InvalidInputError } from "../../src/http";
 import * as keymgmt from "../../src/secrets/keymgmt";
 

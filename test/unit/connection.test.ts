@@ -1,7 +1,7 @@
 // The connection layer of every kind (src/core/connected.ts), through the runtime entry as the
 // provider host calls it. No server is needed: check and diff make no request.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { UNKNOWN } from "../../src/core/unknown";
 import { redact } from "../../src/http";
 import { KIND_NAMES } from "../../src/kinds";

@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { redact } from "../../src/http/redact";
 import {
   checkIn, checkOut, getConfig, getCredentials, getLibraryStatus, listLibrarySets, listRoles, manageCheckIn, rotateRole, rotateRoot,

@@ -1,6 +1,6 @@
 // The per-server gate of src/http/limiter.ts (limit, order, pause) and the setting that feeds it.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigError, resolveServiceConfig, type ConfigSource } from "../../src/config";
+import { ConfigError, resolveServiceConfig, type ConfigSource } from "../../src/core/config";
 import { connectionSource } from "../../src/core/connected";
 import { HttpClient, InvalidInputError } from "../../src/http";
 import { Gate, gateFor } from "../../src/http/limiter";

@@ -21,4 +21,19 @@ describe("the import graph of src/", () => {
     const outside = Object.entries(graph.obj()).flatMap(([file, deps]) => deps.filter((d) => d.startsWith("..")).map((d) => `${file} → ${d}`));
     expect(outside).toEqual([]);
   }, 120_000);
+
+  // Core is the machinery every definition stands on: an import from above it (a definition, the
+  // kinds, the settings of a tool) would make the layers a circle in all but name.
+  it("src/core imports only src/core and src/http, type-only imports included", async () => {
+    const graph = await madge(path.join(root, "src/core"), {
+      fileExtensions: ["ts"],
+      tsConfig: path.join(root, "tsconfig.json"),
+      detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } },
+    });
+    expect(Object.keys(graph.obj()).length).toBeGreaterThan(20);
+    // Keys and imports are relative to src/core: "../http/errors.ts" is below, "../kinds.ts" above.
+    const outside = Object.entries(graph.obj()).filter(([file]) => !file.startsWith("..")).flatMap(([file, deps]) =>
+      deps.filter((d) => d.startsWith("..") && !d.startsWith("../http/")).map((d) => `${file} → ${d}`));
+    expect(outside).toEqual([]);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 // Expected failures print as one line (Pulumi's runners print `err.stack`, or `${e}: ${e.stack}` in
 // the dynamic-provider host); an unexpected error, and any error when debugging, keeps its stack.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConfigError } from "../../src/config";
+import { ConfigError } from "../../src/core/config";
 import { ForbiddenError, TransportError } from "../../src/http";
 import { quietHostLine } from "../../src/http/quiet";
 

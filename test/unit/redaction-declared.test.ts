@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { KIND_NAMES, kindDefinition } from "../../src/kinds";
 import * as transform from "../../src/secrets/transform";
 import { updatePrimary } from "../../src/secrets/replication";

@@ -3,7 +3,7 @@
 // diffs are unchanged), every secret the records declare is redacted, and the status is read
 // through its record.
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { kindDefinition } from "../../src/kinds";
 import { redact } from "../../src/http/redact";
 import { updatePrimary } from "../../src/secrets/replication";

@@ -2,7 +2,7 @@
 // or by a function before any request, with the nearest known name; the notification token is
 // redacted without a hand-written registration; the derived lists and bodies are the old ones.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { redact } from "../../src/http/redact";
 import { applyRun, createRun, forceExecuteRun, getRun, listRuns, verifyNotificationConfiguration, waitForRun } from "../../src/runs";
 import { notificationConfigurationDefinition as nc } from "../../src/runs/notificationConfiguration";

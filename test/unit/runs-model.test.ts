@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { UNKNOWN } from "../../src/core/unknown";
 import { applyRun, createRun, forceExecuteRun, getRun, listRuns, waitForRun } from "../../src/runs";
 import { allowedActions } from "../../src/runs/runActions";
-import { createDocument, runCreateSet } from "../../src/runs/runCreate";
+import { createDocument, runCreateSet } from "../../src/runs/runAttributes";
 import { listQuery, runDetailsSet, runFromResource, type RunDetails } from "../../src/runs/runDetails";
 import { isTerminal, planFinished } from "../../src/runs/runVocabulary";
 

@@ -2,7 +2,7 @@
 // engine calls them: 1 when first set, one more per change, kept when the value is the same, unknown
 // when the value is, none while unset; never a reason to update by itself (states from before).
 import { describe, expect, it } from "vitest";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import { UNKNOWN } from "../../src/core/unknown";
 import { versionKeys } from "../../src/core/versions";
 import { KIND_NAMES, kindDefinition } from "../../src/kinds";
@@ -15,7 +15,7 @@ const config = { "svc:runUrl": "http://127.0.0.1:1/api/v2", "svc:runToken": "run
 const args = { workspaceId: "ws-versions000001", name: "n", destinationType: "generic", url: "http://127.0.0.1:9/h" };
 
 async function check(news: Props, olds: Props = {}): Promise<Props> {
-  const { configure } = await import("../../src/core/runtime");
+  const { configure } = await import("../../src/runtime");
   await configure({ config: { get: (k: string) => config[k as keyof typeof config] } });
   const r = (await call(NC, "check", [olds, news])) as { inputs: Props; failures: unknown[] };
   expect(r.failures).toEqual([]);

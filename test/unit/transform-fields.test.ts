@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { check } from "../../src/core/provider";
-import { call } from "../../src/core/runtime";
+import { call } from "../../src/runtime";
 import type { ResourceDefinition } from "../../src/core/definition";
 import { kindDefinition } from "../../src/kinds";
 import * as transform from "../../src/secrets/transform";

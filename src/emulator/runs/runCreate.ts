@@ -33,18 +33,8 @@ export function createRun(ctx: RunContext, req: Incoming): Reply {
   const ws = accessibleWorkspace(ctx, input.workspaceId, "queuePlans");
   if (!ws) return simpleError(404, "not found", `workspace ${input.workspaceId} not found`);
 
-  let cv: ConfigurationVersion | undefined;
-  if (input.configurationVersionId !== undefined) {
-    cv = state.configurationVersions[input.configurationVersionId];
-    // Promotion: a version of another workspace is fine when the caller can read that workspace.
-    if (!cv || !accessibleWorkspace(ctx, cv.workspaceId, "read")) {
-      return simpleError(404, "not found", `configuration version ${input.configurationVersionId} not found`);
-    }
-  } else {
-    const latest = state.latestConfigurationVersions[ws.id];
-    cv = latest === undefined ? undefined : state.configurationVersions[latest];
-    if (!cv) return errorReply(422, [invalid(CV_POINTER, `workspace ${ws.id} has no configuration version; name one in configuration-version`)]);
-  }
+  const cv = configurationVersionOf(ctx, ws, input.configurationVersionId);
+  if ("status" in cv) return cv;
   const planOnly = input.planOnly ?? cv.speculative;
   if (cv.speculative && !planOnly) {
     return errorReply(422, [invalid("/data/attributes/plan-only", `configuration version ${cv.id} is speculative: only plan-only runs can use it`)]);
@@ -83,6 +73,20 @@ export function createRun(ctx: RunContext, req: Incoming): Reply {
   });
   queueRun(ctx.rt, run);
   return withLocation(documentReply(201, { data: runResource(state, ctx.principal, run, { nowMs: ctx.rt.runService.nowMs() }) }), `${API_PREFIX}/runs/${run.id}`);
+}
+
+/** The version a run plans: the one named (404 when the caller cannot read it), else the workspace's latest (422 when none). */
+function configurationVersionOf(ctx: RunContext, ws: Workspace, named: string | undefined): ConfigurationVersion | Reply {
+  const state = ctx.rt.store.data.run;
+  if (named !== undefined) {
+    const cv = state.configurationVersions[named];
+    // Promotion: a version of another workspace is fine when the caller can read that workspace.
+    if (!cv || !accessibleWorkspace(ctx, cv.workspaceId, "read")) return simpleError(404, "not found", `configuration version ${named} not found`);
+    return cv;
+  }
+  const latest = state.latestConfigurationVersions[ws.id];
+  const cv = latest === undefined ? undefined : state.configurationVersions[latest];
+  return cv ?? errorReply(422, [invalid(CV_POINTER, `workspace ${ws.id} has no configuration version; name one in configuration-version`)]);
 }
 
 /** A create-run body after shape checks; absent members take their defaults in createRun. */

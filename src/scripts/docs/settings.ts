@@ -1,12 +1,12 @@
 /**
  * The settings table of docs/configuration.md and its first rows in README.md, from SETTINGS
- * (src/config.ts): each setting's key, variable, whether it is a credential and what it is are
+ * (src/core/config.ts): each setting's key, variable, whether it is a credential and what it is are
  * declared there once; what only a reader needs (a header, a default, a link) is added here.
  */
-import { SETTINGS, type SettingName } from "../../config";
+import { SETTINGS, type SettingName } from "../../core/config";
 import { DEFAULT_MAX_CONCURRENT_REQUESTS } from "../../http/limiter";
 
-export const SETTINGS_BEGIN = "<!-- settings: the table below is written by `npm run docs` from SETTINGS (src/config.ts); do not edit -->";
+export const SETTINGS_BEGIN = "<!-- settings: the table below is written by `npm run docs` from SETTINGS (src/core/config.ts); do not edit -->";
 export const SETTINGS_END = "<!-- /settings -->";
 
 // The defaults of the timeout and the retries live in the HTTP client's options (src/http/client.ts).

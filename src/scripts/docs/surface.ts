@@ -8,17 +8,17 @@ import * as ts from "typescript";
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../../core/definition";
 import type { FunctionDefinition } from "../../core/fn";
+import type { Service } from "../../http";
 import { docOf } from "./markdown";
 
-export type Def = ResourceDefinition & { routes?: Record<string, string> };
-export type FnDef = FunctionDefinition<unknown, unknown>;
+export type FnDef = FunctionDefinition<unknown, unknown, Service>;
 
 export interface ResourceEntry {
   /** `secrets.transform.Template` */
   name: string;
   area: string;
   symbol: ts.Symbol;
-  def: Def;
+  def: ResourceDefinition;
 }
 
 export interface FunctionForm {
@@ -104,10 +104,10 @@ export function valueAt(pkg: Record<string, unknown>, qualified: string): unknow
  * The definition a resource class registers: the module that declares the class exports it. Found
  * by identity with the definitions the kinds table loads, so no naming rule links class and kind.
  */
-export function definitionOfClass(s: ts.Symbol, defs: Map<unknown, Def>): Def {
+export function definitionOfClass(s: ts.Symbol, defs: Map<unknown, ResourceDefinition>): ResourceDefinition {
   const file = s.declarations![0]!.getSourceFile().fileName.replace(/\.d\.ts$/, ".js");
   const mod = require(file) as Record<string, unknown>;
-  const found = [...new Set(Object.values(mod).filter((v) => defs.has(v)))] as Def[];
+  const found = [...new Set(Object.values(mod).filter((v) => defs.has(v)))] as ResourceDefinition[];
   if (found.length !== 1) throw new Error(`${s.name}: expected one kind definition in ${file}, found ${found.length}`);
   return found[0]!;
 }
@@ -160,10 +160,10 @@ export async function surface(root: string): Promise<Surface> {
   }
 
   const kinds = require(path.join(dist, "src/kinds.js")) as typeof import("../../kinds");
-  const defs = new Map<unknown, Def>();
+  const defs = new Map<unknown, ResourceDefinition>();
   for (const k of kinds.KIND_NAMES) {
     const d = await kinds.kindDefinition(k);
-    if (d) defs.set(d, d as Def);
+    if (d) defs.set(d, d);
   }
   const pkg = require(path.join(dist, "src/index.js")) as Record<string, unknown>;
   const fnModule = require(path.join(dist, "src/core/fn.js")) as Record<string, unknown>;

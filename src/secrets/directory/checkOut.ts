@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { PartialFailure, type Context, type ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isSvcError } from "../../http";
@@ -20,7 +20,7 @@ import {
   type CheckOutResult, type LostCheckOut, type SetRef,
 } from "./lending";
 import { setRefFields } from "./librarySet";
-import { warn } from "./routes";
+import { DIRECTORY_ROUTES as R, warn } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
 export { NONE_AVAILABLE, type CheckOutResult, type LostCheckOut } from "./lending";
@@ -55,7 +55,6 @@ const checkOutFieldsOwn = {
   borrowerDigest: output<string>({ optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const checkOutFields: typeof mountField & typeof loanFields & typeof checkOutFieldsOwn = { ...mountField, ...loanFields, ...checkOutFieldsOwn };
 
 export type CheckOutState = StateOf<typeof checkOutFields>;
@@ -95,6 +94,8 @@ const pendingId = (p: CheckOutState) => `${p.mount}/library/${p.setName}/check-o
 
 export const checkOutDefinition: ResourceDefinition<CheckOutState, CheckOutState> = {
   kind: "secrets:DirectoryCheckOut",
+  // A lease of a library set's account: taken, read back by the set's status, returned.
+  routes: { checkOut: R.librarySet.checkOut, status: R.librarySet.status, checkIn: R.librarySet.checkIn },
   discover: { none: "a check-out is a lease of an account taken by whoever holds it: declare one where this stack should borrow an account" },
   unreadable: "a check-out is a lease held by the stack that took it: its read needs the loan that stack recorded (the account, who borrowed it)",
   // The identity (setName, mount) has a replacement that keeps the set check the old account in
@@ -213,9 +214,6 @@ const checkOutFnFields: Pick<typeof checkOutFields, "setName" | "mount" | "ttl" 
 /** What to borrow: the set, and optionally the lease length and the sole-borrower declaration. */
 export type CheckOutFnArgs = PlainArgsOf<typeof checkOutFnFields>;
 
-/** What to borrow, as Inputs. */
-export type CheckOutFnInputs = ArgsOf<typeof checkOutFnFields>;
-
 const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = { name: "checkOut", fields: checkOutFnFields, sideEffects: true,
   async run(ctx, args) {
     const r = await borrowSafely(ctx, args);
@@ -246,10 +244,10 @@ const checkOutFn: FunctionDefinition<CheckOutFnArgs, CheckOutResult> = { name: "
  * (`the outcome is unknown: <account> (the service returns it by <time>) went out …`), or in
  * `lostCheckOuts` beside the loan, with a warning.
  */
-export const checkOut: (args: CheckOutFnArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckOutResult> = forms(checkOutFn).promise;
+export const checkOut = forms(checkOutFn).promise;
 
 /** Output form of {@link checkOut}: secret, unknown during preview. */
-export const checkOutOutput: (args: CheckOutFnInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckOutResult> = forms(checkOutFn, { secret: true }).output;
+export const checkOutOutput = forms(checkOutFn, { secret: true }).output;
 
 /** What a check-in answered. */
 export interface CheckInResult {
@@ -262,14 +260,10 @@ const checkInFieldsOwn = {
   serviceAccountNames: field(() => z.array(z.string().min(1, "must not be empty")), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const checkInFields: typeof setRefFields & typeof checkInFieldsOwn = { ...setRefFields, ...checkInFieldsOwn };
 
 /** Which accounts to check in, and where. */
 export type CheckInArgs = PlainArgsOf<typeof checkInFields>;
-
-/** Which accounts to check in, and where, as Inputs. */
-type CheckInInputs = ArgsOf<typeof checkInFields>;
 
 const inArgs = fieldSet(checkInFields).schema;
 
@@ -290,13 +284,13 @@ const checkInDef = checkInFn("checkIn", false);
 const manageDef = checkInFn("manageCheckIn", true);
 
 /** Checks accounts in (each gets a new password); only the token that checked them out may, unless the set disables enforcement. */
-export const checkIn: (args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckInResult> = forms(checkInDef).promise;
+export const checkIn = forms(checkInDef).promise;
 
 /** Output form of {@link checkIn}; unknown during preview. */
-export const checkInOutput: (args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckInResult> = forms(checkInDef).output;
+export const checkInOutput = forms(checkInDef).output;
 
 /** Forced check-in for highly privileged callers (a sudo token), whoever checked the accounts out. */
-export const manageCheckIn: (args: CheckInArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<CheckInResult> = forms(manageDef).promise;
+export const manageCheckIn = forms(manageDef).promise;
 
 /** Output form of {@link manageCheckIn}; unknown during preview. */
-export const manageCheckInOutput: (args: CheckInInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<CheckInResult> = forms(manageDef).output;
+export const manageCheckInOutput = forms(manageDef).output;

@@ -7,14 +7,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type ReportedOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, sameForm, type Duration } from "../duration";
 import { adopt } from "../fields";
 import { alreadyExists, fetchData, pathOf, readBack, readDecoded, writeNew } from "../pathObject";
-import { mountField, type MountArgs, type MountInputs } from "./fields";
+import { mountField, type MountArgs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -34,7 +34,7 @@ const directoryConfigFieldsOwn = {
    * Password of `binddn`. Secret and write-only: never read back, kept secret in state (your input),
    * and sent only when you change it here, because after {@link rotateRoot} the service holds a newer one.
    */
-  bindpass: field(() => text().min(1, "must not be empty"), { secret: true, writeOnly: true }),
+  bindpass: field(() => text().min(1, "must not be empty"), { secret: true, writeOnly: true, notInBody: true }),
   /** LDAP URL, or a comma-separated list tried in order on connection errors. Default `ldap://127.0.0.1`. */
   url: field(() => text().refine((v) => isUnknown(v) || v.split(",").every((u) => /^ldaps?:\/\/[^/\s,]+\/?$/.test(u.trim())),
     "must be ldap://host[:port] or ldaps://host[:port], or a comma-separated list of them"), { default: "ldap://127.0.0.1" }),
@@ -61,17 +61,17 @@ const directoryConfigFieldsOwn = {
   /** Largest ttl a role may set: seconds or duration text, kept in your form like `ttl`. Default 0 (no limit). */
   maxTtl: field(duration, { default: 0, decode: sameForm }),
   /** Name of a password policy, or "" (the default); excludes `length` and `formatter`. */
-  passwordPolicy: field(text, { default: "" }),
+  passwordPolicy: field(text, { default: "", notInBody: true }),
   /**
    * Deprecated by the service: generated password length, at least 14; default 64. In state only when
    * you set it; {@link getConfig} reports the service's.
    */
   length: field(() => z.number({ error: "must be a number" }).int("must be an integer").min(14, "must be at least 14"), {
-    optional: true, decode: (v: unknown) => Number(v),
+    optional: true, notInBody: true, decode: (v: unknown) => Number(v),
   }),
   /** Deprecated by the service: password template containing `{{PASSWORD}}` exactly once, or "" (the default). */
   formatter: field(() => text().refine((v) => isUnknown(v) || v === "" || v.split(PLACEHOLDER).length === 2, `must contain ${PLACEHOLDER} exactly once`),
-    { default: "" }),
+    { default: "", notInBody: true }),
   /** Seconds or duration text to wait for a connection before trying the next URL, kept in your form like `ttl`. Default 30. */
   connectionTimeout: field(duration, { default: 30, decode: sameForm }),
   /** Seconds or duration text to wait for each directory request, kept in your form like `ttl`. Default 90. */
@@ -85,7 +85,6 @@ const directoryConfigFieldsOwn = {
   adopt: field(adopt, { local: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const directoryConfigFields: typeof mountField & typeof directoryConfigFieldsOwn = { ...mountField, ...directoryConfigFieldsOwn };
 
 const known = (v: unknown) => v !== undefined && !isUnknown(v);
@@ -109,17 +108,16 @@ export type DirectoryConfigState = StateOf<typeof directoryConfigFields>;
 type InSeconds<T> = { [K in keyof T]: [Duration] extends [T[K]] ? number : T[K] };
 
 /** The config as the service reports it (never the bind password), durations in seconds. */
-export type DirectoryConfigInfo = InSeconds<ReportedOf<typeof directoryConfigFields>>;
+export interface DirectoryConfigInfo extends InSeconds<ReportedOf<typeof directoryConfigFields>> {}
 
 const params = (p: { mount?: string }) => ({ mount: p.mount ?? DEFAULT_DIRECTORY_MOUNT });
 
-// Not written by the record's body: the mount is the path, the bind password goes only with a
-// change, and the password rules are one group (a policy, or length and formatter).
-const NOT_IN_BODY = ["mount", "bindpass", "passwordPolicy", "length", "formatter"];
+// The mount is the path. The record's body leaves out the bind password (it goes only with a
+// change) and the password rules (one group: a policy, or length and formatter).
 
 /** The write body; `withBindpass` only on create and when the program's bind password changed. */
 function body(p: DirectoryConfigState, withBindpass: boolean): Record<string, unknown> {
-  const b = configSet.body(p, NOT_IN_BODY);
+  const b = configSet.body(p, ["mount"]);
   if (p.passwordPolicy) b.password_policy = p.passwordPolicy;
   else {
     b.length = p.length ?? 64;
@@ -151,6 +149,7 @@ const readConfig = (ctx: Context, p: DirectoryConfigState) => readDecoded(ctx, R
 
 export const directoryConfigDefinition: ResourceDefinition<DirectoryConfigState, DirectoryConfigState> = {
   kind: "secrets:DirectoryConfig",
+  routes: R.config,
   path: { route: R.config.read },
   discover: {},
   risk: {
@@ -218,7 +217,7 @@ const getConfigFn: FunctionDefinition<MountArgs, DirectoryConfigInfo> = { name: 
 };
 
 /** Reads the directory engine's config, durations in seconds (the bind password is never returned). */
-export const getConfig: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DirectoryConfigInfo> = forms(getConfigFn, { argsOptional: true }).promise;
+export const getConfig = forms(getConfigFn, { argsOptional: true }).promise;
 
 /** Output form of {@link getConfig}. */
-export const getConfigOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DirectoryConfigInfo> = forms(getConfigFn, { argsOptional: true }).output;
+export const getConfigOutput = forms(getConfigFn, { argsOptional: true }).output;

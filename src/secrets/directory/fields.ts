@@ -1,5 +1,5 @@
 /** Fields shared by the directory engine's objects and functions. */
-import { field, type ArgsOf, type PlainArgsOf } from "../../core/fields";
+import { field, type PlainArgsOf } from "../../core/fields";
 import { mount } from "../fields";
 import { DEFAULT_DIRECTORY_MOUNT } from "./routes";
 
@@ -14,5 +14,3 @@ export const mountField = {
 /** Which directory engine: its mount path. */
 export type MountArgs = PlainArgsOf<typeof mountField>;
 
-/** Which directory engine, as Inputs. */
-export type MountInputs = ArgsOf<typeof mountField>;

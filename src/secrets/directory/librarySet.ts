@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
@@ -15,10 +15,9 @@ import { duration, sameForm, seconds } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
 import { namesFunction, pathObject } from "../pathObject";
-import { mountField, type MountArgs, type MountInputs } from "./fields";
+import { mountField, type MountArgs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
-import type { NameList } from "../pathObject";
 
 /**
  * The server's accounts, in the program's order when they are the same accounts: the order is the
@@ -58,7 +57,6 @@ const librarySetFieldsOwn = {
   adopt: field(adopt, { local: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const librarySetFields: typeof mountField & typeof librarySetFieldsOwn = { ...mountField, ...librarySetFieldsOwn };
 
 const librarySetSet = fieldSet(librarySetFields, {
@@ -106,21 +104,16 @@ export class LibrarySet extends SvcResource(librarySetDefinition) { constructor(
 
 // ---- functions ----
 
-
 /** Which library set; the functions of library sets and check-outs take these. */
 const setRefFieldsOwn = {
   /** Name of the library set. */
   setName: field(name),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const setRefFields: typeof mountField & typeof setRefFieldsOwn = { ...mountField, ...setRefFieldsOwn };
 
 /** Which library set: its name and mount. */
 export type SetRefArgs = PlainArgsOf<typeof setRefFields>;
-
-/** Which library set, as Inputs. */
-export type SetRefInputs = ArgsOf<typeof setRefFields>;
 
 const accountStatusFields = {
   /** Whether the account can be checked out now. */
@@ -156,15 +149,15 @@ const statusFn: FunctionDefinition<SetRefArgs, Record<string, AccountStatus>> = 
  * Which accounts of a set are available, and who holds the others. `borrowerClientToken` is a
  * secret: prefer {@link getLibraryStatusOutput}, which is secret.
  */
-export const getLibraryStatus: (args: SetRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<Record<string, AccountStatus>> = forms(statusFn).promise;
+export const getLibraryStatus = forms(statusFn).promise;
 
 /** Output form of {@link getLibraryStatus}: secret, because a borrower's client token is. */
-export const getLibraryStatusOutput: (args: SetRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<Record<string, AccountStatus>> = forms(statusFn, { secret: true }).output;
+export const getLibraryStatusOutput = forms(statusFn, { secret: true }).output;
 
 const listFn = namesFunction<MountArgs>({ name: "listLibrarySets", fields: mountField }, R.librarySet.list);
 
 /** Names of the library sets (empty when there are none). */
-export const listLibrarySets: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;
+export const listLibrarySets = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listLibrarySets}. */
-export const listLibrarySetsOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NameList> = forms(listFn, { argsOptional: true }).output;
+export const listLibrarySetsOutput = forms(listFn, { argsOptional: true }).output;

@@ -6,14 +6,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { duration, keepForm, type Duration } from "../duration";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { namesFunction, pathObject, type NameList } from "../pathObject";
-import { mountField, type MountArgs, type MountInputs } from "./fields";
+import { namesFunction, pathObject } from "../pathObject";
+import { mountField, type MountArgs } from "./fields";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -43,7 +43,6 @@ const directoryRoleFieldsOwn = {
   passwordLastSet: output<string>({ decode: String }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const directoryRoleFields: typeof mountField & typeof directoryRoleFieldsOwn = { ...mountField, ...directoryRoleFieldsOwn };
 
 const roleSet = fieldSet(directoryRoleFields);
@@ -88,7 +87,6 @@ const roleRefFieldsOwn = {
   role: field(name),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const roleRefFields: typeof mountField & typeof roleRefFieldsOwn = { ...mountField, ...roleRefFieldsOwn };
 
 /** Which role: its name and mount. */
@@ -123,15 +121,15 @@ const credsFn: FunctionDefinition<RoleRefArgs, DirectoryCredentials> = { name: "
  * A role's current and previous password (rotated first by the service when its ttl has passed).
  * The Promise form gives plain text: prefer {@link getCredentialsOutput}, whose result is secret.
  */
-export const getCredentials: (args: RoleRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DirectoryCredentials> = forms(credsFn).promise;
+export const getCredentials = forms(credsFn).promise;
 
 /** Output form of {@link getCredentials}; the result is secret. */
-export const getCredentialsOutput: (args: RoleRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DirectoryCredentials> = forms(credsFn, { secret: true }).output;
+export const getCredentialsOutput = forms(credsFn, { secret: true }).output;
 
 const listFn = namesFunction<MountArgs>({ name: "listRoles", fields: mountField }, R.role.list);
 
 /** Names of the directory roles (empty when there are none). */
-export const listRoles: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;
+export const listRoles = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listRoles}. */
-export const listRolesOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NameList> = forms(listFn, { argsOptional: true }).output;
+export const listRolesOutput = forms(listFn, { argsOptional: true }).output;

@@ -1,11 +1,10 @@
 /** Rotations of the directory engine: the bind password (rotate-root) and a role's password. */
-import type * as pulumi from "@pulumi/pulumi";
-import { pick, type ArgsOf, type PlainArgsOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { pick, type PlainArgsOf } from "../../core/fields";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { isAmbiguous } from "../../http";
 import { fetchData } from "../pathObject";
-import { mountField, type MountArgs, type MountInputs } from "./fields";
+import { mountField, type MountArgs } from "./fields";
 import { directoryRoleFields } from "./role";
 import { pause } from "./lending";
 import { DEFAULT_DIRECTORY_MOUNT, DIRECTORY_ROUTES as R, warn, warningsOf } from "./routes";
@@ -40,19 +39,16 @@ const rootFn: FunctionDefinition<MountArgs, RotationResult> = { name: "rotateRoo
  * A rotation already in progress (the service answers 200 with a warning) is a warning in the
  * Pulumi log, not an error. No request during preview.
  */
-export const rotateRoot: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RotationResult> = forms(rootFn, { argsOptional: true }).promise;
+export const rotateRoot = forms(rootFn, { argsOptional: true }).promise;
 
 /** Output form of {@link rotateRoot}; unknown during preview. */
-export const rotateRootOutput: (args?: MountInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RotationResult> = forms(rootFn, { argsOptional: true }).output;
+export const rotateRootOutput = forms(rootFn, { argsOptional: true }).output;
 
 // Typed by its source: a picked record from another file loses its fields' docs in the declaration emit.
 const rotateRoleFields: Pick<typeof directoryRoleFields, "name" | "mount"> = pick(directoryRoleFields, "name", "mount");
 
 /** Which role: its name and mount. */
 export type RotateRoleArgs = PlainArgsOf<typeof rotateRoleFields>;
-
-/** Which role, as Inputs. */
-export type RotateRoleInputs = ArgsOf<typeof rotateRoleFields>;
 
 const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = { name: "rotateRole", fields: rotateRoleFields, sideEffects: true,
   async run(ctx, args) {
@@ -79,7 +75,7 @@ const roleFn: FunctionDefinition<RotateRoleArgs, RotationResult> = { name: "rota
 };
 
 /** Rotates a role's service-account password now. No request during preview. */
-export const rotateRole: (args: RotateRoleArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RotationResult> = forms(roleFn).promise;
+export const rotateRole = forms(roleFn).promise;
 
 /** Output form of {@link rotateRole}; unknown during preview. */
-export const rotateRoleOutput: (args: RotateRoleInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RotationResult> = forms(roleFn).output;
+export const rotateRoleOutput = forms(roleFn).output;

@@ -138,6 +138,7 @@ async function refusedTwin(ctx: Context, inputs: EntityAliasState, e: unknown): 
 
 export const entityAliasDefinition: ResourceDefinition<EntityAliasState, EntityAliasState> = {
   kind: "secrets:IdentityEntityAlias",
+  routes: IDENTITY_ROUTES.entityAlias,
   discover: { list: IDENTITY_ROUTES.entityAlias.list },
   ...entityAliasSet,
   leftovers: { find: sameName, serviceRefuses: true, costly: true, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },
@@ -215,10 +216,10 @@ const getFn: FunctionDefinition<PlainArgsOf<typeof aliasRefFields>, EntityAliasI
 const listFn = namesFunction<Record<string, never>>({ name: "listEntityAliases", fields: {}, service: "secrets" }, IDENTITY_ROUTES.entityAlias.list);
 
 /** Reads an entity alias by id: the whole alias (`customMetadata` is `{}` when there is none). */
-export const getEntityAlias: (args: PlainArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<EntityAliasInfo> = forms(getFn).promise;
+export const getEntityAlias = forms(getFn).promise;
 
 /** Output form of {@link getEntityAlias}. */
-export const getEntityAliasOutput: (args: ArgsOf<typeof aliasRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<EntityAliasInfo> = forms(getFn).output;
+export const getEntityAliasOutput = forms(getFn).output;
 
 /** Ids of every entity alias (empty when there are none). */
 export const listEntityAliases: (opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = (opts) => forms(listFn).promise({}, opts);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure } from "../../core/definition";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
@@ -143,6 +143,7 @@ export async function keyDeletionProblems(ctx: Context, p: { mount?: string; nam
 
 export const keyDefinition: ResourceDefinition<KeyState, KeyState> = {
   kind: "secrets:KeymgmtKey",
+  routes: { write: KEYMGMT_ROUTES.key.write, read: KEYMGMT_ROUTES.key.read, rotate: KEYMGMT_ROUTES.key.rotate, delete: KEYMGMT_ROUTES.key.delete, list: KEYMGMT_ROUTES.key.list, providers: KEYMGMT_ROUTES.key.providers },
   path: { route: KEYMGMT_ROUTES.key.read },
   discover: { list: KEYMGMT_ROUTES.key.list },
   risk: {
@@ -303,26 +304,23 @@ const rotateKeyFn: FunctionDefinition<KeyRefArgs, KeyInfo> = {
 };
 
 /** Reads a key: type, deletion and version settings, latest version and every version's public key. */
-export const getKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KeyInfo> = forms(getKeyFn).promise;
+export const getKey = forms(getKeyFn).promise;
 
 /** Output form of {@link getKey}. */
-export const getKeyOutput: (args: KeyRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KeyInfo> = forms(getKeyFn).output;
+export const getKeyOutput = forms(getKeyFn).output;
 
 /** Names of the keys of the key management engine (empty when there are none). */
-export const listKeys: (args?: ListKeysArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ListResult> = forms(listKeysFn, { argsOptional: true }).promise;
+export const listKeys = forms(listKeysFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listKeys}. */
-export const listKeysOutput: (args?: {
-  /** Mount path of the key management engine. Default `keymgmt`. */
-  mount?: pulumi.Input<string>;
-}, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ListResult> = forms(listKeysFn, { argsOptional: true }).output;
+export const listKeysOutput = forms(listKeysFn, { argsOptional: true }).output;
 
 /**
  * Rotates a key (a new version; `latestVersion` increases) and returns the key as it is afterwards.
  * Every call rotates: during preview it makes no request and resolves to undefined. To rotate as
  * part of a deployment, and only on purpose, prefer the Key's `rotationTrigger` argument.
  */
-export const rotateKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KeyInfo> = forms(rotateKeyFn).promise;
+export const rotateKey = forms(rotateKeyFn).promise;
 
 /** Output form of {@link rotateKey}: unknown during preview. */
-export const rotateKeyOutput: (args: KeyRefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KeyInfo> = forms(rotateKeyFn).output;
+export const rotateKeyOutput = forms(rotateKeyFn).output;

@@ -7,14 +7,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf } from "../pathObject";
-import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
+import { DEFAULT_KEYMGMT_MOUNT } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
 
@@ -87,6 +87,7 @@ const readDistribution = (ctx: Context, p: KeyDistributionState) =>
 
 export const keyDistributionDefinition: ResourceDefinition<KeyDistributionState, KeyDistributionState> = {
   kind: "secrets:KeymgmtKeyDistribution",
+  routes: { ...KEYMGMT_ROUTES.keyDistribution, providers: KEYMGMT_ROUTES.key.providers },
   path: { route: KEYMGMT_ROUTES.keyDistribution.read, inputs: { kms: "kmsName", key: "keyName" } },
   discover: { list: KEYMGMT_ROUTES.keyDistribution.list },
   risk: {
@@ -186,13 +187,13 @@ const getFn: FunctionDefinition<GetKeyDistributionArgs, KeyDistributionInfo> = {
 };
 
 /** Names of the keys distributed to a KMS provider (empty when there are none). */
-export const listKeyDistributions: (args: ListKeyDistributionsArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ListResult> = forms(listFn).promise;
+export const listKeyDistributions = forms(listFn).promise;
 
 /** Output form of {@link listKeyDistributions}. */
-export const listKeyDistributionsOutput: (args: ArgsOf<typeof listFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ListResult> = forms(listFn).output;
+export const listKeyDistributionsOutput = forms(listFn).output;
 
 /** Reads the distribution of a key to a KMS provider: provider-side name, purposes, protection, versions. */
-export const getKeyDistribution: (args: GetKeyDistributionArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KeyDistributionInfo> = forms(getFn).promise;
+export const getKeyDistribution = forms(getFn).promise;
 
 /** Output form of {@link getKeyDistribution}. */
-export const getKeyDistributionOutput: (args: ArgsOf<typeof getFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KeyDistributionInfo> = forms(getFn).output;
+export const getKeyDistributionOutput = forms(getFn).output;

@@ -6,14 +6,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
 import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, writeNew } from "../pathObject";
-import { DEFAULT_KEYMGMT_MOUNT, type ListResult } from "./key";
+import { DEFAULT_KEYMGMT_MOUNT } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
 
@@ -100,6 +100,7 @@ const readProvider = (ctx: Context, p: KmsProviderState) =>
 
 export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProviderState> = {
   kind: "secrets:KeymgmtKmsProvider",
+  routes: { write: KEYMGMT_ROUTES.kmsProvider.write, read: KEYMGMT_ROUTES.kmsProvider.read, delete: KEYMGMT_ROUTES.kmsProvider.delete, list: KEYMGMT_ROUTES.kmsProvider.list, keys: KEYMGMT_ROUTES.kmsProvider.keys },
   path: { route: KEYMGMT_ROUTES.kmsProvider.read },
   discover: { list: KEYMGMT_ROUTES.kmsProvider.list },
   ...kmsProviderSet,
@@ -172,13 +173,13 @@ const getFn: FunctionDefinition<KmsProviderRefArgs, KmsProviderInfo> = { name: "
 const listFn = namesFunction<PlainArgsOf<typeof mountOnlyFields>>({ name: "listKmsProviders", fields: mountOnlyFields, service: "secrets" }, KEYMGMT_ROUTES.kmsProvider.list);
 
 /** Reads a KMS provider: its provider kind and key collection (credentials are never returned). */
-export const getKmsProvider: (args: KmsProviderRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<KmsProviderInfo> = forms(getFn).promise;
+export const getKmsProvider = forms(getFn).promise;
 
 /** Output form of {@link getKmsProvider}. */
-export const getKmsProviderOutput: (args: ArgsOf<typeof kmsProviderRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<KmsProviderInfo> = forms(getFn).output;
+export const getKmsProviderOutput = forms(getFn).output;
 
 /** Names of the KMS providers of the key management engine (empty when there are none). */
-export const listKmsProviders: (args?: PlainArgsOf<typeof mountOnlyFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<ListResult> = forms(listFn, { argsOptional: true }).promise;
+export const listKmsProviders = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listKmsProviders}. */
-export const listKmsProvidersOutput: (args?: ArgsOf<typeof mountOnlyFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ListResult> = forms(listFn, { argsOptional: true }).output;
+export const listKmsProvidersOutput = forms(listFn, { argsOptional: true }).output;

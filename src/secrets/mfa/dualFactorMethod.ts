@@ -120,6 +120,7 @@ const readState = (ctx: Context, id: string, prior: Partial<DualFactorMethodStat
 
 export const dualFactorMethodDefinition: ResourceDefinition<DualFactorMethodState, DualFactorMethodState> = {
   kind: "secrets:MfaDualFactorMethod",
+  routes: MFA_ROUTES.dualFactorMethod,
   discover: { list: MFA_ROUTES.dualFactorMethod.list },
   ...dualFactorMethodSet,
   leftovers: { find: lookalikes, otherwise: 'to take over one made another way, set adoptId: "<its id>"' },
@@ -212,10 +213,10 @@ const listFn = namesFunction<Record<string, never>>({ name: "listDualFactorMetho
  * Reads a dual-factor method by id. The result holds the secret and integration keys (the service
  * returns them); prefer the Output form, which is secret.
  */
-export const getDualFactorMethod: (args: PlainArgsOf<typeof methodRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<DualFactorMethodInfo> = forms(getFn).promise;
+export const getDualFactorMethod = forms(getFn).promise;
 
 /** Output form of {@link getDualFactorMethod}; the whole result is secret, since it holds the keys. */
-export const getDualFactorMethodOutput: (args: ArgsOf<typeof methodRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DualFactorMethodInfo> = forms(getFn, { secret: true }).output;
+export const getDualFactorMethodOutput = forms(getFn, { secret: true }).output;
 
 /** Ids (UUIDs) of the dual-factor methods visible in the current and parent namespaces. */
 export const listDualFactorMethods: (opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = (opts) => forms(listFn).promise({}, opts);

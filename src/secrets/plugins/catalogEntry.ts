@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isUnknown } from "../../core/unknown";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, lazy, output, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
@@ -134,6 +134,7 @@ async function readEntry(ctx: Context, p: CatalogEntryState): Promise<CatalogEnt
 
 export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, CatalogEntryState> = {
   kind: "secrets:PluginCatalogEntry",
+  routes: { write: PLUGINS_ROUTES.catalogEntry.write, read: PLUGINS_ROUTES.catalogEntry.read, delete: PLUGINS_ROUTES.catalogEntry.delete, list: PLUGINS_ROUTES.catalogEntry.listType, catalog: PLUGINS_ROUTES.catalogEntry.catalog },
   path: { route: PLUGINS_ROUTES.catalogEntry.read },
   // The built-in plugins come with the service: nothing to manage.
   discover: { list: PLUGINS_ROUTES.catalogEntry.listType, each: { type: PLUGIN_TYPES }, skip: { builtin: true } },
@@ -232,16 +233,16 @@ const listFn: FunctionDefinition<Partial<PlainArgsOf<typeof typeFields>>, Plugin
 };
 
 /** Reads a catalog entry (needs a sudo token): command, args, sha256 and whether it is builtin. */
-export const getPlugin: (args: PlainArgsOf<typeof pluginRefFields>, opts?: SvcInvokeOptions<"secrets">) => Promise<PluginInfo> = forms(getFn).promise;
+export const getPlugin = forms(getFn).promise;
 
 /** Output form of {@link getPlugin}. */
-export const getPluginOutput: (args: ArgsOf<typeof pluginRefFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<PluginInfo> = forms(getFn).output;
+export const getPluginOutput = forms(getFn).output;
 
 /**
  * Names in the plugin catalog grouped by type (`auth`, `database`, `secret`), builtins included;
  * with `type`, only that group is filled.
  */
-export const listPlugins: (args?: Partial<PlainArgsOf<typeof typeFields>>, opts?: SvcInvokeOptions<"secrets">) => Promise<PluginCatalog> = forms(listFn, { argsOptional: true }).promise;
+export const listPlugins = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listPlugins}. */
-export const listPluginsOutput: (args?: Partial<ArgsOf<typeof typeFields>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<PluginCatalog> = forms(listFn, { argsOptional: true }).output;
+export const listPluginsOutput = forms(listFn, { argsOptional: true }).output;

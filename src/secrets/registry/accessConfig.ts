@@ -92,6 +92,7 @@ async function readAccess(ctx: Context, p: AccessConfigState): Promise<AccessCon
 
 export const accessConfigDefinition: ResourceDefinition<AccessConfigState, AccessConfigState> = {
   kind: "secrets:RegistryAccessConfig",
+  routes: R.access,
   path: { route: R.access.read },
   discover: {},
   ...accessConfigSet,

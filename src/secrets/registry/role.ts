@@ -7,14 +7,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration, keepForm, seconds } from "../duration";
 import { dataOf, present } from "../envelope";
 import { adopt, mount, name } from "../fields";
-import { namesFunction, pathObject, type NameList } from "../pathObject";
+import { namesFunction, pathObject } from "../pathObject";
 import { DEFAULT_REGISTRY_MOUNT, REGISTRY_ROUTES as R } from "./routes";
 import type { ConnectionArgs } from "../../core/connection";
 
@@ -183,13 +183,11 @@ const roleRefFieldsOwn = {
   role: field(name),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const roleRefFields: Pick<typeof registryRoleFields, "mount"> & typeof roleRefFieldsOwn = { ...pick(registryRoleFields, "mount"), ...roleRefFieldsOwn };
 const mountFields = pick(registryRoleFields, "mount");
 
 /** Which role: its name and mount. */
 export type RegistryRoleRefArgs = PlainArgsOf<typeof roleRefFields>;
-type RefInputs = ArgsOf<typeof roleRefFields>;
 
 /** Arguments of {@link listRegistryRoles}. */
 export type RegistryMountArgs = PlainArgsOf<typeof mountFields>;
@@ -225,10 +223,10 @@ const credsFn: FunctionDefinition<RegistryRoleRefArgs, RegistryCredentials> = {
 };
 
 /** A new registry token from the role (a new one on every call). No request during preview. Prefer the Output form (secret). */
-export const getRegistryCredentials: (args: RegistryRoleRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RegistryCredentials> = forms(credsFn).promise;
+export const getRegistryCredentials = forms(credsFn).promise;
 
 /** Output form of {@link getRegistryCredentials}: secret, unknown during preview. */
-export const getRegistryCredentialsOutput: (args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RegistryCredentials> = forms(credsFn, { secret: true }).output;
+export const getRegistryCredentialsOutput = forms(credsFn, { secret: true }).output;
 
 const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = { name: "getRegistryRole", fields: roleRefFields, sideEffects: false,
   async run(ctx, args) {
@@ -238,15 +236,15 @@ const getFn: FunctionDefinition<RegistryRoleRefArgs, RegistryRoleInfo> = { name:
 };
 
 /** Reads a registry role. */
-export const getRegistryRole: (args: RegistryRoleRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RegistryRoleInfo> = forms(getFn).promise;
+export const getRegistryRole = forms(getFn).promise;
 
 /** Output form of {@link getRegistryRole}. */
-export const getRegistryRoleOutput: (args: RefInputs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RegistryRoleInfo> = forms(getFn).output;
+export const getRegistryRoleOutput = forms(getFn).output;
 
 const listFn = namesFunction<RegistryMountArgs>({ name: "listRegistryRoles", fields: mountFields }, R.role.list);
 
 /** Names of the registry roles (empty when there are none). */
-export const listRegistryRoles: (args?: RegistryMountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NameList> = forms(listFn, { argsOptional: true }).promise;
+export const listRegistryRoles = forms(listFn, { argsOptional: true }).promise;
 
 /** Output form of {@link listRegistryRoles}. */
-export const listRegistryRolesOutput: (args?: ArgsOf<typeof mountFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NameList> = forms(listFn, { argsOptional: true }).output;
+export const listRegistryRolesOutput = forms(listFn, { argsOptional: true }).output;

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context } from "../../core/definition";
 import { field, fieldSet, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { dataOf } from "../envelope";
@@ -138,13 +138,13 @@ const primaryFn = dynamicFilterFn("getPrimaryDynamicFilter", R.pathsFilter.prima
 const secondaryFn = dynamicFilterFn("getSecondaryDynamicFilter", R.pathsFilter.secondaryDynamic);
 
 /** The dynamic filter of a secondary, read on the primary of the connection. */
-export const getPrimaryDynamicFilter: (args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DynamicFilter> = forms(primaryFn).promise;
+export const getPrimaryDynamicFilter = forms(primaryFn).promise;
 
 /** Output form of {@link getPrimaryDynamicFilter}. */
-export const getPrimaryDynamicFilterOutput: (args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DynamicFilter> = forms(primaryFn).output;
+export const getPrimaryDynamicFilterOutput = forms(primaryFn).output;
 
 /** The dynamic filter read on the secondary of the connection (`secondaryClusterId` is its own cluster id). */
-export const getSecondaryDynamicFilter: (args: DynamicFilterArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DynamicFilter> = forms(secondaryFn).promise;
+export const getSecondaryDynamicFilter = forms(secondaryFn).promise;
 
 /** Output form of {@link getSecondaryDynamicFilter}. */
-export const getSecondaryDynamicFilterOutput: (args: ArgsOf<typeof dynamicFilterFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DynamicFilter> = forms(secondaryFn).output;
+export const getSecondaryDynamicFilterOutput = forms(secondaryFn).output;

@@ -9,7 +9,6 @@ import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure, type Props } from "../../core/definition";
 import { field, fieldSet, output, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
-import type { InputsOf, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isAmbiguous } from "../../http";
@@ -35,7 +34,7 @@ export const performancePrimaryFields = {
    * secondaries can only rejoin by being disabled and enabled again with a new token, which wipes
    * their storage.
    */
-  disableOnDelete: field(() => z.boolean({ error: "must be a boolean" }), { default: false }),
+  disableOnDelete: field(() => z.boolean({ error: "must be a boolean" }), { default: false, notInBody: true }),
   /** The primary's cluster id, from the replication status. (The resource id is `sys/replication/performance/primary`.) */
   clusterId: output<string>(),
 };
@@ -44,10 +43,7 @@ export type PerformancePrimaryState = StateOf<typeof performancePrimaryFields>;
 
 const primarySet = fieldSet(performancePrimaryFields);
 
-/** Steers delete only. */
-const NEVER_SENT = ["disableOnDelete"];
-
-const addrBody = (p: Props) => sentBody(primarySet, p, NEVER_SENT);
+const addrBody = (p: Props) => sentBody(primarySet, p);
 
 /**
  * The resource's id: the role's path, not the cluster id, because it must be the same whether or
@@ -126,6 +122,8 @@ function stillDemoted(e: unknown, clusterId: string): Error {
 
 export const performancePrimaryDefinition: ResourceDefinition<PerformancePrimaryState, PerformancePrimaryState> = {
   kind: "secrets:ReplicationPerformancePrimary",
+  // The cluster's mode, not an object: enabled, read from the status, moved by demote and promote, disabled.
+  routes: { enable: R.primary.enable, status: R.status.read, demote: R.primary.demote, promote: R.secondary.promote, disable: R.primary.disable },
   discover: { none: "the primary role is the cluster's mode, not an object: creating the resource enables it, which the service refuses for a primary; declare it only where Pulumi enables replication" },
   risk: {
     lost: "replication is disabled on the cluster, so every secondary loses its primary and can rejoin only by being activated again, which wipes it",
@@ -225,7 +223,7 @@ const demoteFn = actingFunction<Record<string, never>>({ name: "demotePrimary", 
  * demoted afterwards (`primaryClusterAddr` `""`) and the next `pulumi up` promotes it back; once the
  * cluster joins another primary it reads as gone.
  */
-export const demotePrimary: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(demoteFn, { argsOptional: true }).promise;
+export const demotePrimary = forms(demoteFn, { argsOptional: true }).promise;
 
 /** Output form of {@link demotePrimary}: unknown during preview. */
-export const demotePrimaryOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(demoteFn, { argsOptional: true }).output;
+export const demotePrimaryOutput = forms(demoteFn, { argsOptional: true }).output;

@@ -7,8 +7,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
-import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type ReadOf, type StateOf } from "../../core/fields";
-import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
+import { field, fieldSet, output, pick, type ArgsOf, type Fields, type OutputsOf, type PlainArgsOf, type ReadOf, type StateOf } from "../../core/fields";
+import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
@@ -51,7 +51,7 @@ export const performanceSecondaryFields = {
    * mount and every object on it is deleted before the primary's replicated data arrives. Never
    * sent: it only lets the resource be created.
    */
-  acknowledgeDataWipe: field(() => z.boolean({ error: WIPE_NOT_ACKNOWLEDGED }).refine((v) => v, WIPE_NOT_ACKNOWLEDGED)),
+  acknowledgeDataWipe: field(() => z.boolean({ error: WIPE_NOT_ACKNOWLEDGED }).refine((v) => v, WIPE_NOT_ACKNOWLEDGED), { notInBody: true }),
   /** The secondary's cluster id: the key of its {@link PathsFilter} on the primary. (The resource id is `sys/replication/performance/secondary`.) */
   clusterId: output<string>(),
   /** The id its token was issued for. */
@@ -71,13 +71,10 @@ export type PerformanceSecondaryState = StateOf<typeof performanceSecondaryField
 
 const secondarySet = fieldSet(performanceSecondaryFields);
 
-/** Lets the resource be created only. */
-const NEVER_SENT = ["acknowledgeDataWipe"];
-
 /** The inputs sent beside the token: a change of one alone cannot be sent (a token is single-use). */
-const SENT_WITH_TOKEN = secondarySet.inputs.filter((k) => !NEVER_SENT.includes(k) && !secondarySet.secrets.includes(k));
+const SENT_WITH_TOKEN = secondarySet.inputs.filter((k) => !(secondarySet.fields as Fields)[k]!.flags.notInBody && !secondarySet.secrets.includes(k));
 
-const connectBody = (p: PerformanceSecondaryState) => sentBody(secondarySet, p, NEVER_SENT);
+const connectBody = (p: PerformanceSecondaryState) => sentBody(secondarySet, p);
 
 // Not reported by the service: the program's values and the count of tokens sent are kept.
 const fromStatus = (s: ReplicationStatus, p: PerformanceSecondaryState) => (s.mode === "secondary" ? withStatus(secondarySet, s, p) : undefined);
@@ -118,6 +115,7 @@ const NOT_FOLLOWED = "the secondary's status shows no change; if the token was u
 
 export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
   kind: "secrets:ReplicationPerformanceSecondary",
+  routes: { enable: R.secondary.enable, status: R.status.read, updatePrimary: R.secondary.updatePrimary, promote: R.secondary.promote, disable: R.secondary.disable },
   discover: { none: "activating a secondary wipes its data: an active secondary is left out, so that no program of the import can activate it again" },
   risk: {
     created: "activating the secondary wipes every mount and object the cluster held",
@@ -203,7 +201,6 @@ const updatePrimaryFieldsOwn = {
   updatePrimaryAddrs: field(() => z.array(text().min(1, "must not be empty"), { error: "must be a list of cluster addresses" }), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const updatePrimaryFields: Pick<typeof performanceSecondaryFields, "primaryApiAddr" | "caFile" | "caPath"> & typeof updatePrimaryFieldsOwn = { ...pick(performanceSecondaryFields, "primaryApiAddr", "caFile", "caPath"), ...updatePrimaryFieldsOwn };
 
 /** Arguments of {@link updatePrimary}: `token` or `updatePrimaryAddrs`, not both. */
@@ -229,10 +226,10 @@ const promoteFn = actingFunction<PromoteSecondaryArgs>({ name: "promoteSecondary
  * without `force` also when it may lack writes of its primary. Other secondaries need new tokens
  * from it. No request during preview. Resolves to the cluster's status after the promotion.
  */
-export const promoteSecondary: (args?: PromoteSecondaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).promise;
+export const promoteSecondary = forms(promoteFn, { argsOptional: true }).promise;
 
 /** Output form of {@link promoteSecondary}: unknown during preview. */
-export const promoteSecondaryOutput: (args?: ArgsOf<typeof promoteFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(promoteFn, { argsOptional: true }).output;
+export const promoteSecondaryOutput = forms(promoteFn, { argsOptional: true }).output;
 
 const updatePrimarySet = fieldSet(updatePrimaryFields, {
   refine(v, ctx) {
@@ -261,10 +258,10 @@ const updateFn = actingFunction<UpdatePrimaryArgs>({
  * was disabled and enabled again leads a new set: joining it needs a wipe (a new PerformanceSecondary).
  * No request during preview. Resolves to the secondary's status afterwards.
  */
-export const updatePrimary: (args: UpdatePrimaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(updateFn).promise;
+export const updatePrimary = forms(updateFn).promise;
 
 /** Output form of {@link updatePrimary}: unknown during preview. */
-export const updatePrimaryOutput: (args: ArgsOf<typeof updatePrimaryFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(updateFn).output;
+export const updatePrimaryOutput = forms(updateFn).output;
 
 const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
   name: "generateSecondaryPublicKey",
@@ -284,7 +281,7 @@ const keyFn: FunctionDefinition<Record<string, never>, SecondaryPublicKey> = {
  * whose credentials are then encrypted to it. The first call makes the key (so it acts); later
  * calls return the same key until the cluster's secondary is disabled. No request during preview.
  */
-export const generateSecondaryPublicKey: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<SecondaryPublicKey> = forms(keyFn, { argsOptional: true }).promise;
+export const generateSecondaryPublicKey = forms(keyFn, { argsOptional: true }).promise;
 
 /** Output form of {@link generateSecondaryPublicKey}: unknown during preview. */
-export const generateSecondaryPublicKeyOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<SecondaryPublicKey> = forms(keyFn, { argsOptional: true }).output;
+export const generateSecondaryPublicKeyOutput = forms(keyFn, { argsOptional: true }).output;

@@ -7,12 +7,11 @@ import { z } from "zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
-import type { SvcInvokeOptions, SvcInvokeOutputOptions } from "../../core/fn";
 import { forms } from "../../core/forms";
 import { registration, SvcResource } from "../../core/resource";
 import { isUnknown } from "../../core/unknown";
 import { duration } from "../duration";
-import { actingFunction, type ReplicationStatus } from "./status";
+import { actingFunction } from "./status";
 import { REPLICATION_ROUTES as R } from "./routes";
 
 /** A secondary id: an opaque name, unique on its primary. @internal */
@@ -48,6 +47,7 @@ export type SecondaryTokenState = StateOf<typeof secondaryTokenFields>;
 
 export const secondaryTokenDefinition: ResourceDefinition<SecondaryTokenState, SecondaryTokenState> = {
   kind: "secrets:ReplicationSecondaryToken",
+  routes: { create: R.secondaryToken.create, revoke: R.secondaryToken.revoke },
   discover: { none: "a secondary token is used once, by the activation it was made for, and cannot be read back" },
   unreadable: "a secondary token is issued once, to the stack that asks for it, and the service keeps nothing of it to read",
   ...fieldSet(secondaryTokenFields),
@@ -111,7 +111,7 @@ const revokeFn = actingFunction<RevokeSecondaryArgs>({ name: "revokeSecondary", 
  * Revokes a secondary on the primary of the connection: it is disconnected at once, until it is
  * given a new token (update-primary). No request during preview. Resolves to the primary's status.
  */
-export const revokeSecondary: (args: RevokeSecondaryArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(revokeFn).promise;
+export const revokeSecondary = forms(revokeFn).promise;
 
 /** Output form of {@link revokeSecondary}: unknown during preview. */
-export const revokeSecondaryOutput: (args: ArgsOf<typeof revokeFields>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(revokeFn).output;
+export const revokeSecondaryOutput = forms(revokeFn).output;

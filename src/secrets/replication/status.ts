@@ -2,25 +2,17 @@
  * Replication status: `GET /sys/replication/performance/status`, the one replication endpoint that
  * needs no token. Also the read of every replication resource, and what the acting functions return.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { isAmbiguous } from "../../http";
 import { PartialFailure, type Context, type Props } from "../../core/definition";
-import { type FunctionDefinition, type InputsOf, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../core/fn";
-import { fieldSet, output, type Field, type Fields, type FieldSet, type ReadOf } from "../../core/fields";
+import { type FunctionDefinition } from "../../core/fn";
+import { fieldSet, nested, output, reportedText, type Field, type FieldSet, type ReadOf } from "../../core/fields";
 import { forms } from "../../core/forms";
 import { dataOf } from "../envelope";
 import { REPLICATION_ROUTES as R } from "./routes";
 
-const text = () => output<string>({ default: "", decode: (v) => (typeof v === "string" ? v : "") });
+const text = reportedText;
 const count = () => output<number>({ default: 0, decode: Number });
 const texts = () => output<string[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(String) : []) });
-
-/** A list of objects each read with its own record (a blank object for an entry that is none). */
-function records<R extends Fields>(fields: R) {
-  const set = fieldSet(fields);
-  const one = (v: unknown) => set.decode(v !== null && typeof v === "object" ? v as Record<string, unknown> : {}, {}) as ReadOf<R>;
-  return output<ReadOf<R>[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(one) : []) });
-}
 
 // What a status says of the cluster at the other end of a replication connection, from either end.
 const peerFields = {
@@ -65,7 +57,7 @@ const statusFields = {
   /** Primary: ids of its activated secondaries. */
   knownSecondaries: texts(),
   /** Primary: its secondaries and their connections. */
-  secondaries: records(secondaryInfoFields) as Field<ReplicationSecondaryInfo[], "output">,
+  secondaries: nested(secondaryInfoFields, { list: true }) as Field<ReplicationSecondaryInfo[], "output">,
   /** Primary: the last write-ahead-log index. */
   lastWal: count(),
   /** Hash of the replicated storage; equal on a primary and an unfiltered, caught-up secondary. */
@@ -79,7 +71,7 @@ const statusFields = {
   /** Secondary: the last WAL index streamed from the primary. */
   lastRemoteWal: count(),
   /** Secondary: its primary and the connection to it. */
-  primaries: records(primaryInfoFields) as Field<ReplicationPrimaryInfo[], "output">,
+  primaries: nested(primaryInfoFields, { list: true }) as Field<ReplicationPrimaryInfo[], "output">,
   /** Secondary: the `id` it activated with ("" when no primary is known). */
   secondaryId: text(),
 };
@@ -152,12 +144,12 @@ export function withStatus<S extends Props>(set: FieldSet, s: ReplicationStatus,
 }
 
 /**
- * The body of a replication request from a record's fields: the inputs given, but those in
- * `neverSent` (they steer the resource only), and no empty text or list (the service would take
+ * The body of a replication request from a record's fields: the inputs given, but those never sent
+ * (`notInBody`: they steer the resource only), and no empty text or list (the service would take
  * `""` as a value).
  */
-export function sentBody(set: FieldSet, p: Props, neverSent: readonly string[] = []): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(set.body(p, neverSent)).filter(([, v]) => v !== "" && !(Array.isArray(v) && v.length === 0)));
+export function sentBody(set: FieldSet, p: Props): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(set.body(p)).filter(([, v]) => v !== "" && !(Array.isArray(v) && v.length === 0)));
 }
 
 /**
@@ -191,7 +183,7 @@ const statusFn: FunctionDefinition<Record<string, never>, ReplicationStatus> = {
  * connection with only a `url` (or `svc:secretsUrl` alone) is enough. Fields of the other modes
  * (a primary's secondaries, a secondary's primaries) are empty.
  */
-export const getReplicationStatus: (args?: Record<string, never>, opts?: SvcInvokeOptions<"secrets">) => Promise<ReplicationStatus> = forms(statusFn, { argsOptional: true }).promise;
+export const getReplicationStatus = forms(statusFn, { argsOptional: true }).promise;
 
 /** Output form of {@link getReplicationStatus}. */
-export const getReplicationStatusOutput: (args?: InputsOf<Record<string, never>>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ReplicationStatus> = forms(statusFn, { argsOptional: true }).output;
+export const getReplicationStatusOutput = forms(statusFn, { argsOptional: true }).output;

@@ -31,7 +31,6 @@ const fpeTransformationFieldsOwn = {
   allowedRoles: field(names, { set: true, default: [] as string[] }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const fpeTransformationFields: typeof transformationKeys & typeof fpeTransformationFieldsOwn = { ...transformationKeys, ...fpeTransformationFieldsOwn };
 
 const fpeSet = fieldSet(fpeTransformationFields);

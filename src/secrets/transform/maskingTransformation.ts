@@ -24,7 +24,6 @@ const maskingTransformationFieldsOwn = {
   allowedRoles: field(names, { set: true, default: [] as string[] }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const maskingTransformationFields: typeof transformationKeys & typeof maskingTransformationFieldsOwn = { ...transformationKeys, ...maskingTransformationFieldsOwn };
 
 const maskingSet = fieldSet(maskingTransformationFields);

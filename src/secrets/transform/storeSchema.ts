@@ -78,6 +78,8 @@ async function run(ctx: Parameters<ResourceDefinition["create"]>[0], p: StoreSch
 
 export const storeSchemaDefinition: ResourceDefinition<StoreSchemaState, StoreSchemaState> = {
   kind: "secrets:TransformStoreSchema",
+  // Written only (the service has no read of it); the store is read to tell a schema gone with its store.
+  routes: { write: TRANSFORM_ROUTES.store.schema, store: TRANSFORM_ROUTES.store.read },
   path: { route: TRANSFORM_ROUTES.store.schema, inputs: { name: "store" } },
   discover: { none: "the service keeps no schema object to read: a StoreSchema only creates the tables in the store's database, so declare one where Pulumi should create them" },
   unreadable: "the service keeps no schema object to read: a StoreSchema only creates the tables in the store's database",

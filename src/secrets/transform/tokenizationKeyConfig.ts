@@ -56,6 +56,7 @@ async function configure(ctx: Context, p: TokenizationKeyConfigState): Promise<v
 
 export const tokenizationKeyConfigDefinition: ResourceDefinition<TokenizationKeyConfigState, TokenizationKeyConfigState> = {
   kind: "secrets:TransformTokenizationKeyConfig",
+  routes: { read: TRANSFORM_ROUTES.tokenizationKey.read, config: TRANSFORM_ROUTES.tokenizationKey.config, rotate: TRANSFORM_ROUTES.tokenizationKey.rotate, list: TRANSFORM_ROUTES.tokenizationKey.list },
   path: { route: TRANSFORM_ROUTES.tokenizationKey.read, inputs: { name: "transformation" } },
   discover: { list: TRANSFORM_ROUTES.tokenizationKey.list },
   ...keyConfigSet,

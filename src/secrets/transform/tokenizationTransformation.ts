@@ -37,7 +37,6 @@ const tokenizationTransformationFieldsOwn = {
   }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const tokenizationTransformationFields: typeof transformationKeys & typeof tokenizationTransformationFieldsOwn = { ...transformationKeys, ...tokenizationTransformationFieldsOwn };
 
 /** A tokenization transformation as the provider sees it (property names of the resource). */

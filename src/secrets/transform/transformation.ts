@@ -25,7 +25,6 @@ const transformationFieldsOwn = {
   allowedRoles: field(names, { set: true, default: [] as string[] }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 export const transformationFields: typeof transformationKeys & typeof transformationFieldsOwn = { ...transformationKeys, ...transformationFieldsOwn };
 
 const transformationSet = fieldSet(transformationFields);

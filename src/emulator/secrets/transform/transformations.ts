@@ -57,33 +57,36 @@ async function write(ctx: SecretsContext, b: Body, name: string, previous: Trans
     // Only the first character counts.
     t.masking_character = [...mask][0] ?? "*";
   }
-  if (type === "tokenization") {
-    t.mapping_mode = generic ? "default" : oneOf(b, "mapping_mode", MAPPING_MODES, previous?.mapping_mode ?? "default");
-    t.max_ttl = durationSeconds(b.max_ttl, "max_ttl");
-    t.stores = generic ? ["builtin/internal"] : strList(b, "stores", true) ?? previous?.stores ?? ["builtin/internal"];
-    if (t.stores.length === 0) problems.push("stores must name at least one store");
-    for (const s of t.stores) {
-      const store = storeOf(ctx, s);
-      if (!store) problems.push(`store "${s}" does not exist`);
-      else if (!store.supported_transformations.includes("tokenization")) problems.push(`store "${s}" does not support tokenization`);
-    }
-    if (previous && previous.mapping_mode !== t.mapping_mode) {
-      problems.push(`mapping_mode cannot change (${previous.mapping_mode} → ${t.mapping_mode}); delete the transformation and create it again`);
-    }
-    if (previous && previous.stores.join(",") !== t.stores.join(",")) {
-      problems.push(`stores cannot change (${previous.stores.join(", ")} → ${t.stores.join(", ")}); delete the transformation and create it again`);
-    }
-    if (problems.length === 0) {
-      if (previous) t.ring = previous.ring;
-      else {
-        // A SQL store may already hold this transformation's keys (an emulator restarted without state).
-        const backend = backendFor(ctx, name, t);
-        if (!(await backend.ring())) await backend.saveRing(newRing());
-      }
-    }
-  }
+  if (type === "tokenization") await tokenization(ctx, b, name, previous, t, generic, problems);
   if (problems.length > 0) bad(...problems);
   return t;
+}
+
+/** A tokenization's mapping mode, lifetime and stores (none of which may change), and its key ring. */
+async function tokenization(ctx: SecretsContext, b: Body, name: string, previous: Transformation | undefined, t: Transformation, generic: boolean, problems: string[]): Promise<void> {
+  t.mapping_mode = generic ? "default" : oneOf(b, "mapping_mode", MAPPING_MODES, previous?.mapping_mode ?? "default");
+  t.max_ttl = durationSeconds(b.max_ttl, "max_ttl");
+  t.stores = generic ? ["builtin/internal"] : strList(b, "stores", true) ?? previous?.stores ?? ["builtin/internal"];
+  if (t.stores.length === 0) problems.push("stores must name at least one store");
+  for (const s of t.stores) {
+    const store = storeOf(ctx, s);
+    if (!store) problems.push(`store "${s}" does not exist`);
+    else if (!store.supported_transformations.includes("tokenization")) problems.push(`store "${s}" does not support tokenization`);
+  }
+  if (previous && previous.mapping_mode !== t.mapping_mode) {
+    problems.push(`mapping_mode cannot change (${previous.mapping_mode} → ${t.mapping_mode}); delete the transformation and create it again`);
+  }
+  if (previous && previous.stores.join(",") !== t.stores.join(",")) {
+    problems.push(`stores cannot change (${previous.stores.join(", ")} → ${t.stores.join(", ")}); delete the transformation and create it again`);
+  }
+  if (problems.length === 0) {
+    if (previous) t.ring = previous.ring;
+    else {
+      // A SQL store may already hold this transformation's keys (an emulator restarted without state).
+      const backend = backendFor(ctx, name, t);
+      if (!(await backend.ring())) await backend.saveRing(newRing());
+    }
+  }
 }
 
 export function present(t: Transformation): Record<string, unknown> {

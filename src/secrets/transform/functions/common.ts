@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
 import { field } from "../../../core/fields";
@@ -28,9 +27,6 @@ export const readableName = () =>
     const problem = segmentProblem(v.startsWith("builtin/") ? v.slice("builtin/".length) : v);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
-
-/** Inputs of an Output form: every argument may be an Input. */
-export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 /** `retry: "safe"` for calls that change nothing (decode, validate, ...), which the client may then repeat. */
 export async function post(ctx: Context, route: string, params: Record<string, string>, body: unknown, retry?: "safe"): Promise<Record<string, unknown>> {

@@ -1,14 +1,17 @@
 /** Reads and lists of the engine's objects, and tokenization key actions. */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
+import type { FunctionDefinition } from "../../../core/fn";
 import { forms } from "../../../core/forms";
 import { dataOf } from "../../envelope";
 import { listNames, type NameList } from "../../pathObject";
 import { tokenizationKeyConfigFields } from "../tokenizationKeyConfig";
-import { field, fieldSet, output, pick, type FieldSet, type Fields, type InfoOf, type PlainArgsOf, type ReadOf } from "../../../core/fields";
-import { mountArg, mountOf, objectName, post, readableName, type Inputs } from "./common";
+import { asText, field, fieldSet, output, pick, reported, type FieldSet, type Fields, type InfoOf, type PlainArgsOf, type ReadOf, type ReportedFields } from "../../../core/fields";
+import { roleFields } from "../role";
+import { storeFields } from "../store";
+import { transformationFields } from "../transformation";
+import { tokenizationTransformationFields } from "../tokenizationTransformation";
+import { mountArg, mountOf, objectName, post, readableName } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
 const refFieldsOwn = {
@@ -16,7 +19,6 @@ const refFieldsOwn = {
   name: field(readableName),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const refFields: typeof mountArg & typeof refFieldsOwn = { ...mountArg, ...refFieldsOwn };
 
 /** Which object to read. */
@@ -30,7 +32,6 @@ const listRolesFieldsOwn = {
   filter: field(() => z.string().min(1), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const listRolesFields: typeof mountArg & typeof listRolesFieldsOwn = { ...mountArg, ...listRolesFieldsOwn };
 
 /** Which mount to list the roles of, and which names. */
@@ -42,7 +43,6 @@ const keyRefFieldsOwn = {
   name: field(objectName),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const keyRefFields: typeof mountArg & typeof keyRefFieldsOwn = { ...mountArg, ...keyRefFieldsOwn };
 
 /** Which tokenization transformation's keys. */
@@ -53,7 +53,6 @@ const trimFieldsOwn = {
   minAvailableVersion: field(() => z.number().int().min(1, "must be 1 or more")),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const trimFields: typeof keyRefFields & typeof trimFieldsOwn = { ...keyRefFields, ...trimFieldsOwn };
 
 /** Which keys to trim, and the oldest version to keep. */
@@ -62,56 +61,37 @@ export type TrimArgs = PlainArgsOf<typeof trimFields>;
 /** Names, sorted; empty when there are none. */
 export type NamesResult = NameList;
 
-const text = () => output<string>({ default: "", decode: String });
-const list = () => output<string[]>({ default: [], decode: (v) => (Array.isArray(v) ? v.map(String) : []) });
+/** How a read reports a name or a type: as text, "" when left out. */
+const text = { default: "", decode: asText };
+/** How a read reports a list of names: as text, empty when left out. */
+const names = { default: [] as string[], decode: (v: unknown) => (Array.isArray(v) ? v.map(String) : []) };
 
-const roleInfoFields = {
-  /** Name of the role, as asked. */
-  name: text(),
-  /** Names of the transformations the role may use, as the service lists them. */
-  transformations: list(),
-};
+const roleInfoRules = { name: text, transformations: names };
+/** A role as `GET /{mount}/role/{name}` reads it: its fields are the Role resource's. */
+const roleInfoFields: ReportedFields<typeof roleFields, typeof roleInfoRules> = reported(roleFields, roleInfoRules);
 
 export interface RoleInfo extends ReadOf<typeof roleInfoFields> {}
 
-const transformationInfoFields = {
-  /** Name of the transformation, as asked. */
-  name: text(),
-  /** `fpe`, `masking` or `tokenization`. */
-  type: text(),
+const transformationInfoRules = { name: text, type: text, tweakSource: text, maskingCharacter: { decode: String }, allowedRoles: names };
+const tokenizationInfoRules = { mappingMode: { decode: String }, stores: { decode: names.decode } };
+const transformationInfoOwn = {
   /** Its templates (one for fpe and masking; empty for tokenization). */
-  templates: list(),
-  /** fpe: `supplied`, `generated` or `internal`; empty for the other types. */
-  tweakSource: text(),
-  /** Roles allowed to encode and decode with it. */
-  allowedRoles: list(),
-  /** masking: the character that replaces each masked character, where the server reads it back. */
-  maskingCharacter: output<string>({ optional: true, decode: String }),
-  /** tokenization: `default` or `exportable`, where the server reads it back. */
-  mappingMode: output<string>({ optional: true, decode: String }),
+  templates: output<string[]>(names),
   /** tokenization: longest life of a token in seconds (0: never expires), where the server reads it back. */
   maxTtl: output<number>({ optional: true, decode: Number }),
-  /** tokenization: the stores holding its tokens (the first is read and written), where the server reads them back. */
-  stores: output<string[]>({ optional: true, decode: (v) => (Array.isArray(v) ? v.map(String) : []) }),
 };
+/** A transformation's fields are those of the resources that write it; a read gives its templates as a list, and its lifetime in seconds. */
+const transformationInfoFields: ReportedFields<typeof transformationFields, typeof transformationInfoRules> & typeof transformationInfoOwn
+  & ReportedFields<typeof tokenizationTransformationFields, typeof tokenizationInfoRules> = {
+    ...reported(transformationFields, transformationInfoRules), ...transformationInfoOwn, ...reported(tokenizationTransformationFields, tokenizationInfoRules),
+  };
 
 /** A transformation as `GET /{mount}/transformation/{name}` reads it; fields a server leaves out are absent. */
 export interface TransformationInfo extends ReadOf<typeof transformationInfoFields> {}
 
-const storeInfoFields = {
-  /** Name of the store, as asked (`builtin/internal` for the engine's own storage). */
-  name: text(),
-  /** Store type: `sql` (empty for the built-in store where the service says none). */
-  type: text(),
-  /** `postgres` or `mysql`, where the server reads it back. */
-  driver: output<string>({ optional: true, decode: String }),
-  /** The connection string with its `{{username}}` and `{{password}}` slots (empty for the built-in store). */
-  connectionString: text(),
-  /** Transformation types that may use the store (`tokenization`). */
-  supportedTransformations: list(),
-  /** Database schema of its tables, where the server reads it back. */
-  schema: output<string>({ optional: true, decode: String }),
-};
+const storeInfoRules = { name: text, type: text, driver: { decode: String }, connectionString: text, supportedTransformations: names, schema: { decode: String } };
+/** A store as the service reads it: the Store resource's fields, never its username or password. */
+const storeInfoFields: ReportedFields<typeof storeFields, typeof storeInfoRules> = reported(storeFields, storeInfoRules);
 
 /** A store as the service reads it: never its username or password. */
 export interface StoreInfo extends ReadOf<typeof storeInfoFields> {}
@@ -121,12 +101,11 @@ const keyInfoFieldsOwn = {
   name: output<string>(),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const keyInfoFields: Pick<typeof tokenizationKeyConfigFields, "latestVersion" | "minAvailableVersion" | "minDecryptionVersion"> & typeof keyInfoFieldsOwn = { ...pick(tokenizationKeyConfigFields, "latestVersion", "minAvailableVersion", "minDecryptionVersion"), ...keyInfoFieldsOwn };
 const keyInfoSet = fieldSet(keyInfoFields);
 
 /** Key versions of a tokenization transformation. */
-export type TokenizationKeyInfo = InfoOf<typeof keyInfoFields>;
+export interface TokenizationKeyInfo extends InfoOf<typeof keyInfoFields> {}
 
 async function get(ctx: Context, route: string, a: RefArgs): Promise<Record<string, unknown>> {
   // Path parameters are encoded, so a built-in's slash goes into the route itself.
@@ -182,53 +161,53 @@ const defs = {
 };
 
 /** A role's transformations. */
-export const getRole: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RoleInfo> = forms(defs.getRole).promise;
+export const getRole = forms(defs.getRole).promise;
 /** Output form of {@link getRole}. */
-export const getRoleOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RoleInfo> = forms(defs.getRole).output;
+export const getRoleOutput = forms(defs.getRole).output;
 /** Role names, optionally matching the `filter` glob. */
-export const listRoles: (args?: ListRolesArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listRoles, { argsOptional: true }).promise;
+export const listRoles = forms(defs.listRoles, { argsOptional: true }).promise;
 /** Output form of {@link listRoles}. */
-export const listRolesOutput: (args?: Inputs<ListRolesArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listRoles, { argsOptional: true }).output;
+export const listRolesOutput = forms(defs.listRoles, { argsOptional: true }).output;
 /** A transformation as the service reads it (`templates` list, `maxTtl` in seconds). */
-export const getTransformation: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TransformationInfo> = forms(defs.getTransformation).promise;
+export const getTransformation = forms(defs.getTransformation).promise;
 /** Output form of {@link getTransformation}. */
-export const getTransformationOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TransformationInfo> = forms(defs.getTransformation).output;
+export const getTransformationOutput = forms(defs.getTransformation).output;
 /** Transformation names. */
-export const listTransformations: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTransformations, { argsOptional: true }).promise;
+export const listTransformations = forms(defs.listTransformations, { argsOptional: true }).promise;
 /** Output form of {@link listTransformations}. */
-export const listTransformationsOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTransformations, { argsOptional: true }).output;
+export const listTransformationsOutput = forms(defs.listTransformations, { argsOptional: true }).output;
 /** A store, `builtin/internal` too (never its credentials). */
-export const getStore: (args: RefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<StoreInfo> = forms(defs.getStore).promise;
+export const getStore = forms(defs.getStore).promise;
 /** Output form of {@link getStore}. */
-export const getStoreOutput: (args: Inputs<RefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<StoreInfo> = forms(defs.getStore).output;
+export const getStoreOutput = forms(defs.getStore).output;
 /** Store names (the built-in store is not listed). */
-export const listStores: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listStores, { argsOptional: true }).promise;
+export const listStores = forms(defs.listStores, { argsOptional: true }).promise;
 /** Output form of {@link listStores}. */
-export const listStoresOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listStores, { argsOptional: true }).output;
+export const listStoresOutput = forms(defs.listStores, { argsOptional: true }).output;
 /** Template names (built-ins are not listed). */
-export const listTemplates: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTemplates, { argsOptional: true }).promise;
+export const listTemplates = forms(defs.listTemplates, { argsOptional: true }).promise;
 /** Output form of {@link listTemplates}. */
-export const listTemplatesOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTemplates, { argsOptional: true }).output;
+export const listTemplatesOutput = forms(defs.listTemplates, { argsOptional: true }).output;
 /** Alphabet names (built-ins are not listed). */
-export const listAlphabets: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listAlphabets, { argsOptional: true }).promise;
+export const listAlphabets = forms(defs.listAlphabets, { argsOptional: true }).promise;
 /** Output form of {@link listAlphabets}. */
-export const listAlphabetsOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listAlphabets, { argsOptional: true }).output;
+export const listAlphabetsOutput = forms(defs.listAlphabets, { argsOptional: true }).output;
 /** Key versions of a tokenization transformation. */
-export const getTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.getTokenizationKey).promise;
+export const getTokenizationKey = forms(defs.getTokenizationKey).promise;
 /** Output form of {@link getTokenizationKey}. */
-export const getTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.getTokenizationKey).output;
+export const getTokenizationKeyOutput = forms(defs.getTokenizationKey).output;
 /** Names of the tokenization transformations (which have keys). */
-export const listTokenizationKeys: (args?: MountArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<NamesResult> = forms(defs.listTokenizationKeys, { argsOptional: true }).promise;
+export const listTokenizationKeys = forms(defs.listTokenizationKeys, { argsOptional: true }).promise;
 /** Output form of {@link listTokenizationKeys}. */
-export const listTokenizationKeysOutput: (args?: Inputs<MountArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<NamesResult> = forms(defs.listTokenizationKeys, { argsOptional: true }).output;
+export const listTokenizationKeysOutput = forms(defs.listTokenizationKeys, { argsOptional: true }).output;
 /**
  * Rotates a tokenization key (new tokens use the new version). Every call rotates: none during
  * preview. Prefer TokenizationKeyConfig's `rotationTrigger` for rotation as part of a deployment.
  */
-export const rotateTokenizationKey: (args: KeyRefArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.rotateTokenizationKey).promise;
+export const rotateTokenizationKey = forms(defs.rotateTokenizationKey).promise;
 /** Output form of {@link rotateTokenizationKey}: unknown during preview. */
-export const rotateTokenizationKeyOutput: (args: Inputs<KeyRefArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.rotateTokenizationKey).output;
+export const rotateTokenizationKeyOutput = forms(defs.rotateTokenizationKey).output;
 /** Deletes key versions below `minAvailableVersion` for good (tokens made with them stop decoding). None during preview. */
-export const trimTokenizationKey: (args: TrimArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizationKeyInfo> = forms(defs.trimTokenizationKey).promise;
+export const trimTokenizationKey = forms(defs.trimTokenizationKey).promise;
 /** Output form of {@link trimTokenizationKey}: unknown during preview. */
-export const trimTokenizationKeyOutput: (args: Inputs<TrimArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizationKeyInfo> = forms(defs.trimTokenizationKey).output;
+export const trimTokenizationKeyOutput = forms(defs.trimTokenizationKey).output;

@@ -7,10 +7,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import { named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions, type SvcInvokeOutputOptions } from "../../../core/fn";
+import { named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions } from "../../../core/fn";
+import type { Service } from "../../../http";
 import { forms } from "../../../core/forms";
 import { field, output, registerSecrets, type PlainArgsOf, type ResultOf } from "../../../core/fields";
-import { mountArg, mountOf, objectName, post, type Inputs } from "./common";
+import { mountArg, mountOf, objectName, post } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
 /** The tokenization state routes: `TRANSFORM_ROUTES.tokenState`, under the name the package has always exported. */
@@ -23,7 +24,6 @@ const pagedFieldsOwn = {
   limit: field(() => z.number().int("must be a whole number").min(1, "must be 1 or more"), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const pagedFields: typeof mountArg & typeof pagedFieldsOwn = { ...mountArg, ...pagedFieldsOwn };
 
 /** Which transformation to page through, and how many values per request. */
@@ -42,7 +42,6 @@ const restoreFieldsOwn = {
   chunkSize: field(() => z.number().int().min(1).max(100_000), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const restoreFields: typeof mountArg & typeof restoreFieldsOwn = { ...mountArg, ...restoreFieldsOwn };
 
 /** What to restore, and where. */
@@ -128,7 +127,7 @@ const restoreDef: FunctionDefinition<RestoreArgs, RestoreResult> = {
   },
 };
 
-async function* namedAfter<T>(def: FunctionDefinition<unknown, unknown>, it: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
+async function* namedAfter<T>(def: FunctionDefinition<unknown, unknown, Service>, it: AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
   try {
     yield* it;
   } catch (e) {
@@ -141,7 +140,7 @@ async function* namedAfter<T>(def: FunctionDefinition<unknown, unknown>, it: Asy
  * come at the call (bad arguments, missing settings: before any request) or from a page's request.
  */
 function iterate<A, T>(def: FunctionDefinition<A, unknown>, make: () => AsyncGenerator<T, void, undefined>): AsyncGenerator<T, void, undefined> {
-  const d = def as FunctionDefinition<unknown, unknown>;
+  const d = def as FunctionDefinition<unknown, unknown, Service>;
   try {
     return namedAfter(d, make());
   } catch (e) {
@@ -164,9 +163,9 @@ export function snapshotTokenization(args: PagedArgs, opts?: SvcInvokeOptions<"s
 }
 
 /** Every snapshot value in one array. */
-export const snapshotTokenizationAll: (args: PagedArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<string[]> = forms(snapshotDef).promise;
+export const snapshotTokenizationAll = forms(snapshotDef).promise;
 /** Output form of {@link snapshotTokenizationAll}: secret. */
-export const snapshotTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<string[]> = forms(snapshotDef, { secret: true }).output;
+export const snapshotTokenizationOutput = forms(snapshotDef, { secret: true }).output;
 
 /**
  * Decoded plaintexts and their tokens one at a time (exportable mapping mode only), a page per request.
@@ -176,9 +175,9 @@ export function exportDecodedTokenization(args: PagedArgs, opts?: SvcInvokeOptio
 }
 
 /** Every decoded token in one array. */
-export const exportDecodedTokenizationAll: (args: PagedArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DecodedToken[]> = forms(exportDef).promise;
+export const exportDecodedTokenizationAll = forms(exportDef).promise;
 /** Output form of {@link exportDecodedTokenizationAll}: secret (plaintexts and tokens). */
-export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodedToken[]> = forms(exportDef, { secret: true }).output;
+export const exportDecodedTokenizationOutput = forms(exportDef, { secret: true }).output;
 
 /**
  * Restores snapshot values (an array or any (async) iterable, e.g. {@link snapshotTokenization}) in
@@ -186,6 +185,6 @@ export const exportDecodedTokenizationOutput: (args: Inputs<PagedArgs>, opts?: S
  * taken from: its keys sealed the values, and another transformation refuses them (docs/assumptions.md,
  * item 52). Makes no request during preview (resolves undefined).
  */
-export const restoreTokenization: (args: RestoreArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<RestoreResult> = forms(restoreDef).promise;
+export const restoreTokenization = forms(restoreDef).promise;
 /** Output form of {@link restoreTokenization} with an array of values; unknown during preview. */
-export const restoreTokenizationOutput: (args: RestoreOutputArgs, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<RestoreResult> = forms(restoreDef).output;
+export const restoreTokenizationOutput = forms(restoreDef).output;

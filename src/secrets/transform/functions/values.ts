@@ -2,17 +2,16 @@
  * encode, decode, validate, tokenized and metadata through a role, for one value or a batch. Batches
  * are sent in chunks of `batchSize`; results come back in input order, a failing item with `error`.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Context } from "../../../core/definition";
-import type { FunctionDefinition, SvcInvokeOptions, SvcInvokeOutputOptions } from "../../../core/fn";
+import type { FunctionDefinition } from "../../../core/fn";
 import { forms } from "../../../core/forms";
 import { CROSS_FIELD, crossField, field, fieldSet, lazy, output, registerSecrets, type PlainArgsOf } from "../../../core/fields";
 import type { Schema } from "../../../core/validate";
 import { duration } from "../fields";
 import { isAmbiguous, isSvcError } from "../../../http";
 import { dataOf } from "../../envelope";
-import { mountArg, mountOf, objectName, post, sevenByteTweak, type Inputs } from "./common";
+import { mountArg, mountOf, objectName, post, sevenByteTweak } from "./common";
 import { TRANSFORM_ROUTES } from "../routes";
 
 /** The value operations' routes: `TRANSFORM_ROUTES.value`, under the name the package has always exported. */
@@ -62,7 +61,6 @@ const callFieldsOwn = {
   batchSize: field(() => z.number().int().min(1).max(10_000), { optional: true }),
 };
 
-// Typed by its parts: a record spread from another file loses its fields' docs in the declaration emit.
 const callFields: typeof mountArg & typeof callFieldsOwn = { ...mountArg, ...callFieldsOwn };
 
 /** The arguments of encode, decode, validate, tokenized and metadata: one value, or `batchInput`. */
@@ -291,22 +289,22 @@ const tokenizedF = forms(def<TokenizedResult>("tokenized", false));
 const metadataF = forms(def<MetadataResult>("metadata", false));
 
 /** Encodes a value (or `batchInput`) through a role. Makes no request during preview (resolves undefined). */
-export const encode: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<EncodeResult> = encodeF.promise;
+export const encode = encodeF.promise;
 /** Output form of {@link encode}: secret (encoded values, tokens and tweaks); unknown during preview. */
-export const encodeOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<EncodeResult> = encodeF.output;
+export const encodeOutput = encodeF.output;
 /** Decodes an encoded value or token (or `batchInput`) through a role. */
-export const decode: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<DecodeResult> = decodeF.promise;
+export const decode = decodeF.promise;
 /** Output form of {@link decode}: secret (plaintext). */
-export const decodeOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<DecodeResult> = decodeF.output;
+export const decodeOutput = decodeF.output;
 /** Whether a token is valid and unexpired (tokenization only). */
-export const validate: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<ValidateResult> = validateF.promise;
+export const validate = validateF.promise;
 /** Output form of {@link validate}. */
-export const validateOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<ValidateResult> = validateF.output;
+export const validateOutput = validateF.output;
 /** Whether a valid unexpired token exists for a plaintext (tokenization only); never returns it. */
-export const tokenized: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<TokenizedResult> = tokenizedF.promise;
+export const tokenized = tokenizedF.promise;
 /** Output form of {@link tokenized}. */
-export const tokenizedOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<TokenizedResult> = tokenizedF.output;
+export const tokenizedOutput = tokenizedF.output;
 /** The metadata and expiration of a token (tokenization only). */
-export const metadata: (args: ValueArgs, opts?: SvcInvokeOptions<"secrets">) => Promise<MetadataResult> = metadataF.promise;
+export const metadata = metadataF.promise;
 /** Output form of {@link metadata}. */
-export const metadataOutput: (args: Inputs<ValueArgs>, opts?: SvcInvokeOutputOptions<"secrets">) => pulumi.Output<MetadataResult> = metadataF.output;
+export const metadataOutput = metadataF.output;

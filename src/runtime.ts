@@ -2,14 +2,14 @@
  * The runtime entry (`pulumi-svc/runtime`): what the serialized trampoline requires in the provider
  * host. It dispatches a method call for a kind to the machinery in provider.ts.
  */
-import type { ConfigSource } from "../config";
-import { isSvcError } from "../http/errors";
-import { quietHostLine } from "../http/quiet";
-import { kindDefinition, loadedDefinition } from "../kinds";
-import { dispatch, type Method } from "./connected";
-import type { ResourceDefinition } from "./definition";
-import * as machinery from "./provider";
-import { forEngine, type CheckFailure } from "./validate";
+import type { ConfigSource } from "./core/config";
+import { isSvcError } from "./http/errors";
+import { quietHostLine } from "./http/quiet";
+import { kindDefinition, loadedDefinition } from "./kinds";
+import { dispatch, type Method } from "./core/connected";
+import type { ResourceDefinition } from "./core/definition";
+import * as machinery from "./core/provider";
+import { forEngine, type CheckFailure } from "./core/validate";
 
 let source: ConfigSource | undefined;
 

@@ -3,11 +3,11 @@
  * would be serialized into every resource's state (a dynamic provider is serialized with what it captures), so nothing here is cached across
  * configure() calls except what configure() itself hands over.
  */
-import type { ClientOptions, Service } from "./http";
-import { limitRule } from "./http/limiter";
-import { markExpected } from "./http/quiet";
-import { redact, registerOwnWords } from "./http/redact";
-import { nearest } from "./core/validate";
+import type { ClientOptions, Service } from "../http";
+import { limitRule } from "../http/limiter";
+import { markExpected } from "../http/quiet";
+import { redact, registerOwnWords } from "../http/redact";
+import { nearest } from "./validate";
 
 /** One setting: its stack config key, its environment variable, and what it is for. */
 interface Setting {
