@@ -179,7 +179,7 @@ export function reportedText(): Field<string, "output"> {
   return output<string>({ default: "", decode: asText });
 }
 
-/** @internal What a reported text reads: a text as it is, anything else as "". */
+/** What a reported text reads (not internal: the declarations of the read kinds name it): a text as it is, anything else as "". */
 export function asText(v: unknown): string {
   return typeof v === "string" ? v : "";
 }

@@ -67,37 +67,30 @@ export async function installEngine(pulumi: typeof pulumiTypes, pulumiDir: strin
   );
   const monitor = pulumi.runtime.getMonitor() as unknown as MockMonitor;
 
-  monitor.registerResource = (req, cb) => {
-    const reg = toRegistration(monitor, req);
-    deployment.register(reg).then(
-      (res) => {
-        const resp = new resproto.RegisterResourceResponse();
-        resp.setUrn(res.urn);
-        resp.setId(res.id);
-        resp.setObject(struct.Struct.fromJavaScript(res.outputs as Parameters<typeof Struct.fromJavaScript>[0]));
-        cb(null, resp);
-      },
-      (err: Error) => {
-        if (!opts.holdFailed) cb(err);
-      },
-    );
+  // Each call is answered with what `build` makes of its result, or its error (held back with holdFailed).
+  const answer = <T, R>(pending: Promise<T>, build: (res: T) => R, cb: (err: Error | null, resp?: R) => void) => {
+    pending.then((res) => cb(null, build(res)), (err: Error) => {
+      if (!opts.holdFailed) cb(err);
+    });
   };
+  const object = (outputs: unknown) => struct.Struct.fromJavaScript(outputs as Parameters<typeof Struct.fromJavaScript>[0]);
+
+  monitor.registerResource = (req, cb) => answer(deployment.register(toRegistration(monitor, req)), (res) => {
+    const resp = new resproto.RegisterResourceResponse();
+    resp.setUrn(res.urn);
+    resp.setId(res.id);
+    resp.setObject(object(res.outputs));
+    return resp;
+  }, cb);
 
   // A read resource (`get`, `id` in the resource options): the engine reads the object on every
   // preview and up, records it as external and answers with what the read returned.
-  monitor.readResource = (req, cb) => {
-    deployment.read(toRead(monitor, req)).then(
-      (res) => {
-        const resp = new resproto.ReadResourceResponse();
-        resp.setUrn(res.urn);
-        resp.setProperties(struct.Struct.fromJavaScript(res.outputs as Parameters<typeof Struct.fromJavaScript>[0]));
-        cb(null, resp);
-      },
-      (err: Error) => {
-        if (!opts.holdFailed) cb(err);
-      },
-    );
-  };
+  monitor.readResource = (req, cb) => answer(deployment.read(toRead(monitor, req)), (res) => {
+    const resp = new resproto.ReadResourceResponse();
+    resp.setUrn(res.urn);
+    resp.setProperties(object(res.outputs));
+    return resp;
+  }, cb);
 
   monitor.registerResourceOutputs = (req, cb) => {
     deployment.setOutputs(req.getUrn(), (req.getOutputs()?.toJavaScript() ?? {}) as PropertyMap);
@@ -105,12 +98,14 @@ export async function installEngine(pulumi: typeof pulumiTypes, pulumiDir: strin
   };
 }
 
+/** Who a request names: its URN, type, name and parent, alike in a registration and a read. */
+function named(monitor: MockMonitor, req: { getParent(): string; getType(): string; getName(): string }) {
+  return { urn: monitor.newUrn(req.getParent(), req.getType(), req.getName()), type: req.getType(), name: req.getName(), parent: req.getParent() };
+}
+
 function toRegistration(monitor: MockMonitor, req: resprotoTypes.RegisterResourceRequest): Registration {
   const reg: Registration = {
-    urn: monitor.newUrn(req.getParent(), req.getType(), req.getName()),
-    type: req.getType(),
-    name: req.getName(),
-    parent: req.getParent(),
+    ...named(monitor, req),
     custom: req.getCustom(),
     object: (req.getObject()?.toJavaScript() ?? {}) as PropertyMap,
     dependencies: req.getDependenciesList(),
@@ -129,10 +124,7 @@ function toRegistration(monitor: MockMonitor, req: resprotoTypes.RegisterResourc
 /** What a ReadResourceRequest asks: the object's id and the program's inputs. */
 function toRead(monitor: MockMonitor, req: resprotoTypes.ReadResourceRequest): ReadRegistration {
   return {
-    urn: monitor.newUrn(req.getParent(), req.getType(), req.getName()),
-    type: req.getType(),
-    name: req.getName(),
-    parent: req.getParent(),
+    ...named(monitor, req),
     id: req.getId(),
     object: (req.getProperties()?.toJavaScript() ?? {}) as PropertyMap,
     dependencies: req.getDependenciesList(),

@@ -83,12 +83,15 @@ const runPayloadFields = {
 /** Generic run notification (`payload_version` 1). */
 export interface RunNotificationPayload extends PlainArgsOf<typeof runPayloadFields> {}
 
+/** A member a verification carries as null: it is about no run. */
+const noRun = field(none);
+
 const verificationNotificationFields = {
   message: field(str),
   trigger: field(() => z.literal("verification")),
-  run_status: field(none),
-  run_updated_at: field(none),
-  run_updated_by: field(none),
+  run_status: noRun,
+  run_updated_at: noRun,
+  run_updated_by: noRun,
 };
 
 /** The one element of a verification's `notifications`: a notification with no run. */
@@ -97,11 +100,11 @@ export interface VerificationNotification extends PlainArgsOf<typeof verificatio
 const verificationPayloadFields = {
   payload_version: field(version(1)),
   notification_configuration_id: field(text),
-  run_url: field(none),
-  run_id: field(none),
-  run_message: field(none),
-  run_created_at: field(none),
-  run_created_by: field(none),
+  run_url: noRun,
+  run_id: noRun,
+  run_message: noRun,
+  run_created_at: noRun,
+  run_created_by: noRun,
   workspace_id: field(text),
   workspace_name: field(() => str().nullable()),
   organization_name: field(() => str().nullable()),

@@ -143,6 +143,51 @@ export async function rotateOnce(ctx: Context, routes: { read: string; rotate: s
   }
 }
 
+/** How an object written by an upsert at its path is written and read (see upserted). */
+export interface Upsert<S extends Props> {
+  /** The route that reads it; its path is the object's id. */
+  read: string;
+  /** The request method of its write, as a refusal names it. */
+  method: string;
+  /** What it is, as a refusal names it (`KMS provider`). */
+  what?: string;
+  params(p: S): Record<string, string>;
+  write(ctx: Context, p: S): Promise<unknown>;
+  readBack(ctx: Context, p: S): Promise<S | undefined>;
+  /** The object at the path, when the read route does not tell alone (a built-in plugin is none). */
+  existing?(ctx: Context, p: S): Promise<Record<string, unknown> | undefined>;
+  /** Why the object found at the path cannot be taken over with these inputs (`adopt` with another type). */
+  refuse?(existing: Record<string, unknown>, p: S, id: string): Error | undefined;
+}
+
+/**
+ * The create and update of an object written by an upsert at its path. A create refuses an object
+ * already there unless `adopt` is set (and `refuse` has no objection), writes it (a lost response
+ * is read back: writeNew) and reads it back; an update writes and reads back. A failure after the
+ * write keeps the object in state (readBack).
+ */
+export function upserted<S extends Props & { adopt?: boolean }>(how: Upsert<S>): Pick<ResourceDefinition<S, S>, "create" | "update"> {
+  return {
+    async create(ctx, inputs) {
+      const params = how.params(inputs);
+      const id = pathOf(how.read, params);
+      // Adopting, a plain upsert has nothing to check; one with its own reading or objections reads first.
+      if (!inputs.adopt || how.refuse || how.existing) {
+        const existing = how.existing ? await how.existing(ctx, inputs) : await fetchData(ctx, how.read, params);
+        if (existing && !inputs.adopt) throw alreadyExists(how.method, id, how.what);
+        const refused = existing ? how.refuse?.(existing, inputs, id) : undefined;
+        if (refused) throw refused;
+      }
+      await writeNew(ctx, () => how.write(ctx, inputs), how.read, params);
+      return { id, outs: await readBack(id, inputs, () => how.readBack(ctx, inputs)) };
+    },
+    async update(ctx, id, _olds, news) {
+      await how.write(ctx, news);
+      return readBack(id, news, () => how.readBack(ctx, news));
+    },
+  };
+}
+
 export function pathObject<In extends Props & { adopt?: boolean }, Out extends Props>(
   given: PathObjectSpec<In, Out>,
 ): ResourceDefinition<In, Out> {
@@ -156,27 +201,19 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
   const { fields: _fields, ...rest } = given;
   const spec = { ...(set ? { ...withoutBuilders(set), ...derived } : {}), ...rest } as Omit<PathObjectSpec<In, Out>, "fields"> &
     typeof derived & { schema(): Schema; outputs: string[]; fields?: Fields };
-  const write = async (ctx: Context, inputs: In) => {
-    await ctx.client("secrets").request({ route: spec.routes.write, params: spec.params(inputs), body: spec.body(inputs), retry: "safe" });
-  };
-  const readOutputs = (ctx: Context, id: string, inputs: In): Promise<Out> =>
-    readBack(id, inputs, () => readDecoded(ctx, spec.routes.read, spec.params(inputs), (data) => spec.fromData(data, inputs)));
+  const read = (ctx: Context, p: In | Out) => readDecoded(ctx, spec.routes.read, spec.params(p), (data) => spec.fromData(data, p));
+  // In and Out are the same state for every path object (a create's outputs are its inputs read back).
+  const writes = upserted<In>({
+    read: spec.routes.read, method: "POST", params: spec.params,
+    write: (ctx, inputs) => ctx.client("secrets").request({ route: spec.routes.write, params: spec.params(inputs), body: spec.body(inputs), retry: "safe" }),
+    readBack: read as (ctx: Context, p: In) => Promise<In | undefined>,
+  }) as unknown as Pick<ResourceDefinition<In, Out>, "create" | "update">;
   return {
     ...(spec as Omit<typeof spec, "params" | "body" | "fromData">),
     path: spec.path ?? { route: spec.routes.read },
     discover: spec.discover ?? { list: spec.routes.list },
-    async create(ctx, inputs) {
-      const params = spec.params(inputs);
-      const id = pathOf(spec.routes.read, params);
-      if (!inputs.adopt && (await fetchData(ctx, spec.routes.read, params))) throw alreadyExists("POST", id);
-      await writeNew(ctx, () => write(ctx, inputs), spec.routes.read, params);
-      return { id, outs: await readOutputs(ctx, id, inputs) };
-    },
-    read: (ctx, _id, props) => readDecoded(ctx, spec.routes.read, spec.params(props), (data) => spec.fromData(data, props)),
-    async update(ctx, id, _olds, news) {
-      await write(ctx, news);
-      return readOutputs(ctx, id, news);
-    },
+    ...writes,
+    read: (ctx, _id, props) => read(ctx, props),
     async delete(ctx, _id, props) {
       await ctx.client("secrets").request({ route: spec.routes.delete, params: spec.params(props) });
     },

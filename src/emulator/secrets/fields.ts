@@ -1,7 +1,7 @@
 import { parseJson, type Incoming, type Reply } from "../transport/http";
 import type { Handler } from "../transport/router";
 import { dict, isRecord } from "../util";
-import { secretsError } from "./envelope";
+import { dataReply, secretsError } from "./envelope";
 
 /**
  * Readers for write bodies of the secrets service. They throw `BadInput`, and `guarded` turns that
@@ -105,3 +105,11 @@ export function strMap(b: Body, key: string, pairs = false): Record<string, stri
 
 /** The reply for an object that does not exist, as reads of the existing engines answer. */
 export const notFound = (): Reply => secretsError(404);
+
+/** A GET of one object: what `find` finds, as `show` presents it, or 404 when there is none. */
+export function readOne<C, T>(find: (ctx: C, req: Incoming) => T | undefined, show: (found: T, ctx: C) => unknown): Handler<C> {
+  return (ctx, req) => {
+    const found = find(ctx, req);
+    return found ? dataReply(show(found, ctx)) : notFound();
+  };
+}

@@ -12,7 +12,7 @@ import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, pick, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { ConflictError } from "../../http";
 import { adopt, mount, name } from "../fields";
-import { alreadyExists, fetchData, listNames, namesFunction, pathOf, readBack, readDecoded, reportOf, writeNew } from "../pathObject";
+import { listNames, namesFunction, pathOf, readDecoded, reportOf, upserted } from "../pathObject";
 import { DEFAULT_KEYMGMT_MOUNT } from "./key";
 import type { ConnectionArgs } from "../../core/connection";
 import { KEYMGMT_ROUTES } from "./routes";
@@ -104,26 +104,15 @@ export const kmsProviderDefinition: ResourceDefinition<KmsProviderState, KmsProv
   path: { route: KEYMGMT_ROUTES.kmsProvider.read },
   discover: { list: KEYMGMT_ROUTES.kmsProvider.list },
   ...kmsProviderSet,
-  async create(ctx, inputs) {
-    const p = params(inputs);
-    const id = pathOf(KEYMGMT_ROUTES.kmsProvider.read, p);
-    const existing = await fetchData(ctx, KEYMGMT_ROUTES.kmsProvider.read, p);
-    if (existing && !inputs.adopt) {
-      throw alreadyExists("POST", id, "KMS provider");
-    }
-    if (existing && (existing.provider !== inputs.provider || existing.key_collection !== inputs.keyCollection)) {
-      throw new ConflictError({ service: "secrets", method: "POST", path: `/${id}`,
+  ...upserted<KmsProviderState>({
+    read: KEYMGMT_ROUTES.kmsProvider.read, method: "POST", what: "KMS provider", params, write, readBack: readProvider,
+    refuse: (existing, inputs, id) => (existing.provider !== inputs.provider || existing.key_collection !== inputs.keyCollection
+      ? new ConflictError({ service: "secrets", method: "POST", path: `/${id}`,
         messages: [`${id} exists with provider ${String(existing.provider)} and key collection ${String(existing.key_collection)}; ` +
-          `both are immutable, so it cannot be adopted with other values`] });
-    }
-    await writeNew(ctx, () => write(ctx, inputs), KEYMGMT_ROUTES.kmsProvider.read, p);
-    return { id, outs: await readBack(id, inputs, () => readProvider(ctx, inputs)) };
-  },
+          `both are immutable, so it cannot be adopted with other values`] })
+      : undefined),
+  }),
   read: (ctx, _id, props) => readProvider(ctx, props),
-  async update(ctx, id, _olds, news) {
-    await write(ctx, news);
-    return readBack(id, news, () => readProvider(ctx, news));
-  },
   async delete(ctx, _id, props) {
     const p = params(props);
     const keys = await listNames(ctx, KEYMGMT_ROUTES.kmsProvider.keys, p);

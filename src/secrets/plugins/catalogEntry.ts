@@ -15,7 +15,7 @@ import type { Schema } from "../../core/validate";
 import { ForbiddenError, isSvcError, type RequestSpec, type SvcError } from "../../http";
 import { dataOf } from "../envelope";
 import { adopt, name } from "../fields";
-import { alreadyExists, fetchData, listNames, pathOf, readBack, writeNew } from "../pathObject";
+import { fetchData, listNames, upserted } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
 import { PLUGINS_ROUTES } from "./routes";
 
@@ -141,21 +141,11 @@ export const catalogEntryDefinition: ResourceDefinition<CatalogEntryState, Catal
   // Letter case is no difference in a checksum: one spelling in state, whatever the program writes.
   normalize: (p) => (typeof p.sha256 === "string" && !isUnknown(p.sha256) ? { sha256: p.sha256.toLowerCase() } : {}),
   ...catalogEntrySet,
-  async create(ctx, inputs) {
-    const id = pathOf(PLUGINS_ROUTES.catalogEntry.read, params(inputs));
-    const existing = await fetchRegistered(ctx, inputs);
-    if (existing && !inputs.adopt) {
-      throw alreadyExists("PUT", id, "catalog entry");
-    }
-    await writeNew(ctx, () => write(ctx, inputs), PLUGINS_ROUTES.catalogEntry.read, params(inputs));
-    return { id, outs: await readBack(id, inputs, () => readEntry(ctx, inputs)) };
-  },
+  ...upserted<CatalogEntryState>({
+    read: PLUGINS_ROUTES.catalogEntry.read, method: "PUT", what: "catalog entry", params, write, readBack: readEntry, existing: fetchRegistered,
+  }),
   // Only the builtin left (or nothing): the registration this resource made is gone.
   read: (ctx, _id, props) => readEntry(ctx, props),
-  async update(ctx, id, _olds, news) {
-    await write(ctx, news);
-    return readBack(id, news, () => readEntry(ctx, news));
-  },
   async delete(ctx, _id, props) {
     await request(ctx, { route: PLUGINS_ROUTES.catalogEntry.delete, params: params(props) });
   },

@@ -1,9 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registration, SvcResource } from "../../core/resource";
-import type { ResourceDefinition } from "../../core/definition";
 import { adopt, mount } from "../fields";
-import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields";
+import { DEFAULT_TRANSFORM_MOUNT, deletedOnlyUnused, transformName } from "./fields";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { pathObject } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
@@ -41,17 +40,9 @@ const alphabetBase = pathObject<AlphabetState, AlphabetState>({
   routes: TRANSFORM_ROUTES.alphabet,
 });
 
-export const alphabetDefinition: ResourceDefinition<AlphabetState, AlphabetState> = {
-  ...alphabetBase,
-  async delete(ctx, id, props) {
-    const users = await usersOf(ctx, props.mount, TRANSFORM_ROUTES.template.list, TRANSFORM_ROUTES.template.read, (d) => d.alphabet === props.name);
-    if (users.length > 0) {
-      throw inUse("DELETE", TRANSFORM_ROUTES.alphabet.delete, { mount: props.mount, name: props.name }, users.map((t) =>
-        `alphabet ${props.name} is used by template ${t}: change that template's alphabet or delete it first`));
-    }
-    await alphabetBase.delete(ctx, id, props);
-  },
-};
+export const alphabetDefinition = deletedOnlyUnused(alphabetBase, TRANSFORM_ROUTES.alphabet.delete,
+  { list: TRANSFORM_ROUTES.template.list, read: TRANSFORM_ROUTES.template.read, member: "alphabet" },
+  (name, t) => `alphabet ${name} is used by template ${t}: change that template's alphabet or delete it first`);
 
 export type AlphabetArgs = ArgsOf<typeof alphabetFields> & ConnectionArgs<"secrets">;
 

@@ -1,6 +1,6 @@
 /** Field rules shared by the transform engine's objects. */
 import { z } from "zod";
-import type { Context } from "../../core/definition";
+import type { Context, Props, ResourceDefinition } from "../../core/definition";
 import { ConflictError } from "../../http/errors";
 import { name } from "../fields";
 
@@ -36,4 +36,31 @@ export async function usersOf(ctx: Context, mount: string, list: string, read: s
     if (data && uses(data)) out.push(n);
   }
   return out;
+}
+
+/** The engine's objects that may use another: those under `list`, read with `read`, whose `member` names it (or lists it). */
+export interface UsedIn {
+  list: string;
+  read: string;
+  member: string;
+}
+
+/**
+ * `base` with a delete that refuses, naming each user and what to do (`why`), while an object of
+ * the engine uses the one deleted: the service would delete it and strand what uses it.
+ */
+export function deletedOnlyUnused<P extends Props & { mount: string; name: string }>(base: ResourceDefinition<P, P>, deleteRoute: string, used: UsedIn,
+  why: (name: string, user: string) => string): ResourceDefinition<P, P> {
+  return {
+    ...base,
+    async delete(ctx, id, props) {
+      const names = (d: Record<string, unknown>) => {
+        const v = d[used.member];
+        return v === props.name || (Array.isArray(v) && v.includes(props.name));
+      };
+      const users = await usersOf(ctx, props.mount, used.list, used.read, names);
+      if (users.length > 0) throw inUse("DELETE", deleteRoute, { mount: props.mount, name: props.name }, users.map((u) => why(props.name, u)));
+      await base.delete(ctx, id, props);
+    },
+  };
 }

@@ -3,9 +3,8 @@ import { z } from "zod";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
-import { firstTemplate, transformationKeys, transformationObject, TWEAK_SOURCES } from "./transformations";
+import { transformationKeys, transformationObject, TWEAK_SOURCES, withFirstTemplate } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
-import { TRANSFORM_ROUTES } from "./routes";
 
 export type TweakSource = (typeof TWEAK_SOURCES)[number];
 
@@ -40,7 +39,6 @@ export type FpeTransformationState = StateOf<typeof fpeTransformationFields>;
 
 export const fpeTransformationDefinition = transformationObject<FpeTransformationState>({
   kind: "secrets:TransformFpeTransformation",
-  discover: { list: TRANSFORM_ROUTES.transformation.list, where: { type: "fpe" } },
   risk: {
     lost: "values encoded with it no longer decode to what they were (a new transformation has new keys)",
     changes: {
@@ -50,9 +48,8 @@ export const fpeTransformationDefinition = transformationObject<FpeTransformatio
     instead: "a new transformation beside the old one (another name), re-encoding values before the old one goes",
   },
   fields: fpeSet,
-  write: TRANSFORM_ROUTES.transformation.fpe,
-  // Written as `template`, read back as a `templates` list.
-  fromData: (d, p) => ({ ...fpeSet.decode(d, p), template: firstTemplate(d, p.template) }) as FpeTransformationState,
+  type: "fpe",
+  fromData: withFirstTemplate(fpeSet),
 });
 
 export type FpeTransformationArgs = ArgsOf<typeof fpeTransformationFields> & ConnectionArgs<"secrets">;

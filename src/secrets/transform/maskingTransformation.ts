@@ -3,9 +3,8 @@ import { z } from "zod";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
-import { firstTemplate, transformationKeys, transformationObject } from "./transformations";
+import { transformationKeys, transformationObject, withFirstTemplate } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
-import { TRANSFORM_ROUTES } from "./routes";
 
 const first = (s: string) => [...s][0] ?? "";
 
@@ -33,11 +32,9 @@ export type MaskingTransformationState = StateOf<typeof maskingTransformationFie
 
 export const maskingTransformationDefinition = transformationObject<MaskingTransformationState>({
   kind: "secrets:TransformMaskingTransformation",
-  discover: { list: TRANSFORM_ROUTES.transformation.list, where: { type: "masking" } },
   fields: maskingSet,
-  write: TRANSFORM_ROUTES.transformation.masking,
-  // Written as `template`, read back as a `templates` list.
-  fromData: (d, p) => ({ ...maskingSet.decode(d, p), template: firstTemplate(d, p.template) }) as MaskingTransformationState,
+  type: "masking",
+  fromData: withFirstTemplate(maskingSet),
 });
 
 export type MaskingTransformationArgs = ArgsOf<typeof maskingTransformationFields> & ConnectionArgs<"secrets">;

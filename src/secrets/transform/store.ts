@@ -1,13 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ResourceDefinition } from "../../core/definition";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { isUnknown } from "../../core/unknown";
 import { adopt, mount } from "../fields";
 import { pathObject } from "../pathObject";
 import { keepForm } from "../duration";
-import { DEFAULT_TRANSFORM_MOUNT, duration, inUse, transformName, usersOf } from "./fields";
+import { DEFAULT_TRANSFORM_MOUNT, deletedOnlyUnused, duration, transformName } from "./fields";
 import type { ConnectionArgs } from "../../core/connection";
 import { TRANSFORM_ROUTES } from "./routes";
 
@@ -86,18 +85,9 @@ const base = pathObject<StoreState, StoreState>({
   routes: TRANSFORM_ROUTES.store,
 });
 
-export const storeDefinition: ResourceDefinition<StoreState, StoreState> = {
-  ...base,
-  async delete(ctx, id, props) {
-    const users = await usersOf(ctx, props.mount, TRANSFORM_ROUTES.transformation.list, TRANSFORM_ROUTES.transformation.read,
-      (d) => Array.isArray(d.stores) && d.stores.includes(props.name));
-    if (users.length > 0) {
-      throw inUse("DELETE", TRANSFORM_ROUTES.store.delete, { mount: props.mount, name: props.name }, users.map((t) =>
-        `store ${props.name} is used by tokenization transformation ${t}: delete that TokenizationTransformation first (its stores cannot change in place)`));
-    }
-    await base.delete(ctx, id, props);
-  },
-};
+export const storeDefinition = deletedOnlyUnused(base, TRANSFORM_ROUTES.store.delete,
+  { list: TRANSFORM_ROUTES.transformation.list, read: TRANSFORM_ROUTES.transformation.read, member: "stores" },
+  (name, t) => `store ${name} is used by tokenization transformation ${t}: delete that TokenizationTransformation first (its stores cannot change in place)`);
 
 export type StoreArgs = ArgsOf<typeof storeFields> & ConnectionArgs<"secrets">;
 

@@ -1,9 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { registration, SvcResource } from "../../core/resource";
-import type { ResourceDefinition } from "../../core/definition";
 import { adopt, mount } from "../fields";
-import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields";
+import { DEFAULT_TRANSFORM_MOUNT, deletedOnlyUnused, transformName } from "./fields";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { pathObject } from "../pathObject";
 import type { ConnectionArgs } from "../../core/connection";
@@ -68,18 +67,9 @@ const templateBase = pathObject<TemplateState, TemplateState>({
   routes: TRANSFORM_ROUTES.template,
 });
 
-export const templateDefinition: ResourceDefinition<TemplateState, TemplateState> = {
-  ...templateBase,
-  async delete(ctx, id, props) {
-    const users = await usersOf(ctx, props.mount, TRANSFORM_ROUTES.transformation.list, TRANSFORM_ROUTES.transformation.read,
-      (d) => Array.isArray(d.templates) && d.templates.includes(props.name));
-    if (users.length > 0) {
-      throw inUse("DELETE", TRANSFORM_ROUTES.template.delete, { mount: props.mount, name: props.name }, users.map((t) =>
-        `template ${props.name} is used by transformation ${t}: point that transformation at another template or delete it first`));
-    }
-    await templateBase.delete(ctx, id, props);
-  },
-};
+export const templateDefinition = deletedOnlyUnused(templateBase, TRANSFORM_ROUTES.template.delete,
+  { list: TRANSFORM_ROUTES.transformation.list, read: TRANSFORM_ROUTES.transformation.read, member: "templates" },
+  (name, t) => `template ${name} is used by transformation ${t}: point that transformation at another template or delete it first`);
 
 export type TemplateArgs = ArgsOf<typeof templateFields> & ConnectionArgs<"secrets">;
 

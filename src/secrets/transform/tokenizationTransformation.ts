@@ -6,7 +6,6 @@ import { keepForm } from "../duration";
 import { duration, names, reference } from "./fields";
 import { MAPPING_MODES, transformationKeys, transformationObject } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
-import { TRANSFORM_ROUTES } from "./routes";
 
 export type MappingMode = (typeof MAPPING_MODES)[number];
 
@@ -45,14 +44,13 @@ export type TokenizationTransformationState = StateOf<typeof tokenizationTransfo
 // Fields the server leaves out of a read keep the value recorded in state.
 export const tokenizationTransformationDefinition = transformationObject<TokenizationTransformationState>({
   kind: "secrets:TransformTokenizationTransformation",
-  discover: { list: TRANSFORM_ROUTES.transformation.list, where: { type: "tokenization" } },
   risk: {
     lost: "tokens issued under it no longer decode, unless they live in a SQL store that a transformation still in use reads",
     changes: { stores: "tokens kept in a store it no longer lists stop decoding through it" },
     instead: "a new transformation beside the old one (another name), moving callers before the old one goes",
   },
   fields: fieldSet(tokenizationTransformationFields),
-  write: TRANSFORM_ROUTES.transformation.tokenization,
+  type: "tokenization",
 });
 
 export type TokenizationTransformationArgs = ArgsOf<typeof tokenizationTransformationFields> & ConnectionArgs<"secrets">;

@@ -6,7 +6,6 @@ import { names, reference } from "./fields";
 import type { TweakSource } from "./fpeTransformation";
 import { firstTemplate, transformationKeys, transformationObject, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
-import { TRANSFORM_ROUTES } from "./routes";
 
 export type TransformationType = (typeof TRANSFORMATION_TYPES)[number];
 
@@ -46,7 +45,7 @@ export const transformationDefinition = transformationObject<TransformationState
     instead: "a new transformation beside the old one (another name), re-encoding values before the old one goes",
   },
   fields: transformationSet,
-  write: TRANSFORM_ROUTES.transformation.generic,
+  type: "generic",
   // What a read means depends on the type: fields that do not apply to it keep the input.
   fromData: (d, p) => {
     const out = transformationSet.decode(d, p) as TransformationState;

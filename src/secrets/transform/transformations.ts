@@ -6,7 +6,7 @@ import type { Props, ResourceDefinition } from "../../core/definition";
 import { field, type FieldSet } from "../../core/fields";
 import { adopt, mount } from "../fields";
 import { pathObject, type PathObjectSpec } from "../pathObject";
-import { DEFAULT_TRANSFORM_MOUNT, inUse, transformName, usersOf } from "./fields";
+import { DEFAULT_TRANSFORM_MOUNT, deletedOnlyUnused, transformName } from "./fields";
 import { TRANSFORM_ROUTES } from "./routes";
 
 export const TWEAK_SOURCES = ["supplied", "generated", "internal"] as const;
@@ -32,25 +32,30 @@ interface Named extends Props {
   adopt?: boolean;
 }
 
+/**
+ * A transformation of one type: written by that type's endpoint (`generic`: the deprecated one,
+ * whose body names the type) and, when typed, found by the import from the list filtered to it.
+ */
 export function transformationObject<S extends Named>(
-  spec: Omit<PathObjectSpec<S, S>, "routes" | "params"> & { write: string; fields: FieldSet },
+  spec: Omit<PathObjectSpec<S, S>, "routes" | "params"> & { type: (typeof TRANSFORMATION_TYPES)[number] | "generic"; fields: FieldSet },
 ): ResourceDefinition<S, S> {
+  const { type, ...rest } = spec;
+  const R = TRANSFORM_ROUTES.transformation;
   const base = pathObject<S, S>({
-    ...spec,
-    routes: { write: spec.write, read: TRANSFORM_ROUTES.transformation.read, delete: TRANSFORM_ROUTES.transformation.delete, list: TRANSFORM_ROUTES.transformation.list },
+    ...(type === "generic" ? {} : { discover: { list: R.list, where: { type } } }),
+    ...rest,
+    routes: { write: R[type], read: R.read, delete: R.delete, list: R.list },
   });
-  return {
-    ...base,
-    async delete(ctx, id, props) {
-      const roles = await usersOf(ctx, props.mount, TRANSFORM_ROUTES.role.list, TRANSFORM_ROUTES.role.read,
-        (d) => Array.isArray(d.transformations) && d.transformations.includes(props.name));
-      if (roles.length > 0) {
-        throw inUse("DELETE", TRANSFORM_ROUTES.transformation.delete, { mount: props.mount, name: props.name }, roles.map((r) =>
-          `transformation ${props.name} is used by role ${r}: remove it from the Role's transformations (pulumi up) before deleting or replacing it`));
-      }
-      await base.delete(ctx, id, props);
-    },
-  };
+  return deletedOnlyUnused(base, R.delete,
+    { list: TRANSFORM_ROUTES.role.list, read: TRANSFORM_ROUTES.role.read, member: "transformations" },
+    (name, r) => `transformation ${name} is used by role ${r}: remove it from the Role's transformations (pulumi up) before deleting or replacing it`);
+}
+
+/**
+ * The decode of a transformation written as `template` and read back as a `templates` list.
+ */
+export function withFirstTemplate<S extends Props & { template?: string }>(set: FieldSet): (d: Record<string, unknown>, p: S) => S {
+  return (d, p) => ({ ...set.decode(d, p), template: firstTemplate(d, p.template) }) as S;
 }
 
 /**

@@ -1,8 +1,7 @@
 import { emptyReply, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
-import { dataReply } from "../envelope";
-import { bad, body, bool, guarded, notFound, str, type Body } from "../fields";
+import { bad, body, type Body, bool, guarded, readOne, str } from "../fields";
 import { chooseBackend, splitUrls } from "./ldap";
 import { parseDuration } from "../duration";
 import { DEFAULT_LENGTH, fixedLength, MIN_LENGTH, PLACEHOLDER } from "./rotate";
@@ -91,14 +90,7 @@ export function presentConfig(cfg: DirectoryConfig): Record<string, unknown> {
 
 export const configRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "config", handler: guarded(write) },
-  {
-    method: "GET",
-    path: "config",
-    handler: (ctx) => {
-      const cfg = configOf(ctx);
-      return cfg ? dataReply(presentConfig(cfg)) : notFound();
-    },
-  },
+  { method: "GET", path: "config", handler: readOne(configOf, presentConfig) },
   {
     method: "DELETE",
     path: "config",

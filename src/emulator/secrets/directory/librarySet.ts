@@ -2,7 +2,7 @@ import { emptyReply, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
 import { dataReply, listReply } from "../envelope";
-import { bad, body, bool, notFound, strList, type Body } from "../fields";
+import { bad, type Body, body, bool, notFound, readOne, strList } from "../fields";
 import { parseDuration } from "../duration";
 import { own } from "../objects";
 import { sweep } from "./checkOut";
@@ -103,14 +103,7 @@ async function status(ctx: SecretsContext, req: Incoming): Promise<Reply> {
 export const librarySetRoutes: Route<SecretsContext>[] = [
   { method: "LIST", path: "library", handler: (ctx) => listReply(Object.keys(sets(ctx))) },
   { method: "POST", path: "library/:name", handler: handled(write) },
-  {
-    method: "GET",
-    path: "library/:name",
-    handler: (ctx, req) => {
-      const set = own(sets(ctx), req.params.name);
-      return set ? dataReply(present(set)) : notFound();
-    },
-  },
+  { method: "GET", path: "library/:name", handler: readOne((ctx, req) => own(sets(ctx), req.params.name), present) },
   { method: "DELETE", path: "library/:name", handler: handled(remove) },
   { method: "GET", path: "library/:name/status", handler: handled(status) },
 ];

@@ -4,7 +4,7 @@ import type { Route } from "../../transport/router";
 import { now } from "../../util";
 import type { SystemContext } from "../context";
 import { dataReply, listReply } from "../envelope";
-import { bad, body, guarded, notFound, requiredStr, str, strMap } from "../fields";
+import { bad, body, guarded, notFound, readOne, requiredStr, str, strMap } from "../fields";
 import type { EntityAlias } from "./state";
 
 // Routes are relative to `identity/`, which is part of the service rather than a mount.
@@ -82,14 +82,7 @@ function writeById(ctx: SystemContext, req: Incoming): Reply {
 export const entityAliasRoutes: Route<SystemContext>[] = [
   { method: "POST", path: "entity-alias", handler: guarded(writeCollection) },
   { method: "POST", path: "entity-alias/id/:id", handler: guarded(writeById) },
-  {
-    method: "GET",
-    path: "entity-alias/id/:id",
-    handler: (ctx, req) => {
-      const alias = identity(ctx).aliases[req.params.id];
-      return alias ? dataReply(present(ctx, alias)) : notFound();
-    },
-  },
+  { method: "GET", path: "entity-alias/id/:id", handler: readOne((ctx, req) => identity(ctx).aliases[req.params.id], (alias, ctx) => present(ctx, alias)) },
   {
     method: "DELETE",
     path: "entity-alias/id/:id",

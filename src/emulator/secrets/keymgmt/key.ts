@@ -1,8 +1,8 @@
 import { emptyReply, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
-import { dataReply, listReply, secretsError } from "../envelope";
-import { bad, body, bool, count, guarded, notFound, str } from "../fields";
+import { listReply, secretsError } from "../envelope";
+import { bad, body, bool, count, guarded, notFound, readOne, str } from "../fields";
 import { dict } from "../../util";
 import { generateVersion, isKeyType, KEY_TYPES, type KeyType, type KeyVersion } from "./material";
 import { holderOf, keys, type Key } from "./state";
@@ -61,14 +61,7 @@ async function write(ctx: SecretsContext, req: Incoming): Promise<Reply> {
 
 export const keyRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "key/:name", handler: guarded(write) },
-  {
-    method: "GET",
-    path: "key/:name",
-    handler: (ctx, req) => {
-      const key = keys(ctx)[req.params.name];
-      return key ? dataReply(present(key)) : notFound();
-    },
-  },
+  { method: "GET", path: "key/:name", handler: readOne((ctx, req) => keys(ctx)[req.params.name], present) },
   { method: "LIST", path: "key", handler: (ctx) => listReply(Object.keys(keys(ctx))) },
   {
     method: "POST",

@@ -2,8 +2,8 @@ import { dict, hasOwn } from "../../util";
 import { emptyReply, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
-import { dataReply, listReply, secretsError } from "../envelope";
-import { bad, body, guarded, notFound, str, strMap } from "../fields";
+import { listReply, secretsError } from "../envelope";
+import { bad, body, guarded, readOne, str, strMap } from "../fields";
 import { PROVIDERS } from "./material";
 import { keysHeldBy, providers } from "./state";
 
@@ -42,14 +42,7 @@ function write(ctx: SecretsContext, req: Incoming): Reply {
 
 export const kmsProviderRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "kms/:name", handler: guarded(write) },
-  {
-    method: "GET",
-    path: "kms/:name",
-    handler: (ctx, req) => {
-      const kms = providers(ctx)[req.params.name];
-      return kms ? dataReply({ key_collection: kms.key_collection, provider: kms.provider }) : notFound();
-    },
-  },
+  { method: "GET", path: "kms/:name", handler: readOne((ctx, req) => providers(ctx)[req.params.name], (kms) => ({ key_collection: kms.key_collection, provider: kms.provider })) },
   { method: "LIST", path: "kms", handler: (ctx) => listReply(Object.keys(providers(ctx))) },
   {
     method: "DELETE",

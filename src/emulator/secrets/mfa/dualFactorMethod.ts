@@ -3,7 +3,7 @@ import { emptyReply, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
 import type { SystemContext } from "../context";
 import { dataReply, listReply, secretsError } from "../envelope";
-import { bad, body, bool, guarded, notFound, requiredStr, str } from "../fields";
+import { bad, body, bool, guarded, notFound, readOne, requiredStr, str } from "../fields";
 import type { DualFactorMethod } from "./state";
 
 // Routes are relative to `identity/`, which is part of the service rather than a mount.
@@ -80,14 +80,7 @@ export const dualFactorMethodRoutes: Route<SystemContext>[] = [
   { method: "POST", path: "mfa/method/dualfactor", handler: guarded(writeCollection) },
   { method: "LIST", path: "mfa/method/dualfactor", handler: (ctx) => listReply(Object.keys(mfa(ctx).dualfactor)) },
   { method: "POST", path: "mfa/method/dualfactor/:id", handler: guarded(writeById) },
-  {
-    method: "GET",
-    path: "mfa/method/dualfactor/:id",
-    handler: (ctx, req) => {
-      const method = mfa(ctx).dualfactor[req.params.id];
-      return method ? dataReply(present(method)) : notFound();
-    },
-  },
+  { method: "GET", path: "mfa/method/dualfactor/:id", handler: readOne((ctx, req) => mfa(ctx).dualfactor[req.params.id], present) },
   {
     method: "DELETE",
     path: "mfa/method/dualfactor/:id",

@@ -2,8 +2,7 @@ import { createPrivateKey, X509Certificate } from "node:crypto";
 import { emptyReply, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
-import { dataReply } from "../envelope";
-import { bad, body, guarded, notFound, requiredStr, str } from "../fields";
+import { bad, body, guarded, readOne, requiredStr, str } from "../fields";
 import { accessBag as bag, accessOf, digest, lookup } from "./state";
 
 const ADDRESS = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -46,15 +45,8 @@ function write(ctx: SecretsContext, req: Incoming): Reply {
 
 export const accessConfigRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "config/access", handler: guarded(write) },
-  {
-    method: "GET",
-    path: "config/access",
-    handler: (ctx) => {
-      const a = accessOf(ctx);
-      // The token and the client key are never returned.
-      return a ? dataReply({ address: a.address, scheme: a.scheme, ca_cert: a.ca_cert, client_cert: a.client_cert }) : notFound();
-    },
-  },
+  // The token and the client key are never returned.
+  { method: "GET", path: "config/access", handler: readOne(accessOf, (a) => ({ address: a.address, scheme: a.scheme, ca_cert: a.ca_cert, client_cert: a.client_cert })) },
   {
     method: "DELETE",
     path: "config/access",

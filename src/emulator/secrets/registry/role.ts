@@ -1,8 +1,8 @@
 import { emptyReply, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
 import type { SecretsContext } from "../context";
-import { dataReply, leasedReply, listReply } from "../envelope";
-import { bad, body, bool, guarded, notFound, str, strList, type Body } from "../fields";
+import { leasedReply, listReply } from "../envelope";
+import { bad, type Body, body, bool, guarded, readOne, str, strList } from "../fields";
 import { formatDuration, parseDuration } from "../duration";
 import { own } from "../objects";
 import { accessOf, mint, roles, type RegistryRole } from "./state";
@@ -58,14 +58,7 @@ function creds(ctx: SecretsContext, req: Incoming): Reply {
 
 export const roleRoutes: Route<SecretsContext>[] = [
   { method: "POST", path: "roles/:name", handler: guarded(write) },
-  {
-    method: "GET",
-    path: "roles/:name",
-    handler: (ctx, req) => {
-      const role = own(roles(ctx), req.params.name);
-      return role ? dataReply(present(role)) : notFound();
-    },
-  },
+  { method: "GET", path: "roles/:name", handler: readOne((ctx, req) => own(roles(ctx), req.params.name), present) },
   { method: "LIST", path: "roles", handler: (ctx) => listReply(Object.keys(roles(ctx))) },
   {
     method: "DELETE",
