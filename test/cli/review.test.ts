@@ -56,7 +56,8 @@ describeCli("pulumi-svc-review on real pulumi preview --json output", () => {
       stack.remove();
       await prepared.close();
     }
-  });
+    // Eight CLI commands one after another: more than the default hook timeout on a busy machine.
+  }, 240_000);
 
   it("a preview with no changes: one line", async () => {
     const review = await reviewPreview(unchanged);
