@@ -2,6 +2,7 @@
 import { expect } from "vitest";
 import { check } from "../../src/core/provider";
 import { call } from "../../src/runtime";
+import { kindDefinition } from "../../src/kinds";
 
 export type Props = Record<string, unknown>;
 export type Res = { id: string; outs: Props };
@@ -41,3 +42,16 @@ export function failuresOf(def: Parameters<typeof check>[0], news: Props): Recor
 export function failureLinesOf(def: Parameters<typeof check>[0], news: Props): string[] {
   return check(def, news).failures.map((f) => `${f.property}: ${f.reason}`);
 }
+
+/** The lists a kind's definition derives from its field record, sorted: what a move of its fields must keep. */
+export async function kindLists(kind: string) {
+  const d = (await kindDefinition(kind))!;
+  const sorted = (l?: ReadonlyArray<string>) => [...(l ?? [])].sort();
+  return {
+    defaults: d.defaults ?? {}, sets: sorted(d.sets), immutable: sorted(d.immutable), identity: sorted(d.identity),
+    secrets: sorted(d.secrets), writeOnly: sorted(d.writeOnly), local: sorted(d.local), outputs: sorted(d.outputs),
+  };
+}
+
+/** kindLists of a kind that declares none of them. */
+export const NO_LISTS = { defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [] };

@@ -2,9 +2,8 @@
 // nearest known name, the declared lists are those the kinds had before the move (so state and
 // diffs are unchanged), and every secret the records declare is redacted.
 import { describe, expect, it } from "vitest";
-import { kindDefinition } from "../../src/kinds";
 import { redact } from "../../src/http/redact";
-import { checkFailures } from "../support/calls";
+import { checkFailures, kindLists, NO_LISTS as none } from "../support/calls";
 import { useEnv } from "../support/env";
 
 // check reads the service's settings from the environment; nothing here reaches a server.
@@ -22,22 +21,13 @@ describe("a misspelt property is refused at check, naming the nearest one", () =
 });
 
 describe("the lists derived from the records are the kinds' lists before the move", () => {
-  const lists = async (kind: string) => {
-    const d = (await kindDefinition(kind))!;
-    const sorted = (l?: ReadonlyArray<string>) => [...(l ?? [])].sort();
-    return {
-      defaults: d.defaults ?? {}, sets: sorted(d.sets), immutable: sorted(d.immutable), identity: sorted(d.identity),
-      secrets: sorted(d.secrets), writeOnly: sorted(d.writeOnly), local: sorted(d.local), outputs: sorted(d.outputs),
-    };
-  };
-  const none = { defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [] };
 
   it("registry", async () => {
-    expect(await lists("secrets:RegistryAccessConfig")).toEqual({
+    expect(await kindLists("secrets:RegistryAccessConfig")).toEqual({
       ...none, defaults: { mount: "registry", scheme: "http" }, immutable: ["mount"], identity: ["mount"],
       secrets: ["clientKey", "token"], writeOnly: ["clientKey", "token"], local: ["adopt"],
     });
-    expect(await lists("secrets:RegistryRole")).toEqual({
+    expect(await kindLists("secrets:RegistryRole")).toEqual({
       ...none, defaults: { mount: "registry", tokenType: "client", local: false }, sets: ["policies"],
       immutable: ["mount", "name"], identity: ["mount", "name"], local: ["adopt"],
     });

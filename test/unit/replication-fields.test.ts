@@ -4,10 +4,9 @@
 // through its record.
 import { describe, expect, it } from "vitest";
 import { call } from "../../src/runtime";
-import { kindDefinition } from "../../src/kinds";
 import { redact } from "../../src/http/redact";
 import { updatePrimary } from "../../src/secrets/replication";
-import { checkFailures } from "../support/calls";
+import { checkFailures, kindLists, NO_LISTS as none } from "../support/calls";
 import { useEnv } from "../support/env";
 
 // check and function calls read the service's settings from the environment; nothing here reaches a server.
@@ -31,28 +30,19 @@ describe("a misspelt property is refused at check, naming the nearest one", () =
 });
 
 describe("the lists derived from the records are the kinds' lists before the move", () => {
-  const lists = async (kind: string) => {
-    const d = (await kindDefinition(kind))!;
-    const sorted = (l?: ReadonlyArray<string>) => [...(l ?? [])].sort();
-    return {
-      defaults: d.defaults ?? {}, sets: sorted(d.sets), immutable: sorted(d.immutable), identity: sorted(d.identity),
-      secrets: sorted(d.secrets), writeOnly: sorted(d.writeOnly), local: sorted(d.local), outputs: sorted(d.outputs),
-    };
-  };
-  const none = { defaults: {}, sets: [], immutable: [], identity: [], secrets: [], writeOnly: [], local: [], outputs: [] };
 
   it("replication", async () => {
-    expect(await lists("secrets:ReplicationPerformancePrimary")).toEqual({ ...none, defaults: { disableOnDelete: false }, outputs: ["clusterId"] });
-    expect(await lists("secrets:ReplicationSecondaryToken")).toEqual({
+    expect(await kindLists("secrets:ReplicationPerformancePrimary")).toEqual({ ...none, defaults: { disableOnDelete: false }, outputs: ["clusterId"] });
+    expect(await kindLists("secrets:ReplicationSecondaryToken")).toEqual({
       ...none, immutable: ["secondaryId", "secondaryPublicKey", "ttl"], identity: ["secondaryId"], secrets: ["token"],
       outputs: ["creationTime", "token", "wrappedAccessor"],
     });
     // acknowledgeDataWipe is no longer listed as local (a local input may be left out, and it may
     // not); it can only be true, so it never differs between state and the program either way.
-    expect(await lists("secrets:ReplicationPerformanceSecondary")).toEqual({
+    expect(await kindLists("secrets:ReplicationPerformanceSecondary")).toEqual({
       ...none, secrets: ["token"], writeOnly: ["token"], outputs: ["activation", "clusterId", "primaryClusterAddr", "secondaryId"],
     });
-    expect(await lists("secrets:ReplicationPathsFilter")).toEqual({
+    expect(await kindLists("secrets:ReplicationPathsFilter")).toEqual({
       ...none, defaults: { mode: "allow", paths: [] }, sets: ["paths"], immutable: ["secondaryClusterId"], identity: ["secondaryClusterId"], local: ["adopt"],
     });
   });
