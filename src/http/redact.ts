@@ -20,6 +20,8 @@ export const MIN_RUN_LENGTH = 6;
 
 // Values registered so far, so registering one again (every create of a resource) costs a lookup.
 const registered = new Set<string>();
+// Registered values of one repeated character: the run index skips such runs (see redactOwn).
+const uniform = new Set<string>();
 // Registered values not yet indexed: creates register a value each, while most processes never
 // redact a message at all, so the index is built when the next message needs it.
 let pending: string[] = [];
@@ -182,6 +184,7 @@ export function registerSecret(value: string): void {
   registered.add(value);
   if (trimmed.length >= MIN_SECRET_LENGTH) {
     pending.push(value);
+    if (value === value[0]!.repeat(value.length)) uniform.add(value);
     return;
   }
   for (const v of new Set([value, trimmed])) {
@@ -270,10 +273,16 @@ function ownWord(text: string, span: Span): boolean {
  * goes through redact().
  */
 export function redactOwn(text: string): string {
+  if (pending.length > 0) indexPending();
   let out = String(text);
-  if (registered.size > 0) {
+  // A whole secret holds runs the index knows: a text with none needs no look at each secret (the
+  // usual case, one pass whatever their number). A value of one repeated character has no run.
+  const runs: Span[] = [];
+  if (stored > 0 || wide.size > 0) runSpans(out, runs);
+  const candidates = runs.length > 0 ? registered : uniform;
+  if (candidates.size > 0) {
     const spans: Span[] = [];
-    for (const value of registered) {
+    for (const value of candidates) {
       if (value.trim().length < MIN_SECRET_LENGTH) continue;
       for (const form of new Set([value, safeEncode(value)])) {
         for (let at = out.indexOf(form); form !== "" && at >= 0; at = out.indexOf(form, at + 1)) spans.push([at, at + form.length]);

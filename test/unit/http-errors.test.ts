@@ -142,6 +142,16 @@ describe("the package's own words stay readable (issue 44)", () => {
     expect(redact("got aws-east-secret-key-77 back")).toBe("got [REDACTED] back");
     expect(redactOwn("DELETE /keymgmt/kms/aws-east")).toBe("DELETE /keymgmt/kms/aws-east");
   });
+
+  it("a whole secret in the package's own text is masked as it is, percent-encoded, or of one repeated character", () => {
+    registerSecret("own text/secret 9f2c");
+    registerSecret("qqqqqqqqqqqq");
+    expect(redactOwn("PUT /a/own%20text%2Fsecret%209f2c/b")).toBe("PUT /a/[REDACTED]/b");
+    expect(redactOwn("named own text/secret 9f2c here")).toBe("named [REDACTED] here");
+    expect(redactOwn("GET /x/qqqqqqqqqqqq")).toBe("GET /x/[REDACTED]");
+    // A piece of a secret is the package's word here, never masked.
+    expect(redactOwn("GET /x/own text and qqqqqq")).toBe("GET /x/own text and qqqqqq");
+  });
 });
 
 describe("isSvcError", () => {
