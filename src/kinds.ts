@@ -1,43 +1,11 @@
 /**
- * Every resource kind the runtime can serve. Adding an API object means adding its file and one
- * line here. Each kind's module is required only when that kind is first used, so a provider host
- * that serves one kind loads only that kind and what it imports (cold start of the first Check).
+ * Every resource kind the runtime can serve. Which module declares each kind is written by
+ * `npm run docs` in src/kindLoaders.ts from the kinds' files and the package's exports. Each kind's
+ * module is required only when that kind is first used, so a provider host that serves one kind
+ * loads only that kind and what it imports (cold start of the first Check).
  */
 import type { ResourceDefinition } from "./core/definition";
-
-/** Loads the module that declares a kind: its definition and its resource class. */
-type Loader = () => Promise<object>;
-
-const LOADERS: Record<string, Loader> = {
-  "runs:NotificationConfiguration": () => import("./runs/notificationConfiguration"),
-  "runs:Run": () => import("./runs/run"),
-  "secrets:TransformTemplate": () => import("./secrets/transform/template"),
-  "secrets:TransformAlphabet": () => import("./secrets/transform/alphabet"),
-  "secrets:TransformRole": () => import("./secrets/transform/role"),
-  "secrets:TransformFpeTransformation": () => import("./secrets/transform/fpeTransformation"),
-  "secrets:TransformMaskingTransformation": () => import("./secrets/transform/maskingTransformation"),
-  "secrets:TransformTokenizationTransformation": () => import("./secrets/transform/tokenizationTransformation"),
-  "secrets:TransformTransformation": () => import("./secrets/transform/transformation"),
-  "secrets:TransformStore": () => import("./secrets/transform/store"),
-  "secrets:TransformStoreSchema": () => import("./secrets/transform/storeSchema"),
-  "secrets:TransformTokenizationKeyConfig": () => import("./secrets/transform/tokenizationKeyConfig"),
-  "secrets:KeymgmtKey": () => import("./secrets/keymgmt/key"),
-  "secrets:KeymgmtKmsProvider": () => import("./secrets/keymgmt/kmsProvider"),
-  "secrets:KeymgmtKeyDistribution": () => import("./secrets/keymgmt/keyDistribution"),
-  "secrets:IdentityEntityAlias": () => import("./secrets/identity/entityAlias"),
-  "secrets:PluginCatalogEntry": () => import("./secrets/plugins/catalogEntry"),
-  "secrets:MfaDualFactorMethod": () => import("./secrets/mfa/dualFactorMethod"),
-  "secrets:DirectoryConfig": () => import("./secrets/directory/config"),
-  "secrets:DirectoryRole": () => import("./secrets/directory/role"),
-  "secrets:DirectoryLibrarySet": () => import("./secrets/directory/librarySet"),
-  "secrets:DirectoryCheckOut": () => import("./secrets/directory/checkOut"),
-  "secrets:RegistryAccessConfig": () => import("./secrets/registry/accessConfig"),
-  "secrets:RegistryRole": () => import("./secrets/registry/role"),
-  "secrets:ReplicationPerformancePrimary": () => import("./secrets/replication/performancePrimary"),
-  "secrets:ReplicationSecondaryToken": () => import("./secrets/replication/secondaryToken"),
-  "secrets:ReplicationPerformanceSecondary": () => import("./secrets/replication/performanceSecondary"),
-  "secrets:ReplicationPathsFilter": () => import("./secrets/replication/pathsFilter"),
-};
+import { LOADERS } from "./kindLoaders";
 
 /** Every kind's name, in registration order. */
 export const KIND_NAMES: readonly string[] = Object.keys(LOADERS);

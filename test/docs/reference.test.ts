@@ -1,7 +1,7 @@
 // The reference pages (docs/reference/), the list in docs/README.md, the settings tables of README.md
-// and docs/configuration.md and src/core/secretVersions.ts are generated (npm run docs): the
-// committed ones must be what the generator writes from the current build, so a doc changed in a
-// source and not regenerated, or a page edited by hand, fails here naming the page. Every resource
+// and docs/configuration.md, src/kindLoaders.ts and src/core/secretVersions.ts are generated (npm
+// run docs): the committed ones must be what the generator writes from the current build, so a doc
+// changed in a source and not regenerated, or a page edited by hand, fails here naming the page. Every resource
 // class and function the package exports must have a page, found from the built package itself
 // rather than from the generator.
 import * as fs from "node:fs";
@@ -68,6 +68,12 @@ describe("the reference pages", () => {
     const docs = fromDist<Docs>("src/scripts/docs.js");
     const committedSource = fs.readFileSync(path.join(root, docs.SECRET_VERSIONS_FILE), "utf8");
     expect(committedSource === await docs.secretVersionsSource(path.join(root, "dist")), `${docs.SECRET_VERSIONS_FILE}: run npm run docs`).toBe(true);
+  });
+
+  it("the kinds' loaders (src/kindLoaders.ts) are what npm run docs writes from the kinds' files", () => {
+    const docs = fromDist<Docs>("src/scripts/docs.js");
+    const committedSource = fs.readFileSync(path.join(root, docs.KIND_LOADERS_FILE), "utf8");
+    expect(committedSource === docs.kindLoadersSource(path.join(root, "dist")), `${docs.KIND_LOADERS_FILE}: run npm run docs`).toBe(true);
   });
 
   it("every resource class and function exported from src/index.ts has a page", () => {

@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ResourceDefinition } from "../../core/definition";
 import type { FunctionDefinition } from "../../core/fn";
 import type { Service } from "../../http";
+import { kindModules } from "./kinds";
 import { docOf } from "./markdown";
 
 export type FnDef = FunctionDefinition<unknown, unknown, Service>;
@@ -159,12 +160,7 @@ export async function surface(root: string): Promise<Surface> {
     if (doc) areaDocs.set(area, doc);
   }
 
-  const kinds = require(path.join(dist, "src/kinds.js")) as typeof import("../../kinds");
-  const defs = new Map<unknown, ResourceDefinition>();
-  for (const k of kinds.KIND_NAMES) {
-    const d = await kinds.kindDefinition(k);
-    if (d) defs.set(d, d);
-  }
+  const defs = new Map<unknown, ResourceDefinition>(kindModules(dist).map((k) => [k.def, k.def]));
   const pkg = require(path.join(dist, "src/index.js")) as Record<string, unknown>;
   const fnModule = require(path.join(dist, "src/core/fn.js")) as Record<string, unknown>;
 

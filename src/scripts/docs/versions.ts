@@ -4,16 +4,16 @@
  * no doc, so the outputs are written out; which names there are is the records' fact, not core's.
  */
 import * as path from "node:path";
+import { kindModules } from "./kinds";
 
 export const SECRET_VERSIONS_FILE = "src/core/secretVersions.ts";
 
 /** The file's text, from the kinds of the build under `dist`. */
 export async function secretVersionsSource(dist: string): Promise<string> {
-  const kinds = require(path.join(dist, "src/kinds.js")) as typeof import("../../kinds");
   const versions = require(path.join(dist, "src/core/versions.js")) as typeof import("../../core/versions");
   const names: string[] = [];
-  for (const kind of kinds.KIND_NAMES) {
-    for (const k of versions.versionKeys((await kinds.kindDefinition(kind))?.fields)) if (!names.includes(k)) names.push(k);
+  for (const { def } of kindModules(dist)) {
+    for (const k of versions.versionKeys(def.fields)) if (!names.includes(k)) names.push(k);
   }
   const members = names.map((v) => {
     const secret = v.slice(0, -versions.VERSION_SUFFIX.length);
