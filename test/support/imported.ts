@@ -3,18 +3,11 @@
 import * as path from "node:path";
 import ts from "typescript";
 import { shellWord } from "../../src/core/text";
-import { WRITE_ONLY, type Seeded } from "./seed-import";
+import { KIND_CASES, type Seeded } from "./kindCases";
 
 /** The stack config the written program asks for, with the values the seeded objects were made with. */
 export function importedConfig(seeded: Seeded): Record<string, string> {
-  return {
-    ciHookToken: WRITE_ONLY.hookToken,
-    awsEastCredentials: JSON.stringify({ access_key: "AKIASEEDED", secret_key: WRITE_ONLY.kmsSecretKey }),
-    databaseAcmeDbEnv: JSON.stringify([WRITE_ONLY.pluginEnv]),
-    dualFactorMethodSecretKey: WRITE_ONLY.duoSecret,
-    dualFactorMethodIntegrationKey: WRITE_ONLY.duoIkey,
-    registryAccessConfigToken: seeded.registryToken,
-  };
+  return Object.assign({}, ...KIND_CASES.map((c) => c.config?.(seeded) ?? {})) as Record<string, string>;
 }
 
 /** Type errors of a program file under the compiler options of `pulumi new typescript`. */
