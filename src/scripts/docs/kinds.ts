@@ -33,7 +33,10 @@ function modulesUnder(dir: string): string[] {
 function exportedClasses(dist: string): unknown[] {
   const { CustomResource } = require(require.resolve("@pulumi/pulumi", { paths: [dist] })) as typeof import("@pulumi/pulumi");
   const found: unknown[] = [];
+  const seen = new Set<object>();
   const visit = (o: object) => {
+    if (seen.has(o)) return;
+    seen.add(o);
     for (const v of Object.values(o)) {
       if (typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof CustomResource) {
         if (!found.includes(v)) found.push(v);
