@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readStateFile, startEmulator } from "../../src/emulator";
+import { redact, registerSecret } from "../../src/http/redact";
 import { bearer, svcToken, useStateFile } from "./helpers";
 import { call } from "../support/http";
 
@@ -75,9 +76,25 @@ describe("persistence with statePath", () => {
     const a = await startEmulator();
     const b = await startEmulator();
     state.running.push(a, b);
-    expect(a.tokens.runAdmin).toMatch(/^emu-run-[0-9a-f]{32}$/);
-    expect(a.tokens.secretsRoot).toMatch(/^emu-sec-[0-9a-f]{32}$/);
+    expect(a.tokens.runAdmin).toMatch(/^emurun[0-9a-f]{32}$/);
+    expect(a.tokens.secretsRoot).toMatch(/^emusec[0-9a-f]{32}$/);
     expect(a.tokens.runAdmin).not.toBe(b.tokens.runAdmin);
     expect(new Set(Object.values(a.tokens)).size).toBe(6);
+  });
+
+  test("a token, registered as a secret, masks no part of an id the services give out", async () => {
+    // The provider masks every six-character run of a secret: a token must share none with ids
+    // such as run-<16 characters>, even one that starts with the token's first random digits.
+    const emu = await startEmulator();
+    state.running.push(emu);
+    for (const token of Object.values(emu.tokens)) {
+      registerSecret(token);
+      const random = token.replace(/^emu(run|sec)/, "");
+      for (const prefix of ["run", "ws", "nc", "ent", "fault"]) {
+        const id = `${prefix}-${random.slice(0, 2)}gLRyZa79YG1Yxh`;
+        expect(redact(`run ${id} is errored; POST /runs/${id}/actions/apply`)).toBe(`run ${id} is errored; POST /runs/${id}/actions/apply`);
+      }
+      expect(redact(`Authorization: Bearer ${token}`)).not.toContain(token);
+    }
   });
 });

@@ -13,9 +13,14 @@ export interface FileShape {
 
 const TOKEN_KEYS: (keyof EmulatorTokens)[] = ["runAdmin", "runMember", "runTeam", "runOrganization", "secretsRoot", "secretsUser"];
 
+/*
+ * No separator between the prefix and the random part: the provider masks every six-character run
+ * of a registered token wherever it appears, and with `emu-run-` the run `run-35` (the prefix and
+ * the first two random digits) would mask the start of every run id that begins with those digits.
+ */
 function randomTokens(): EmulatorTokens {
-  const run = () => `emu-run-${randomHex(16)}`;
-  const sec = () => `emu-sec-${randomHex(16)}`;
+  const run = () => `emurun${randomHex(16)}`;
+  const sec = () => `emusec${randomHex(16)}`;
   return { runAdmin: run(), runMember: run(), runTeam: run(), runOrganization: run(), secretsRoot: sec(), secretsUser: sec() };
 }
 
