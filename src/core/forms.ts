@@ -32,12 +32,14 @@ export interface OptionalForms<A, R, S extends ServiceName> {
  * only its name and its own TSDoc (the declaration emit writes the signature out):
  *
  * ```ts
- * const getKeyForms = forms(getKeyFn);
  * /** Reads a key. *\/
- * export const getKey = getKeyForms.promise;
+ * export const getKey = forms(getKeyFn).promise;
  * /** Output form of {@link getKey}. *\/
- * export const getKeyOutput = getKeyForms.output;
+ * export const getKeyOutput = forms(getKeyFn).output;
  * ```
+ *
+ * Each call builds the pair anew (two closures; the schema is made once per definition), so an
+ * export picks its form from its own call.
  *
  * Kept beside fn.ts, not in it: the forms call `invoke` and `invokeOutput` through that module's
  * exports, where the reference generator (src/scripts/docs/surface.ts) records each form's definition.
