@@ -7,7 +7,7 @@
 import type { ResourceDefinition } from "./core/definition";
 import { LOADERS } from "./kindLoaders";
 
-/** Every kind's name, in registration order. */
+/** Every kind's name, in the order the package exports the kinds' classes. */
 export const KIND_NAMES: readonly string[] = Object.keys(LOADERS);
 
 const loaded = new Map<string, ResourceDefinition>();
