@@ -7,6 +7,7 @@
 import type { Emulator } from "../../src/emulator";
 import { type Props } from "./calls";
 import { control, runApi, secretsApi } from "./emulator";
+import { mustSucceed } from "./must";
 
 /** Values the servers never return: the generated files must not hold them, and the user gives them. */
 export const WRITE_ONLY = {
@@ -50,14 +51,7 @@ export interface KindCase {
   config?: (seeded: Seeded) => Record<string, string>;
 }
 
-/** The body of a raw request that must succeed (seeding is setup, not a test). */
-export async function ok(r: Promise<{ status: number; body: any }>, what: string): Promise<any> {
-  const res = await r;
-  if (res.status >= 300) throw new Error(`seeding ${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-const secrets = (emu: Emulator, method: string, path: string, body?: unknown) => ok(secretsApi(emu, method, path, body), `${method} ${path}`);
+const secrets = (emu: Emulator, method: string, path: string, body?: unknown) => mustSucceed(secretsApi(emu, method, path, body), `${method} ${path}`);
 const keys = async (emu: Emulator, path: string) => {
   const r = await secretsApi(emu, "LIST", path);
   return r.status === 404 ? 0 : (r.body.data.keys as string[]).length;
@@ -67,15 +61,19 @@ const kms = { provider: "awskms", key_collection: "eu-west-1", credentials: { ac
 const SHA = "0123456789abcdef".repeat(4);
 let management = "";
 
-const transformations = (["Fpe", "Masking"] as const).map((t): KindCase => ({
+// The two typed transformations the matrix deploys alike; the seed makes one of each from its template.
+const SEEDED_TRANSFORMATIONS = {
+  Fpe: ["/transform/transformations/fpe/account-fpe", { template: "account", tweak_source: "internal", allowed_roles: ["payments"] }],
+  Masking: ["/transform/transformations/masking/ssn-mask", { template: "ssn", masking_character: "#", allowed_roles: ["payments"] }],
+} as const;
+const transformations = Object.entries(SEEDED_TRANSFORMATIONS).map(([t, [path, body]]): KindCase => ({
   kind: `secrets:Transform${t}Transformation`,
   create: () => ({ name: "t", template: "builtin/creditcardnumber", allowedRoles: ["a"] }),
   update: () => ({ name: "t", template: "builtin/creditcardnumber", allowedRoles: ["a", "b"] }),
   count: (emu) => keys(emu, "/transform/transformation"),
   prefix: "/v1/transform/*",
   seed: async (emu) => {
-    if (t === "Fpe") await secrets(emu, "POST", "/transform/transformations/fpe/account-fpe", { template: "account", tweak_source: "internal", allowed_roles: ["payments"] });
-    else await secrets(emu, "POST", "/transform/transformations/masking/ssn-mask", { template: "ssn", masking_character: "#", allowed_roles: ["payments"] });
+    await secrets(emu, "POST", path, body);
     return {};
   },
 }));
@@ -238,7 +236,7 @@ export const KIND_CASES: KindCase[] = [
     prefix: "/api/v2/*",
     updateMethod: "PATCH",
     seed: async (emu) => {
-      const nc = await ok(runApi(emu, "POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
+      const nc = await mustSucceed(runApi(emu, "POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
         data: { type: "notification-configurations", attributes: { name: "ci-hook", "destination-type": "generic", enabled: false, url: "https://hooks.example/ci", token: WRITE_ONLY.hookToken, triggers: ["run:completed", "run:errored"] } },
       }), "a notification configuration");
       return { hookId: nc.data.id };

@@ -21,7 +21,6 @@ describe("a misspelt property is refused at check, naming the nearest one", () =
 });
 
 describe("the lists derived from the records are the kinds' lists before the move", () => {
-
   it("registry", async () => {
     expect(await kindLists("secrets:RegistryAccessConfig")).toEqual({
       ...none, defaults: { mount: "registry", scheme: "http" }, immutable: ["mount"], identity: ["mount"],

@@ -30,7 +30,6 @@ describe("a misspelt property is refused at check, naming the nearest one", () =
 });
 
 describe("the lists derived from the records are the kinds' lists before the move", () => {
-
   it("replication", async () => {
     expect(await kindLists("secrets:ReplicationPerformancePrimary")).toEqual({ ...none, defaults: { disableOnDelete: false }, outputs: ["clusterId"] });
     expect(await kindLists("secrets:ReplicationSecondaryToken")).toEqual({
