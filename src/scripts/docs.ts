@@ -21,7 +21,7 @@ import { testingPageText } from "./docs/testing";
 import { errorsPageText, functionsPage, functionsPageText, indexPageText, readmeBlock, README_BEGIN, README_END, resourcePage, resourcePageText } from "./docs/pages";
 import { settingsBlock, SETTINGS_BEGIN, SETTINGS_END } from "./docs/settings";
 import { errorClasses, surface } from "./docs/surface";
-import { KIND_LOADERS_FILE, kindLoadersSource } from "./docs/kinds";
+import { KIND_LOADERS_FILE, KindFileError, kindLoadersSource } from "./docs/kinds";
 import { SECRET_VERSIONS_FILE, secretVersionsSource } from "./docs/versions";
 
 export { KIND_LOADERS_FILE, kindLoadersSource, SECRET_VERSIONS_FILE, secretVersionsSource };
@@ -110,7 +110,7 @@ if (require.main === module) {
     }
     console.log(`docs/reference: ${ref.pages.length} pages; docs/README.md: the list of resources and functions; README.md and docs/configuration.md: the settings; ${KIND_LOADERS_FILE}; ${SECRET_VERSIONS_FILE}`);
   }, (e: unknown) => {
-    console.error(e);
+    console.error(e instanceof KindFileError ? `npm run docs: ${e.message}` : e);
     process.exitCode = 1;
   });
 }

@@ -9,7 +9,7 @@ import { KIND_NAMES } from "../../src/kinds";
 import { fromDist, root } from "../support/dist";
 
 type Kinds = typeof import("../../src/scripts/docs/kinds");
-const { kindModules } = fromDist<Kinds>("src/scripts/docs/kinds.js");
+const { kindModules, KindFileError } = fromDist<Kinds>("src/scripts/docs/kinds.js");
 
 const made: string[] = [];
 afterEach(() => {
@@ -54,6 +54,7 @@ describe("which module declares each kind", () => {
       "index.js": `exports.A = require("./runs/a").A;\n`,
       "runs/a.js": `${CLASS("A")}${DEF("runs:A")}module.exports = { A, def, other: { kind: "runs:B", create: async () => ({}) } };\n`,
     });
+    expect(() => kindModules(two)).toThrow(KindFileError);
     expect(() => kindModules(two)).toThrow("src/runs/a.ts exports 2 kind definitions and 1 of the package's resource classes");
     const twice = pkg({
       "index.js": `exports.A = require("./runs/a").A;\n`,

@@ -18,6 +18,11 @@ export interface KindModule {
   def: ResourceDefinition;
 }
 
+/** A kind's file or export that the loaders cannot follow: the contributor's to mend, said in one line. */
+export class KindFileError extends Error {
+  override name = "KindFileError";
+}
+
 const isDefinition = (v: unknown): v is ResourceDefinition =>
   typeof v === "object" && v !== null && typeof (v as ResourceDefinition).kind === "string" && typeof (v as ResourceDefinition).create === "function";
 
@@ -59,13 +64,13 @@ export function kindModules(dist: string): KindModule[] {
     const module = path.relative(src, file).replace(/\.js$/, "").split(path.sep).join("/");
     const cls = Object.values(mod).filter((v) => classes.includes(v));
     if (defs.length !== 1 || cls.length !== 1) {
-      throw new Error(`src/${module}.ts exports ${defs.length} kind definitions and ${cls.length} of the package's resource classes: a kind's file exports one of each`);
+      throw new KindFileError(`src/${module}.ts exports ${defs.length} kind definitions and ${cls.length} of the package's resource classes: a kind's file exports one of each`);
     }
-    if (byClass.has(cls[0])) throw new Error(`${defs[0]!.kind} is declared in src/${byClass.get(cls[0])!.module}.ts and src/${module}.ts`);
+    if (byClass.has(cls[0])) throw new KindFileError(`${defs[0]!.kind} is declared in src/${byClass.get(cls[0])!.module}.ts and src/${module}.ts`);
     byClass.set(cls[0], { kind: defs[0]!.kind, module, def: defs[0]! });
   }
   const orphan = classes.find((c) => !byClass.has(c));
-  if (orphan) throw new Error(`${(orphan as { name: string }).name}: the package exports this resource class, and no file under src/runs or src/secrets exports it with its definition`);
+  if (orphan) throw new KindFileError(`${(orphan as { name: string }).name}: the package exports this resource class, and no file under src/runs or src/secrets exports it with its definition`);
   return classes.map((c) => byClass.get(c)!);
 }
 
