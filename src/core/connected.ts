@@ -259,19 +259,42 @@ export async function leftoversAt(def: ResourceDefinition, source: ConfigSource 
 
 type Machinery = typeof import("./provider");
 
+/** The context of check's reads: one try each, so a preview against a server it cannot reach goes on at once. */
+async function checkContext(def: ResourceDefinition, source: ConfigSource | undefined, inputs: Props): Promise<Context> {
+  const once: ConfigSource = Object.assign((key: string) => (key === SETTINGS.maxRetries.key ? "0" : source?.(key)), { keys: source?.keys, origin: source?.origin });
+  return contextFor(def, once, inputs);
+}
+
+/** The `adoptId` a create of `def` takes over, when it has a known one. */
+function adoptIdOf(m: Machinery, def: ResourceDefinition, inputs: Props): string | undefined {
+  const id = m.takesOverById(def) ? inputs[ADOPT_ID] : undefined;
+  return typeof id === "string" && !isUnknown(id) ? id : undefined;
+}
+
 /**
  * What check keeps, for a create (or the create of a replacement), of the objects it could be
  * confused with (src/core/leftovers.ts): the engine records it with the create's pending operation,
- * which is all that survives a killed CLI. Reads only; never fails the check.
+ * which is all that survives a killed CLI. Reads only; never fails the check. A create told to take
+ * an object over by its id has none: pulumi-svc-recover takes that object whatever was there.
  */
 async function recordBefore(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, olds: Props, inputs: Props): Promise<Before | undefined> {
-  if (!canLeave(def)) return undefined;
+  if (!canLeave(def) || adoptIdOf(m, def, inputs) !== undefined) return undefined;
   const creating = Object.keys(olds).length === 0;
   if (!creating && m.diff(def, olds, stripped(def, inputs)).replaces.length === 0) return undefined;
-  // One try each: a preview against a server it cannot reach goes on at once, with no record.
-  const once: ConfigSource = Object.assign((key: string) => (key === SETTINGS.maxRetries.key ? "0" : source?.(key)), { keys: source?.keys, origin: source?.origin });
-  const ctx = await contextFor(def, once, inputs);
+  const ctx = await checkContext(def, source, inputs);
   return beforeCreate(def, ctx, bare(def, inputs), creating ? undefined : pathFromInputs(def, olds));
+}
+
+/**
+ * A create's `adoptId` that names nothing fails the check, so the preview says so (every such
+ * resource the engine gets to before it stops) rather than the up, one at a time. One read, as the
+ * record above would have made.
+ */
+async function adoptIdFailure(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, olds: Props, inputs: Props): Promise<CheckFailure | undefined> {
+  const id = adoptIdOf(m, def, inputs);
+  if (id === undefined || Object.keys(olds).length > 0) return undefined;
+  const problem = await m.adoptIdProblem(def, await checkContext(def, source, inputs), id, bare(def, inputs));
+  return problem === undefined ? undefined : { property: ADOPT_ID, reason: problem };
 }
 export type Method = "check" | "diff" | "create" | "read" | "update" | "delete";
 
@@ -300,6 +323,8 @@ async function onCheck(m: Machinery, def: ResourceDefinition, source: ConfigSour
   const inputs = withConnection(news, versioned, conn.serverUrl);
   const failures = [...r.failures, ...conn.failures];
   if (failures.length === 0) {
+    const dead = await adoptIdFailure(m, def, source, olds, inputs);
+    if (dead) return { inputs, failures: [dead] };
     // An update keeps the record of the create that made the object: no change to show.
     const before = (await recordBefore(m, def, source, olds, inputs)) ?? (args[0] as Props | undefined)?.[BEFORE_KEY];
     if (before !== undefined) inputs[BEFORE_KEY] = before as Props;
@@ -380,7 +405,12 @@ async function onUpdate(m: Machinery, def: ResourceDefinition, source: ConfigSou
 /** Delete, unless another resource took the object over. */
 async function onDelete(m: Machinery, def: ResourceDefinition, source: ConfigSource | undefined, args: unknown[]): Promise<unknown> {
   const props = args[1] as Props;
-  if (m.takesOverById(def)) refuseDeleteOfTaken(def.kind, props[SERVER_KEY], args[0] as string, props[URN_KEY]);
+  if (m.takesOverById(def)) {
+    refuseDeleteOfTaken(def.kind, props[SERVER_KEY], args[0] as string, props[URN_KEY]);
+    // A replacement on request deletes first with no diff before: its create, whose adoptId names
+    // the object deleted here, must know it replaces it and make a new one.
+    hold(def.kind, props[SERVER_KEY], args[0], props[URN_KEY]);
+  }
   return m.remove(def, await contextFor(def, source, props), args[0] as string, bare(def, props))
     .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
 }

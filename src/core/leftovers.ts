@@ -27,6 +27,14 @@ export interface Before {
 /** The command that records what cancelled creates left, as every message names it. */
 export const RECOVER = "npx pulumi-svc-recover";
 
+/**
+ * The way on when a stopped `up` made the object, whichever way the user then took of the two
+ * Pulumi offers: the pending create kept (a plain refresh keeps it) or cleared.
+ */
+export const STOPPED_UP = `If a pulumi up that was stopped (a cancelled CI job) made it, run \`${RECOVER}\` in this project ` +
+  "(with --cleared if its pending creates were cleared since, by pulumi refresh --clear-pending-creates): it records it in the " +
+  "stack, and the next pulumi up carries on";
+
 /** Whether an interrupted create of the kind can leave an object that a later create would meet. */
 export function canLeave(def: ResourceDefinition): boolean {
   return def.leftovers !== undefined || def.path !== undefined;
@@ -59,14 +67,16 @@ export async function beforeCreate(def: ResourceDefinition, ctx: Context, inputs
   }
 }
 
-/** The refusal of a create that would duplicate `ids`: what made them is unknown to it, so it says both ways on. */
+/** The refusal of a create that would duplicate `ids`: what made them is unknown to it, so it says every way on. */
 export function wouldDuplicate(def: ResourceDefinition, ids: readonly string[]): ConflictError {
   const what = def.kind.slice(def.kind.indexOf(":") + 1);
   const them = ids.length === 1 ? ids[0] : ids.join(", ");
   return new ConflictError({
     service: def.kind.slice(0, def.kind.indexOf(":")) as "runs" | "secrets",
     messages: [`a ${what} with every value this resource sets exists already (${them}): creating another would duplicate it. ` +
-      `If a pulumi up that was stopped (a cancelled CI job) made it, run \`${RECOVER}\` in this project: it records it in the stack, ` +
-      `and the next pulumi up carries on; ${def.leftovers?.otherwise ?? "to take it over, set adopt: true"}. Nothing was created`],
+      `${STOPPED_UP}. If this resource is being replaced with deleteBeforeReplace: false, remove that option: the replacement ` +
+      `is made while the old one still exists. ${capital(def.leftovers?.otherwise ?? "to take it over, set adopt: true")}. Nothing was created`],
   });
 }
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

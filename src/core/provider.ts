@@ -136,6 +136,39 @@ export function takesOverById(def: ResourceDefinition): boolean {
   return (def.local as string[] | undefined)?.includes(ADOPT_ID) === true;
 }
 
+/** The object `adoptId` names as the server holds it, or undefined when there is none. */
+async function foundById(def: ResourceDefinition, ctx: Context, id: string, inputs: Props): Promise<Props | undefined> {
+  try {
+    return await def.read(ctx, id, inputs);
+  } catch (e) {
+    if (!isSvcError(e, "not_found")) throw e;
+    return undefined;
+  }
+}
+
+/** Why `adoptId` cannot be taken over: it names nothing. */
+function noSuchObject(def: ResourceDefinition, id: string): string {
+  const what = def.kind.slice(def.kind.indexOf(":") + 1);
+  return `adoptId ${id}: there is no ${what} with this id on the server` +
+    `${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}; nothing was created or changed. ` +
+    `If it was deleted (by hand, or by a pulumi destroy that stopped part way), remove adoptId from this resource to create a new one ` +
+    `(the service gives it a new id)`;
+}
+
+/**
+ * What check says of a create's `adoptId`, so that a preview fails on an id that names nothing
+ * rather than the up: undefined when the object is there (or the read failed otherwise: the create
+ * says so). Its immutable inputs are the create's to compare: a replacement's check has no old
+ * inputs and would refuse the object it replaces.
+ */
+export async function adoptIdProblem(def: ResourceDefinition, ctx: Context, id: string, inputs: Props): Promise<string | undefined> {
+  try {
+    return (await foundById(def, ctx, id, inputs)) === undefined ? noSuchObject(def, id) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The create of a resource with `adoptId`: reads that object, refuses one that does not exist or
  * whose immutable inputs (its workspace, its destination type) differ from the program's, and
@@ -143,18 +176,8 @@ export function takesOverById(def: ResourceDefinition): boolean {
  */
 async function takeOver(def: ResourceDefinition, ctx: Context, id: string, inputs: Props): Promise<{ id: string; outs: Props }> {
   const what = def.kind.slice(def.kind.indexOf(":") + 1);
-  let found: Props | undefined;
-  try {
-    found = await def.read(ctx, id, inputs);
-  } catch (e) {
-    if (!isSvcError(e, "not_found")) throw e;
-  }
-  if (found === undefined) {
-    throw new NotFoundError({ service: def.kind.slice(0, def.kind.indexOf(":")) as Service, messages: [`adoptId ${id}: there is no ${what} with this id on the server` +
-      `${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}; nothing was created or changed. ` +
-      `If it was deleted (by hand, or by a pulumi destroy that stopped part way), remove adoptId from this resource to create a new one ` +
-      `(the service gives it a new id)`] });
-  }
+  const found = await foundById(def, ctx, id, inputs);
+  if (found === undefined) throw new NotFoundError({ service: def.kind.slice(0, def.kind.indexOf(":")) as Service, messages: [noSuchObject(def, id)] });
   const olds = def.normalize ? { ...found, ...def.normalize(found) } : found;
   const fixed = (def.immutable ?? []).filter((k) => !same(def, k, olds[k], inputs[k]));
   if (fixed.length > 0) {

@@ -184,9 +184,27 @@ export function registration(cls: object, name: string, args: object,
     props[READ_KEY] = true;
   }
   props[PROVIDER_KEY] = serializedProvider(def.kind);
+  refuseCreateFirstTakeOver(def.kind, name, args, opts);
   const options: pulumi.CustomResourceOptions = {
     ...opts,
     additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])],
+    // A replacement the user asks for (`pulumi up --replace`, `--target-replace`, a tainted
+    // resource) gets no Diff: its order comes from this option alone (pulumi/pulumi#9924). Every
+    // object of these services is known by something its replacement keeps (a path, its values, a
+    // name in a mount, a cluster's one mode), so a replacement made first would meet the old one.
+    deleteBeforeReplace: opts?.deleteBeforeReplace ?? true,
   };
   return [token, name, props, options];
+}
+
+/**
+ * `deleteBeforeReplace: false` with `adopt` or `adoptId`: a replacement on request creates first,
+ * so it would take over the very object it replaces, and the engine would then delete it.
+ */
+function refuseCreateFirstTakeOver(kind: string, name: string, args: object, opts?: pulumi.CustomResourceOptions): void {
+  const given = args as Record<string, unknown>;
+  const taking = given.adopt === true ? "adopt: true" : given[ADOPT_ID] !== undefined && given[ADOPT_ID] !== null ? ADOPT_ID : undefined;
+  if (opts?.deleteBeforeReplace !== false || taking === undefined) return;
+  throw new Error(`${kind} "${name}": deleteBeforeReplace: false cannot go with ${taking}: a replacement made before the old object is ` +
+    `deleted (pulumi up --replace) would take over that object and the engine would then delete it; drop one of the two`);
 }

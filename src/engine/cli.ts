@@ -17,7 +17,7 @@ const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 
 const USAGE = `Usage: pulumi-svc-engine <${OPERATIONS.join("|")}> --program <compiled program .js> --state <file.json>
          [--stack dev] [--project name] [--cwd <program dir>] [--config key=value]... [--secret-config key=value]...
-         [--skip-preview] [--json]
+         [--skip-preview] [--replace <urn>]... [--json]
 
 Runs a Pulumi program without the Pulumi CLI: the real @pulumi/pulumi dynamic-provider host driven over
 gRPC the way the engine drives it. The state file is created on the first up. Secrets in it are
@@ -46,6 +46,7 @@ export function parseArgs(argv: string[]): { options: RunOptions; json: boolean 
     else if (flag === "--stack") options.stack = value;
     else if (flag === "--project") options.project = value;
     else if (flag === "--cwd") options.cwd = path.resolve(value);
+    else if (flag === "--replace") (options.replace ??= []).push(value);
     else if (flag === "--config" || flag === "--secret-config") {
       const eq = value.indexOf("=");
       if (eq <= 0) throw new Error(`${flag} expects key=value, got ${value}`);

@@ -79,7 +79,9 @@ export class Deployment {
   /** Resolves when a step fails: the engine then stops taking registrations. */
   readonly stopped = new Promise<void>((resolve) => (this.signalStop = resolve));
 
-  constructor(private readonly host: ProviderHost, private readonly prior: StackState, private readonly preview: boolean) {
+  constructor(private readonly host: ProviderHost, private readonly prior: StackState, private readonly preview: boolean,
+    /** URNs replaced on request (`pulumi up --replace`). */
+    private readonly replaceTargets: readonly string[] = []) {
     for (const r of prior.resources) if (!r.delete) this.olds.set(r.urn, r);
   }
 
@@ -240,7 +242,9 @@ export class Deployment {
     if (found?.external) this.consumed.add(found);
     const old = found?.external ? undefined : found;
     const news = old ? applyIgnoreChanges(reg.object, old.inputs, reg.ignoreChanges) : reg.object;
-    const check = await this.host.check(reg.urn, plain(old?.inputs ?? {}) as object, plain(news) as object).catch((e) => {
+    // Replaced on request, the old inputs are not the new object's: checked without them, as a create.
+    const forced = old !== undefined && this.replaceTargets.includes(reg.urn);
+    const check = await this.host.check(reg.urn, plain(forced ? {} : old?.inputs ?? {}) as object, plain(news) as object).catch((e) => {
       throw this.fail(this.record(old ? "update" : "create", reg), e);
     });
     if (check.failures.length > 0) {
@@ -248,6 +252,8 @@ export class Deployment {
       throw this.fail(this.record(old ? "update" : "create", reg), new Error(`invalid inputs: ${reasons}`));
     }
     const inputs = annotateSecrets(check.inputs, news);
+    // The engine asks no diff then: the id is the reason, and only the resource option orders it.
+    if (forced) return this.replace(reg, old, inputs, { changedKeys: [], replaceKeys: ["id"], deleteBeforeReplace: reg.deleteBeforeReplace ?? false });
     return old ? this.change(reg, old, inputs, news) : this.create(reg, inputs);
   }
 

@@ -33,6 +33,7 @@ export function cliArgs(o: RunOptions): string[] {
   if (o.stack) args.push("--stack", o.stack);
   if (o.project) args.push("--project", o.project);
   if (o.skipPreview) args.push("--skip-preview");
+  for (const urn of o.replace ?? []) args.push("--replace", urn);
   for (const [k, v] of Object.entries(o.config ?? {})) args.push("--config", `${k}=${v}`);
   for (const [k, v] of Object.entries(o.secretConfig ?? {})) args.push("--secret-config", `${k}=${v}`);
   return args;

@@ -44,7 +44,7 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
   try {
     await host.configure(config);
     const preview = opts.operation === "preview";
-    const deployment = new Deployment(host, state, preview);
+    const deployment = new Deployment(host, state, preview, opts.replace);
     let outputs = state.outputs;
     let programError: string | undefined;
     if (opts.operation === "refresh") await deployment.refresh();

@@ -64,4 +64,10 @@ export interface RunOptions {
    * update, and `destroy` deletes all but a protected resource and what it depends on.
    */
   skipPreview?: boolean;
+  /**
+   * As the CLI's --replace (and --target-replace, a tainted resource): URNs the engine replaces
+   * though nothing changed. It checks them without their old inputs and asks no diff, so their
+   * order comes from the deleteBeforeReplace option alone (create first when it is unset).
+   */
+  replace?: string[];
 }

@@ -10,9 +10,10 @@ import { leftoversAt } from "../core/connected";
 import { closeAgents, registerSecret } from "../http";
 import { kindDefinition } from "../kinds";
 import type { ConfigSource } from "../core/config";
-import { settle, type Deployment } from "./pending";
+import { settle, settleCleared, type Deployment, type Finder, type PlannedCreate } from "./pending";
+import { CONNECTION_KEY } from "../core/connected";
 
-const USAGE = `Usage: pulumi-svc-recover [--stack NAME] [--cwd DIR]
+const USAGE = `Usage: pulumi-svc-recover [--stack NAME] [--cwd DIR] [--cleared]
 
 Run in a Pulumi project after a pulumi up was stopped (a CI job cancelled, a runner killed)
 while it created objects of this package, once the stack's lock is gone (pulumi cancel).
@@ -23,15 +24,26 @@ resource (pulumi stack import), and the next pulumi up completes it; a create th
 nothing is dropped, and the next pulumi up creates it. Nothing is ever written to a server,
 and an object that was there before is never recorded. It uses the pulumi on PATH and the
 stack's config (svc:* keys, else the SVC_* variables) to reach the servers.
+
+With --cleared, for a stack whose pending creates were cleared since (pulumi refresh
+--clear-pending-creates, or the interactive refresh's "clear"): that dropped every record of
+what the stopped pulumi up made, so nothing can tell its objects from others any more, and you
+say which way it was. It previews the program (pulumi preview) and records, for each create
+the next pulumi up would refuse, the one object of the server that the create would duplicate
+(or the one at its path) and that no resource of the stack holds; the next pulumi up completes
+it. Two such objects are said, not taken. Use it only for objects a stopped pulumi up made.
   --stack NAME   the stack (default: the current one)
   --cwd DIR      the project's folder (default: the current one)
+  --cleared      the stopped up's pending creates were cleared (see above)
   --help         show this text`;
 
-export interface RecoverArgs { stack?: string; cwd?: string }
+export interface RecoverArgs { stack?: string; cwd?: string; cleared?: boolean }
 
 export function parseArgs(argv: string[]): RecoverArgs | "help" {
   const args: RecoverArgs = {};
-  return readOptions(argv, ["--stack", "--cwd"], (option, value) => {
+  const rest = argv.filter((a) => a !== "--cleared");
+  if (rest.length < argv.length) args.cleared = true;
+  return readOptions(rest, ["--stack", "--cwd"], (option, value) => {
     if (option === "--stack") args.stack = value();
     else args.cwd = value();
   }) ?? args;
@@ -62,6 +74,29 @@ function stackConfig(pulumi: Pulumi, stack: string[]): ConfigSource {
   return source;
 }
 
+/** What each kind's objects a create may have made are, and whether its ids are paths (src/core/leftovers.ts). */
+function finder(source: ConfigSource): Finder {
+  return async (kind, inputs) => {
+    const def = await kindDefinition(kind);
+    return def ? { ids: await leftoversAt(def, source, inputs), byPath: def.path !== undefined } : "unknown kind";
+  };
+}
+
+/** The inputs of a kind the state keeps secret: a record made here cannot seal them, so it leaves them out. */
+async function secretInputs(kind: string): Promise<readonly string[]> {
+  const def = await kindDefinition(kind);
+  return [...(def?.secrets ?? []), ...(def?.writeOnly ?? []), CONNECTION_KEY];
+}
+
+/** The creates the next up plans, from `pulumi preview --json` (secrets shown, for the look-up only). */
+function plannedCreates(run: Pulumi, stack: string[]): PlannedCreate[] {
+  const text = run(["preview", "--json", "--show-secrets", ...stack]);
+  return ((JSON.parse(text) as { steps?: PlannedCreate[] }).steps ?? []);
+}
+
+const NOTHING = "No create was left pending: nothing to recover. If a pulumi up that was stopped made an object and its pending " +
+  "create was cleared since (pulumi refresh --clear-pending-creates), run npx pulumi-svc-recover --cleared.\n";
+
 export async function main(argv: string[], pulumi?: Pulumi): Promise<{ out: string; code: number }> {
   const args = parseArgs(argv);
   if (args === "help") return { out: `${USAGE}\n`, code: 0 };
@@ -70,17 +105,15 @@ export async function main(argv: string[], pulumi?: Pulumi): Promise<{ out: stri
   const exported = (show: boolean) => (JSON.parse(run(["stack", "export", ...(show ? ["--show-secrets"] : []), ...stack])) as { version: number; deployment: Deployment });
   const sealed = exported(false);
   const creates = (sealed.deployment.pending_operations ?? []).filter((op) => op.type === "creating");
-  if (creates.length === 0) return { out: "No create was left pending: nothing to recover.\n", code: 0 };
-  const open = exported(true);
+  if (creates.length === 0 && !args.cleared) return { out: NOTHING, code: 0 };
   const source = stackConfig(run, stack);
-  const { deployment, outcomes } = await settle(sealed.deployment, open.deployment, async (kind, inputs) => {
-    const def = await kindDefinition(kind);
-    return def ? leftoversAt(def, source, inputs) : "unknown kind";
-  });
+  const { deployment, outcomes } = creates.length > 0
+    ? await settle(sealed.deployment, exported(true).deployment, finder(source))
+    : await settleCleared(sealed.deployment, plannedCreates(run, stack), finder(source), secretInputs);
   if (deployment) run(["stack", "import", ...stack], JSON.stringify({ ...sealed, deployment }));
   const kept = outcomes.filter((o) => o.what === "kept").length;
   const lines = [...outcomes.map((o) => o.why),
-    deployment ? "The stack records this now; run pulumi up." : "The stack is unchanged."];
+    deployment ? "The stack records this now; run pulumi up." : outcomes.length > 0 ? "The stack is unchanged." : "No create of the program meets an object it would duplicate: nothing to recover."];
   return { out: `${lines.join("\n")}\n`, code: kept > 0 ? 1 : 0 };
 }
 

@@ -35,8 +35,11 @@ export interface Deployment {
   [key: string]: unknown;
 }
 
-/** What the server holds that a pending create may have made, for one kind (see src/core/leftovers.ts). */
-export type Finder = (kind: string, inputs: Props) => Promise<string[] | "unknown kind">;
+/**
+ * What the server holds that a pending create may have made, for one kind (see src/core/leftovers.ts),
+ * and whether the kind's id is its path (a replacement made again at the same path has the old id).
+ */
+export type Finder = (kind: string, inputs: Props) => Promise<{ ids: string[]; byPath: boolean } | "unknown kind">;
 
 /** How one pending operation was settled, as the command says it. */
 export interface Outcome {
@@ -65,7 +68,7 @@ const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
  */
 export async function settle(sealed: Deployment, open: Deployment, find: Finder): Promise<{ deployment?: Deployment; outcomes: Outcome[] }> {
   const pending = sealed.pending_operations ?? [];
-  const resources = [...(sealed.resources ?? [])];
+  let resources = [...(sealed.resources ?? [])];
   const kept: PendingOperation[] = [];
   const outcomes: Outcome[] = [];
   const now = new Date().toISOString();
@@ -76,35 +79,25 @@ export async function settle(sealed: Deployment, open: Deployment, find: Finder)
       kept.push(op);
       continue;
     }
-    const name = nameOf(r.urn);
     const inputs = revealed(open.pending_operations?.[i]?.resource.inputs ?? {}) as Props;
-    const held = new Set(resources.filter((x) => x.type === r.type && x.id).map((x) => x.id!));
+    // A replacement that deleted first: the old object is gone, so it is neither held nor "there before".
+    const replaced = resources.filter((x) => x.urn === r.urn && x.pendingReplacement === true);
+    const held = new Set(resources.filter((x) => x.type === r.type && x.id && !replaced.includes(x)).map((x) => x.id!));
     // A create told to take an object over (adoptId, adopt: true) may take it: the user said so.
     const onPurpose = typeof inputs.adoptId === "string" || inputs.adopt === true;
-    const found = typeof inputs.adoptId === "string" ? [inputs.adoptId] : await find(kind, inputs);
+    const found = typeof inputs.adoptId === "string" ? { ids: [inputs.adoptId], byPath: false } : await find(kind, inputs);
     if (found === "unknown kind") {
       kept.push(op);
-      outcomes.push({ urn: r.urn, what: "kept", why: `${name}: ${r.type} is not a kind this pulumi-svc knows (is it older than the program's?); left pending` });
+      outcomes.push({ urn: r.urn, what: "kept", why: `${nameOf(r.urn)}: ${r.type} is not a kind this pulumi-svc knows (is it older than the program's?); left pending` });
       continue;
     }
-    const free = found.filter((id) => !held.has(id));
-    const before = (inputs[BEFORE_KEY] as Before | undefined)?.ids;
-    const made = onPurpose ? free : before ? free.filter((id) => !before.includes(id)) : undefined;
-    if (made === undefined && free.length > 0) {
-      kept.push(op);
-      outcomes.push({ urn: r.urn, what: "kept", why: `${name}: ${oneLine(free.join(", "))} exists, and nothing records whether it was there before the cancelled create: ` +
-        "take it over on purpose (adopt: true, or adoptId) if it is this stack's; left pending" });
-    } else if (made && made.length > 1) {
-      kept.push(op);
-      outcomes.push({ urn: r.urn, what: "kept", why: `${name}: ${oneLine(made.join(", "))} each could be what the cancelled create made: take the right one over with adoptId; left pending` });
-    } else if (made && made.length === 1) {
-      resources.push(recorded(r, made[0]!, now));
-      outcomes.push({ urn: r.urn, what: "recorded", id: made[0], why: `${name}: ${oneLine(made[0]!)} recorded; the next pulumi up completes it` });
-    } else {
-      outcomes.push({ urn: r.urn, what: "dropped", why: free.length > 0
-        ? `${name}: the cancelled create made nothing (${oneLine(free.join(", "))} was there before it); the next pulumi up says so`
-        : `${name}: the cancelled create made nothing; the next pulumi up creates it` });
-    }
+    const gone = new Set(found.byPath ? replaced.map((x) => x.id) : []);
+    const before = (inputs[BEFORE_KEY] as Before | undefined)?.ids.filter((id) => !gone.has(id));
+    const outcome = judge(r.urn, found.ids.filter((id) => !held.has(id)), onPurpose ? undefined : before, onPurpose);
+    outcomes.push(outcome);
+    if (outcome.what === "kept") kept.push(op);
+    if (outcome.what !== "recorded") continue;
+    resources = [...resources.filter((x) => !replaced.includes(x)).map((x) => supersede(x, r.urn)), record(r, outcome.id!, now)];
   }
   if (outcomes.every((o) => o.what === "kept")) return { outcomes };
   const deployment: Deployment = { ...sealed, resources };
@@ -114,14 +107,90 @@ export async function settle(sealed: Deployment, open: Deployment, find: Finder)
 }
 
 /**
+ * What to do with a create that may have made one of `free` (what the server holds that no other
+ * resource does): with `before`, what check saw before it, the one new object is its; without, only
+ * when the user said so (`onPurpose`) can one be taken.
+ */
+function judge(urn: string, free: string[], before: string[] | undefined, onPurpose: boolean): Outcome {
+  const name = nameOf(urn);
+  const made = onPurpose ? free : before ? free.filter((id) => !before.includes(id)) : undefined;
+  if (made === undefined && free.length > 0) {
+    return { urn, what: "kept", why: `${name}: ${oneLine(free.join(", "))} exists, and nothing records whether it was there before the cancelled create: ` +
+      "take it over on purpose (adopt: true, or adoptId) if it is this stack's; left pending" };
+  }
+  if (made && made.length > 1) {
+    return { urn, what: "kept", why: `${name}: ${oneLine(made.join(", "))} each could be what the cancelled create made: take the right one over with adoptId; left pending` };
+  }
+  if (made && made.length === 1) return { urn, what: "recorded", id: made[0], why: `${name}: ${oneLine(made[0]!)} recorded; the next pulumi up completes it` };
+  return { urn, what: "dropped", why: free.length > 0
+    ? `${name}: the cancelled create made nothing (${oneLine(free.join(", "))} was there before it); the next pulumi up says so`
+    : `${name}: the cancelled create made nothing; the next pulumi up creates it` };
+}
+
+/**
+ * The old resource of a replacement made first (create-before-delete) that a recorded create
+ * replaces: marked for deletion, as the engine marks it once its successor exists.
+ */
+function supersede(x: StateResource, urn: string): StateResource {
+  return x.urn === urn && x.delete !== true ? { ...x, delete: true } : x;
+}
+
+/**
  * The resource as the stack will hold it: the pending create's own record with the id, its inputs
  * as outputs (secrets stay as stored) and an init error, so the next up updates it and reads back
  * every output (the engine updates a resource with init errors whatever its diff).
  */
-function recorded(r: StateResource, id: string, now: string): StateResource {
+function record(r: StateResource, id: string, now: string): StateResource {
   return {
     ...r, id, outputs: { ...(r.inputs ?? {}) },
     initErrors: ["created by a pulumi up that was stopped, and recorded by pulumi-svc-recover: the next pulumi up completes it"],
     created: now, modified: now,
   };
+}
+
+/** A create that `pulumi preview --json` plans: the resource as the step's new state gives it. */
+export interface PlannedCreate {
+  op: string;
+  urn: string;
+  newState?: StateResource;
+}
+
+/**
+ * Settles, for a stack whose pending creates were cleared (pulumi refresh --clear-pending-creates),
+ * the creates the next `up` would make: what dropped the record also dropped every trace of what
+ * the stopped `up` made, so the user's word (`--cleared`) stands for it. Each planned create of this
+ * package whose object the server holds (the one no resource of the stack holds) is recorded as the
+ * resource, its inputs as planned without `secret` ones (they cannot be sealed here: the next `up`,
+ * which updates the resource, writes them); two candidates are said, not taken.
+ */
+export async function settleCleared(sealed: Deployment, planned: PlannedCreate[], find: Finder,
+  secret: (kind: string) => Promise<readonly string[]>): Promise<{ deployment?: Deployment; outcomes: Outcome[] }> {
+  const resources = [...(sealed.resources ?? [])];
+  const outcomes: Outcome[] = [];
+  const now = new Date().toISOString();
+  for (const step of planned) {
+    const r = step.newState;
+    const kind = r && kindOfToken(r.type);
+    if (!r || !kind || (step.op !== "create" && step.op !== "create-replacement")) continue;
+    const inputs = revealed(r.inputs ?? {}) as Props;
+    const found = typeof inputs.adoptId === "string" ? { ids: [inputs.adoptId], byPath: false } : await find(kind, inputs);
+    if (found === "unknown kind") continue;
+    const replaced = resources.filter((x) => x.urn === r.urn && x.pendingReplacement === true);
+    const held = new Set(resources.filter((x) => x.type === r.type && x.id && !replaced.includes(x)).map((x) => x.id!));
+    const free = found.ids.filter((id) => !held.has(id));
+    if (free.length === 0) {
+      outcomes.push({ urn: r.urn, what: "dropped", why: `${nameOf(r.urn)}: the server holds nothing it could have made; the next pulumi up creates it` });
+      continue;
+    }
+    const outcome = judge(r.urn, free, [], true);
+    outcomes.push(outcome);
+    if (outcome.what !== "recorded") continue;
+    const hidden = new Set([...(await secret(kind)), BEFORE_KEY]);
+    const shown = Object.fromEntries(Object.entries(r.inputs ?? {}).filter(([k]) => !hidden.has(k)));
+    const entry: StateResource = { ...r, inputs: shown };
+    for (const x of replaced) resources.splice(resources.indexOf(x), 1);
+    resources.push(record(entry, outcome.id!, now));
+  }
+  if (!outcomes.some((o) => o.what === "recorded")) return { outcomes };
+  return { deployment: { ...sealed, resources }, outcomes };
 }

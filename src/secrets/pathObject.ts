@@ -7,7 +7,7 @@ import { ConflictError, isAmbiguous } from "../http/errors";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { pathOf } from "../core/path";
-import { RECOVER } from "../core/leftovers";
+import { STOPPED_UP } from "../core/leftovers";
 import { dataOf, keysOf } from "./envelope";
 import type { Fields, FieldSet } from "../core/fields";
 import type { FunctionDefinition } from "../core/fn";
@@ -75,11 +75,11 @@ export async function reportOf<T>(ctx: Context, route: string, params: Record<st
 export function alreadyExists(method: string, id: string, what = "object"): ConflictError {
   return new ConflictError({
     service: "secrets", method, path: `/${id}`,
-    messages: [`${id} already exists. If you renamed this resource in your program, give it aliases: [{ name: "<its old name>" }] ` +
-      `in its resource options instead, so Pulumi keeps the object as it is (with adopt, the old resource's delete would ` +
-      `remove the ${what}); to manage an existing ${what} that no stack owns, set adopt: true; or choose another name. ` +
-      `If a pulumi up that was stopped (a cancelled CI job) was creating it, run \`${RECOVER}\` in this project: ` +
-      `it records the ${what} in the stack and the next pulumi up carries on`],
+    messages: [`${id} already exists. ${STOPPED_UP}. If you renamed this resource in your program, give it aliases: ` +
+      `[{ name: "<its old name>" }] in its resource options instead, so Pulumi keeps the object as it is (with adopt, the old ` +
+      `resource's delete would remove the ${what}). If this resource is being replaced with deleteBeforeReplace: false, remove ` +
+      `that option: the replacement is made while the old ${what} is still there. Otherwise, to manage the existing ${what}, ` +
+      `set adopt: true, or choose another name`],
   });
 }
 

@@ -38,7 +38,13 @@ export class CliEngine {
     this.o.program = program;
   }
 
-  async run(operation: Operation, config: Record<string, string>, secretConfig: Record<string, string>): Promise<Outcome> {
+  /** The URNs of the resources the stack holds. */
+  async urns(): Promise<string[]> {
+    const stack = await (this.stack ??= this.open());
+    return ((await stack.exportStack()).deployment?.resources ?? []).map((r: { urn: string }) => r.urn);
+  }
+
+  async run(operation: Operation, config: Record<string, string>, secretConfig: Record<string, string>, replace: string[] = []): Promise<Outcome> {
     const stack = await (this.stack ??= this.open());
     const values: auto.ConfigMap = {};
     for (const [k, v] of Object.entries(config)) values[k] = { value: v };
@@ -49,8 +55,8 @@ export class CliEngine {
     let outputs: auto.OutputMap | undefined;
     let failure: unknown;
     try {
-      if (operation === "up") outputs = (await stack.up({ onEvent })).outputs;
-      else if (operation === "preview") await stack.preview({ onEvent });
+      if (operation === "up") outputs = (await stack.up({ onEvent, replace })).outputs;
+      else if (operation === "preview") await stack.preview({ onEvent, replace });
       else if (operation === "refresh") await stack.refresh({ onEvent });
       else await stack.destroy({ onEvent });
     } catch (e) {

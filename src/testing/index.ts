@@ -89,6 +89,16 @@ export class StackError extends Error {
   }
 }
 
+/** What `up` and `preview` take, as the CLI's flags of the same names. */
+export interface OperationOptions {
+  /**
+   * Resources to replace though nothing changed, by name (as the program gives it) or URN, as
+   * `pulumi up --replace <urn>` does: the engine asks the provider for no diff, and deletes the old
+   * object first unless the resource's `deleteBeforeReplace` option is false.
+   */
+  replace?: string[];
+}
+
 /** A stack of a program on a state of its own, deployed against an emulator. */
 export interface TestStack {
   /** The emulator the stack's provider talks to: URLs, tokens and `controlUrl` (faults, clock, throttle). */
@@ -96,9 +106,9 @@ export interface TestStack {
   /** The folder holding the stack's state; removed by `close`. */
   readonly dir: string;
   /** Creates, updates or replaces what the program declares; deletes what it no longer does. */
-  up(): Promise<UpResult>;
+  up(options?: OperationOptions): Promise<UpResult>;
   /** What `up` would do, changing nothing. */
-  preview(): Promise<PreviewResult>;
+  preview(options?: OperationOptions): Promise<PreviewResult>;
   /** Reads every resource back; drops what is gone and records what changed outside the program. */
   refresh(): Promise<PreviewResult>;
   /** Deletes every resource of the stack. */
@@ -166,13 +176,13 @@ class Stack implements TestStack {
     return path.resolve(this.options.cwd ?? ("dir" in this.program ? this.program.dir : process.cwd()));
   }
 
-  async up(): Promise<UpResult> {
-    const r = await this.run("up");
+  async up(options?: OperationOptions): Promise<UpResult> {
+    const r = await this.run("up", options);
     return { ...r, outputs: this.outputs() };
   }
 
-  preview(): Promise<PreviewResult> {
-    return this.run("preview");
+  preview(options?: OperationOptions): Promise<PreviewResult> {
+    return this.run("preview", options);
   }
 
   refresh(): Promise<PreviewResult> {
@@ -222,16 +232,18 @@ class Stack implements TestStack {
     if (this.owned) await this.emulator.close();
   }
 
-  private run(operation: Operation): Promise<PreviewResult> {
+  private run(operation: Operation, options: OperationOptions = {}): Promise<PreviewResult> {
     if (this.closed) return Promise.reject(new Error(`testStack: ${operation} after close`));
-    const next = this.queue.then(() => this.once(operation));
+    const next = this.queue.then(() => this.once(operation, options));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async once(operation: Operation): Promise<PreviewResult> {
+  private async once(operation: Operation, options: OperationOptions): Promise<PreviewResult> {
     const { plain: config, secret: secretConfig } = this.config();
-    const outcome = this.cli ? await this.cli.run(operation, config, secretConfig) : outcomeOf(await this.execute(operation, config, secretConfig));
+    const replace = await this.urns(options.replace ?? []);
+    const outcome = this.cli ? await this.cli.run(operation, config, secretConfig, replace)
+      : outcomeOf(await this.execute(operation, config, secretConfig, replace));
     const summary: PreviewResult = { changes: summarize(outcome.steps), steps: outcome.steps, diagnostics: outcome.diagnostics };
     if (outcome.error !== undefined) throw new StackError(outcome.error, summary);
     if (operation === "up" && outcome.outputs) this.cliOutputs = outcome.outputs;
@@ -239,11 +251,22 @@ class Stack implements TestStack {
     return summary;
   }
 
-  private execute(operation: Operation, config: Record<string, string>, secretConfig: Record<string, string>): Promise<Result> {
+  /** The URNs of the stack's resources that `names` name (a name or a URN each). */
+  private async urns(names: string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const held = this.cli ? await this.cli.urns() : loadState(this.state, passphrase()).state.resources.map((r) => r.urn);
+    return names.map((n) => {
+      const urn = held.find((u) => u === n || u.endsWith(`::${n}`));
+      if (urn === undefined) throw new Error(`testStack: replace: the stack holds no resource named ${n}`);
+      return urn;
+    });
+  }
+
+  private execute(operation: Operation, config: Record<string, string>, secretConfig: Record<string, string>, replace: string[]): Promise<Result> {
     const program = this.program;
     const cwd = this.cwd();
     // As the Automation API runs them: no preview before an up or a destroy.
-    const options: RunOptions = { operation, state: this.state, stack: this.stack, project: this.project, cwd, config, secretConfig, skipPreview: true };
+    const options: RunOptions = { operation, state: this.state, stack: this.stack, project: this.project, cwd, config, secretConfig, skipPreview: true, replace };
     if ("dir" in program) return runProgram({ ...options, program: programEntry(program.dir) });
     return inContext(cwd, { config, secretConfig }, program.inline, (inline) => runOperation(options, [], inline));
   }

@@ -72,8 +72,10 @@ describe("a create never makes a second object whose id the service assigns", ()
     });
     const e = await rejectionOf(call(NC, "create", [await checked(NC, ncArgs())]));
     expect(e.message).toBe(`conflict: a NotificationConfiguration with every value this resource sets exists already (${nc.body.data.id}): creating another would duplicate it. ` +
-      "If a pulumi up that was stopped (a cancelled CI job) made it, run `npx pulumi-svc-recover` in this project: it records it in the stack, and the next pulumi up carries on; " +
-      'to take over one made another way, set adoptId: "<its id>". Nothing was created');
+      "If a pulumi up that was stopped (a cancelled CI job) made it, run `npx pulumi-svc-recover` in this project (with --cleared if its pending creates " +
+      "were cleared since, by pulumi refresh --clear-pending-creates): it records it in the stack, and the next pulumi up carries on. If this resource is " +
+      "being replaced with deleteBeforeReplace: false, remove that option: the replacement is made while the old one still exists. " +
+      'To take over one made another way, set adoptId: "<its id>". Nothing was created');
     expect(await ncs()).toHaveLength(1);
 
     await secretsApi(emu, "POST", "/identity/mfa/method/dualfactor", { api_hostname: "api-1234abcd.example.com", secret_key: "duo-secret-key-0001", integration_key: "DUOINTEGRATION01" });
@@ -154,6 +156,7 @@ describe("pulumi-svc-recover settles pending creates", () => {
 
   it("with nothing pending says so and changes nothing", async () => {
     const r = await recover({ resources: [] });
-    expect(r).toEqual({ out: "No create was left pending: nothing to recover.\n", code: 0, imported: undefined });
+    expect(r).toEqual({ out: "No create was left pending: nothing to recover. If a pulumi up that was stopped made an object and its " +
+      "pending create was cleared since (pulumi refresh --clear-pending-creates), run npx pulumi-svc-recover --cleared.\n", code: 0, imported: undefined });
   });
 });

@@ -76,7 +76,7 @@ describe("directory Config", () => {
   it("refuses to take over an existing config unless adopt is set", async () => {
     await config();
     const err = await rejectionOf(config());
-    expect(err.message).toMatch(/directory\/config already exists\. If you renamed this resource in your program, give it aliases: .*to manage an existing .* set adopt: true/);
+    expect(err.message).toMatch(/directory\/config already exists\. If a pulumi up that was stopped .*npx pulumi-svc-recover.*--cleared.*If you renamed this resource in your program, give it aliases: .*deleteBeforeReplace: false.*to manage the existing .* set adopt: true/);
     expect(err.message).not.toContain(BINDPASS);
     const adopted = await config({ adopt: true });
     expect(adopted.id).toBe("directory/config");

@@ -170,7 +170,7 @@ describe("keymgmt Key", () => {
   it("refuses to take over an existing key unless adopt is set, and then only with the same type", async () => {
     await raw("POST", "/keymgmt/key/theirs", { type: "ecdsa-p256" });
     const err = await rejectionOf(created(KEY, { name: "theirs", type: "ecdsa-p256" }));
-    expect(err.message).toMatch(/keymgmt\/key\/theirs already exists\. If you renamed this resource in your program, give it aliases: .*to manage an existing .* set adopt: true/);
+    expect(err.message).toMatch(/keymgmt\/key\/theirs already exists\. If a pulumi up that was stopped .*npx pulumi-svc-recover.*--cleared.*If you renamed this resource in your program, give it aliases: .*deleteBeforeReplace: false.*to manage the existing .* set adopt: true/);
     const wrong = await rejectionOf(created(KEY, { name: "theirs", type: "rsa-2048", adopt: true }));
     expect(wrong.message).toMatch(/exists with type ecdsa-p256, not rsa-2048/);
     const { outs } = await created(KEY, { name: "theirs", type: "ecdsa-p256", deletionAllowed: true, adopt: true });

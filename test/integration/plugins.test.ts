@@ -84,7 +84,7 @@ describe("plugin CatalogEntry", () => {
   it("refuses to take over a registered entry unless adopt is set", async () => {
     await raw("PUT", "/sys/plugins/catalog/auth/theirs", { sha256: SHA, command: "theirs" });
     const err = await rejectionOf(created(PLUGIN, { type: "auth", name: "theirs", sha256: SHA2, command: "mine" }));
-    expect(err.message).toMatch(/sys\/plugins\/catalog\/auth\/theirs already exists\. If you renamed this resource in your program, give it aliases: .*to manage an existing .* set adopt: true/);
+    expect(err.message).toMatch(/sys\/plugins\/catalog\/auth\/theirs already exists\. If a pulumi up that was stopped .*npx pulumi-svc-recover.*--cleared.*If you renamed this resource in your program, give it aliases: .*deleteBeforeReplace: false.*to manage the existing .* set adopt: true/);
     expect((await raw("GET", "/sys/plugins/catalog/auth/theirs")).body.data.command).toBe("theirs");
     const { outs } = await created(PLUGIN, { type: "auth", name: "theirs", sha256: SHA2, command: "mine", adopt: true });
     expect(outs).toMatchObject({ command: "mine", adopt: true });

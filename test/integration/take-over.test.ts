@@ -3,7 +3,7 @@
 // engine calls the provider; the holders rule with URNs, as the provider host sees them.
 import { describe, expect, it, vi } from "vitest";
 import { call } from "../../src/runtime";
-import { checked, type Props, type Res } from "../support/calls";
+import { checked, failures, type Props, type Res } from "../support/calls";
 import { control, requests, runApi, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
 
@@ -90,9 +90,13 @@ describe("take over by id (adoptId)", () => {
     expect((await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults).toEqual([]);
   });
 
-  it("refuses an id that does not exist, or whose workspace or destination type differ, writing nothing", async () => {
+  it("refuses an id that does not exist (at check, so a preview fails), or whose workspace or destination type differ, writing nothing", async () => {
     await clearLog();
-    const missing = await rejectionOf(call(NC, "create", [await checked(NC, ncArgs("nc-doesnotexist0001"))]));
+    const dead = await failures(NC, ncArgs("nc-doesnotexist0001"));
+    expect(Object.keys(dead)).toEqual(["adoptId"]);
+    expect(dead.adoptId).toMatch(/^adoptId nc-doesnotexist0001: there is no NotificationConfiguration with this id on the server \(or the token cannot see it.*remove adoptId from this resource to create a new one/);
+    // The create, given inputs no check saw (a state from before), refuses it the same way.
+    const missing = await rejectionOf(call(NC, "create", [{ ...ncArgs("nc-doesnotexist0001"), serverUrl: emu.runUrl }]));
     expect(missing.code).toBe("not_found");
     expect(missing.message).toContain("adoptId nc-doesnotexist0001: there is no NotificationConfiguration with this id on the server (or the token cannot see it");
     // How to go on when the object was deleted: a new one, without adoptId.
@@ -139,7 +143,7 @@ describe("take over by id (adoptId)", () => {
     expect(alias.id).toBe(aliasId);
     expect(alias.outs.customMetadata).toEqual({ team: "a" });
     expect((await writes()).map((w) => w.path)).toEqual([`/v1/identity/entity-alias/id/${aliasId}`]);
-    expect((await rejectionOf(call(ALIAS, "create", [await checked(ALIAS, { name: "x", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd", adoptId: "0f0f0f0f-0000-4000-8000-000000000000" })]))).code).toBe("not_found");
+    expect(Object.keys(await failures(ALIAS, { name: "x", canonicalId: "ent-alice0000000001", mountAccessor: "auth_userpass_1234abcd", adoptId: "0f0f0f0f-0000-4000-8000-000000000000" }))).toEqual(["adoptId"]);
 
     const method = await secretsApi(emu, "POST", "/identity/mfa/method/dualfactor", { secret_key: "duo-secret-key-take-over", integration_key: "DIYYYYYYYYYYYYYYYYYY", api_hostname: "api-1.example.com" });
     const methodId = (method.body.data.method_id ?? method.body.data.id) as string;

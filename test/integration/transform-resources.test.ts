@@ -66,7 +66,7 @@ describe("FpeTransformation", () => {
   it("refuses to take over an existing transformation without adopt", async () => {
     await raw("POST", "transformations/fpe/taken", { template: "builtin/creditcardnumber" });
     const inputs = await checked("secrets:TransformFpeTransformation", { name: "taken", template: "builtin/socialsecuritynumber" });
-    await expect(call("secrets:TransformFpeTransformation", "create", [inputs])).rejects.toThrow(/already exists\. If you renamed this resource in your program, give it aliases: .*to manage an existing .* set adopt: true/);
+    await expect(call("secrets:TransformFpeTransformation", "create", [inputs])).rejects.toThrow(/already exists\. If a pulumi up that was stopped .*npx pulumi-svc-recover.*--cleared.*If you renamed this resource in your program, give it aliases: .*deleteBeforeReplace: false.*to manage the existing .* set adopt: true/);
     const adopted = (await call("secrets:TransformFpeTransformation", "create", [{ ...inputs, adopt: true }])) as Res;
     expect(adopted.outs.template).toBe("builtin/socialsecuritynumber");
   });

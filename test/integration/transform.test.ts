@@ -44,7 +44,7 @@ describe("transform template", () => {
   it("refuses to overwrite an object it does not own unless adopt is set", async () => {
     await created("secrets:TransformTemplate", { name: "taken", pattern: "(a)" });
     const { inputs } = (await call("secrets:TransformTemplate", "check", [{}, { name: "taken", pattern: "(b)" }])) as { inputs: Record<string, unknown> };
-    await expect(call("secrets:TransformTemplate", "create", [inputs])).rejects.toThrow(/already exists\. If you renamed this resource in your program, give it aliases: .*to manage an existing .* set adopt: true/);
+    await expect(call("secrets:TransformTemplate", "create", [inputs])).rejects.toThrow(/already exists\. If a pulumi up that was stopped .*npx pulumi-svc-recover.*--cleared.*If you renamed this resource in your program, give it aliases: .*deleteBeforeReplace: false.*to manage the existing .* set adopt: true/);
     expect((await rawGet("/transform/template/taken")).body.data.pattern).toBe("(a)");
     const adopted = (await call("secrets:TransformTemplate", "create", [{ ...inputs, adopt: true }])) as Res;
     expect(adopted.outs).toMatchObject({ pattern: "(b)", adopt: true });
