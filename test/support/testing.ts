@@ -26,3 +26,22 @@ export const threeObjects = (prefix: string, pattern = "(\\d{4})-(\\d{4})") => (
   new svc.secrets.transform.FpeTransformation("card", { name: `${prefix}-card`, template: tpl.name, tweakSource: "internal", allowedRoles: ["payments"] });
   return { template: tpl.name, hookToken: new pulumi.Config().requireSecret("hookToken") };
 };
+
+/** The package's resource class of `kind` (`secrets:TransformAlphabet`), as a program constructs it. */
+export function classOf(kind: string): new (name: string, args: object, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource {
+  const token = `pulumi-nodejs:dynamic/${kind}`;
+  const visit = (o: object, depth: number): unknown => {
+    for (const v of Object.values(o)) {
+      if (typeof v === "function" && typeof (v as { isInstance?: unknown }).isInstance === "function" && "get" in v &&
+        (v as { isInstance(x: unknown): boolean }).isInstance({ __pulumiType: token })) return v;
+      if (v !== null && typeof v === "object" && depth < 3) {
+        const found = visit(v, depth + 1);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  const cls = visit(svc, 0);
+  if (!cls) throw new Error(`the package exports no class of ${kind}`);
+  return cls as new (name: string, args: object, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource;
+}

@@ -1,0 +1,54 @@
+// `pulumi up --replace` of every kind, through testStack's engine double (the engine's forced
+// replacement: a check without the old inputs, no diff, the order from the deleteBeforeReplace
+// option alone), kind by kind from the kind table: the replacement ends with exactly one object,
+// holding the program's values, and a preview of no change. test/cli/replace.test.ts plays one kind
+// of each sort under the real CLI.
+import { describe, expect, it } from "vitest";
+import { KIND_NAMES } from "../../src/kinds";
+import { useEmulator, runApi } from "../support/emulator";
+import { KIND_CASES, type KindCase } from "../support/kindCases";
+import { classOf, openStacks, testStack } from "../support/testing";
+
+const { emu } = useEmulator({ secretsToken: "secretsRoot" });
+const open = openStacks();
+
+/** Kinds whose forced replacement is played elsewhere, and where (they need two clusters or PostgreSQL). */
+const ELSEWHERE: Record<string, string> = {
+  "secrets:TransformStoreSchema": "test/faults/matrix-postgres.test.ts",
+  "secrets:ReplicationPerformancePrimary": "test/faults/replication.test.ts",
+  "secrets:ReplicationPerformanceSecondary": "test/faults/replication.test.ts",
+  "secrets:ReplicationSecondaryToken": "test/faults/replication.test.ts",
+  "secrets:ReplicationPathsFilter": "test/faults/replication.test.ts",
+};
+
+/** A run is never deleted: a Run replaced leaves its old run ended and one run of its own active. */
+const ACTIVE = ["pending", "planning", "planned", "cost_estimating", "policy_checking", "applying", "apply_queued", "confirmed"];
+async function objects(c: KindCase): Promise<number> {
+  if (c.kind !== "runs:Run") return c.count(emu);
+  const runs = (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/runs?page[size]=100`)).body.data as { attributes: { status: string } }[];
+  return runs.filter((r) => ACTIVE.includes(r.attributes.status)).length;
+}
+
+describe("every kind is replaced on request, through the kind table", () => {
+  it.each(KIND_NAMES.map((k) => [k]))("%s has a case here or a suite of its own", (kind) => {
+    expect(KIND_CASES.some((c) => c.kind === kind) || ELSEWHERE[kind] !== undefined, `${kind}: no case in test/support/kindCases.ts`).toBe(true);
+  });
+});
+
+describe("pulumi up --replace under the engine double", { timeout: 120_000 }, () => {
+  it.each(KIND_CASES.map((c) => [c.kind, c] as const))("%s: one object, the program's values, then no change", async (_kind, c) => {
+    await c.setup?.(emu);
+    const inputs = c.create(emu);
+    const stack = await testStack({ emulator: emu, program: () => { new (classOf(c.kind))("it", inputs); } });
+    open.push(stack);
+    await stack.up();
+    const made = await objects(c);
+    expect(made).toBeGreaterThan(0);
+    const replaced = await stack.up({ replace: ["it"] });
+    expect(replaced.steps.map((s) => [s.name, s.op, s.replaceReasons, s.deleteBeforeReplace, s.error])).toEqual([["it", "replace", ["id"], true, undefined]]);
+    expect(await objects(c), "exactly one object").toBe(made);
+    expect((await stack.preview()).changes).toEqual({ same: 1 });
+    await stack.destroy();
+    await stack.close();
+  });
+});
