@@ -11,7 +11,6 @@ import { closeAgents, registerSecret } from "../http";
 import { kindDefinition } from "../kinds";
 import type { ConfigSource } from "../core/config";
 import { settle, settleCleared, type Deployment, type Finder, type PlannedCreate } from "./pending";
-import { CONNECTION_KEY } from "../core/connected";
 
 const USAGE = `Usage: pulumi-svc-recover [--stack NAME] [--cwd DIR] [--cleared]
 
@@ -82,15 +81,9 @@ function finder(source: ConfigSource): Finder {
   };
 }
 
-/** The inputs of a kind the state keeps secret: a record made here cannot seal them, so it leaves them out. */
-async function secretInputs(kind: string): Promise<readonly string[]> {
-  const def = await kindDefinition(kind);
-  return [...(def?.secrets ?? []), ...(def?.writeOnly ?? []), CONNECTION_KEY];
-}
-
-/** The creates the next up plans, from `pulumi preview --json` (secrets shown, for the look-up only). */
+/** The creates the next up plans, from `pulumi preview --json` (which shows no secret value). */
 function plannedCreates(run: Pulumi, stack: string[]): PlannedCreate[] {
-  const text = run(["preview", "--json", "--show-secrets", ...stack]);
+  const text = run(["preview", "--json", ...stack]);
   return ((JSON.parse(text) as { steps?: PlannedCreate[] }).steps ?? []);
 }
 
@@ -109,7 +102,7 @@ export async function main(argv: string[], pulumi?: Pulumi): Promise<{ out: stri
   const source = stackConfig(run, stack);
   const { deployment, outcomes } = creates.length > 0
     ? await settle(sealed.deployment, exported(true).deployment, finder(source))
-    : await settleCleared(sealed.deployment, plannedCreates(run, stack), finder(source), secretInputs);
+    : await settleCleared(sealed.deployment, plannedCreates(run, stack), finder(source));
   if (deployment) run(["stack", "import", ...stack], JSON.stringify({ ...sealed, deployment }));
   const kept = outcomes.filter((o) => o.what === "kept").length;
   const lines = [...outcomes.map((o) => o.why),

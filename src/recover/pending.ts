@@ -148,6 +148,9 @@ function record(r: StateResource, id: string, now: string): StateResource {
   };
 }
 
+/** How `pulumi preview --json` shows a secret value, even with --show-secrets. */
+const HIDDEN = "[secret]";
+
 /** A create that `pulumi preview --json` plans: the resource as the step's new state gives it. */
 export interface PlannedCreate {
   op: string;
@@ -160,11 +163,11 @@ export interface PlannedCreate {
  * the creates the next `up` would make: what dropped the record also dropped every trace of what
  * the stopped `up` made, so the user's word (`--cleared`) stands for it. Each planned create of this
  * package whose object the server holds (the one no resource of the stack holds) is recorded as the
- * resource, its inputs as planned without `secret` ones (they cannot be sealed here: the next `up`,
- * which updates the resource, writes them); two candidates are said, not taken.
+ * resource, its inputs as planned without the secret ones, which the preview hides and which could
+ * not be sealed here anyway (the next `up`, which updates the resource, writes them); two candidates
+ * are said, not taken.
  */
-export async function settleCleared(sealed: Deployment, planned: PlannedCreate[], find: Finder,
-  secret: (kind: string) => Promise<readonly string[]>): Promise<{ deployment?: Deployment; outcomes: Outcome[] }> {
+export async function settleCleared(sealed: Deployment, planned: PlannedCreate[], find: Finder): Promise<{ deployment?: Deployment; outcomes: Outcome[] }> {
   const resources = [...(sealed.resources ?? [])];
   const outcomes: Outcome[] = [];
   const now = new Date().toISOString();
@@ -172,7 +175,8 @@ export async function settleCleared(sealed: Deployment, planned: PlannedCreate[]
     const r = step.newState;
     const kind = r && kindOfToken(r.type);
     if (!r || !kind || (step.op !== "create" && step.op !== "create-replacement")) continue;
-    const inputs = revealed(r.inputs ?? {}) as Props;
+    // A preview hides secret values ("[secret]"): they are left out of the look-up as unknown.
+    const inputs = Object.fromEntries(Object.entries(r.inputs ?? {}).filter(([, v]) => v !== HIDDEN)) as Props;
     const found = typeof inputs.adoptId === "string" ? { ids: [inputs.adoptId], byPath: false } : await find(kind, inputs);
     if (found === "unknown kind") continue;
     const replaced = resources.filter((x) => x.urn === r.urn && x.pendingReplacement === true);
@@ -185,8 +189,7 @@ export async function settleCleared(sealed: Deployment, planned: PlannedCreate[]
     const outcome = judge(r.urn, free, [], true);
     outcomes.push(outcome);
     if (outcome.what !== "recorded") continue;
-    const hidden = new Set([...(await secret(kind)), BEFORE_KEY]);
-    const shown = Object.fromEntries(Object.entries(r.inputs ?? {}).filter(([k]) => !hidden.has(k)));
+    const shown = Object.fromEntries(Object.entries(r.inputs ?? {}).filter(([k, v]) => k !== BEFORE_KEY && !JSON.stringify(v).includes(HIDDEN)));
     const entry: StateResource = { ...r, inputs: shown };
     for (const x of replaced) resources.splice(resources.indexOf(x), 1);
     resources.push(record(entry, outcome.id!, now));

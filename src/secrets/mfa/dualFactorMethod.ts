@@ -100,8 +100,10 @@ function idFrom(res: unknown): string | undefined {
 
 /** Whether a method read back holds every value of these inputs (the same provider account and settings). */
 function sameAs(d: Record<string, unknown>, p: DualFactorMethodState): boolean {
-  // Reads spell push_info as pushinfo; secret fields are compared only when the server returns them.
-  const secretsAgree = (d.secret_key === undefined || d.secret_key === p.secretKey) && (d.integration_key === undefined || d.integration_key === p.integrationKey);
+  // Reads spell push_info as pushinfo; secret fields are compared only where both sides know them
+  // (pulumi-svc-recover --cleared reads the program's planned inputs, whose secrets a preview hides).
+  const agree = (read: unknown, given: string | undefined) => read === undefined || given === undefined || read === given;
+  const secretsAgree = agree(d.secret_key, p.secretKey) && agree(d.integration_key, p.integrationKey);
   return d.api_hostname === p.apiHostname && secretsAgree &&
     String(d.username_format ?? "") === (p.usernameFormat ?? "") &&
     String(d.pushinfo ?? d.push_info ?? "") === (p.pushInfo ?? "") && (d.use_passcode ?? false) === p.usePasscode;
