@@ -26,7 +26,8 @@ describe("testStack", { timeout: 180_000 }, () => {
     expect((await stack.preview()).changes).toEqual({ same: 3 });
 
     // An edit: the template's pattern changes in place. New names replace each object at its new
-    // path, the new one created before the old one goes.
+    // path, each deleted first (every kind's default): what names a replaced object through a
+    // reference goes before it and comes back after it, the fpe transformation first.
     stack.setProgram(program("one", "(\\d{4})-(\\d{6})"));
     const edited = await stack.preview();
     expect(edited.changes).toEqual({ same: 2, update: 1 });
@@ -34,7 +35,7 @@ describe("testStack", { timeout: 180_000 }, () => {
     stack.setProgram(program("two"));
     const renamed = await stack.preview();
     expect(renamed.steps.map((s) => [s.name, s.op, s.replaceReasons, s.deleteBeforeReplace])).toEqual([
-      ["digits", "replace", ["name"], false], ["tpl", "replace", ["name"], false], ["card", "replace", ["name"], false],
+      ["card", "replace", ["template"], true], ["tpl", "replace", ["alphabet"], true], ["digits", "replace", ["name"], true],
     ]);
 
     // A failing program: the one line a user sees, no stack frame; nothing changed.
