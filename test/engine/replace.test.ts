@@ -3,7 +3,10 @@
 // option alone), kind by kind from the kind table: the replacement ends with exactly one object,
 // holding the program's values, and a preview of no change. test/cli/replace.test.ts plays one kind
 // of each sort under the real CLI.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { root } from "../support/dist";
 import { KIND_NAMES } from "../../src/kinds";
 import { useEmulator, runApi } from "../support/emulator";
 import { KIND_CASES, type KindCase } from "../support/kindCases";
@@ -31,7 +34,12 @@ async function objects(c: KindCase): Promise<number> {
 
 describe("every kind is replaced on request, through the kind table", () => {
   it.each(KIND_NAMES.map((k) => [k]))("%s has a case here or a suite of its own", (kind) => {
-    expect(KIND_CASES.some((c) => c.kind === kind) || ELSEWHERE[kind] !== undefined, `${kind}: no case in test/support/kindCases.ts`).toBe(true);
+    const there = ELSEWHERE[kind];
+    expect(KIND_CASES.some((c) => c.kind === kind) || there !== undefined, `${kind}: no case in test/support/kindCases.ts`).toBe(true);
+    if (there === undefined) return;
+    const text = fs.readFileSync(path.join(root, there), "utf8");
+    expect(text, `${there} covers ${kind}`).toContain(`"${kind}"`);
+    expect(text, `${there} replaces on request`).toContain("replaceOnRequest(");
   });
 });
 

@@ -38,6 +38,17 @@ async function play(kind: string, state: State, inputs: Props): Promise<{ state:
   }
 }
 
+/**
+ * `pulumi up --replace` as the engine plays it on a resource of this package (docs/behaviour.md,
+ * "Replaced on request"): a check without the old inputs, no diff, and, the resource option being
+ * delete-first, the old object deleted before the new one is created.
+ */
+export async function replaceOnRequest(kind: string, state: State, inputs: Props): Promise<State> {
+  const news = await checked(kind, inputs);
+  await call(kind, "delete", [state!.id, state!.outs]);
+  return (await call(kind, "create", [news])) as { id: string; outs: Props };
+}
+
 /** One `pulumi up` of the resource toward `inputs`; returns the state the engine would record. */
 export async function up(kind: string, state: State, inputs: Props): Promise<State> {
   return (await play(kind, state, inputs)).state;

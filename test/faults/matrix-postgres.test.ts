@@ -7,7 +7,7 @@ import { control, secretsApi, useEmulator } from "../support/emulator";
 import { mustStatus } from "../support/must";
 import { usePostgres } from "../support/postgres";
 import { CELLS, clearMetFaults, refreshUnderFault } from "./cells";
-import { inSync, settle } from "./deploy";
+import { inSync, replaceOnRequest, settle } from "./deploy";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 beforeAll(() => {
@@ -75,5 +75,14 @@ describe("secrets:TransformStoreSchema under faults (on a real PostgreSQL)", () 
     expect((await control<{ faults: unknown[] }>(emu, "GET", "/faults")).faults).toHaveLength(1);
     await control(emu, "DELETE", "/faults");
     expect(await tables()).toEqual(expected);
+  });
+
+  it("replaced on request (pulumi up --replace): the schema call runs again, the tables are there once, state and program agree", async () => {
+    const first = await settle(KIND, undefined, inputs("1"));
+    await db().query("DROP SCHEMA tokens CASCADE");
+    await db().query("CREATE SCHEMA tokens");
+    const state = await replaceOnRequest(KIND, first, inputs("1"));
+    expect(await tables()).toEqual(expected);
+    await inSync(KIND, state, inputs("1"));
   });
 });

@@ -14,8 +14,8 @@ import { request } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call } from "../../src/runtime";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import type { Props } from "../support/calls";
-import { held, inSync, sameAsServer, settle, up, type State } from "./deploy";
+import { checked, type Props } from "../support/calls";
+import { held, inSync, replaceOnRequest, sameAsServer, settle, up, type State } from "./deploy";
 import { CELLS, cellsOf, FAULTS } from "./cells";
 import { control } from "../support/emulator";
 import { mustStatus } from "../support/must";
@@ -283,6 +283,34 @@ describe.each(CASES)("$kind under faults", (c) => {
     if (c.readsGone) expect(await call(c.kind, "read", [state!.id, state!.outs]), "refresh finds it gone").toEqual({ id: "", props: {} });
     await c.holds(false, state!.outs);
     expect(await primaries(), "active primaries").toBe(c.primariesAfterDelete);
+  });
+});
+
+// pulumi up --replace of each kind (test/engine/replace.test.ts plays the kinds of one cluster):
+// one object again, holding the program's values, and the set has one primary.
+describe.each(CASES.filter((c) => c.kind !== SECONDARY))("$kind replaced on request", (c) => {
+  it("pulumi up --replace: deleted, then made again; the server, state and program agree", async () => {
+    await c.setup();
+    const first = await settle(c.kind, undefined, c.inputs());
+    const state = await replaceOnRequest(c.kind, first, c.inputs());
+    await settled(c, state, c.inputs());
+    await c.holds(true, state!.outs);
+  });
+});
+
+describe(`${SECONDARY} replaced on request`, () => {
+  const c = CASES.find((x) => x.kind === SECONDARY)!;
+  it("alone, its spent token is refused, saying to replace its SecondaryToken too; with a new token it is made again", async () => {
+    await c.setup();
+    const first = await settle(c.kind, undefined, c.inputs());
+    const spent = await replaceOnRequest(c.kind, first, c.inputs()).catch((e: Error) => e);
+    expect((spent as Error).message).toMatch(/secondary\/enable: 400 .*; a token activates a secondary once, so a secondary replaced \(pulumi up --replace\) needs a new one: replace the SecondaryToken it comes from too/);
+    // Replaced with its token (revoked, then issued again): the secondary is made again with the new one.
+    mustStatus((await raw(A, "sys/replication/performance/primary/revoke-secondary", { id: "b" })).status, 204, "revoke-secondary b");
+    token = await issue("b");
+    const state = (await call(c.kind, "create", [await checked(c.kind, c.inputs())])) as State;
+    await settled(c, state, c.inputs());
+    await c.holds(true, state!.outs);
   });
 });
 

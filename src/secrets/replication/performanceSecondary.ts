@@ -111,6 +111,10 @@ function movedSince(now: ReplicationStatus, p: PerformanceSecondaryState): boole
  */
 const SECONDARY_ID = "sys/replication/performance/secondary";
 
+/** Why a token may be refused on a create: each activates one secondary once. */
+const SPENT = "a token activates a secondary once, so a secondary replaced (pulumi up --replace) needs a new one: replace the " +
+  "SecondaryToken it comes from too (pulumi up --replace <that token's URN> --replace <this secondary's URN>), or give a new token";
+
 const NOT_FOLLOWED = "the secondary's status shows no change; if the token was used anyway, the next up is refused: issue a new SecondaryToken";
 
 export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecondaryState, PerformanceSecondaryState> = {
@@ -124,7 +128,13 @@ export const performanceSecondaryDefinition: ResourceDefinition<PerformanceSecon
   },
   ...secondarySet,
   async create(ctx, inputs) {
-    await transition(ctx, R.secondary.enable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
+    try {
+      await transition(ctx, R.secondary.enable, connectBody(inputs), (st) => st.mode === "secondary", "secondary/enable");
+    } catch (e) {
+      // A secondary replaced (pulumi up --replace) was disabled first: its token is spent.
+      if (isSvcError(e, "invalid_input")) (e as Error).message += `; ${SPENT}`;
+      throw e;
+    }
     const activated = { ...inputs, activation: 1 };
     return { id: SECONDARY_ID, outs: await statusAfter(ctx, "secondary/enable", "secondary", SECONDARY_ID, activated, fromStatus) };
   },
