@@ -379,14 +379,25 @@ export class Deployment {
         throw this.fail(step, e);
       }
       this.consumed.add(old);
-    } else {
-      // The old object stays in state, marked for deletion, until the delete phase.
+      return this.createOne(step, reg, inputs);
+    }
+    // Created first: the old object is marked for deletion (in the delete phase) once its successor
+    // exists, as the engine's replace step comes after the create; a refused create leaves it as it was.
+    this.consumed.add(old);
+    const condemn = () => {
       const pending: StateResource = { ...old, delete: true };
-      this.consumed.add(old);
       this.news.push(pending);
       this.condemned.push(pending);
+    };
+    try {
+      const made = await this.createOne(step, reg, inputs);
+      condemn();
+      return made;
+    } catch (e) {
+      if (e instanceof PartialFailureError) condemn();
+      else this.news.push(old);
+      throw e;
     }
-    return this.createOne(step, reg, inputs);
   }
 
   /**

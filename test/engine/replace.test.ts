@@ -43,6 +43,36 @@ describe("every kind is replaced on request, through the kind table", () => {
   });
 });
 
+describe("the program's own deleteBeforeReplace, and an adoptId that names nothing", { timeout: 120_000 }, () => {
+  it("deleteBeforeReplace: false makes a replacement on request create first, which the path refuses, changing nothing; true replaces", async () => {
+    const alphabet = (opts: object) => () => { new (classOf("secrets:TransformAlphabet"))("digits", { name: "digits", alphabet: "0123456789" }, opts); };
+    const stack = await testStack({ emulator: emu, program: alphabet({ deleteBeforeReplace: false }) });
+    open.push(stack);
+    await stack.up();
+    const refused = (await stack.up({ replace: ["digits"] }).catch((e: Error) => e)) as Error & { result: { steps: { deleteBeforeReplace: boolean }[] } };
+    expect(refused.message).toMatch(/^replace digits: .*transform\/alphabet\/digits already exists\. .*If this resource is being replaced with deleteBeforeReplace: false, remove that option/);
+    expect(refused.result.steps[0]!.deleteBeforeReplace).toBe(false);
+    expect((await stack.preview()).changes).toEqual({ same: 1 });
+    stack.setProgram(alphabet({ deleteBeforeReplace: true }));
+    expect((await stack.up({ replace: ["digits"] })).steps.map((s) => [s.op, s.deleteBeforeReplace])).toEqual([["replace", true]]);
+    // With a take-over, creating first would take the object it replaces: refused when the program is built.
+    stack.setProgram(() => { new (classOf("secrets:TransformAlphabet"))("digits", { name: "digits", alphabet: "0123456789", adopt: true }, { deleteBeforeReplace: false }); });
+    expect(((await stack.preview().catch((e: Error) => e)) as Error).message).toContain("deleteBeforeReplace: false cannot go with adopt: true");
+    await stack.close();
+  });
+
+  it("a preview fails on an adoptId that names nothing, with the id and the way on, before any create", async () => {
+    const stack = await testStack({ emulator: emu, program: () => {
+      new (classOf("runs:NotificationConfiguration"))("hook", { ...KIND_CASES.find((c) => c.kind === "runs:NotificationConfiguration")!.create(emu), adoptId: "nc-deletedbyhand001" });
+    } });
+    open.push(stack);
+    const failed = (await stack.preview().catch((e: Error) => e)) as Error;
+    expect(failed.message).toContain("has a problem: adoptId: adoptId nc-deletedbyhand001: there is no NotificationConfiguration with this id on the server");
+    expect(failed.message).toContain("remove adoptId from this resource to create a new one");
+    await stack.close();
+  });
+});
+
 describe("pulumi up --replace under the engine double", { timeout: 120_000 }, () => {
   it.each(KIND_CASES.map((c) => [c.kind, c] as const))("%s: one object, the program's values, then no change", async (_kind, c) => {
     await c.setup?.(emu);
