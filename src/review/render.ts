@@ -89,6 +89,8 @@ function replacementLine(c: ResourceChange): string {
   const because = c.cascadeFrom
     ? `because ${code(c.cascadeFrom.name)} (${shortType(c.cascadeFrom.type)}), which its ${c.cascadeFrom.properties.map(code).join(", ")} ${c.cascadeFrom.properties.length > 1 ? "come" : "comes"} from, is replaced and deleted first (the engine replaces what depends on it; none of its own inputs changed)`
     : !c.replaceReasons.length ? "no reason given by the provider"
+    // The engine blames the id when it replaces on request: no input changed.
+    : c.replaceReasons.length === 1 && c.replaceReasons[0] === "id" ? "on request (`pulumi up --replace`, `--target-replace` or a tainted resource; no input changed)"
     : c.reasonsFrom === "immutable" ? `forced by ${fields} (immutable)` : `forced by ${fields}`;
   const order = c.deleteFirst === undefined ? "order not stated in the preview"
     : c.deleteFirst ? "**the old object is deleted first**, then the new one created"

@@ -87,6 +87,9 @@ describe("pulumi-svc-review", () => {
     expect(await reviewPreview(preview([step("replace", "aws:s3/bucket:Bucket", "b", { bucket: "x" }, { bucket: "y" }, { id: "x", replaceReasons: ["bucket"] })])))
       .toContain("Replacement forced by `bucket`; order not stated in the preview.");
     expect(await tpl(["create-replacement", "replace", "delete-replaced"])).toContain("**Plan:** 1 to replace");
+    // A replacement on request: the engine's reason is the id.
+    expect(await reviewPreview(preview([step("replace", T("TransformAlphabet"), "digits", { name: "digits" }, { name: "digits" }, { id: "transform/alphabet/digits", new: { deleteBeforeReplace: true }, replaceReasons: ["id"] })])))
+      .toContain("Replacement on request (`pulumi up --replace`, `--target-replace` or a tainted resource; no input changed); **the old object is deleted first**");
     // deleteBeforeReplace as a resource option.
     expect(await reviewPreview(preview([step("replace", "aws:s3/bucket:Bucket", "b", { bucket: "x" }, { bucket: "y" }, { id: "x", new: { deleteBeforeReplace: true } })])))
       .toContain("no reason given by the provider; **the old object is deleted first**");
