@@ -7,7 +7,7 @@
  * starts `node <@pulumi/pulumi>/cmd/run` for the program, exactly what the SDK's own runner expects.
  * TypeScript programs are left to the runner's vendored ts-node, as with the official host.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
@@ -86,15 +86,58 @@ function run(req: RunRequest): Promise<InstanceType<Lang["RunResponse"]>> {
   if (typeof options.tsconfig === "string" && options.tsconfig) env.PULUMI_NODEJS_TSCONFIG_PATH = options.tsconfig;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
+    programs.add(child);
     const res = new lang.RunResponse();
     child.on("error", (e) => resolve(res.setError(`could not start the program: ${e.message}`)));
     child.on("exit", (code, signal) => {
+      programs.delete(child);
       // The SDK's runner exits 32 once it has reported the error itself; the engine then only bails.
       if (code === 32) res.setBail(true);
       else if (code !== 0) res.setError(`Program exited with ${signal ? `signal ${signal}` : `non-zero exit code: ${code}`}`);
       resolve(res);
     });
   });
+}
+
+/** The programs this host started that still run: they end with the engine. */
+const programs = new Set<ChildProcess>();
+
+/**
+ * Ends this host when the engine that started it is gone. The engine (the `pulumi` process) starts
+ * each plugin with a pipe on stdin whose other end it alone holds and never writes to, so the pipe
+ * ends exactly when that process ends, however it ended: a SIGKILL leaves it no time to stop its
+ * plugins, and the host, given to init, would serve no one for ever while its program went on
+ * calling the services' functions with nothing recording them. Only a pipe is watched: a host
+ * started from a terminal or with /dev/null has no engine to outlive.
+ */
+function endWithEngine(): void {
+  if (!stdinIsPipe()) return;
+  process.stdin.once("end", engineGone);
+  process.stdin.once("error", engineGone);
+  process.stdin.resume();
+}
+
+function stdinIsPipe(): boolean {
+  try {
+    const stdin = fs.fstatSync(0);
+    return stdin.isFIFO() || stdin.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/** Stops the programs as the engine stops a plugin (SIGINT, SIGKILL 5 s later), then exits. */
+function engineGone(): void {
+  const left = [...programs];
+  if (!left.length) process.exit(0);
+  for (const child of left) {
+    child.once("exit", () => { if (!programs.size) process.exit(0); });
+    child.kill("SIGINT");
+  }
+  setTimeout(() => {
+    for (const child of left) child.kill("SIGKILL");
+    process.exit(0);
+  }, 5_000);
 }
 
 /** The direct dependencies of the program's package.json, for `pulumi about`. */
@@ -108,6 +151,7 @@ function dependencies(dir: string): InstanceType<Lang["DependencyInfo"]>[] {
 }
 
 function main(): void {
+  endWithEngine();
   const server = new grpc.Server();
   server.addService(services.LanguageRuntimeService, {
     handshake: unary((req: InstanceType<Lang["LanguageHandshakeRequest"]>) => {

@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
 import { startEmulator, type Emulator } from "../../src/emulator";
+import { cacheBase } from "../support/cache";
 import { root } from "../support/dist";
 import { requireReal, requiredButMissing } from "../support/real";
 
@@ -14,8 +15,6 @@ export const CLI_VERSION = "v3.259.0";
 
 /** The passphrase secrets provider's passphrase of every test stack: it must never reach a backend. */
 export const CLI_PASSPHRASE = "pulumi-svc-cli-tests";
-
-const cacheBase = process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
 
 function onPath(cmd: string): string | undefined {
   for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {

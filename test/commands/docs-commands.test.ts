@@ -33,9 +33,9 @@ const EXEMPT: Record<string, string> = {
   "npm ci && npm run build && npm pack":
     "installs from the registry and rebuilds dist/ under the running suite; .ci/run runs npm ci, `npm test` builds, test/package/pack.test.ts runs npm pack",
   "cd /path/to/your/program": "a placeholder for the reader's own folder; test/package/pack.test.ts sets up such a program",
-  "npm install @pulumi/pulumi /path/to/pulumi-svc-0.1.0.tgz":
+  "npm install @pulumi/pulumi typescript /path/to/pulumi-svc-0.1.0.tgz":
     "installs into the reader's program; test/package/install.test.ts runs it in a fresh project on Node 22 with the newest @pulumi/pulumi (.ci/run's second combination)",
-  "npm install @pulumi/pulumi@3.248.0 /path/to/pulumi-svc-0.1.0.tgz":
+  "npm install @pulumi/pulumi@3.248.0 typescript /path/to/pulumi-svc-0.1.0.tgz":
     "installs into the reader's program; test/package/install.test.ts runs it in a fresh project on Node 20 (npm test)",
   "npm install --save-dev vitest":
     "installs into the reader's project from the registry; test/package/testing.test.ts installs vitest and jest beside the packed package in a fresh folder and runs the guide's two tests",

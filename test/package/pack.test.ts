@@ -1,6 +1,7 @@
 // What users install: the tarball's file list, and a program compiled against the packed package
-// under Pulumi's default template tsconfig (no skipLibCheck, no esModuleInterop) and the modern
-// module resolutions. Needs a build (npm test builds first).
+// under Pulumi's template tsconfig, today's and the one before (no skipLibCheck, no esModuleInterop),
+// and the other module resolutions, with this repository's TypeScript (test/package/typescript.test.ts
+// takes the releases since). Needs a build (npm test builds first).
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -8,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { localLinks, manualFiles } from "../support/markdown";
-import { npm, packTarball } from "./tarball";
+import { compileOutput, fixtureProject, MODERN_RESOLUTIONS, npm, OLD_PULUMI_TEMPLATE, PULUMI_TEMPLATE } from "./tarball";
 
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
 let dir: string;
@@ -21,20 +22,7 @@ function packList(): string[] {
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pack-"));
-  const tarball = packTarball(dir);
-  // A program folder with the tarball installed as npm would (extracted under node_modules) and
-  // the dependencies linked from this repository: no registry needed.
-  project = path.join(dir, "program");
-  const modules = path.join(project, "node_modules");
-  fs.mkdirSync(path.join(modules, "@pulumi"), { recursive: true });
-  fs.mkdirSync(path.join(modules, "@types"), { recursive: true });
-  execFileSync("tar", ["xzf", tarball, "-C", dir]);
-  fs.renameSync(path.join(dir, "package"), path.join(modules, "pulumi-svc"));
-  const runtime = Object.keys((JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {});
-  for (const dep of ["@pulumi/pulumi", "@types/node", ...runtime]) {
-    fs.symlinkSync(path.join(root, "node_modules", dep), path.join(modules, dep), "dir");
-  }
-  fs.copyFileSync(path.join(root, "test/package/fixture/index.ts"), path.join(project, "index.ts"));
+  project = fixtureProject(dir);
 }, 120_000);
 
 afterAll(() => {
@@ -70,20 +58,14 @@ describe("the npm tarball", () => {
     expect(missing).toEqual([]);
   });
 
-  const template = {
-    strict: true, outDir: "bin", target: "es2020", module: "commonjs", moduleResolution: "node", sourceMap: true,
-    experimentalDecorators: true, pretty: false, noFallthroughCasesInSwitch: true, noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  };
   const configs: Record<string, Record<string, unknown>> = {
-    "Pulumi's TypeScript template (commonjs, node, no skipLibCheck, no esModuleInterop)": template,
-    "node16": { ...template, module: "node16", moduleResolution: "node16" },
-    "nodenext": { ...template, module: "nodenext", moduleResolution: "nodenext" },
-    "bundler": { ...template, module: "esnext", moduleResolution: "bundler" },
+    "Pulumi's TypeScript template (nodenext, no skipLibCheck, no esModuleInterop)": PULUMI_TEMPLATE,
+    "Pulumi's template before March 2026 (commonjs, moduleResolution node)": OLD_PULUMI_TEMPLATE,
+    ...MODERN_RESOLUTIONS,
   };
   it("runs the compiled program through the package's pulumi-svc-engine command (preview)", () => {
     const emitted = path.join(project, "tsconfig.emit.json");
-    fs.writeFileSync(emitted, JSON.stringify({ compilerOptions: template, files: ["index.ts"] }));
+    fs.writeFileSync(emitted, JSON.stringify({ compilerOptions: PULUMI_TEMPLATE, files: ["index.ts"] }));
     execFileSync(process.execPath, [tsc, "-p", emitted], { cwd: project, stdio: "ignore" });
     const pkg = JSON.parse(fs.readFileSync(path.join(project, "node_modules/pulumi-svc/package.json"), "utf8")) as { bin: Record<string, string> };
     const engine = path.join(project, "node_modules/pulumi-svc", pkg.bin["pulumi-svc-engine"]!);
@@ -102,15 +84,7 @@ describe("the npm tarball", () => {
 
   for (const [name, compilerOptions] of Object.entries(configs)) {
     it(`compiles a program against the packed package under ${name}`, () => {
-      const file = path.join(project, `tsconfig.${name.split(" ")[0]!.replace(/\W/g, "")}.json`);
-      fs.writeFileSync(file, JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true }, files: ["index.ts"] }));
-      let output = "";
-      try {
-        execFileSync(process.execPath, [tsc, "-p", file], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-      } catch (e) {
-        output = `${(e as { stdout?: string }).stdout ?? ""}${(e as { stderr?: string }).stderr ?? ""}` || String(e);
-      }
-      expect(output).toBe("");
+      expect(compileOutput(tsc, project, name, compilerOptions)).toBe("");
     }, 120_000);
   }
 });

@@ -5,9 +5,9 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
+import { cacheBase } from "./cache";
 import { freePort } from "./ports";
 import { needsReal } from "./real";
 
@@ -16,8 +16,7 @@ export const MOTO_VERSION = "5.2.5";
 
 function binDir(): string | undefined {
   if (process.env.SVC_MOTO_BIN) return process.env.SVC_MOTO_BIN;
-  const base = process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
-  const venv = path.join(base, "moto", MOTO_VERSION);
+  const venv = path.join(cacheBase, "moto", MOTO_VERSION);
   // scripts/moto.sh writes `installed` last: without it the install was cut short.
   return fs.existsSync(path.join(venv, "installed")) ? path.join(venv, "bin") : undefined;
 }
