@@ -29,7 +29,8 @@ service refuses the token on every request; kinds a token may not read are named
   --workspace ID   a run-service workspace whose notification configurations to import
                    (the service has no list of workspaces); repeat for more
   --mount E=PATH   walk the engine whose default mount is E (transform, keymgmt, directory,
-                   registry) at PATH too; repeat for more
+                   registry) at PATH too (refused when no such engine is mounted there); repeat
+                   for more
   --out DIR        where to write (default: the current folder)
   --seed FILE      also write FILE: every object read, by kind and id, with its values and no
                    secret, for a test of the program to seed its emulator with (testStack's seed)
