@@ -22,7 +22,8 @@ Reads every object of every kind this package manages from the servers that the 
 name (SVC_SECRETS_URL and SVC_SECRETS_TOKEN, SVC_RUN_URL and SVC_RUN_TOKEN, or the svc:* keys
 of a stack's config in those variables' place), and writes DIR/index.ts: a Pulumi program
 declaring each object with the values read back, taking each over on the first pulumi up
-(adopt or adoptId). Values the servers never return (tokens, passwords, credentials, keys)
+(adopt or adoptId). Values the servers never return (tokens, passwords, credentials) and
+secrets they do return (a dual-factor method's keys), which the import writes into no file,
 are read from stack config: DIR/pulumi-config.sh holds the pulumi config set lines to fill in.
 It never writes to a server. It stops, writing nothing, when a URL is not its service or a
 service refuses the token on every request; kinds a token may not read are named and left out.

@@ -18,7 +18,7 @@ import { SEED_FORMAT, type SeedFile, type SeedObject } from "../import/seed";
 import { kindsInOrder } from "../import/walk";
 import { kindDefinition } from "../kinds";
 
-/** What stands for a write-only value the servers never return: the program's config gives the real one on its first `up`. */
+/** What stands for a required value the seed does not hold (write-only, or a secret): the program's config gives the real one on its first `up`. */
 const PLACEHOLDER = "seeded-by-pulumi-svc-testing";
 
 /** A seed file's objects, checked: the one line of a file that is not one names it. */
@@ -138,7 +138,8 @@ async function write(ctx: Context, def: ResourceDefinition, o: SeedObject, emu: 
   const inputs: Props = { ...(def.defaults ?? {}), ...o.values };
   for (const [k, f] of Object.entries(fields)) {
     if (inputs[k] !== undefined || f.flags.optional || f.flags.output || f.flags.local || f.default !== undefined) continue;
-    // A required value the servers never return (a password, a key): the program's config gives the real one.
+    // A required value the seed does not hold: one the servers never return (a password), or a secret
+    // the import leaves out (a dual-factor method's keys). The program's config gives the real one.
     if (f.flags.writeOnly || f.flags.secret) inputs[k] = await placeholder(def, k, o, emu);
   }
   if (fields.adopt) inputs.adopt = true;
