@@ -183,6 +183,12 @@ export interface ResourceDefinition<In extends Props = Props, Out extends Props 
    * cannot: refresh must not drop, and delete must not count as done, what may still exist.
    */
   confirmGone?(ctx: Context, id: string, props: Out, notFound: Error): Promise<void>;
+  /**
+   * Why a refresh cannot tell whether an object with this state is still on the server as recorded
+   * (the service does not report it), or undefined when it can. The drift review counts such an
+   * object as not known, neither unchanged nor gone, and says why.
+   */
+  unseen?(state: Out): string | undefined;
   create(ctx: Context, inputs: In): Promise<{ id: string; outs: Out }>;
   /** Returns undefined when the object is gone. */
   read(ctx: Context, id: string, props: Out): Promise<Out | undefined>;

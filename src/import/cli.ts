@@ -22,14 +22,16 @@ Reads every object of every kind this package manages from the servers that the 
 name (SVC_SECRETS_URL and SVC_SECRETS_TOKEN, SVC_RUN_URL and SVC_RUN_TOKEN, or the svc:* keys
 of a stack's config in those variables' place), and writes DIR/index.ts: a Pulumi program
 declaring each object with the values read back, taking each over on the first pulumi up
-(adopt or adoptId). Values the servers never return (tokens, passwords, credentials, keys)
+(adopt or adoptId). Values the servers never return (tokens, passwords, credentials) and
+secrets they do return (a dual-factor method's keys), which the import writes into no file,
 are read from stack config: DIR/pulumi-config.sh holds the pulumi config set lines to fill in.
 It never writes to a server. It stops, writing nothing, when a URL is not its service or a
 service refuses the token on every request; kinds a token may not read are named and left out.
   --workspace ID   a run-service workspace whose notification configurations to import
                    (the service has no list of workspaces); repeat for more
   --mount E=PATH   walk the engine whose default mount is E (transform, keymgmt, directory,
-                   registry) at PATH too; repeat for more
+                   registry) at PATH too (refused when no such engine is mounted there); repeat
+                   for more
   --out DIR        where to write (default: the current folder)
   --seed FILE      also write FILE: every object read, by kind and id, with its values and no
                    secret, for a test of the program to seed its emulator with (testStack's seed)

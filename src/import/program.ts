@@ -1,8 +1,9 @@
 /**
  * Writes the Pulumi program that takes over what the walk found: one declaration per object with
  * the values read back, references between objects as references, `adopt: true` or `adoptId` on
- * each, and every value the servers never return (write-only, secret) read from stack config. The
- * text never holds a secret value: those the user fills in with the `pulumi config set` lines.
+ * each, and every value read from stack config that the servers never return (write-only) or that
+ * is a secret (a dual-factor method's keys, which the service does return). The text never holds a
+ * secret value: those the user fills in with the `pulumi config set` lines.
  */
 import { ADOPT_ID, type Props } from "../core/definition";
 import type { Field } from "../core/fields";
@@ -18,6 +19,8 @@ export interface ConfigValue {
   optional: boolean;
   /** What to put there: which object's which value (names from the servers as they are: escape to show). */
   about: string;
+  /** The server returns it (a secret read back): it is left out of the files all the same. */
+  returned: boolean;
   /** The value's form: a JSON object or list is set as JSON text. */
   form: "string" | "object" | "list";
 }
@@ -129,8 +132,8 @@ export async function writeProgram(found: readonly Found[], source: Source): Pro
     `// Written by pulumi-svc-import from ${oneLine([source.secretsUrl, source.runUrl].filter(Boolean).join(" and ") || "the configured servers")}` +
       `${source.workspaces.length ? ` (workspaces ${oneLine(source.workspaces.join(", "))})` : ""}.`,
     "// Every object below exists already: adopt and adoptId take it over on the first `pulumi up`,",
-    "// which writes only what differs from the server. Values the servers never return come from",
-    "// stack config: pulumi-config.sh beside this file sets them.",
+    "// which writes only what differs from the server. Values the servers never return, and secrets",
+    "// (which no file the import writes holds), come from stack config: pulumi-config.sh sets them.",
     ...(config.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import * as svc from "pulumi-svc";',
     "",
@@ -159,7 +162,7 @@ function declaration(d: Decl, all: readonly Decl[], config: ConfigValue[]): stri
       const optional = f.flags.optional === true;
       const getter = `${optional ? "get" : "require"}${f.flags.secret ? "Secret" : ""}${form === "string" ? "" : "Object"}`;
       args.push(`${k}: config.${getter}(${tsString(key)})`);
-      config.push({ key, secret: f.flags.secret === true, optional, form, about: `${k} of ${d.cls} ${d.name} (${id})` });
+      config.push({ key, secret: f.flags.secret === true, optional, form, about: `${k} of ${d.cls} ${d.name} (${id})`, returned: !f.flags.writeOnly });
       continue;
     }
     const v = props[k];
@@ -209,8 +212,9 @@ const PLACEHOLDERS: Record<ConfigValue["form"], string> = {
 /** How the script starts: what to do with it, and a refusal to set anything while a placeholder is left. */
 const SCRIPT_HEAD = [
   "#!/usr/bin/env bash",
-  "# Stack config for the program pulumi-svc-import wrote beside this file. None of these values can",
-  `# be read back from the servers. Replace each ${PLACEHOLDER} with the real value (a JSON object or list`,
+  "# Stack config for the program pulumi-svc-import wrote beside this file: values the servers never",
+  "# return, and secrets, which the import writes into no file even where the server returns them",
+  `# (each such line says so). Replace each ${PLACEHOLDER} with the real value (a JSON object or list`,
   "# where the line shows one), uncomment the optional lines your objects need, then run it in the",
   "# project's folder: bash pulumi-config.sh. Names from the servers are shown escaped (\\n, \\u202e).",
   "set -euo pipefail",
@@ -239,7 +243,8 @@ function settingLines(config: readonly ConfigValue[], source: Source): string {
   }
   for (const c of config) {
     const line = `pulumi config set ${c.secret ? "--secret" : "--plaintext"} ${c.key} ${shellWord(PLACEHOLDERS[c.form])}`;
-    lines.push("", `# ${oneLine(c.about)}${c.optional ? "; optional: uncomment if the object has one" : ""}`, c.optional ? `# ${line}` : line);
+    const said = `${c.returned ? "; a secret the server returns, kept out of the files" : ""}${c.optional ? "; optional: uncomment if the object has one" : ""}`;
+    lines.push("", `# ${oneLine(c.about)}${said}`, c.optional ? `# ${line}` : line);
   }
   return `${lines.join("\n")}\n`;
 }

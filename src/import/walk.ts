@@ -6,7 +6,9 @@
 import { STATUS_CODES } from "node:http";
 import type { Context, Discover, Props, ResourceDefinition } from "../core/definition";
 import { KIND_NAMES, kindDefinition } from "../kinds";
-import { isSvcError, type HttpClient, type HttpResponse, type RequestSpec, type Service, type SvcError } from "../http";
+import { UsageError } from "../core/command";
+import { oneLine } from "../core/text";
+import { extractMessages, isSvcError, redact, type HttpClient, type HttpResponse, type RequestSpec, type Service, type SvcError } from "../http";
 import { allIds } from "../runs/jsonapi";
 import { RUNS_ROUTES } from "../runs/routes";
 import { fetchData, listNames, pathOf } from "../secrets/pathObject";
@@ -120,6 +122,40 @@ export async function identify(ctx: Context, services: Readonly<Record<Service, 
   }));
 }
 
+/**
+ * The route that tells whether an engine is mounted at a path: a list of one of its kinds at the
+ * mount alone (a config's GET may be missing where the engine is there: docs/assumptions.md, item 82).
+ */
+async function probeRoute(engine: string): Promise<string | undefined> {
+  for (const def of await kindsInOrder()) {
+    const list = def.discover && "list" in def.discover ? def.discover.list : undefined;
+    if (def.fields?.mount?.default === engine && list && paramsOf(list).join() === "mount") return list;
+  }
+  return undefined;
+}
+
+/**
+ * Each path `--mount` names holds its engine. A list answers 404 for an empty list too, so without
+ * this a path with no engine read as an engine with nothing in it, and the import wrote an empty
+ * program. The service tells the two apart: an empty list's 404 carries no message, a path that no
+ * engine serves names the missing route (docs/assumptions.md, item 83). A refused token says
+ * nothing either way: the walk reports it.
+ */
+export async function checkMounted(ctx: Context, scope: Scope): Promise<void> {
+  for (const [engine, paths] of Object.entries(scope.mounts)) {
+    const route = await probeRoute(engine);
+    for (const mount of paths.filter((p) => p !== engine)) {
+      if (!route) continue;
+      const res = await ctx.client("secrets").request({ route, params: { mount }, expect: [403, 404] });
+      const errors = (res.body as { errors?: unknown } | undefined)?.errors;
+      const messages = res.status !== 404 || (Array.isArray(errors) && errors.length === 0) ? [] : extractMessages(res.body);
+      if (messages.length === 0) continue;
+      const answer = `${route.split(" ")[0]} /${pathOf(route, { mount })}: 404 ${messages.map((m) => oneLine(redact(m))).join("; ")}`;
+      throw new UsageError(`--mount ${engine}=${mount}: no ${engine} engine is mounted at ${mount} (${answer}); give the path the engine is mounted at`);
+    }
+  }
+}
+
 /** How a service answered the walk: requests it answered (any status but a refusal), and its refusals. */
 interface Tally { answered: number; refused: SvcError[] }
 
@@ -152,6 +188,7 @@ function counted(client: HttpClient, tally: Tally): HttpClient {
 export async function walk(outer: Context, scope: Scope, progress: (line: string) => void = () => {},
   services: Readonly<Record<Service, boolean>> = { runs: true, secrets: true }): Promise<Walked> {
   await identify(outer, services);
+  if (services.secrets) await checkMounted(outer, scope);
   const tallies: Record<Service, Tally> = { runs: { answered: 0, refused: [] }, secrets: { answered: 0, refused: [] } };
   const views: Partial<Record<Service, HttpClient>> = {};
   const ctx: Context = { ...outer, client: (service) => (views[service] ??= counted(outer.client(service), tallies[service])) };

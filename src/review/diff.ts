@@ -73,9 +73,20 @@ export interface ReviewModel {
    * without `--show-sames` (`from: "no-sames"`). `plan`: of a `pulumi preview --refresh`, what it
    * plans against the refreshed state, per operation.
    */
-  drift?: { unseen: number; from?: "refresh-json" | "no-sames"; plan?: Record<string, number> };
+  drift?: { unseen: number; from?: "refresh-json" | "no-sames"; plan?: Record<string, number>; notKnown?: NotKnown[] };
   /** Of the plan review of a `pulumi preview --refresh`: what its refresh found (`--drift` lists it). */
-  refreshed?: { changed: number; gone: number; unseen: number };
+  refreshed?: { changed: number; gone: number; unseen: number; notKnown?: number };
+}
+
+/**
+ * A resource a refresh read but cannot see, as its kind says (the service does not report it): not
+ * counted unchanged, nor gone, nor changed; the review says why.
+ */
+export interface NotKnown {
+  urn: string;
+  type: string;
+  id?: string;
+  why: string;
 }
 
 export interface PreviewError {

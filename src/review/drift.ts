@@ -40,12 +40,18 @@ function outputsOf(s: Record<string, unknown> | PreviewState | null | undefined)
 const sameOutputs = (a: Record<string, unknown> | PreviewState | null | undefined, b: Record<string, unknown> | PreviewState | null | undefined) =>
   sameValue(outputsOf(a), outputsOf(b));
 
+/** The states a refresh read, for what its kinds say a refresh cannot see (review.ts: `notKnown`). */
+export interface Read {
+  /** Each resource the refresh found, as it read it (not those it found gone). */
+  read: PreviewState[];
+}
+
 /**
  * An engine event log (one JSON event per line) as the steps a review reads: each resource the
  * refresh found changed (old → new state) or gone. Undefined when the text is not an event log;
  * an error when it is the log of something other than a refresh.
  */
-export function fromEventLog(text: string): Preview | undefined {
+export function fromEventLog(text: string): (Preview & Read) | undefined {
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
   if (lines.length < 2 || !lines.every((l) => l.startsWith("{") && l.endsWith("}"))) return undefined;
   let events: EngineEvent[];
@@ -60,10 +66,12 @@ export function fromEventLog(text: string): Preview | undefined {
     throw new Error(`the event log is not a refresh's: review drift from \`${DRIFT_COMMAND}\` with --drift, a plan from \`pulumi preview --json\``);
   }
   const steps: NonNullable<Preview["steps"]> = [];
+  const read: PreviewState[] = [];
   let changeSummary: Record<string, number> | undefined;
   const diagnostics: NonNullable<Preview["diagnostics"]> = [];
   for (const e of events) {
     const m = e.resOutputsEvent?.metadata;
+    if (m?.urn && !ENGINE_OWN(m.urn) && m.op !== "delete" && m.new) read.push({ ...m.new, urn: m.urn });
     // The engine calls a refresh whose outputs alone changed `same` (no input differs): drift all the same.
     const changed = m?.op === "update" || (m?.op === "same" && !sameOutputs(m.old, m.new));
     if (m?.urn && !ENGINE_OWN(m.urn) && (changed || m.op === "delete")) {
@@ -72,7 +80,7 @@ export function fromEventLog(text: string): Preview | undefined {
     if (e.summaryEvent?.resourceChanges) changeSummary = e.summaryEvent.resourceChanges;
     if (e.diagnosticEvent) diagnostics.push(e.diagnosticEvent);
   }
-  return { steps, changeSummary, diagnostics };
+  return { steps, changeSummary, diagnostics, read };
 }
 
 /** Whether a `--json` document is a refresh's (`pulumi refresh --preview-only --json`): refresh steps only, and so no refreshed values. */
@@ -92,7 +100,7 @@ export function planSteps(preview: Preview): Preview {
   return { ...preview, steps: (preview.steps ?? []).filter((s) => s.op !== "refresh") };
 }
 
-export interface RefreshedDrift {
+export interface RefreshedDrift extends Read {
   /** Steps as the review reads drift: `update` (old → refreshed state) and `delete` (gone from the server). */
   steps: PreviewStep[];
   /** Resources the JSON holds no refreshed state of: the plan leaves them unchanged and `--show-sames` was not given. */
@@ -124,11 +132,13 @@ export function driftOfRefreshedPreview(preview: Preview): RefreshedDrift {
     }
   }
   const steps: PreviewStep[] = [];
+  const states: PreviewState[] = [];
   let unseen = 0;
   for (const [urn, before] of recorded) {
     const plan = planned.get(urn);
     const read = plan?.find((s) => s.oldState)?.oldState;
     if (read) {
+      states.push({ ...read, urn });
       if (!sameOutputs(before.oldState, read)) steps.push({ op: "update", urn, oldState: before.oldState, newState: read });
     } else if (plan || samesShown) {
       steps.push({ op: "delete", urn, oldState: before.oldState });
@@ -136,5 +146,5 @@ export function driftOfRefreshedPreview(preview: Preview): RefreshedDrift {
       unseen++;
     }
   }
-  return { steps, unseen, plan: preview.changeSummary ?? {}, unchanged: recorded.size - steps.length - unseen + stack };
+  return { steps, unseen, plan: preview.changeSummary ?? {}, unchanged: recorded.size - steps.length - unseen + stack, read: states };
 }

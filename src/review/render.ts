@@ -5,7 +5,7 @@
 import { oneLine } from "../core/text";
 import { shortToken } from "../core/token";
 import { DRIFT_COMMAND, DRIFT_REVIEW } from "./drift";
-import { UNKNOWN, type PreviewError, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
+import { UNKNOWN, type NotKnown, type PreviewError, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
 
 export interface RenderOptions {
   /** List unchanged properties too. */
@@ -144,12 +144,22 @@ const DRIFT_OPS: Record<string, string> = { update: "changed outside Pulumi", de
 /** How to get each object's drift, old → new, with a plain CLI. */
 const DRIFT_HOW = `For each object's changes, old → new (outputs too, such as a key rotated by hand), review a preview that refreshes first: \`${DRIFT_COMMAND}\`, then \`${DRIFT_REVIEW}\`.`;
 
+/** Each resource the refresh could not see, and why (its kind says). */
+function notKnownLines(notKnown: readonly NotKnown[]): string[] {
+  if (!notKnown.length) return [];
+  const one = notKnown.length === 1;
+  return ["", `**Not known:** the refresh cannot tell whether ${one ? "this object is" : "these objects are"} still on the server as recorded, ` +
+    `so ${one ? "it is" : "they are"} counted neither unchanged nor gone:`, "",
+  ...notKnown.map((n) => `- ${code(n.urn.split("::").pop() ?? n.urn)} (${shortType(n.type)})${n.id ? ` ${code(n.id)}` : ""}: ${oneLine(n.why)}.`)];
+}
+
 function driftSummary(model: ReviewModel): string {
   const by = counts(model);
   const parts = by.map(([op, n]) => `${n} ${DRIFT_OPS[op] ?? op}`);
-  const { unseen = 0, from, plan } = model.drift ?? {};
+  const { unseen = 0, from, plan, notKnown = [] } = model.drift ?? {};
   if (unseen) parts.push(from === "no-sames" ? `${unseen} not compared` : `${unseen} changed outside Pulumi`);
-  const lines = [DRIFT_TITLE, ...failureLines(model), "", `**Drift:** ${parts.join(", ")}.`];
+  if (notKnown.length) parts.push(`${notKnown.length} not known`);
+  const lines = [DRIFT_TITLE, ...failureLines(model), "", `**Drift:** ${parts.join(", ")}.`, ...notKnownLines(notKnown)];
   if (unseen && from === "refresh-json") {
     lines.push("", `The JSON of \`pulumi refresh --preview-only --json\` counts ${unseen === 1 ? "an object" : "objects"} changed on the server but carries no new values, ` +
       `and counts none whose outputs alone changed. ${DRIFT_HOW}`);
@@ -172,9 +182,11 @@ function planLine(plan: Record<string, number>): string {
 /** Of the plan review of a preview that refreshed first: what the refresh found, and how to see it. */
 function refreshedLines(model: ReviewModel): string[] {
   const r = model.refreshed;
-  if (!r || r.changed + r.gone + r.unseen === 0) return [];
+  const notKnown = r?.notKnown ?? 0;
+  if (!r || r.changed + r.gone + r.unseen + notKnown === 0) return [];
   const found = [r.changed ? `${r.changed} changed outside Pulumi` : "", r.gone ? `${r.gone} gone from the server` : "",
-    r.unseen ? `${r.unseen} not compared (no --show-sames)` : ""].filter(Boolean).join(", ");
+    r.unseen ? `${r.unseen} not compared (no --show-sames)` : "", notKnown ? `${notKnown} not known (the service does not report ${notKnown === 1 ? "it" : "them"})` : ""]
+    .filter(Boolean).join(", ");
   return ["", `**Drift:** the preview refreshed first and found ${found}; this plan is made against what it read. \`pulumi-svc-review --drift\` on the same JSON lists each, old → new.`];
 }
 

@@ -4,8 +4,8 @@
  * `adopt` and `adoptId` take over, as on the server. Each object is written the way the provider
  * writes one (its kind's create), through the services' own APIs; what only the emulator's control
  * endpoints can make is made there first: the workspaces, users, identity entities and auth mounts
- * the objects name, the engines mounted elsewhere than their default, and the ids the services
- * assign (`/_emulator/next-ids`). Verifications of notification configurations are recorded, not
+ * the objects name, the directory's service accounts that roles and library sets name, the engines
+ * mounted elsewhere than their default, and the ids the services assign (`/_emulator/next-ids`). Verifications of notification configurations are recorded, not
  * sent (their destinations are the server's).
  */
 import * as fs from "node:fs";
@@ -18,7 +18,7 @@ import { SEED_FORMAT, type SeedFile, type SeedObject } from "../import/seed";
 import { kindsInOrder } from "../import/walk";
 import { kindDefinition } from "../kinds";
 
-/** What stands for a write-only value the servers never return: the program's config gives the real one on its first `up`. */
+/** What stands for a required value the seed does not hold (write-only, or a secret): the program's config gives the real one on its first `up`. */
 const PLACEHOLDER = "seeded-by-pulumi-svc-testing";
 
 /** A seed file's objects, checked: the one line of a file that is not one names it. */
@@ -85,7 +85,7 @@ function emulatorContext(emu: Emulator): Context {
   return { client: makeContext(source).client, log: () => {} };
 }
 
-/** What the objects name that no service API makes: mounts, workspaces, users, entities, auth mounts. */
+/** What the objects name that no service API makes: mounts, workspaces, users, entities, auth mounts, directory accounts. */
 async function prepare(emu: Emulator, seed: SeedFile, objects: SeedObject[], defs: Map<SeedObject, ResourceDefinition>): Promise<void> {
   const mounted = new Set((await control<{ mounts: { path: string }[] }>(emu, "GET", "/mounts")).mounts.map((m) => m.path));
   for (const o of objects) {
@@ -95,6 +95,13 @@ async function prepare(emu: Emulator, seed: SeedFile, objects: SeedObject[], def
     await control(emu, "POST", "/mounts", { path: mount, type: engine });
     mounted.add(mount);
   }
+  await prepareRuns(emu, seed, objects);
+  await prepareIdentity(emu, objects);
+  await prepareDirectory(emu, objects, defs);
+}
+
+/** The workspaces and email users the notification configurations name. */
+async function prepareRuns(emu: Emulator, seed: SeedFile, objects: SeedObject[]): Promise<void> {
   const hooks = objects.filter((o) => o.kind === "runs:NotificationConfiguration");
   const workspaces = [...new Set([...seed.workspaces, ...hooks.map((o) => String(o.values.workspaceId))])];
   const missing: string[] = [];
@@ -110,6 +117,10 @@ async function prepare(emu: Emulator, seed: SeedFile, objects: SeedObject[], def
   if (missing.length > 0 || users.length > 0) {
     await control(emu, "POST", "/seed", { workspaces: missing.map((id) => ({ id, name: id })), users: users.map((id) => ({ id, username: id })) });
   }
+}
+
+/** The identity entities and auth mounts the entity aliases name. */
+async function prepareIdentity(emu: Emulator, objects: SeedObject[]): Promise<void> {
   const aliases = objects.filter((o) => o.kind === "secrets:IdentityEntityAlias");
   if (aliases.length > 0) {
     const known = await control<{ entities: { id: string }[]; authMounts: { accessor: string }[] }>(emu, "GET", "/identity");
@@ -128,6 +139,33 @@ async function prepare(emu: Emulator, seed: SeedFile, objects: SeedObject[], def
   }
 }
 
+/** The directory objects that name service accounts, and the input that names them. */
+const ACCOUNTS: Record<string, string> = {
+  "secrets:DirectoryRole": "serviceAccountName",
+  "secrets:DirectoryLibrarySet": "serviceAccountNames",
+};
+
+/**
+ * The service accounts roles and library sets name, in the emulator's built-in directory of their
+ * mount: the real directory manages them, no API of the service makes them, and the service
+ * refuses a role or set whose account does not exist. An account there already is left as it is.
+ */
+async function prepareDirectory(emu: Emulator, objects: SeedObject[], defs: Map<SeedObject, ResourceDefinition>): Promise<void> {
+  const byMount = new Map<string, Set<string>>();
+  for (const o of objects) {
+    const input = ACCOUNTS[o.kind];
+    if (!input) continue;
+    const mount = String(o.values.mount ?? defs.get(o)!.fields?.mount?.default);
+    const named = ([] as unknown[]).concat(o.values[input] ?? []).map(String);
+    byMount.set(mount, new Set([...(byMount.get(mount) ?? []), ...named]));
+  }
+  for (const [mount, names] of byMount) {
+    const known = await control<{ accounts: { name: string }[] }>(emu, "GET", `/directory?mount=${encodeURIComponent(mount)}`);
+    const missing = [...names].filter((n) => !known.accounts.some((a) => a.name === n));
+    if (missing.length > 0) await control(emu, "POST", "/directory/accounts", { mount, accounts: missing });
+  }
+}
+
 /**
  * Writes one object as the provider creates one. A versioned object (a key, a tokenization key) is
  * made at version 1 and rotated to the version the server reported, and only then given the
@@ -138,7 +176,8 @@ async function write(ctx: Context, def: ResourceDefinition, o: SeedObject, emu: 
   const inputs: Props = { ...(def.defaults ?? {}), ...o.values };
   for (const [k, f] of Object.entries(fields)) {
     if (inputs[k] !== undefined || f.flags.optional || f.flags.output || f.flags.local || f.default !== undefined) continue;
-    // A required value the servers never return (a password, a key): the program's config gives the real one.
+    // A required value the seed does not hold: one the servers never return (a password), or a secret
+    // the import leaves out (a dual-factor method's keys). The program's config gives the real one.
     if (f.flags.writeOnly || f.flags.secret) inputs[k] = await placeholder(def, k, o, emu);
   }
   if (fields.adopt) inputs.adopt = true;

@@ -6,7 +6,8 @@
 //   the deleted objects again and failed on the adoptId whose object was gone);
 // - two stacks taking over the same objects: the services record no owner, so both succeed, each
 //   warned; the second's destroy deletes the first's objects, the first's plain preview says
-//   unchanged, and its `pulumi preview --refresh` reviewed with --drift names each one gone.
+//   unchanged, and its `pulumi preview --refresh` reviewed with --drift names each one gone, the
+//   registry's access config included (issue 52).
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -34,10 +35,10 @@ async function byHand(deletionAllowed: boolean): Promise<string> {
   return nc.body.data.id as string;
 }
 
-const stack = (project: string, hookId: string, deletionAllowed: boolean) => CliStack.create({
+const stack = (project: string, hookId: string, deletionAllowed: boolean, registryToken?: string) => CliStack.create({
   project, program,
   config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "adopted:workspaceId": emu.workspaceId, "adopted:hookId": hookId, "adopted:deletionAllowed": String(deletionAllowed) },
-  secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot },
+  secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot, ...(registryToken ? { "adopted:registryToken": registryToken } : {}) },
 });
 
 const hooks = async () => (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/notification-configurations`)).body.data as unknown[];
@@ -81,19 +82,22 @@ describeCli("objects taken over from outside Pulumi, under the real CLI", () => 
 
   it("two stacks taking over the same objects: both warned; the second's destroy deletes them; the first's plain preview says unchanged, its preview --refresh names each gone (a dead adoptId as the failure it is)", async () => {
     const hookId = await byHand(true);
-    const first = await stack("adopted-first", hookId, true);
-    const second = await stack("adopted-second", hookId, true);
+    const registryToken = (await control<{ token: string }>(emu, "POST", "/registry/tokens", { type: "management" })).token;
+    expect((await secretsApi(emu, "POST", "/registry/config/access", { address: "registry.internal:8500", token: registryToken })).status).toBe(204);
+    const first = await stack("adopted-first", hookId, true, registryToken);
+    const second = await stack("adopted-second", hookId, true, registryToken);
     try {
       for (const s of [first, second]) {
         const up = await s.up();
         expect(up.code, up.text).toBe(0);
         const warnings = (up.diagnostics ?? []).filter((d) => d.severity === "warning" && d.message.includes("taken over from outside this stack"));
-        expect(warnings.map((w) => /pulumi-svc: (\S+): taken over/.exec(w.message)?.[1]).sort()).toEqual([hookId, "keymgmt/key/signing", "transform/alphabet/digits"].sort());
+        expect(warnings.map((w) => /pulumi-svc: (\S+): taken over/.exec(w.message)?.[1]).sort()).toEqual([hookId, "keymgmt/key/signing", "registry/config/access", "transform/alphabet/digits"].sort());
         expect(warnings[0]!.message).toContain("pulumi preview --refresh shows it gone");
       }
       expect((await second.destroy()).code).toBe(0);
       expect(await status("/transform/alphabet/digits")).toBe(404);
       expect(await status("/keymgmt/key/signing")).toBe(404);
+      expect(await status("/registry/config/access")).toBe(404);
       expect(await hooks()).toEqual([]);
 
       // A plain preview reads nothing: the first stack still says unchanged.
@@ -105,8 +109,9 @@ describeCli("objects taken over from outside Pulumi, under the real CLI", () => 
       // The review of a failed preview exits 3, the failure first: hook's object is named gone by its adoptId.
       expect(review.status, review.stderr).toBe(3);
       expect(review.stdout).toContain(`\`hook\` (runs:NotificationConfiguration): \`pulumi-nodejs:dynamic/runs:NotificationConfiguration resource 'hook': property adoptId value {${hookId}} has a problem: adoptId ${hookId}: there is no NotificationConfiguration with this id on the server`);
-      expect(review.stdout).toContain("**Drift:** 2 gone from the server, 1 not compared.");
-      for (const name of ["signing", "digits"]) expect(review.stdout).toContain(`#### gone from the server: \`${name}\``);
+      expect(review.stdout).toContain("**Drift:** 3 gone from the server, 1 not compared.");
+      for (const name of ["signing", "digits", "access"]) expect(review.stdout).toContain(`#### gone from the server: \`${name}\``);
+
     } finally {
       first.remove();
       second.remove();

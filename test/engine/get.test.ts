@@ -34,20 +34,25 @@ describe("get: a read resource by its id alone", { timeout: 180_000 }, () => {
         alias: svc.secrets.identity.EntityAlias.get("alias", seeded.aliasId),
         method: svc.secrets.mfa.DualFactorMethod.get("method", seeded.methodId),
         hook: svc.runs.NotificationConfiguration.get("hook", seeded.hookId),
+        store: t.Store.get("store", "transform/stores/tokens-db"),
+        directoryConfig: svc.secrets.directory.Config.get("directory-config", "directory/config"),
+        directoryRole: svc.secrets.directory.Role.get("directory-role", "directory/roles/app"),
+        librarySet: svc.secrets.directory.LibrarySet.get("library-set", "directory/library/pool"),
       };
       return {
         ...Object.fromEntries(Object.entries(got).map(([n, r]) => [n, r.id])),
         keyVersion: key.latestVersion, keyType: key.type, keyMount: key.mount,
         alphabetChars: got.alphabet.alphabet, templateAlphabet: got.template.alphabet, roleTransformations: got.role.transformations,
         distributionPurpose: got.distribution.purpose, aliasName: got.alias.name, hookName: got.hook.name, hookWorkspace: got.hook.workspaceId,
-        methodHost: got.method.apiHostname,
+        methodHost: got.method.apiHostname, storeDriver: got.store.driver, bindDn: got.directoryConfig.binddn,
+        roleAccount: got.directoryRole.serviceAccountName, setAccounts: got.librarySet.serviceAccountNames,
         isKey: k.Key.isInstance(key), alphabetIsKey: k.Key.isInstance(got.alphabet), plainIsKey: k.Key.isInstance({}),
       };
     };
     stack.setProgram(program);
     await stack.control("DELETE", "/requests");
     const up = await stack.up();
-    expect(up.changes).toEqual({ read: 16 });
+    expect(up.changes).toEqual({ read: 20 });
     const writes = (await stack.control("GET", "/requests")).requests.filter((q: { method: string }) => !["GET", "LIST"].includes(q.method));
     expect(writes).toEqual([]);
     const value = (name: string) => up.outputs[name]?.value;
@@ -57,19 +62,20 @@ describe("get: a read resource by its id alone", { timeout: 180_000 }, () => {
     expect([value("alphabetChars"), value("templateAlphabet"), value("roleTransformations")]).toEqual(["0123456789abcdef", "hexits", ["account-fpe", "card-token", "ssn-mask"]]);
     expect([value("distributionPurpose"), value("aliasName"), value("hookName"), value("hookWorkspace"), value("methodHost")])
       .toEqual([["sign", "verify"], "carol", "ci-hook", stack.emulator.workspaceId, "api-1234abcd.example.com"]);
+    expect([value("storeDriver"), value("bindDn"), value("roleAccount"), value("setAccounts")]).toEqual(["mysql", "cn=admin,dc=example,dc=org", "svc-app", ["lib-a", "lib-b"]]);
     expect([value("isKey"), value("alphabetIsKey"), value("plainIsKey")]).toEqual([true, false, false]);
 
     // A preview reads again; a change on the server shows in the next up's outputs.
-    expect((await stack.preview()).changes).toEqual({ read: 16 });
+    expect((await stack.preview()).changes).toEqual({ read: 20 });
     expect((await stack.request("secrets", "POST", "/keymgmt/key/signing/rotate")).status).toBe(204);
     expect((await stack.up()).outputs.keyVersion).toEqual({ value: 3, secret: false });
 
     // A refresh reads each as what it is, and keeps it.
-    expect((await stack.refresh()).changes).toEqual({ refresh: 16 });
+    expect((await stack.refresh()).changes).toEqual({ refresh: 20 });
 
     // Dropped from the program: left out of the state, the objects stay.
     stack.setProgram(() => ({}));
-    expect((await stack.up()).changes).toEqual({ discard: 16 });
+    expect((await stack.up()).changes).toEqual({ discard: 20 });
     expect((await stack.request("secrets", "GET", "/keymgmt/key/signing")).status).toBe(200);
     expect((await stack.destroy()).changes).toEqual({});
   });

@@ -159,6 +159,22 @@ describe("pulumi-svc-import", () => {
     expect((await control<{ requests: unknown[] }>(emu, "GET", "/requests")).requests).toEqual([]);
   });
 
+  it("refuses a --mount path at which no engine of its kind is mounted, naming the service's answer, and writes nothing", async () => {
+    await control(emu, "POST", "/mounts", { path: "keys-eu", type: "keymgmt" });
+    await control(emu, "POST", "/mounts", { path: "transform-empty", type: "transform" });
+    const dir = out();
+    for (const [mount, route] of [["transform=transform-eu", "LIST /transform-eu/alphabet"], ["transform=keys-eu", "LIST /keys-eu/alphabet"], ["registry=registry-eu", "LIST /registry-eu/roles"]]) {
+      const refused = main(["--out", dir, "--mount", mount], () => {}, env());
+      await expect(refused).rejects.toThrow(UsageError);
+      const path = mount.split("=")[1]!;
+      await expect(refused).rejects.toThrow(`--mount ${mount}: no ${mount.split("=")[0]} engine is mounted at ${path} (${route}: 404 no handler for route "${route.split(" /")[1]}"); give the path the engine is mounted at`);
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
+    // An engine with nothing in it is no refusal: its lists answer 404 with no message.
+    const empty = await main(["--out", dir, "--mount", "transform=transform-empty"], () => {}, env());
+    expect(empty.code).toBe(0);
+  });
+
   it("refuses bad arguments and an existing program before any request", async () => {
     expect(() => parseArgs(["--mount", "transform"])).toThrow(UsageError);
     expect(() => parseArgs(["--workspace"])).toThrow("--workspace needs a value");

@@ -19,7 +19,8 @@ describe("registry AccessConfig", () => {
     const token = await managementToken();
     const { id, outs } = await created(ACCESS, { address: "127.0.0.1:8500", token });
     expect(id).toBe("registry/config/access");
-    expect(outs).toEqual({ serverUrl: expect.any(String), mount: "registry", address: "127.0.0.1:8500", scheme: "http", token, tokenVersion: 1 });
+    // The service answered its GET after the write: a later 404 proves the config gone (__readable).
+    expect(outs).toEqual({ serverUrl: expect.any(String), mount: "registry", address: "127.0.0.1:8500", scheme: "http", token, tokenVersion: 1, __readable: true });
     const read = (await call(ACCESS, "read", [id, outs])) as { props: Props };
     expect(read.props).toEqual(outs);
     expect(await call(ACCESS, "diff", [id, read.props, await checked(ACCESS, { address: "127.0.0.1:8500", token })])).toMatchObject({ changes: false });

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { call } from "../../src/runtime";
 import { checked, type Props } from "../support/calls";
 
@@ -144,18 +144,33 @@ describe("registry Role against seed-only reads (policy, lease, token_type)", ()
   });
 });
 
+/** What a step warned (the in-process runtime writes warnings to console.warn). */
+async function warnings<T>(fn: () => Promise<T>): Promise<{ result: T; warned: string[] }> {
+  const spy = vi.spyOn(console, "warn").mockImplementation(() => {});
+  try {
+    const result = await fn();
+    return { result, warned: spy.mock.calls.map((c) => String(c[0])) };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 describe("registry AccessConfig where config/access has only POST", () => {
+  const blind = "so whether the config is still there cannot be known: a refresh keeps it as this stack wrote it and sees no change or delete made elsewhere, another stack's destroy included";
+
   for (const status of [405, 404]) {
-    it(`GET and DELETE answering ${status}: create writes and records the program's values, refresh keeps them, delete is done`, async () => {
+    it(`GET and DELETE answering ${status}: create writes and records the program's values, refresh keeps them, delete is done; each write says a refresh cannot see it`, async () => {
       accessAnswer = status;
-      const { id, outs, read } = await lifecycle(ACCESS, { address: "registry.internal:8500", scheme: "https", token: "seed-only-management-token" });
+      const { result: { id, outs, read }, warned } = await warnings(() => lifecycle(ACCESS, { address: "registry.internal:8500", scheme: "https", token: "seed-only-management-token" }));
       expect(id).toBe("registry/config/access");
-      expect(outs).toMatchObject({ address: "registry.internal:8500", scheme: "https", token: "seed-only-management-token" });
+      expect(outs).toMatchObject({ address: "registry.internal:8500", scheme: "https", token: "seed-only-management-token", __readable: false });
       expect(read.props).toEqual(outs);
+      expect(warned).toEqual([expect.stringContaining(`registry/config/access: written, but the service does not report registry/config/access (its GET answers 404 or 405), ${blind}`)]);
       // A change is written (POST), and what the program says is recorded.
       const news = await checked(ACCESS, { address: "registry.internal:8501", token: "seed-only-management-token" }, outs);
-      const { outs: after } = (await call(ACCESS, "update", [id, outs, news])) as { outs: Props };
-      expect(after).toMatchObject({ address: "registry.internal:8501", scheme: "http" });
+      const { result: { outs: after }, warned: again } = await warnings(async () => (await call(ACCESS, "update", [id, outs, news])) as { outs: Props });
+      expect(after).toMatchObject({ address: "registry.internal:8501", scheme: "http", __readable: false });
+      expect(again).toEqual([expect.stringContaining(blind)]);
       await call(ACCESS, "delete", [id, after]);
       // The create's check reads first, recording what the create could be confused with (src/core/leftovers.ts).
       expect(seen).toEqual([
@@ -164,4 +179,21 @@ describe("registry AccessConfig where config/access has only POST", () => {
       ]);
     });
   }
+
+  it("a state whose config the service reported before: a 404 is gone, a 405 is not known (the values kept)", async () => {
+    const state = { mount: "registry", address: "registry.internal:8500", scheme: "http", token: "seed-only-management-token", __readable: true };
+    accessAnswer = 404;
+    expect(await call(ACCESS, "read", ["registry/config/access", state])).toEqual({ id: "", props: {} });
+    accessAnswer = 405;
+    const kept = (await call(ACCESS, "read", ["registry/config/access", state])) as { id: string; props: Props };
+    expect(kept).toMatchObject({ id: "registry/config/access", props: { address: "registry.internal:8500", __readable: false } });
+  });
+
+  it("adopt: true writes over whatever may be there, and says a refresh cannot see it", async () => {
+    accessAnswer = 404;
+    const { warned } = await warnings(async () => call(ACCESS, "create", [await checked(ACCESS, { address: "registry.internal:8500", token: "seed-only-management-token", adopt: true })]));
+    // The take-over's own warning (src/core/provider.ts) says a refresh shows a taken-over object gone: this one says where it cannot.
+    expect(warned).toEqual([expect.stringContaining(`${blind}; nor does pulumi preview --refresh show it gone, whatever the take-over warning says`),
+      expect.stringContaining("registry/config/access: taken over from outside this stack")]);
+  });
 });

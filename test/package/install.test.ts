@@ -229,7 +229,7 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
         env: { ...cleanEnv(), SVC_SECRETS_URL: emu.secretsUrl, SVC_SECRETS_TOKEN: emu.tokens.secretsRoot, SVC_RUN_URL: emu.runUrl, SVC_RUN_TOKEN: emu.tokens.runAdmin },
       });
       expect(imp.status, imp.stderr).toBe(0);
-      expect(imp.stdout).toContain("17 objects to take over");
+      expect(imp.stdout).toContain("21 objects to take over");
       expect(imp.stderr).toContain("pulumi-svc-import: secrets:TransformRole: 1");
       // What the user does with pulumi-config.sh: each value in place of its placeholder, then the script run as written.
       const values: Record<string, string> = { ...importedConfig(seeded), "svc:secretsToken": emu.tokens.secretsRoot, "svc:runToken": emu.tokens.runAdmin };
@@ -252,14 +252,15 @@ describe(`the packed tarball installed by npm with @pulumi/pulumi ${sdkVersion} 
       expect(Object.keys(JSON.parse((await ok(["config", "--json"])))).sort()).toEqual(Object.keys(values).map((k) => (k.includes(":") ? k : `imported:${k}`)).concat("svc:runUrl", "svc:secretsUrl").sort());
       await control(emu, "DELETE", "/requests");
       const up = await ok(["up", "--yes"]);
-      expect(up).toMatch(/18 created/);
+      expect(up).toMatch(/22 created/);
       const writes = (await requests(emu)).filter((q) => !["GET", "LIST"].includes(q.method)).map((q) => `${q.method} ${q.path}`).sort();
       expect(writes).toEqual([`PATCH /api/v2/notification-configurations/${seeded.hookId}`, "POST /v1/keymgmt/kms/aws-east",
-        "POST /v1/registry/config/access", "POST /v1/sys/plugins/catalog/database/acme-db"].sort());
+        "POST /v1/registry/config/access", "POST /v1/sys/plugins/catalog/database/acme-db", "POST /v1/directory/config",
+        "POST /v1/transform/stores/tokens-db"].sort());
       // The key keeps both its versions: nothing rotated it or made it anew.
       expect((await secretsApi(emu, "GET", "/keymgmt/key/signing")).body.data).toMatchObject({ latest_version: 2, keys: { 1: expect.anything(), 2: expect.anything() } });
       await ok(["preview", "--expect-no-changes"]);
-      expect(await ok(["destroy", "--yes"])).toMatch(/18 deleted/);
+      expect(await ok(["destroy", "--yes"])).toMatch(/22 deleted/);
       expect((await requests(emu)).some((q) => q.method === "DELETE" && q.path === "/v1/keymgmt/key/signing" && q.status < 300)).toBe(true);
     } finally {
       await emu.close();

@@ -33,7 +33,7 @@ describe("pulumi-svc-import through the engine double", () => {
     const env = { SVC_SECRETS_URL: emu.secretsUrl, SVC_SECRETS_TOKEN: emu.tokens.secretsRoot, SVC_RUN_URL: emu.runUrl, SVC_RUN_TOKEN: emu.tokens.runAdmin };
     const progress: string[] = [];
     const r = await main(["--workspace", emu.workspaceId, "--out", project()], (l) => progress.push(l), env);
-    expect(r.out).toContain("17 objects to take over");
+    expect(r.out).toContain("21 objects to take over");
     expect(progress).toContain("pulumi-svc-import: not imported: runs:Run: runs are actions, not configuration: a run that happened is history, and declaring one starts a new run");
     const program = fs.readFileSync(path.join(project(), "index.ts"), "utf8");
     const script = fs.readFileSync(path.join(project(), "pulumi-config.sh"), "utf8");
@@ -45,14 +45,14 @@ describe("pulumi-svc-import through the engine double", () => {
     // References are references, so the engine orders the objects.
     expect(program).toContain("transformations: [accountFpeTransformation.name, cardTokenTokenizationTransformation.name, ssnMaskMaskingTransformation.name]");
     expect(program).toContain(`adoptId: ${JSON.stringify(seeded.hookId)}`);
-    for (const key of Object.keys(importedConfig(seeded))) expect(script).toMatch(new RegExp(`^(# )?pulumi config set --secret ${key} '(<VALUE>|\\[|\\{)`, "m"));
+    for (const key of Object.keys(importedConfig(seeded))) expect(script).toMatch(new RegExp(`^(# )?pulumi config set --(secret|plaintext) ${key} '(<VALUE>|\\[|\\{)`, "m"));
     expect(typeErrors(path.join(project(), "index.ts"))).toEqual([]);
     fs.writeFileSync(path.join(project(), "index.js"), ts.transpileModule(program, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText);
 
     await clearRequests();
     const up = await run("up");
     expect(up.error).toBeUndefined();
-    expect(up.steps.map((s) => s.op)).toEqual(Array(17).fill("create"));
+    expect(up.steps.map((s) => s.op)).toEqual(Array(21).fill("create"));
     const ids = Object.fromEntries((JSON.parse(stateText()) as { resources: { urn: string; id: string }[] }).resources.map((r) => [r.urn.split("::").pop(), r.id]));
     expect(ids).toMatchObject({ "ci-hook": seeded.hookId, carol: seeded.aliasId, "dual-factor-method": seeded.methodId, payments: "transform/role/payments" });
     // Only the write-only values given were written; nothing created anew, nothing rotated.
@@ -61,17 +61,20 @@ describe("pulumi-svc-import through the engine double", () => {
       "POST /v1/keymgmt/kms/aws-east",
       "POST /v1/registry/config/access",
       "POST /v1/sys/plugins/catalog/database/acme-db",
+      "POST /v1/directory/config",
+      "POST /v1/transform/stores/tokens-db",
     ].sort());
     expect((await get("/keymgmt/key/signing")).body.data.latest_version).toBe(2);
     expect((await runApi("GET", `/workspaces/${emu.workspaceId}/notification-configurations`)).body.data).toHaveLength(1);
 
     const again = await run("preview");
     expect(again.error).toBeUndefined();
-    expect(again.steps.map((s) => s.op)).toEqual(Array(17).fill("same"));
+    expect(again.steps.map((s) => s.op)).toEqual(Array(21).fill("same"));
 
     const destroy = await run("destroy");
     expect(destroy.error).toBeUndefined();
-    for (const p of ["/transform/role/payments", "/transform/alphabet/hexits", "/keymgmt/key/signing", "/registry/roles/deployer", `/identity/entity-alias/id/${seeded.aliasId}`]) {
+    for (const p of ["/transform/role/payments", "/transform/alphabet/hexits", "/keymgmt/key/signing", "/registry/roles/deployer", `/identity/entity-alias/id/${seeded.aliasId}`,
+      "/directory/roles/app", "/directory/library/pool", "/directory/config", "/transform/stores/tokens-db"]) {
       expect((await get(p)).status, p).toBe(404);
     }
     expect((await runApi("GET", `/workspaces/${emu.workspaceId}/notification-configurations`)).body.data).toEqual([]);

@@ -1,21 +1,28 @@
 // What the tests make of each resource kind, one entry a kind: the inputs the fault matrix deploys
 // (test/faults/matrix.test.ts fails for a kind with no entry and no suite of its own) and, for a
-// kind the import can take over without a database or a directory server, the raw requests that
-// make its objects outside Pulumi and the config a user gives the imported program for what the
-// server never returns (test/support/seed-import.ts, test/support/imported.ts).
+// kind the import takes over, the raw requests that make its objects outside Pulumi (on the
+// emulator alone: a mysql store, the built-in directory) and the config a user gives the imported
+// program for what the server never returns and for secrets (test/support/seed-import.ts,
+// test/support/imported.ts; test/engine/testing-import.test.ts fails for a kind the import reads
+// that no seed makes and that its list of exclusions does not name with the reason).
 // The entries are in the order the seed makes them: what an object refers to comes first.
 import type { Emulator } from "../../src/emulator";
 import { type Props } from "./calls";
 import { control, runApi, secretsApi } from "./emulator";
 import { mustSucceed } from "./must";
 
-/** Values the servers never return: the generated files must not hold them, and the user gives them. */
+/**
+ * Values the servers never return, and secrets they return (a dual-factor method's keys): the
+ * generated files must not hold them, and the user gives them.
+ */
 export const WRITE_ONLY = {
   hookToken: "seeded-hook-token-7c1d2e",
   kmsSecretKey: "seeded-kms-secret-key-4b9a",
   pluginEnv: "PLUGIN_PASSWORD=seeded-plugin-env-8d3c",
   duoSecret: "seeded-duo-secret-key-1a5b",
   duoIkey: "SEEDEDDUOINTEGRATION1",
+  bindpass: "seeded-bind-password-5e2f",
+  storePassword: "seeded-store-password-0c7a",
 };
 
 /** What seeding returns that the tests need: ids the servers chose and the registry's token. */
@@ -280,6 +287,14 @@ export const KIND_CASES: KindCase[] = [
     update: () => ({ name: "my", driver: "mysql", connectionString: "{{username}}:{{password}}@tcp(db:3306)/t?parseTime=true", username: "u", password: "p4ss-w0rd-matrix", maxOpenConnections: 8 }),
     count: (emu) => keys(emu, "/transform/stores"),
     prefix: "/v1/transform/*",
+    seed: async (emu) => {
+      await secrets(emu, "POST", "/transform/stores/tokens-db", {
+        type: "sql", driver: "mysql", connection_string: "{{username}}:{{password}}@tcp(db.example:3306)/tokens?parseTime=true",
+        username: "tokens", password: WRITE_ONLY.storePassword, supported_transformations: ["tokenization"],
+      });
+      return {};
+    },
+    config: () => ({ tokensDbUsername: "tokens", tokensDbPassword: WRITE_ONLY.storePassword }),
   },
   {
     kind: "secrets:DirectoryConfig",
@@ -287,6 +302,13 @@ export const KIND_CASES: KindCase[] = [
     update: () => ({ ...directoryConfig, ttl: "1h" }),
     count: async (emu) => ((await secretsApi(emu, "GET", "/directory/config")).status === 200 ? 1 : 0),
     prefix: "/v1/directory/*",
+    // No server answers at the URL: the emulator's built-in directory holds the accounts the role and the set name.
+    seed: async (emu) => {
+      await control(emu, "POST", "/directory/accounts", { accounts: ["svc-app", "lib-a", "lib-b"] });
+      await secrets(emu, "POST", "/directory/config", { ...directoryConfig, bindpass: WRITE_ONLY.bindpass, ttl: "12h", max_ttl: "24h" });
+      return {};
+    },
+    config: () => ({ directoryConfigBindpass: WRITE_ONLY.bindpass }),
   },
   {
     kind: "secrets:DirectoryLibrarySet",
@@ -298,6 +320,10 @@ export const KIND_CASES: KindCase[] = [
     update: () => ({ name: "pool", serviceAccountNames: ["a", "b"], ttl: "1h" }),
     count: (emu) => keys(emu, "/directory/library"),
     prefix: "/v1/directory/*",
+    seed: async (emu) => {
+      await secrets(emu, "POST", "/directory/library/pool", { service_account_names: ["lib-a", "lib-b"], ttl: "1h", max_ttl: "2h" });
+      return {};
+    },
   },
   {
     kind: "secrets:DirectoryRole",
@@ -309,6 +335,10 @@ export const KIND_CASES: KindCase[] = [
     update: () => ({ name: "app", serviceAccountName: "svc-app", ttl: "6h" }),
     count: (emu) => keys(emu, "/directory/roles"),
     prefix: "/v1/directory/*",
+    seed: async (emu) => {
+      await secrets(emu, "POST", "/directory/roles/app", { service_account_name: "svc-app", ttl: 3600 });
+      return {};
+    },
   },
   {
     kind: "secrets:DirectoryCheckOut",

@@ -1,6 +1,6 @@
-// Objects made outside Pulumi, by raw requests (no provider code), of every kind the import can
-// take over without a database or a directory server: what pulumi-svc-import must find, write and
-// take over (test/program/import.test.ts and, under the real CLI, test/package/install.test.ts).
+// Objects made outside Pulumi, by raw requests (no provider code), of every kind the import takes
+// over that the emulator can hold alone (test/engine/testing-import.test.ts names the others and
+// why): what pulumi-svc-import must find, write and take over (test/program/import.test.ts and, under the real CLI, test/package/install.test.ts).
 // Each kind's requests are its `seed` in test/support/kindCases.ts.
 import type { Emulator } from "../../src/emulator";
 import { KIND_CASES, type Seeded } from "./kindCases";

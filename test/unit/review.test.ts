@@ -548,6 +548,48 @@ describe("pulumi-svc-review", () => {
       expect(text).toBe("No drift: the refresh found every object as the state records it (2 resources unchanged).\n\n**The next `pulumi up`** (planned against what the refresh read): no change.\n");
     });
 
+    describe("a registry access config, which a refresh sees only where the service reports it (issue 52)", () => {
+      const access = T("RegistryAccessConfig");
+      const config = (readable: boolean | undefined) => st(access, "access", "registry/config/access",
+        { mount: "registry", address: "registry.internal:8500", scheme: "http", ...(readable === undefined ? {} : { __readable: readable }) });
+      const gone = (state: { urn: string }) => ({ op: "create", urn: state.urn, newState: { ...state, id: undefined, outputs: undefined } });
+      const drifted = (recorded: object[], planned: object[], changeSummary: Record<string, number>) => JSON.stringify({
+        config: {}, steps: [{ op: "refresh", urn: STACK }, ...recorded.map((r) => refresh(r as { urn: string })), { op: "same", urn: STACK }, ...planned], changeSummary,
+      });
+      const blind = "the service does not report registry/config/access (its GET answers 404 or 405), so whether the config is still there cannot be known";
+
+      it("deleted where the service reports it: gone, with the rest", async () => {
+        const text = await reviewPreview(drifted([spare, config(true)], [gone(spare), gone(config(true))], { create: 2, same: 1 }), { drift: true });
+        expect(text).toContain("**Drift:** 2 gone from the server.");
+        expect(text).toContain("#### gone from the server: `access` (secrets:RegistryAccessConfig) `registry/config/access`");
+      });
+
+      it("where the service does not report it (or the state predates knowing): not known, never unchanged, with the reason", async () => {
+        for (const readable of [false, undefined]) {
+          const held = config(readable);
+          const text = await reviewPreview(drifted([spare, held], [gone(spare), { op: "same", urn: held.urn, oldState: { ...held, outputs: { ...held.outputs, __readable: false } }, newState: held }], { create: 1, same: 2 }), { drift: true });
+          expect(text).toContain("**Drift:** 1 gone from the server, 1 not known.");
+          expect(text).toContain("**Not known:** the refresh cannot tell whether this object is still on the server as recorded, so it is counted neither unchanged nor gone:");
+          expect(text).toContain(`- \`access\` (secrets:RegistryAccessConfig) \`registry/config/access\`: ${blind}`);
+          expect(text).not.toContain("unchanged)");
+        }
+        // Alone, it is no "No drift" line either; and the plan review says what the refresh could not see.
+        const alone = drifted([config(false)], [{ op: "same", urn: config(false).urn, oldState: config(false), newState: config(false) }], { same: 2 });
+        expect(await reviewPreview(alone, { drift: true })).toContain("**Drift:** 1 not known.");
+        expect(await reviewPreview(alone)).toContain("**Drift:** the preview refreshed first and found 1 not known (the service does not report it);");
+      });
+
+      it("from a refresh's event log too", async () => {
+        const held = config(false);
+        const text = await reviewPreview([
+          { resourcePreEvent: { metadata: { op: "refresh", urn: held.urn } } },
+          { resOutputsEvent: { metadata: { op: "same", urn: held.urn, old: held, new: held } } },
+          { summaryEvent: { resourceChanges: { same: 2 } } },
+        ].map((e) => JSON.stringify(e)).join("\n"));
+        expect(text).toContain("**Drift:** 1 not known.");
+      });
+    });
+
     it("--drift on a preview that did not refresh is refused with one line, exit 1", async () => {
       await expect(review(preview([role({ transformations: ["a"] }, { transformations: ["b"] })]), { drift: true }))
         .rejects.toThrow("--drift reviews what a refresh read, and this preview did not refresh: make it with `pulumi preview --refresh --show-sames --json > drift.json`");

@@ -62,51 +62,89 @@ const accessConfigSet = fieldSet(accessConfigFields, {
 
 export type AccessConfigState = StateOf<typeof accessConfigFields>;
 
+/**
+ * Bookkeeping in the state beside the fields (hidden: the CLI shows no property whose name starts
+ * with `__`, and the drift review compares none): whether the service answered `GET config/access`
+ * with the config at this stack's last write or read. Only then does a later 404 prove it gone.
+ */
+export const READABLE_KEY = "__readable";
+
+/** The state: the fields, and what the last write or read learnt of the service's GET. */
+type Held = AccessConfigState & { [READABLE_KEY]?: boolean };
+
 const params = (p: { mount?: string }) => ({ mount: p.mount ?? DEFAULT_REGISTRY_MOUNT });
 
 // The mount is the path, not a body field.
 const body = (p: AccessConfigState) => accessConfigSet.body(p, ["mount"]);
 
 /** Server data → state; a field the read leaves out keeps the recorded value (the service has it as written). */
-const fromData = (d: Record<string, unknown>, p: AccessConfigState) => accessConfigSet.decode(d, p) as AccessConfigState;
+const fromData = (d: Record<string, unknown>, p: AccessConfigState): Held => accessConfigSet.decode(d, p) as AccessConfigState;
 
 /**
  * The seed gives config/access only a POST. A server without GET answers 405, or 404 like any
- * unknown path, and a 404 is also what a server with GET answers when nothing is configured: the
- * provider cannot tell "not there" from "cannot be read", so neither answer proves the config is
- * gone. Both mean "unreadable", and the values this stack wrote stand (docs/assumptions.md, item 82).
+ * unknown path, and a 404 is also what a server with GET answers when nothing is configured. So a
+ * 404 proves the config gone only where the service has answered the GET with it before (at this
+ * stack's last write or read: READABLE_KEY); elsewhere, and on a 405, whether it is there cannot be
+ * known, and the values this stack wrote stand (docs/assumptions.md, item 82).
  */
 const UNREADABLE = [404, 405];
 
-async function fetchAccess(ctx: Context, p: AccessConfigState): Promise<Record<string, unknown> | undefined> {
+/** What a refresh, the drift review and the warnings say of a config the service does not report. */
+export const UNSEEN = "the service does not report registry/config/access (its GET answers 404 or 405), so whether the config is still " +
+  "there cannot be known: a refresh keeps it as this stack wrote it and sees no change or delete made elsewhere, " +
+  "another stack's destroy included";
+
+async function fetchAccess(ctx: Context, p: AccessConfigState): Promise<{ status: number; data?: Record<string, unknown> }> {
   const res = await ctx.client("secrets").request({ route: R.access.read, params: params(p), expect: UNREADABLE });
-  return UNREADABLE.includes(res.status) ? undefined : dataOf(res.body);
+  return UNREADABLE.includes(res.status) ? { status: res.status } : { status: res.status, data: dataOf(res.body) };
 }
 
-/** The config as read, or as recorded when the service does not report it. */
-async function readAccess(ctx: Context, p: AccessConfigState): Promise<AccessConfigState> {
-  const data = await fetchAccess(ctx, p);
-  if (!data) ctx.log(`${pathOf(R.access.read, params(p))}: the service does not report it (GET answers 404 or 405): keeping the values this stack wrote`);
-  return fromData(data ?? {}, p);
+/**
+ * The config as read; undefined when it is gone (a 404 where the service reported it before); as
+ * recorded, marked unreadable, when the service does not report it.
+ */
+async function readAccess(ctx: Context, p: Held): Promise<Held | undefined> {
+  const { status, data } = await fetchAccess(ctx, p);
+  if (data) return { ...fromData(data, p), [READABLE_KEY]: true };
+  if (status === 404 && p[READABLE_KEY] === true) return undefined;
+  ctx.log(`${pathOf(R.access.read, params(p))}: ${UNSEEN} (docs/assumptions.md, item 82)`);
+  return { ...fromData({}, p), [READABLE_KEY]: false };
 }
 
-export const accessConfigDefinition: ResourceDefinition<AccessConfigState, AccessConfigState> = {
+/**
+ * A write's read back: where the service does not report what was just written, every later
+ * refresh is blind to it, and the up says so. A take-over is warned of as well, in words that hold
+ * for the kinds a refresh can see (src/core/provider.ts): this one says where they do not.
+ */
+async function writtenBack(ctx: Context, id: string, inputs: AccessConfigState): Promise<Held> {
+  const held = await readBack(id, inputs, () => readAccess(ctx, inputs));
+  if (held[READABLE_KEY] === false) {
+    const takeOver = inputs.adopt ? "; nor does pulumi preview --refresh show it gone, whatever the take-over warning says" : "";
+    (ctx.warn ?? ctx.log)(`${id}: written, but ${UNSEEN}${takeOver}; pulumi up --replace on this resource writes it again (docs/adopting.md, "One object, one stack")`);
+  }
+  return held;
+}
+
+export const accessConfigDefinition: ResourceDefinition<AccessConfigState, Held> = {
   kind: "secrets:RegistryAccessConfig",
   routes: R.access,
   path: { route: R.access.read },
   discover: {},
   ...accessConfigSet,
+  // An output, so that no diff compares it and no refresh makes it an input.
+  outputs: [...accessConfigSet.outputs, READABLE_KEY],
+  unseen: (state) => (state[READABLE_KEY] === true ? undefined : UNSEEN),
   async create(ctx, inputs) {
     const id = pathOf(R.access.read, params(inputs));
     // Where the config cannot be read, whether one is there cannot be told: the write goes ahead.
-    if (!inputs.adopt && (await fetchAccess(ctx, inputs))) throw alreadyExists("POST", id, "registry access config");
+    if (!inputs.adopt && (await fetchAccess(ctx, inputs)).data) throw alreadyExists("POST", id, "registry access config");
     await writeNew(ctx, () => ctx.client("secrets").request({ route: R.access.write, params: params(inputs), body: body(inputs), retry: "safe" }), R.access.read, params(inputs));
-    return { id, outs: await readBack(id, inputs, () => readAccess(ctx, inputs)) };
+    return { id, outs: await writtenBack(ctx, id, inputs) };
   },
   read: (ctx, _id, props) => readAccess(ctx, props),
   async update(ctx, id, _olds, news) {
     await ctx.client("secrets").request({ route: R.access.write, params: params(news), body: body(news), retry: "safe" });
-    return readBack(id, news, () => readAccess(ctx, news));
+    return writtenBack(ctx, id, news);
   },
   async delete(ctx, _id, props) {
     const res = await ctx.client("secrets").request({ route: R.access.delete, params: params(props), expect: UNREADABLE });
@@ -123,11 +161,15 @@ export type AccessConfigArgs = ArgsOf<typeof accessConfigFields> & ConnectionArg
  * `registry`).
  *
  * @remarks
- * The seed gives `config/access` only a `POST`. Where `GET` answers 404 or 405, the provider cannot
- * tell "not configured" from "cannot be read": create writes without its existence check and
- * records your values, refresh keeps the recorded values (it never drops the resource), and a delete
- * answered 404 or 405 counts as done; after a 405 the config stays on the service until written
- * again (the provider logs it). See docs/assumptions.md, item 82.
+ * The seed gives `config/access` only a `POST`. Where its `GET` answers with the config after this
+ * stack writes (or refreshes) it, the service reports it: a refresh that then gets 404 finds it gone
+ * (deleted by hand, or by another stack's destroy), drops it from the state, and the next `up`
+ * writes it again. Where the `GET` answers 404 or 405 instead, whether the config is there cannot
+ * be known: create writes without its existence check and records your values, the `up` warns,
+ * refresh keeps the recorded values, the drift review counts it as not known, and `pulumi up
+ * --replace` on the resource writes it again. A delete answered 404 or 405 counts as done; after a
+ * 405 the config stays on the service until written again (the provider logs it). See
+ * docs/assumptions.md, item 82.
  *
  * @example
  * ```ts
