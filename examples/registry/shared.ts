@@ -19,7 +19,7 @@ export function declare(edits: { readerTtl: string; readerPolicies: string[]; le
   }, { dependsOn: [access] });
 
   // The older registry variant: a lease and a comma-joined policies list on the wire. The name is
-  // its path: a new name is a new role, created before the old one is removed.
+  // its path: a new name is a new role; the old one is removed before it is created.
   const legacy = new svc.secrets.registry.Role("legacy", { name: edits.legacyName, policies: ["service-read"], lease: "30m" }, { dependsOn: [access] });
 
   // A new token on every `pulumi up` (none during preview); secret.

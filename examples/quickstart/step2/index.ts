@@ -1,7 +1,7 @@
 // Step 2 of the quickstart: the edits a pull request would make. Expected plan:
 //   ~ update  digits  (alphabet gains letters)
 //   ~ update  ci-hook (one more trigger, new token)
-//  +- replace ssn     (name changed: a new path, created before the old one is deleted)
+//  +- replace ssn     (name changed: a new path; the old one is deleted first, the default)
 import * as pulumi from "@pulumi/pulumi";
 import * as svc from "pulumi-svc";
 

@@ -1,6 +1,6 @@
 // Step 2 of the registry example. Expected plan:
 //   ~ update   reader  (ttl, policies: the role is rewritten at the same path)
-//   +- replace legacy  (name: the role's path; the new role is created before the old one is removed)
+//   +- replace legacy  (name: the role's path; the old role is removed first, the default)
 //   = same     registry
 import { declare } from "../shared";
 

@@ -1,5 +1,5 @@
 // examples/identity: the plugin is registered with the sudo token, the method and the alias made;
-// step2 registers the renamed plugin before removing the old one and edits the others in place.
+// step2 removes the old plugin before registering the renamed one and edits the others in place.
 import { expect } from "vitest";
 import { secretsApi } from "../../support/emulator";
 import { describeExample } from "../example";
@@ -19,7 +19,9 @@ const checks: ExampleChecks = {
     async "step2 up"(c) {
       const w = await c.writes();
       expect(w.indexOf("POST /v1/sys/plugins/catalog/database/acme-db-2")).toBeGreaterThan(-1);
-      expect(w.indexOf("POST /v1/sys/plugins/catalog/database/acme-db-2")).toBeLessThan(w.indexOf("DELETE /v1/sys/plugins/catalog/database/acme-db"));
+      // Deleted first, as every replacement of the package unless the resource says otherwise.
+      expect(w.indexOf("DELETE /v1/sys/plugins/catalog/database/acme-db")).toBeGreaterThan(-1);
+      expect(w.indexOf("DELETE /v1/sys/plugins/catalog/database/acme-db")).toBeLessThan(w.indexOf("POST /v1/sys/plugins/catalog/database/acme-db-2"));
       expect(await c.side.shownOutputs()).toMatchObject({ pluginName: "acme-db-2", aliasTeam: "payments", duoMethodId: ids.method, aliasId: ids.alias });
       expect((await get(c, "/sys/plugins/catalog/database/acme-db")).status).toBe(404);
       expect((await get(c, `/identity/mfa/method/dualfactor/${ids.method}`)).body.data.pushinfo).toBe("from=pulumi&step=2");

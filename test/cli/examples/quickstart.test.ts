@@ -1,5 +1,5 @@
 // examples/quickstart: the webhook is verified with a signed request; step2 edits the notification
-// configuration in place and replaces the renamed template, creating before deleting.
+// configuration in place and replaces the renamed template, deleting before creating.
 import { expect } from "vitest";
 import { control, runApi, secretsApi } from "../../support/emulator";
 import { describeExample } from "../example";

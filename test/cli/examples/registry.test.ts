@@ -1,5 +1,5 @@
 // examples/registry: access and roles configured, the generated token secret; step2 rewrites the
-// reader in place and replaces the renamed legacy role, creating before deleting.
+// reader in place and replaces the renamed legacy role, deleting before creating.
 import { expect } from "vitest";
 import { secretsApi } from "../../support/emulator";
 import { describeExample } from "../example";
@@ -16,7 +16,9 @@ const checks: ExampleChecks = {
     async "step2 up"(c) {
       const w = await c.writes();
       expect(w.indexOf("POST /v1/registry/roles/legacy-v2")).toBeGreaterThan(-1);
-      expect(w.indexOf("POST /v1/registry/roles/legacy-v2")).toBeLessThan(w.indexOf("DELETE /v1/registry/roles/legacy"));
+      // Deleted first, as every replacement of the package unless the resource says otherwise.
+      expect(w.indexOf("DELETE /v1/registry/roles/legacy")).toBeGreaterThan(-1);
+      expect(w.indexOf("DELETE /v1/registry/roles/legacy")).toBeLessThan(w.indexOf("POST /v1/registry/roles/legacy-v2"));
       expect(await c.side.shownOutputs()).toMatchObject({ legacyName: "legacy-v2", legacyLease: "30m" });
       const reader = (await get(c, "/registry/roles/reader")).body.data;
       expect({ ttl: reader.ttl, policies: [...reader.policies].sort() }).toEqual({ ttl: 7200, policies: ["kv-read", "kv-write", "service-read"] });
