@@ -1,5 +1,5 @@
 // Step 2 of the identity example. Expected plan:
-//   +- replace plugin  (name: the entry's path; the new entry is registered before the old one is removed)
+//   +- replace plugin  (name: the entry's path; the old entry is removed first, the default)
 //   ~ update   duo     (pushInfo)
 //   ~ update   alice   (customMetadata)
 import { declare } from "../shared";
