@@ -35,6 +35,8 @@ export function cliArgs(o: RunOptions): string[] {
   if (o.skipPreview) args.push("--skip-preview");
   for (const [k, v] of Object.entries(o.config ?? {})) args.push("--config", `${k}=${v}`);
   for (const [k, v] of Object.entries(o.secretConfig ?? {})) args.push("--secret-config", `${k}=${v}`);
+  for (const p of o.policyPacks ?? []) args.push("--policy-pack", p.dir);
+  for (const p of o.policyPacks ?? []) args.push("--policy-pack-config", p.config ?? "");
   return args;
 }
 
