@@ -24,7 +24,7 @@ interface Seen { policyName: string; enforcementLevel: string; name: string; mes
 const brief = (v: Seen) => `${v.enforcementLevel} ${v.policyName} ${v.name}: ${v.message}`;
 
 /** `pulumi preview` with the packs, its event log read back: the policy violations, and what the CLI printed. */
-async function preview(stack: CliStack, args: string[]): Promise<{ code: number; json: string; events: string; violations: Seen[] }> {
+async function preview(stack: CliStack, args: string[]): Promise<{ code: number; json: string; events: string; violations: Seen[]; remediations: string[] }> {
   const log = path.join(stack.dir, `policy-events-${Date.now()}.jsonl`);
   const r = await stack.run(["preview", ...args, "--json", "--event-log", log]);
   const events = fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "";
@@ -32,7 +32,12 @@ async function preview(stack: CliStack, args: string[]): Promise<{ code: number;
     const e = (JSON.parse(l) as { policyEvent: { policyName: string; enforcementLevel: string; resourceUrn: string; message: string } }).policyEvent;
     return { policyName: e.policyName, enforcementLevel: e.enforcementLevel, name: nameOf(e.resourceUrn), message: e.message.replace(/\n$/, "") };
   });
-  return { code: r.code, json: r.stdout, events, violations };
+  const remediations = events.split("\n").filter((l) => l.includes('"policyRemediationEvent"')).map((l) => {
+    const e = (JSON.parse(l) as { policyRemediationEvent: { policyName: string; resourceUrn: string; before: Record<string, unknown>; after: Record<string, unknown> } }).policyRemediationEvent;
+    const changed = Object.keys({ ...e.before, ...e.after }).filter((k) => !k.startsWith("__") && JSON.stringify(e.before[k]) !== JSON.stringify(e.after[k]));
+    return `${e.policyName} ${nameOf(e.resourceUrn)}: ${changed.join(", ")}`;
+  });
+  return { code: r.code, json: r.stdout, events, violations, remediations };
 }
 
 const emulatorConfig = () => ({ config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl }, secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot } });
@@ -48,10 +53,14 @@ describeCli("policy packs under the real CLI", () => {
       expect(cli.code, cli.json).toBe(0);
       const double = await testStack({ dir: PROGRAM, emulator: emu, config: { "policy:cases": cases }, policyPacks: [pack] });
       open.push(double);
-      const found = (await double.preview()).policyViolations;
+      const { policyViolations: found, policyRemediations } = await double.preview();
       // Three policies a kind (through @pulumi/policy's helper, ours, and a stack policy), each once.
       expect(found.length).toBe(3 * JSON.parse(cases).length);
       expect(cli.violations.map(brief).sort()).toEqual(found.map(brief).sort());
+      // The remediation, made by both before the analyses (which saw the key's deletion turned off).
+      expect(cli.remediations).toEqual(["remediate-key KeymgmtKey: deletionAllowed"]);
+      expect(policyRemediations.map((r) => `${r.policyName} ${r.name}: ${r.changed.join(", ")}`)).toEqual(cli.remediations);
+      expect(found.find((v) => v.policyName === "typed-secrets-KeymgmtKey")!.message).toContain('"deletionAllowed":false');
     } finally {
       stack.remove();
     }

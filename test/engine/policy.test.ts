@@ -9,7 +9,7 @@ import { versionKeys } from "../../src/core/versions";
 import { kindDefinition } from "../../src/kinds";
 import { useEmulator } from "../support/emulator";
 import { oneOfEachKind } from "../support/everyKind";
-import { EVERY_CLASS_PACK, examplePack, packFolder } from "../support/policyPack";
+import { EVERY_CLASS_PACK, examplePack, packFolder, READY_PACK } from "../support/policyPack";
 import { openStacks, svc, testStack, type testingTypes } from "../support/testing";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
@@ -92,11 +92,11 @@ describe("policy packs in testStack", { timeout: 240_000 }, () => {
         new svc.secrets.keymgmt.Key("signing", { name: "signing", type: "ecdsa-p256", deletionAllowed: true });
         new svc.secrets.transform.TokenizationTransformation("cards", { name: "cards", mappingMode: "exportable", maxTtl: "24h" });
       },
-      emulator: emu, policyPacks: [examplePack()], policyPackConfigs: [config],
+      emulator: emu, policyPacks: [packFolder({ "index.js": READY_PACK }, "svc-guard")], policyPackConfigs: [config],
     });
     open.push(stack);
     const failed = await stack.up().then(() => undefined, (e: testingTypes.StackError) => e);
-    expect(failed?.message).toContain("mandatory policy violation: tokenization-exportable (svc-guard-example)");
+    expect(failed?.message).toContain("mandatory policy violation: tokenization-exportable (svc-guard)");
     expect((await stack.request("secrets", "GET", "/transform/transformation/cards")).status).toBe(404);
     // The key before it was made as remediated: its deletion not allowed.
     expect((await stack.request("secrets", "GET", "/keymgmt/key/signing")).body.data.deletion_allowed).toBe(false);
@@ -106,9 +106,9 @@ describe("policy packs in testStack", { timeout: 240_000 }, () => {
   it("a config the pack's schemas refuse stops the operation, naming the policy", async () => {
     const config = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "svc-policy-config-")), "config.json");
     fs.writeFileSync(config, JSON.stringify({ "library-set-ttl": { maximum: "a day" } }));
-    const stack = await testStack({ program: () => undefined, emulator: emu, policyPacks: [examplePack()], policyPackConfigs: [config] });
+    const stack = await testStack({ program: () => undefined, emulator: emu, policyPacks: [packFolder({ "index.js": READY_PACK }, "svc-guard")], policyPackConfigs: [config] });
     open.push(stack);
-    await expect(stack.preview()).rejects.toThrow(/validating policy config: svc-guard-example 0\.1\.0 +library-set-ttl: maximum: Does not match pattern/);
+    await expect(stack.preview()).rejects.toThrow(/validating policy config: svc-guard 1\.0\.0 +library-set-ttl: maximum: Does not match pattern/);
     fs.rmSync(path.dirname(config), { recursive: true, force: true });
   });
 });

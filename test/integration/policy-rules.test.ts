@@ -3,12 +3,15 @@
 // threshold. The policies are called with CrossGuard's arguments built here (the engine's own, as
 // a pack gets them under the CLI and the engine double, are test/engine/policy.test.ts's and
 // test/cli/policy.test.ts's); remediations return what they change.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PolicyResource, ResourceValidationArgs, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { typeToken } from "../../src/core/token";
 import { svcPolicies } from "../../src/policy";
 import type { Emulator } from "../../src/emulator";
 import { checked, type Props } from "../support/calls";
+import { root } from "../support/dist";
 import { useEmulator } from "../support/emulator";
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot", reset: false });
@@ -75,6 +78,21 @@ describe("the ready pack's policies", () => {
     // A fresh list each time: a pack may change its copies.
     svcPolicies()[0]!.enforcementLevel = "disabled";
     expect(svcPolicies()[0]!.enforcementLevel).not.toBe("disabled");
+  });
+
+  it("docs/policy.md lists every policy with its default level, config keys and what it rests on", () => {
+    const doc = fs.readFileSync(path.join(root, "docs/policy.md"), "utf8");
+    const rows = doc.split("\n").filter((l) => l.startsWith("| `"));
+    for (const p of svcPolicies()) {
+      const row = rows.find((r) => r.startsWith(`| \`${p.name}\``));
+      expect(row, `${p.name} has a row in docs/policy.md`).toBeDefined();
+      const cells = row!.split(" | ");
+      expect(cells[1], p.name).toMatch(new RegExp(`^${p.enforcementLevel}`));
+      expect(cells[1]!.includes("remediates"), `${p.name}: "remediates" when it has a remediation`).toBe("remediateResource" in p && p.remediateResource !== undefined);
+      for (const k of Object.keys(p.configSchema?.properties ?? {})) expect(cells[3], `${p.name}: config ${k}`).toContain(`\`${k}\``);
+      expect(cells[4]!.length, `${p.name}: what it rests on`).toBeGreaterThan(20);
+    }
+    expect(rows.filter((r) => svcPolicies().some((p) => r.startsWith(`| \`${p.name}\``))).length).toBe(svcPolicies().length);
   });
 
   it("notification-url-tls: plain http outside loopback, unless allowed", async () => {

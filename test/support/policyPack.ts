@@ -45,7 +45,8 @@ export function examplePack(): string {
  * A pack with, for every class of the package, a policy through `@pulumi/policy`'s own
  * validateResourceOfType (`raw-<Kind>`) and one through pulumi-svc/policy's (`typed-<Kind>`), each
  * reporting what it was given as JSON, and a stack policy per class (`stack-<Kind>`): the classes
- * are found from the package's exports, so a new kind is in it.
+ * are found from the package's exports, so a new kind is in it. One remediation (`remediate-key`)
+ * turns a key's deletionAllowed off before the analyses see it.
  */
 export const EVERY_CLASS_PACK = `"use strict";
 const policy = require("@pulumi/policy");
@@ -65,5 +66,14 @@ for (const C of classes) {
   policies.push({ name: "stack-" + kind, description: "stack " + kind, enforcementLevel: "advisory",
     validateStack: sp.validateStackResourcesOfType(C, (all, args, report) => report(JSON.stringify({ n: all.length, keys: all.map((p) => Object.keys(p).sort()) }), args.resources[0].urn)) });
 }
+// A remediation, applied before the analyses above see the key.
+policies.push({ name: "remediate-key", description: "remediate key", enforcementLevel: "remediate",
+  remediateResource: sp.remediateResourceOfType(svc.secrets.keymgmt.Key, (key) => (key.deletionAllowed ? { deletionAllowed: false } : undefined)) });
 new policy.PolicyPack("every-class", { policies });
+`;
+
+/** The ready pack alone, in JavaScript (no TypeScript compile when it starts). */
+export const READY_PACK = `"use strict";
+const { PolicyPack } = require("@pulumi/policy");
+new PolicyPack("svc-guard", { policies: require("pulumi-svc/policy").svcPolicies() });
 `;
