@@ -87,6 +87,8 @@ export interface SvcResourceClass {
    * package loaded in the same program (it compares the resource's type token).
    */
   isInstance<C extends KindClass>(this: C, obj: unknown): obj is InstanceType<C>;
+  /** @internal The type token of this class's resources (`pulumi-nodejs:dynamic/secrets:KeymgmtKey`). */
+  readonly __pulumiType: string;
 }
 
 /** Each kind's base → its definition. */
@@ -112,6 +114,9 @@ export function SvcResource(def: KindDefinition): SvcResourceClass {
       return new this(name, state ?? {}, { ...opts, id });
     } },
     isInstance: { value: (obj: unknown) => typeof obj === "object" && obj !== null && (obj as { __pulumiType?: unknown }).__pulumiType === token },
+    // The class's type token where every Pulumi resource class has it: CrossGuard's
+    // validateResourceOfType reads it to skip resources of other types without calling the policy.
+    __pulumiType: { value: token },
   });
   kinds.set(base, def);
   return base as unknown as SvcResourceClass;

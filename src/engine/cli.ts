@@ -17,14 +17,15 @@ const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 
 const USAGE = `Usage: pulumi-svc-engine <${OPERATIONS.join("|")}> --program <compiled program .js> --state <file.json>
          [--stack dev] [--project name] [--cwd <program dir>] [--config key=value]... [--secret-config key=value]...
-         [--skip-preview] [--replace <urn>]... [--json]
+         [--skip-preview] [--replace <urn>]... [--policy-pack DIR [--policy-pack-config FILE]]... [--json]
 
 Runs a Pulumi program without the Pulumi CLI: the real @pulumi/pulumi dynamic-provider host driven over
 gRPC the way the engine drives it. The state file is created on the first up. Secrets in it are
 encrypted with PULUMI_CONFIG_PASSPHRASE (default "pulumi-svc-engine-double").
 
 As with the Pulumi CLI, up previews first and changes nothing when the preview fails, and destroy
-refuses a protected resource before deleting anything; --skip-preview does neither.`;
+refuses a protected resource before deleting anything; --skip-preview does neither. A preview or up
+runs each --policy-pack as the CLI does (its n-th --policy-pack-config configures the n-th pack).`;
 
 export function parseArgs(argv: string[]): { options: RunOptions; json: boolean } | "help" {
   if (argv.includes("--help") || argv.includes("-h")) return "help";
@@ -32,6 +33,7 @@ export function parseArgs(argv: string[]): { options: RunOptions; json: boolean 
   if (!OPERATIONS.includes(op as Operation)) throw new Error(op === undefined ? USAGE : `unknown operation ${op}\n${USAGE}`);
   const options: RunOptions = { operation: op as Operation, state: "", cwd: process.cwd(), config: {}, secretConfig: {} };
   let json = false;
+  const configs: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const flag = rest[i]!;
     if (flag === "--json" || flag === "--skip-preview") {
@@ -52,8 +54,15 @@ export function parseArgs(argv: string[]): { options: RunOptions; json: boolean 
       if (eq <= 0) throw new Error(`${flag} expects key=value, got ${value}`);
       const target = flag === "--config" ? options.config! : options.secretConfig!;
       target[value.slice(0, eq)] = value.slice(eq + 1);
-    } else throw new Error(`unknown option ${flag}`);
+    } else if (flag === "--policy-pack") (options.policyPacks ??= []).push({ dir: path.resolve(value) });
+    // An empty one keeps a pack without config in its place.
+    else if (flag === "--policy-pack-config") configs.push(value === "" ? "" : path.resolve(value));
+    else throw new Error(`unknown option ${flag}`);
   }
+  if (configs.length > (options.policyPacks?.length ?? 0)) throw new Error("each --policy-pack-config configures the --policy-pack of its place: more configs than packs");
+  configs.forEach((c, n) => {
+    if (c) options.policyPacks![n]!.config = c;
+  });
   if (!options.state) throw new Error("--state is required");
   return { options, json };
 }

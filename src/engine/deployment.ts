@@ -49,6 +49,14 @@ export interface ReadRegistration {
   additionalSecretOutputs: string[];
 }
 
+/**
+ * The policy packs of a deployment (src/engine/policies.ts): each registration, once checked, is
+ * remediated and analyzed; `invalid` stops it, as a mandatory violation does in an update.
+ */
+export interface PolicyHook {
+  resource(reg: Registration, inputs: PropertyMap): Promise<{ inputs: PropertyMap; invalid?: string }>;
+}
+
 /** What goes back to the program: outputs in wire form (secrets wrapped). */
 export interface Registered {
   urn: string;
@@ -80,6 +88,7 @@ export class Deployment {
   readonly stopped = new Promise<void>((resolve) => (this.signalStop = resolve));
 
   constructor(private readonly host: ProviderHost, private readonly prior: StackState, private readonly preview: boolean,
+    private readonly policies?: PolicyHook,
     /** URNs replaced on request (`pulumi up --replace`). */
     private readonly replaceTargets: readonly string[] = []) {
     for (const r of prior.resources) if (!r.delete) this.olds.set(r.urn, r);
@@ -230,7 +239,10 @@ export class Deployment {
     if (this.failed || this.closed) throw new Error("the deployment stopped: an earlier step or the program failed");
     if (this.seen.has(reg.urn)) throw new Error(`Duplicate resource URN '${reg.urn}'; try giving it a unique name`);
     this.seen.add(reg.urn);
-    if (!reg.custom) return this.component(reg);
+    if (!reg.custom) {
+      await this.analyzed(reg, reg.object, "create");
+      return this.component(reg);
+    }
     if (!reg.type.startsWith(DYNAMIC)) {
       const step = this.record("create", reg);
       throw this.fail(step, new Error(`the engine double runs only dynamic resources (${DYNAMIC}...), not ${reg.type}`));
@@ -251,10 +263,20 @@ export class Deployment {
       const reasons = check.failures.map((f) => (f.property ? `${f.property}: ${f.reason}` : f.reason)).join("; ");
       throw this.fail(this.record(old ? "update" : "create", reg), new Error(`invalid inputs: ${reasons}`));
     }
-    const inputs = annotateSecrets(check.inputs, news);
+    const inputs = await this.analyzed(reg, annotateSecrets(check.inputs, news), old ? "update" : "create");
     // The engine asks no diff then: the id is the reason, and only the resource option orders it.
     if (forced) return this.replace(reg, old, inputs, { changedKeys: [], replaceKeys: ["id"], deleteBeforeReplace: reg.deleteBeforeReplace ?? false });
     return old ? this.change(reg, old, inputs, news) : this.create(reg, inputs);
+  }
+
+  /** The checked inputs after the policy packs' remediations; a mandatory violation of an update fails the step. */
+  private async analyzed(reg: Registration, inputs: PropertyMap, op: StepOp): Promise<PropertyMap> {
+    if (!this.policies) return inputs;
+    const done = await this.policies.resource(reg, inputs).catch((e) => {
+      throw this.fail(this.record(op, reg), e);
+    });
+    if (done.invalid) throw this.fail(this.record(op, reg), new Error(done.invalid));
+    return done.inputs;
   }
 
   /** The inputs as the provider checks them with no old ones: what the engine asks of a replacement's create. */

@@ -36,6 +36,8 @@ export function cliArgs(o: RunOptions): string[] {
   for (const urn of o.replace ?? []) args.push("--replace", urn);
   for (const [k, v] of Object.entries(o.config ?? {})) args.push("--config", `${k}=${v}`);
   for (const [k, v] of Object.entries(o.secretConfig ?? {})) args.push("--secret-config", `${k}=${v}`);
+  for (const p of o.policyPacks ?? []) args.push("--policy-pack", p.dir);
+  for (const p of o.policyPacks ?? []) args.push("--policy-pack-config", p.config ?? "");
   return args;
 }
 

@@ -6,6 +6,8 @@
 import * as path from "path";
 import { Deployment } from "./deployment";
 import { ProviderHost } from "./host";
+import type { StackInfo } from "./analyzer";
+import { Policies } from "./policies";
 import { installEngine, loadPulumi } from "./monitor";
 import { StackState, loadState, passphrase, saveState } from "./state";
 import { Result, RunOptions } from "./types";
@@ -41,10 +43,12 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
     },
   });
   let result: Result;
+  let policies: Policies | undefined;
   try {
     await host.configure(config);
     const preview = opts.operation === "preview";
-    const deployment = new Deployment(host, state, preview, opts.replace);
+    policies = await startPolicies(opts, { project, stack, organization: "organization", dryRun: preview, config, secretKeys: Object.keys(opts.secretConfig ?? {}) });
+    const deployment = new Deployment(host, state, preview, policies, opts.replace);
     let outputs = state.outputs;
     let programError: string | undefined;
     if (opts.operation === "refresh") await deployment.refresh();
@@ -56,20 +60,32 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
       programError = ran.error;
       if (ran.outputs) outputs = ran.outputs;
       if (!programError) await deployment.finish();
+      if (!programError && !deployment.error) await policies?.stack((urn) => deployment.snapshot().find((r) => r.urn === urn && !r.delete)?.outputs);
     }
-    const error = deployment.error ?? programError;
+    const refused = policies?.failed ? `${preview ? "preview" : "update"} failed: a mandatory policy was violated` : undefined;
+    const error = deployment.error ?? programError ?? refused;
     if (!preview) {
       const next: StackState = { resources: deployment.snapshot(), outputs: error && opts.operation === "up" ? state.outputs : outputs };
       saveState(opts.state, next, box, { stack, project });
     }
     result = { operation: opts.operation, steps: deployment.steps, outputs: redact(outputs) as Record<string, Json>, diagnostics };
+    if (policies) Object.assign(result, { policyViolations: policies.violations, policyRemediations: policies.remediations });
     if (error) result.error = error;
   } finally {
+    await policies?.close();
+    const packs = policies?.stderr().trim();
+    if (packs) diagnostics.push(`policy pack stderr:\n${packs}`);
     await host.close();
     const text = host.stderr().trim();
     if (text) diagnostics.push(`provider host stderr:\n${text}`);
   }
   return result;
+}
+
+/** The policy packs of a preview or an update, started and configured; none for the other operations, as the CLI runs none. */
+function startPolicies(opts: RunOptions, info: StackInfo): Promise<Policies | undefined> {
+  if (!opts.policyPacks?.length || (opts.operation !== "preview" && opts.operation !== "up")) return Promise.resolve(undefined);
+  return Policies.start(opts.policyPacks, info);
 }
 
 /** Loads the program under mocks wired to the deployment; returns its stack outputs. */

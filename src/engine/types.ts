@@ -28,6 +28,36 @@ export interface Step {
   error?: string;
 }
 
+/** A policy violation, as the engine reports it. */
+export interface PolicyViolation {
+  policyName: string;
+  policyPackName: string;
+  policyPackVersion: string;
+  /** `mandatory` fails the operation; `advisory` warns. */
+  enforcementLevel: "advisory" | "mandatory";
+  /** The policy's description, then the message it reported (as CrossGuard joins them). */
+  message: string;
+  /** The resource it is about (the stack's own URN for a stack policy that named none). */
+  urn: string;
+  /** That resource's name. */
+  name: string;
+  severity?: string;
+}
+
+/** A remediation a policy made to a resource's inputs before the engine used them. */
+export interface PolicyRemediation {
+  policyName: string;
+  policyPackName: string;
+  policyPackVersion: string;
+  urn: string;
+  name: string;
+  /** The top-level inputs it changed. */
+  changed: string[];
+}
+
+/** A pack to run: its folder, and its config file (`--policy-pack-config`). */
+export interface PolicyPackOption { dir: string; config?: string }
+
 export interface Result {
   operation: Operation;
   steps: Step[];
@@ -37,6 +67,10 @@ export interface Result {
   diagnostics: string[];
   /** Set when the deployment failed (a step, the program or the host). */
   error?: string;
+  /** With policy packs: the violations the engine reported, in the order it met them. */
+  policyViolations?: PolicyViolation[];
+  /** With policy packs: the remediations the packs made to resources' inputs. */
+  policyRemediations?: PolicyRemediation[];
 }
 
 export interface RunOptions {
@@ -70,4 +104,6 @@ export interface RunOptions {
    * order comes from the deleteBeforeReplace option alone (create first when it is unset).
    */
   replace?: string[];
+  /** Policy packs to run, as the CLI's --policy-pack (and --policy-pack-config) do: preview and up only. */
+  policyPacks?: PolicyPackOption[];
 }

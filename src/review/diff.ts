@@ -3,6 +3,7 @@
  * new input (the dynamic-provider host sends no property diff, so the inputs are compared here),
  * the reason and order of a replacement, and for objects of this package their path on the service.
  */
+import type { PolicyFindings } from "./policy";
 import { PROVIDER_KEY, type ResourceDefinition } from "../core/definition";
 import { diff as providerDiff } from "../core/provider";
 import { UNKNOWN } from "../core/unknown";
@@ -76,6 +77,8 @@ export interface ReviewModel {
   drift?: { unseen: number; from?: "refresh-json" | "no-sames"; plan?: Record<string, number>; notKnown?: NotKnown[] };
   /** Of the plan review of a `pulumi preview --refresh`: what its refresh found (`--drift` lists it). */
   refreshed?: { changed: number; gone: number; unseen: number; notKnown?: number };
+  /** The policy packs' violations and remediations, from the preview's event log (src/review/policy.ts). */
+  policy?: PolicyFindings;
 }
 
 /**

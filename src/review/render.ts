@@ -196,6 +196,7 @@ export function summary(model: ReviewModel): string {
   if (model.unchanged) parts.push(`${model.unchanged} unchanged`);
   const lines = [TITLE, ...failureLines(model), "", `**Plan:** ${parts.join(", ")}.`];
   lines.push(...refreshedLines(model));
+  lines.push(...policyLines(model));
   lines.push(...riskLines(model));
   lines.push(...callLines(model));
   const risky = model.changes.filter((c) => c.op === "replace" || c.op === "delete");
@@ -204,6 +205,40 @@ export function summary(model: ReviewModel): string {
     for (const c of risky) lines.push(`- ${c.op === "replace" ? "⚠️ replace" : "🗑️ delete"} ${title(c)}${c.op === "replace" ? `: ${replacementLine(c)}` : ""}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** Most violations listed one by one; the rest are counted (the CLI's output lists them all). */
+const MAX_VIOLATIONS = 50;
+
+/**
+ * What the policy packs found: mandatory violations first (each fails the preview and would stop
+ * the update), then advisory ones, each with what the policy reported; then why each policy holds
+ * (its description, once), and what remediations changed before the plan was made.
+ */
+function policyLines(model: ReviewModel): string[] {
+  const p = model.policy;
+  if (!p || p.violations.length + p.remediations.length === 0) return [];
+  const mandatory = p.violations.filter((v) => v.level === "mandatory").length;
+  const advisory = p.violations.length - mandatory;
+  const out: string[] = [];
+  if (p.violations.length) {
+    const counted = [mandatory ? `${mandatory} mandatory` : "", advisory ? `${advisory} advisory` : ""].filter(Boolean).join(", ");
+    out.push("", `### ${mandatory ? "⛔" : "⚠️"} Policy violations: ${counted}`, "");
+    if (mandatory) out.push(`A mandatory violation fails the preview, and stops \`pulumi up\` before the resource is changed.`, "");
+    const said = (m: string) => { const at = m.indexOf("\n"); return at < 0 ? m : m.slice(at + 1); };
+    out.push(...p.violations.slice(0, MAX_VIOLATIONS).map((v) => `- ${v.level === "mandatory" ? "⛔ **mandatory**" : "⚠️ advisory"} ${code(v.policy)} on ${code(v.name)} (${shortType(v.type)}): ${textLine(said(v.message))}`));
+    if (p.violations.length > MAX_VIOLATIONS) out.push(`- …and ${p.violations.length - MAX_VIOLATIONS} more (pulumi preview lists them all)`);
+    const why = new Map(p.violations.map((v) => [v.policy, `${v.pack}${v.version ? ` ${v.version}` : ""}: ${v.message.split("\n")[0]}`]));
+    out.push("", "<details><summary>Why each policy holds</summary>", "", ...[...why].map(([name, text]) => `- ${code(name)} (${textLine(text)})`), "", "</details>");
+  }
+  if (p.remediations.length) {
+    out.push("", "**Remediated by policy** (the plan above already has these changes):", "");
+    for (const r of p.remediations) {
+      const what = r.changes.map((c) => `${code(c.property)}: ${valueText(c.old)} → ${valueText(c.new)}`).join(", ") || "no input changed";
+      out.push(`- ${code(r.policy)} (${r.pack}) on ${code(r.name)} (${shortType(r.type)}): ${what}`);
+    }
+  }
+  return out;
 }
 
 /** The changes that lose or strand data, before anything else a reviewer reads. */
@@ -230,11 +265,11 @@ export function noChanges(model: ReviewModel): string {
   const n = model.unchanged;
   const unchanged = n ? ` (${n} ${n === 1 ? "resource" : "resources"} unchanged)` : "";
   // "No changes" is never said of a preview that failed: it planned nothing because it stopped.
-  if (model.errors.length) return `${[TITLE, ...failureLines(model), "", `**Plan:** no change planned before the preview stopped${unchanged}.`, ...callLines(model)].join("\n")}\n`;
+  if (model.errors.length) return `${[TITLE, ...failureLines(model), "", `**Plan:** no change planned before the preview stopped${unchanged}.`, ...policyLines(model), ...callLines(model)].join("\n")}\n`;
   const line = model.drift ? `No drift: the refresh found every object as the state records it${unchanged}.`
     : `No changes: the preview plans no create, update, replace or delete${unchanged}.`;
   const plan = model.drift?.plan ? ["", `**The next \`pulumi up\`** (planned against what the refresh read): ${planLine(model.drift.plan)}.`] : [];
-  return `${[line, ...refreshedLines(model), ...plan, ...callLines(model)].join("\n")}\n`;
+  return `${[line, ...refreshedLines(model), ...plan, ...policyLines(model), ...callLines(model)].join("\n")}\n`;
 }
 
 /** Every resource's block, grouped by heading (groups in first-seen order, risky ones first inside). */

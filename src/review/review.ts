@@ -4,6 +4,7 @@ import { kindDefinition } from "../kinds";
 import { kindOfToken } from "../core/token";
 import { reviewModel, type NotKnown } from "./diff";
 import { DRIFT_COMMAND, driftOfRefreshedPreview, fromEventLog, isRefreshedPreview, isRefreshJson, planSteps } from "./drift";
+import { policyFindings } from "./policy";
 import { parsePreview, type Preview, type PreviewState } from "./preview";
 import { blocks, noChanges, summary, type RenderOptions } from "./render";
 import { scrub } from "./secret";
@@ -17,6 +18,8 @@ export interface ReviewOptions extends RenderOptions {
    * own JSON and an event log are reviewed as drift always: they hold no plan.
    */
   drift?: boolean;
+  /** The event log of the same preview (`--event-log FILE`), for the policy packs' violations and remediations. */
+  policyEvents?: string;
 }
 
 /** The definitions of this package's kinds in the preview (and in the states a refresh read): immutable fields, defaults, identity. */
@@ -52,7 +55,7 @@ function recordedStates(preview: Preview): PreviewState[] {
 }
 
 /** The review's Markdown, whether the preview failed (its errors lead the review) and whether data is at risk. */
-export async function review(json: string, options: ReviewOptions = {}): Promise<{ text: string; failed: boolean; atRisk: number }> {
+export async function review(json: string, options: ReviewOptions = {}): Promise<{ text: string; failed: boolean; atRisk: number; violations: { mandatory: number; advisory: number } }> {
   const log = fromEventLog(json);
   const parsed = log ?? parsePreview(json);
   // A refresh's --json has refresh steps and no refreshed values: its deletes are all it can show.
@@ -83,10 +86,15 @@ export async function review(json: string, options: ReviewOptions = {}): Promise
   } else if (refreshed) {
     model.refreshed = { changed: driftSteps.filter((s) => s.op === "update").length, gone: driftSteps.filter((s) => s.op === "delete").length, unseen: refreshed.unseen, notKnown: notKnown.length };
   }
+  if (options.policyEvents !== undefined && !drift) model.policy = policyFindings(options.policyEvents);
   const empty = model.changes.length === 0 && !model.drift?.unseen && !model.drift?.notKnown?.length;
   const text = empty ? noChanges(model) : assemble(summary(model), blocks(model, options), options.limit ?? COMMENT_LIMIT);
   // Secret values are never rendered; a secret's text met in a plain place is masked as well.
-  return { text: scrub(text, model.secrets), failed: model.errors.length > 0, atRisk: model.atRisk.length };
+  const violations = model.policy?.violations ?? [];
+  return {
+    text: scrub(text, model.secrets), failed: model.errors.length > 0, atRisk: model.atRisk.length,
+    violations: { mandatory: violations.filter((v) => v.level === "mandatory").length, advisory: violations.filter((v) => v.level === "advisory").length },
+  };
 }
 
 export async function reviewPreview(json: string, options: ReviewOptions = {}): Promise<string> {

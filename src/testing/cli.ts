@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as auto from "@pulumi/pulumi/automation";
-import type { Operation, StepOp } from "../engine/types";
+import type { Operation, PolicyPackOption, PolicyRemediation, PolicyViolation, StepOp } from "../engine/types";
 import type { Outcome, StackStep } from "./types";
 
 export interface CliOptions {
@@ -19,6 +19,8 @@ export interface CliOptions {
   /** The bin folder of a Pulumi installation (holding `pulumi`); else the `pulumi` on PATH. */
   cli?: string;
   program: () => unknown;
+  /** Policy packs that preview and up run (`policyPacks` and `policyPackConfigs` of the Automation API). */
+  policyPacks?: PolicyPackOption[];
 }
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced"]);
@@ -54,9 +56,12 @@ export class CliEngine {
     const onEvent = (e: auto.EngineEvent) => void events.push(e);
     let outputs: auto.OutputMap | undefined;
     let failure: unknown;
+    const packs = this.o.policyPacks ?? [];
+    // The Automation API pairs configs with packs by place; a pack without one gets none.
+    const policy = packs.length ? { policyPacks: packs.map((p) => p.dir), ...(packs.some((p) => p.config) ? { policyPackConfigs: packs.map((p) => p.config ?? "") } : {}) } : {};
     try {
-      if (operation === "up") outputs = (await stack.up({ onEvent, replace })).outputs;
-      else if (operation === "preview") await stack.preview({ onEvent, replace });
+      if (operation === "up") outputs = (await stack.up({ onEvent, replace, ...policy })).outputs;
+      else if (operation === "preview") await stack.preview({ onEvent, replace, ...policy });
       else if (operation === "refresh") await stack.refresh({ onEvent });
       else await stack.destroy({ onEvent });
     } catch (e) {
@@ -64,7 +69,7 @@ export class CliEngine {
     }
     const steps = stepsOf(events);
     const diagnostics = events.flatMap((e) => (e.diagnosticEvent && e.diagnosticEvent.severity !== "error" ? [e.diagnosticEvent.message.trimEnd()] : []));
-    const outcome: Outcome = { steps, diagnostics };
+    const outcome: Outcome = { steps, diagnostics, ...policyOutcome(events) };
     if (outputs) outcome.outputs = Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, { value: v.value as unknown, secret: v.secret }]));
     if (failure !== undefined) outcome.error = failureLine(events, steps, failure);
     return outcome;
@@ -95,6 +100,27 @@ export class CliEngine {
       },
     );
   }
+}
+
+/** The engine's policy events: each violation (its message without the line end the engine adds), each remediation's changed inputs. */
+function policyOutcome(events: auto.EngineEvent[]): Pick<Outcome, "policyViolations" | "policyRemediations"> {
+  const policyViolations: PolicyViolation[] = [];
+  const policyRemediations: PolicyRemediation[] = [];
+  for (const e of events) {
+    const v = e.policyEvent;
+    if (v) {
+      const urn = v.resourceUrn ?? "";
+      policyViolations.push({ policyName: v.policyName, policyPackName: v.policyPackName, policyPackVersion: v.policyPackVersion, enforcementLevel: v.enforcementLevel === "mandatory" ? "mandatory" : "advisory", message: v.message.replace(/\n$/, ""), urn, name: nameOf(urn) });
+    }
+    const r = (e as { policyRemediationEvent?: { resourceUrn: string; policyName: string; policyPackName: string; policyPackVersion: string; before?: Record<string, unknown>; after?: Record<string, unknown> } }).policyRemediationEvent;
+    if (r) {
+      const before = r.before ?? {};
+      const after = r.after ?? {};
+      const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+      policyRemediations.push({ policyName: r.policyName, policyPackName: r.policyPackName, policyPackVersion: r.policyPackVersion, urn: r.resourceUrn, name: nameOf(r.resourceUrn), changed });
+    }
+  }
+  return { policyViolations, policyRemediations };
 }
 
 const skipped = (urn: string) => urn.includes("::pulumi:pulumi:Stack::") || urn.includes("::pulumi:providers:");

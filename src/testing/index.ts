@@ -18,7 +18,7 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator"
 import { runProgram } from "../engine/program";
 import { runOperation } from "../engine/runner";
 import { loadState, passphrase } from "../engine/state";
-import type { Operation, Result, RunOptions, Step } from "../engine/types";
+import type { Operation, PolicyPackOption, Result, RunOptions, Step } from "../engine/types";
 import { containsSecret, plain } from "../engine/values";
 import { inContext } from "./context";
 import { failureLine } from "./failure";
@@ -27,7 +27,7 @@ import { readSeed, seedEmulator } from "./seed";
 import type { ChangeSummary, Outcome, OutputValue, PreviewResult, StackStep, UpResult } from "./types";
 import { CliEngine } from "./cli";
 
-export type { ChangeSummary, OutputValue, PreviewResult, StackStep, UpResult } from "./types";
+export type { ChangeSummary, OutputValue, PolicyRemediation, PolicyViolation, PreviewResult, StackStep, UpResult } from "./types";
 
 /** A stack config value: plain text, or a secret (`{ secret: "t0ken" }` or the Automation API's `{ value, secret: true }`). */
 export type ConfigValue = string | { secret: string } | { value: string; secret?: boolean };
@@ -75,6 +75,15 @@ export interface TestStackOptions {
   engine?: "double" | "cli";
   /** With `engine: "cli"`, the bin folder of a Pulumi installation (holding `pulumi`). */
   cli?: string;
+  /**
+   * Policy pack folders that `preview` and `up` run, as `pulumi preview --policy-pack DIR` does:
+   * each pack runs from its folder (its PulumiPolicy.yaml, package.json and node_modules), is
+   * configured and called as the engine calls it, and its violations come back in
+   * `policyViolations`; a mandatory one fails the operation.
+   */
+  policyPacks?: string[];
+  /** Each pack's config file, by place (`--policy-pack-config`): `policyPackConfigs[i]` configures `policyPacks[i]`. */
+  policyPackConfigs?: string[];
 }
 
 /** A failed operation; its message is the one line a user sees, `result` holds the steps up to the failure. */
@@ -168,7 +177,7 @@ class Stack implements TestStack {
     this.project = options.project ?? "test";
     this.stack = options.stack ?? "test";
     if (options.engine === "cli" && "inline" in program) {
-      this.cli = new CliEngine({ dir: this.dir, project: this.project, stack: this.stack, cwd: this.cwd(), program: program.inline, ...(options.cli ? { cli: options.cli } : {}) });
+      this.cli = new CliEngine({ dir: this.dir, project: this.project, stack: this.stack, cwd: this.cwd(), program: program.inline, ...(options.cli ? { cli: options.cli } : {}), policyPacks: packsOf(options) });
     }
   }
 
@@ -244,7 +253,7 @@ class Stack implements TestStack {
     const replace = await this.urns(options.replace ?? []);
     const outcome = this.cli ? await this.cli.run(operation, config, secretConfig, replace)
       : outcomeOf(await this.execute(operation, config, secretConfig, replace));
-    const summary: PreviewResult = { changes: summarize(outcome.steps), steps: outcome.steps, diagnostics: outcome.diagnostics };
+    const summary: PreviewResult = { changes: summarize(outcome.steps), steps: outcome.steps, diagnostics: outcome.diagnostics, policyViolations: outcome.policyViolations ?? [], policyRemediations: outcome.policyRemediations ?? [] };
     if (outcome.error !== undefined) throw new StackError(outcome.error, summary);
     if (operation === "up" && outcome.outputs) this.cliOutputs = outcome.outputs;
     if (operation === "destroy") this.cliOutputs = {};
@@ -266,7 +275,7 @@ class Stack implements TestStack {
     const program = this.program;
     const cwd = this.cwd();
     // As the Automation API runs them: no preview before an up or a destroy.
-    const options: RunOptions = { operation, state: this.state, stack: this.stack, project: this.project, cwd, config, secretConfig, skipPreview: true, replace };
+    const options: RunOptions = { operation, state: this.state, stack: this.stack, project: this.project, cwd, config, secretConfig, skipPreview: true, replace, policyPacks: packsOf(this.options) };
     if ("dir" in program) return runProgram({ ...options, program: programEntry(program.dir) });
     return inContext(cwd, { config, secretConfig }, program.inline, (inline) => runOperation(options, [], inline));
   }
@@ -293,8 +302,15 @@ function summarize(steps: StackStep[]): ChangeSummary {
   return out;
 }
 
+/** The packs of the options, each with its config file, as folders from the current directory. */
+function packsOf(o: TestStackOptions): PolicyPackOption[] {
+  const configs = o.policyPackConfigs ?? [];
+  if (configs.length > (o.policyPacks?.length ?? 0)) throw new Error("testStack: policyPackConfigs[i] configures policyPacks[i]: more configs than packs");
+  return (o.policyPacks ?? []).map((dir, i) => ({ dir: path.resolve(dir), ...(configs[i] ? { config: path.resolve(configs[i]!) } : {}) }));
+}
+
 function outcomeOf(r: Result): Outcome {
-  const outcome: Outcome = { steps: r.steps.map(stepOf), diagnostics: r.diagnostics };
+  const outcome: Outcome = { steps: r.steps.map(stepOf), diagnostics: r.diagnostics, policyViolations: r.policyViolations ?? [], policyRemediations: r.policyRemediations ?? [] };
   if (r.error) outcome.error = failureLine(r);
   return outcome;
 }

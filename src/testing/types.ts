@@ -1,5 +1,7 @@
 // The shapes testStack returns, shared by its two engines (the double, index.ts; the CLI, cli.ts).
-import type { StepOp } from "../engine/types";
+import type { PolicyRemediation, PolicyViolation, StepOp } from "../engine/types";
+
+export type { PolicyRemediation, PolicyViolation } from "../engine/types";
 
 /** One planned or performed step. */
 export interface StackStep {
@@ -43,6 +45,10 @@ export interface PreviewResult {
   steps: StackStep[];
   /** The program's console output and the provider host's warnings. */
   diagnostics: string[];
+  /** With `policyPacks`: every policy violation, mandatory and advisory, as the engine reported it. */
+  policyViolations: PolicyViolation[];
+  /** With `policyPacks`: the changes the packs' remediations made to resources' inputs. */
+  policyRemediations: PolicyRemediation[];
 }
 
 /** What an `up` did, and the stack outputs after it. */
@@ -59,4 +65,6 @@ export interface Outcome {
   outputs?: Record<string, OutputValue>;
   /** The one line of a failure. */
   error?: string;
+  policyViolations?: PolicyViolation[];
+  policyRemediations?: PolicyRemediation[];
 }

@@ -67,8 +67,18 @@ const EXEMPT: Record<string, string> = {
     "downloads Node 22 and the newest @pulumi/pulumi; .ci/run runs scripts/node22.sh for its second combination",
   'cli="$(PULUMI_CLI_VERSION=newest scripts/pulumi-cli.sh)"':
     "builds the newest Pulumi CLI from the Go module proxy (minutes); .ci/run runs it for its second combination",
-  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours SVC_EXAMPLES_CLI_ONLY=1 PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts test/engine/testing.test.ts test/engine/get.test.ts test/engine/testing-import.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts --exclude test/cli/differential.test.ts)':
+  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours SVC_EXAMPLES_CLI_ONLY=1 PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts test/engine/testing.test.ts test/engine/get.test.ts test/engine/testing-import.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts --exclude test/cli/differential.test.ts --exclude test/cli/policy.test.ts)':
     ".ci/run runs exactly these suites as its second combination (Node 22, newest CLI); a suite cannot run itself",
+  "pulumi preview --policy-pack ../policy":
+    "needs the pack's own node_modules (npm install in examples/policy); test/cli/policy.test.ts runs it with the example pack, its node_modules laid out as npm installs them, on the quickstart",
+  "pulumi preview --policy-pack ../policy --policy-pack-config ../policy/policy-config.json":
+    "needs the pack's own node_modules; test/cli/policy.test.ts runs it on the quickstart and checks the threshold the config file moves",
+  "PULUMI_DEBUG_COMMANDS=true pulumi preview --policy-pack ../policy --json --event-log events.jsonl > preview.json":
+    "needs the pack's own node_modules; test/cli/policy.test.ts runs the preview with --json and --event-log under the real CLI and reviews both files",
+  "npx pulumi-svc-review --policy events.jsonl --fail-on-policy preview.json > review.md":
+    "reads the two files of the preview above; test/cli/policy.test.ts runs the built command on real ones, and test/unit/review-policy.test.ts checks --fail-on-policy",
+  "cd examples/policy && npm install": "installs the pack's dependencies from the registry; test/support/policyPack.ts lays out the same node_modules for test/cli/policy.test.ts",
+  "cd ../quickstart && pulumi preview --policy-pack ../policy": "needs the pack's own node_modules; test/cli/policy.test.ts runs the example pack on the quickstart under the real CLI",
 };
 
 /** What a block's placeholders draw on: the throwaway PostgreSQL, started when a block needs it. */

@@ -8,7 +8,10 @@ import { commandFiles, shellBlocks } from "../support/markdown";
 
 const examples = path.join(root, "examples");
 // Folders of examples/ that are not Pulumi programs, and why. Every other folder is one.
-const NOT_PROGRAMS: Record<string, string> = { receiver: "a plain webhook server, run with node (README: Receiving notifications)" };
+const NOT_PROGRAMS: Record<string, string> = {
+  receiver: "a plain webhook server, run with node (README: Receiving notifications)",
+  policy: "a CrossGuard policy pack (PulumiPolicy.yaml), run beside a program by pulumi preview --policy-pack (docs/policy.md)",
+};
 const folders = fs.readdirSync(examples, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 const programs = folders.filter((d) => !(d in NOT_PROGRAMS));
 const nameOf = (file: string) => /^name:\s*(\S+)/m.exec(fs.readFileSync(file, "utf8"))?.[1];

@@ -55,6 +55,7 @@ function typeCheck(sources: Map<string, string>): string[] {
     paths: {
       "pulumi-svc": [dist("index.d.ts")],
       "pulumi-svc/emulator": [dist("emulator/index.d.ts")],
+      "pulumi-svc/policy": [dist("policy/index.d.ts")],
       "pulumi-svc/runtime": [dist("runtime.d.ts")],
       "pulumi-svc/testing": [dist("testing/index.d.ts")],
       "*": [path.join(root, "node_modules/*"), path.join(root, "node_modules/@types/*")],
