@@ -226,10 +226,13 @@ async function adoptable(def: ResourceDefinition, ctx: Context, inputs: Props): 
  * destroy then deletes it for both while the other's plain preview (which reads nothing) still says
  * unchanged. Only a refresh sees it gone.
  */
-function warnTakenOver(ctx: Context, id: string): void {
+function warnTakenOver(def: ResourceDefinition, ctx: Context, id: string, outs: Props): void {
+  // Where a refresh cannot see the object (the service does not report it), it cannot show it gone either.
+  const unseen = def.unseen?.(outs);
+  const seen = unseen === undefined ? "pulumi preview --refresh shows it gone" : `and a refresh cannot show it gone: ${unseen}`;
   (ctx.warn ?? ctx.log)(`${id}: taken over from outside this stack. The service records no owner: if another stack ` +
     `takes it over too (the same import deployed to two stacks), either one's destroy deletes it for both, and the other's ` +
-    `plain preview still says unchanged; pulumi preview --refresh shows it gone (docs/adopting.md, "One object, one stack")`);
+    `plain preview still says unchanged; ${seen} (docs/adopting.md, "One object, one stack")`);
 }
 
 /**
@@ -258,7 +261,7 @@ export async function create(def: ResourceDefinition, ctx: Context, inputs: Prop
     } else {
       made = await def.create(ctx, inputs);
     }
-    if (typeof adoptId === "string" || adopting?.found) warnTakenOver(ctx, made.id);
+    if (typeof adoptId === "string" || adopting?.found) warnTakenOver(def, ctx, made.id, made.outs);
     return { id: made.id, outs: recorded(def, inputs, made.outs) };
   } catch (e) {
     throw await asPartial(def, ctx, inputs, provider, e);

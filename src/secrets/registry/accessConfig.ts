@@ -119,8 +119,7 @@ async function readAccess(ctx: Context, p: Held): Promise<Held | undefined> {
 async function writtenBack(ctx: Context, id: string, inputs: AccessConfigState): Promise<Held> {
   const held = await readBack(id, inputs, () => readAccess(ctx, inputs));
   if (held[READABLE_KEY] === false) {
-    const takeOver = inputs.adopt ? "; nor does pulumi preview --refresh show it gone, whatever the take-over warning says" : "";
-    (ctx.warn ?? ctx.log)(`${id}: written, but ${UNSEEN}${takeOver}; pulumi up --replace on this resource writes it again (docs/adopting.md, "One object, one stack")`);
+    (ctx.warn ?? ctx.log)(`${id}: written, but ${UNSEEN}; pulumi up --replace on this resource writes it again (docs/adopting.md, "One object, one stack")`);
   }
   return held;
 }
