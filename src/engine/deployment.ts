@@ -79,7 +79,7 @@ export class Deployment {
    * Dependents a delete-before-replace deleted first (the engine's dependent replacements), by URN:
    * the program's registration creates each again under its step.
    */
-  private readonly cascaded = new Map<string, Step>();
+  private readonly cascaded = new Map<string, { step: Step; old: StateResource }>();
   private readonly seen = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -128,7 +128,7 @@ export class Deployment {
   async finish(): Promise<void> {
     if (this.failed) return;
     // A dependent the cascade deleted that the program no longer declares was only deleted.
-    for (const step of this.cascaded.values()) {
+    for (const { step } of this.cascaded.values()) {
       step.op = "delete";
       delete step.replaceKeys;
       delete step.deleteBeforeReplace;
@@ -248,7 +248,7 @@ export class Deployment {
       throw this.fail(step, new Error(`the engine double runs only dynamic resources (${DYNAMIC}...), not ${reg.type}`));
     }
     const cascaded = this.cascaded.get(reg.urn);
-    if (cascaded) return this.createCascaded(cascaded, reg);
+    if (cascaded) return this.createCascaded(cascaded.step, cascaded.old, reg);
     const found = [reg.urn, ...reg.aliases].map((u) => this.olds.get(u)).find((o) => o !== undefined && !this.consumed.has(o));
     // What the stack only read before is no object of its own: it is created (and never deleted).
     if (found?.external) this.consumed.add(found);
@@ -432,7 +432,7 @@ export class Deployment {
   private async cascade(reg: Registration, root: StateResource): Promise<void> {
     const replaced = new Set([root.urn]);
     const depending = new Set([root.urn]);
-    const toReplace: { r: StateResource; keys: string[] }[] = [];
+    const toReplace: StateResource[] = [];
     for (const r of this.prior.resources.slice(this.prior.resources.indexOf(root) + 1)) {
       if (r.delete || this.consumed.has(r) || !(r.dependencies.some((u) => depending.has(u)) || (r.parent !== undefined && depending.has(r.parent)))) continue;
       depending.add(r.urn);
@@ -445,12 +445,14 @@ export class Deployment {
       });
       if (diff.replaces.length === 0) continue;
       replaced.add(r.urn);
-      toReplace.push({ r, keys: diff.replaces });
+      toReplace.push(r);
     }
-    for (const { r, keys } of toReplace.reverse()) {
-      const step = this.record("replace", r, { changedKeys: [], replaceKeys: keys, deleteBeforeReplace: true });
+    for (const r of toReplace.reverse()) {
+      // As the engine reports it: a replacement with no reason of its own, its changed inputs those
+      // the registration brings (the provider's reasons are asked only to decide the cascade).
+      const step = this.record("replace", r, { changedKeys: [], replaceKeys: [], deleteBeforeReplace: true });
       this.consumed.add(r);
-      this.cascaded.set(r.urn, step);
+      this.cascaded.set(r.urn, { step, old: r });
       if (this.preview) continue;
       try {
         await this.deleteOne(r);
@@ -462,7 +464,7 @@ export class Deployment {
   }
 
   /** A dependent the cascade deleted, registered again: created anew, under the step of its delete. */
-  private async createCascaded(step: Step, reg: Registration): Promise<Registered> {
+  private async createCascaded(step: Step, old: StateResource, reg: Registration): Promise<Registered> {
     this.cascaded.delete(reg.urn);
     const check = await this.host.check(reg.urn, {}, plain(reg.object) as object).catch((e) => {
       throw this.fail(step, e);
@@ -472,6 +474,7 @@ export class Deployment {
       throw this.fail(step, new Error(`invalid inputs: ${reasons}`));
     }
     const inputs = annotateSecrets(check.inputs, reg.object);
+    step.changedKeys = changedKeys(old.inputs, inputs);
     if (this.preview) return this.previewResult(reg, inputs, "");
     return this.createOne(step, reg, inputs);
   }

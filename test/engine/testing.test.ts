@@ -35,7 +35,7 @@ describe("testStack", { timeout: 180_000 }, () => {
     stack.setProgram(program("two"));
     const renamed = await stack.preview();
     expect(renamed.steps.map((s) => [s.name, s.op, s.replaceReasons, s.deleteBeforeReplace])).toEqual([
-      ["card", "replace", ["template"], true], ["tpl", "replace", ["alphabet"], true], ["digits", "replace", ["name"], true],
+      ["card", "replace", [], true], ["tpl", "replace", [], true], ["digits", "replace", ["name"], true],
     ]);
 
     // A failing program: the one line a user sees, no stack frame; nothing changed.

@@ -154,6 +154,42 @@ describe("pulumi-svc-recover settles pending creates", () => {
     expect(await main(["--help"])).toMatchObject({ code: 0, out: expect.stringContaining("Usage: pulumi-svc-recover") });
   });
 
+  it("a replacement killed after its create acted: deleted first, the new object recorded and the old entry dropped; made first, the old entry marked for deletion", async () => {
+    // Each old object as the stack holds it, and what its (forced) replacement's check recorded: the old object was there.
+    const oldAlphabet = await created(ALPHABET, { name: "digits", alphabet: "0123456789" });
+    const oldNc = await created(NC, ncArgs());
+    const oldRun = await created(RUN, runArgs());
+    const alphabetInputs = { ...(await checked(ALPHABET, { name: "digits", alphabet: "0123456789" })), __before: { ids: [oldAlphabet.id] } };
+    const ncInputs = { ...(await checked(NC, ncArgs())), __before: { ids: [oldNc.id] } };
+    const runInputs = { ...(await checked(RUN, runArgs())), __before: { ids: [oldRun.id] } };
+    // Deleted first (the old objects gone: a run stays, ended), then the creates acted and the CLI was killed.
+    await call(ALPHABET, "delete", [oldAlphabet.id, oldAlphabet.outs]);
+    await call(NC, "delete", [oldNc.id, oldNc.outs]);
+    await call(RUN, "delete", [oldRun.id, oldRun.outs]);
+    const newAlphabet = await created(ALPHABET, { name: "digits", alphabet: "0123456789" });
+    const newNc = await call(NC, "create", [{ ...ncInputs, __before: undefined }]) as { id: string };
+    const newRun = await call(RUN, "create", [{ ...runInputs, __before: undefined }]) as { id: string };
+    const held = (kind: string, name: string, id: string) => ({ urn: urn(kind, name), type: typeOf(kind), id, custom: true, pendingReplacement: true });
+    const r = await recover(exported([[ALPHABET, "digits", alphabetInputs], [NC, "ci", ncInputs], [RUN, "deploy", runInputs]],
+      [held(ALPHABET, "digits", oldAlphabet.id), held(NC, "ci", oldNc.id), held(RUN, "deploy", oldRun.id)]));
+    expect(r.out.split("\n").slice(0, 3)).toEqual([
+      "digits: transform/alphabet/digits recorded; the next pulumi up completes it",
+      `ci: ${newNc.id} recorded; the next pulumi up completes it`,
+      `deploy: ${newRun.id} recorded; the next pulumi up completes it`,
+    ]);
+    expect(newAlphabet.id).toBe(oldAlphabet.id);
+    // One entry a resource: the old ones (pendingReplacement) are gone from the state.
+    expect(r.imported!.resources!.map((x) => [x.urn.split("::").pop(), x.id, x.pendingReplacement ?? false])).toEqual([
+      ["digits", oldAlphabet.id, false], ["ci", newNc.id, false], ["deploy", newRun.id, false],
+    ]);
+
+    // Made first (deleteBeforeReplace: false): the old entry is still the stack's, and is marked for deletion.
+    const other = await created(NC, ncArgs("other"));
+    const madeFirst = await recover(exported([[NC, "ci", { ...ncInputs, __before: { ids: [] } }]], [{ urn: urn(NC, "ci"), type: typeOf(NC), id: other.id, custom: true }]));
+    expect(madeFirst.out).toContain(`ci: ${newNc.id} recorded`);
+    expect(madeFirst.imported!.resources!.map((x) => [x.id, x.delete ?? false])).toEqual([[other.id, true], [newNc.id, false]]);
+  });
+
   it("with nothing pending says so and changes nothing", async () => {
     const r = await recover({ resources: [] });
     expect(r).toEqual({ out: "No create was left pending: nothing to recover. If a pulumi up that was stopped made an object and its " +
