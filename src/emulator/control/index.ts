@@ -1,7 +1,7 @@
 import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "../transport/http";
 import { formatRequest } from "./logs";
 import { Router, type Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { mountableTypes, reservedPrefix } from "../secrets";
 import { directoryControlRoutes } from "../secrets/directory/control";
 import { identityControlRoutes } from "../secrets/identity/control";

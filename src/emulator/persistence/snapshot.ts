@@ -1,4 +1,4 @@
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { mountableTypes } from "../secrets";
 import { seal, STATE_KEY_ENV, unseal } from "./stateFile";
 import { readDocument, type Store } from "./store";
@@ -49,7 +49,7 @@ export function restoreSnapshot(stores: readonly Store[], text: string, source =
 }
 
 /**
- * Every part of both services is a map (as the seeded state is), and every mount names an engine this
+ * Every part of both services is a map (as the initial state is), and every mount names an engine this
  * emulator has: a document that passes cannot make a later request fail on its shape.
  */
 function checked<T extends ReturnType<typeof readDocument>>(where: string, state: T): T {

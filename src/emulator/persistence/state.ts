@@ -3,8 +3,8 @@
  * secrets/state.ts) with the defaults `reset` restores.
  */
 import { nullProto } from "../util";
-import { seededRunState, type RunState } from "../runs/state";
-import { seededSecretsState, type SecretsState } from "../secrets/state";
+import { initialRunState, type RunState } from "../runs/state";
+import { initialSecretsState, type SecretsState } from "../secrets/state";
 
 export interface EmulatorTokens {
   runAdmin: string;
@@ -21,6 +21,6 @@ export interface Data {
 }
 
 /** The defaults, with every map free of a prototype (see nullProto). */
-export function seededData(at: string): Data {
-  return nullProto<Data>({ run: seededRunState(at), secrets: seededSecretsState() });
+export function initialData(at: string): Data {
+  return nullProto<Data>({ run: initialRunState(at), secrets: initialSecretsState() });
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { envStateKey, replaceAtomically, seal, stateKey, unseal } from "./stateFile";
 import { randomHex, isRecord, now, nullProto } from "../util";
-import { seededData, type Data, type EmulatorTokens } from "./state";
+import { initialData, type Data, type EmulatorTokens } from "./state";
 
 /** The plaintext inside a state file, and inside a snapshot (snapshot.ts), per cluster. */
 export interface FileShape {
@@ -64,7 +64,7 @@ export class Store {
     if (!Number.isInteger(this.flushMs) || this.flushMs < 0) throw new Error(`flushMs must be a non-negative integer, got ${this.flushMs}`);
     this.key = statePath ? stateKey(statePath, options.env) : envStateKey(options.env) ?? randomBytes(32);
     const loaded = statePath && existsSync(statePath) ? load(statePath, this.key) : undefined;
-    this.data = loaded?.data ?? seededData(now());
+    this.data = loaded?.data ?? initialData(now());
     this.tokens = { ...randomTokens(), ...(loaded?.tokens ?? {}), ...definedOnly(tokenOverrides) };
     distinct(this.tokens);
     if (statePath) process.on("exit", this.onExit);
@@ -73,7 +73,7 @@ export class Store {
   }
 
   reset(): void {
-    this.data = seededData(now());
+    this.data = initialData(now());
   }
 
   /** The whole state of this cluster as the state file holds it (not a copy: serialise it at once). */
@@ -141,7 +141,7 @@ export function readDocument(source: string, parsed: unknown): { tokens: Partial
     throw new Error(`${source} is not an emulator state file (version 1)`);
   }
   // Branches added in later versions (runs, more engines) start empty in an older file.
-  const seeded = seededData(now());
+  const seeded = initialData(now());
   const data = parsed.data as Partial<Data>;
   return {
     tokens: isRecord(parsed.tokens) ? definedOnly(parsed.tokens as Partial<EmulatorTokens>) : {},

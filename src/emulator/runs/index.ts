@@ -1,7 +1,7 @@
 import { runPrincipal } from "../auth";
 import type { Incoming, Reply } from "../transport/http";
 import { Router, type Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { EMULATOR_VERSION, RUN_API_VERSION } from "../version";
 import type { RunContext } from "./context";
 import { errorReply, negotiate, simpleError } from "./jsonapi";

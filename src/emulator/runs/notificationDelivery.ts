@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import type { DeliveryEntry } from "../control/logs";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { now } from "../util";
 import { assessmentPayload, assessmentSummary, chatA, chatB, email, runPayload, runSummary, type Summary } from "./notificationPayload";
 import type { AssessmentResult, DeliveryResponse, NotificationConfiguration, Run, Workspace } from "./state";

@@ -1,4 +1,4 @@
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { now } from "../util";
 import { postJson, sign, SIGNATURE_HEADER } from "./notificationDelivery";
 import type { DeliveryResponse, NotificationConfiguration } from "./state";

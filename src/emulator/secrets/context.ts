@@ -1,6 +1,6 @@
 import type { SecretsPrincipal } from "../auth";
 import type { Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import type { Mount } from "./state";
 
 /** What a handler of a mounted engine gets: the runtime, the caller, and the mount it was reached at. */

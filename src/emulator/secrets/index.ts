@@ -1,7 +1,7 @@
 import { secretsPrincipal } from "../auth";
 import type { Incoming, Reply } from "../transport/http";
 import { Router, type Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import type { Mount } from "./state";
 import type { Engine, SecretsContext, SystemContext } from "./context";
 import { directoryEngine } from "./directory";

@@ -2,7 +2,7 @@
  * The secrets service's stored model: the mounted engines (each engine keeps its own kinds in
  * `objects`, see the engine's state.ts) and the parts at fixed paths, each from its area's state.ts.
  */
-import { seededIdentity, type IdentityState } from "./identity/state";
+import { initialIdentity, type IdentityState } from "./identity/state";
 import { emptyMfa, type MfaState } from "./mfa/state";
 import { emptyPlugins, type PluginState } from "./plugins/state";
 import { emptyReplication, type ReplicationState } from "./replication/state";
@@ -26,11 +26,11 @@ export interface SecretsState {
 /** Engines mounted on a fresh emulator: mount path → engine type. */
 export const DEFAULT_MOUNTS: Record<string, string> = { transform: "transform", keymgmt: "keymgmt", directory: "directory", registry: "registry" };
 
-/** The secrets service's defaults. */
-export function seededSecretsState(): SecretsState {
+/** The secrets service's initial state. */
+export function initialSecretsState(): SecretsState {
   return {
     mounts: Object.fromEntries(Object.entries(DEFAULT_MOUNTS).map(([path, type]) => [path, { type, objects: {} }])),
-    identity: seededIdentity(),
+    identity: initialIdentity(),
     mfa: emptyMfa(),
     plugins: emptyPlugins(),
     replication: emptyReplication(),

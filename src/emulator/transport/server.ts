@@ -7,7 +7,7 @@ import { header, jsonReply, type Incoming, type Reply } from "./http";
 import { handleRun } from "../runs";
 import { simpleError } from "../runs/jsonapi";
 import { isOwnOutbound } from "../runs/notificationDelivery";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { handleSecrets, secretsMethod } from "../secrets";
 import { hostRefusal, writeRefusal } from "./sites";
 import { secretsError } from "../secrets/envelope";

@@ -1,4 +1,4 @@
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { storesOf } from "../persistence/snapshot";
 import type { Store } from "../persistence/store";
 import { formatRequest } from "../control/logs";

@@ -8,7 +8,7 @@ import { rotateRoutes } from "./rotate";
 /**
  * The directory engine: config, roles with rotated passwords, library sets lent through
  * check-out and check-in, and rotations. It works on a real LDAP server when the config's
- * `url` answers, otherwise on a built-in directory seeded through `/_emulator/directory`.
+ * `url` answers, otherwise on a built-in directory whose accounts `/_emulator/directory` adds.
  */
 export const directoryEngine: Engine = {
   type: "directory",

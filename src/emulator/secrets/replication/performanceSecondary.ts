@@ -8,7 +8,7 @@ import { dict, hasOwn, nullProto } from "../../util";
 import type { SystemContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
 import { bad, body, bool, guarded, requiredStr, str, strList, type Body } from "../fields";
-import { seededIdentity } from "../identity/state";
+import { initialIdentity } from "../identity/state";
 import { emptyMfa } from "../mfa/state";
 import { emptyPlugins } from "../plugins/state";
 import { digestMounts, freshPrimary, here, normaliseAddr, secondPrimary, stateOf, type ClusterHandle, type ReplicationNetwork } from "./network";
@@ -116,7 +116,7 @@ function join(me: ClusterHandle, st: ReplicationState, r: Redeemed, apiAddr: str
 function wipe(me: ClusterHandle): void {
   const secrets = me.store.data.secrets;
   secrets.mounts = dict();
-  secrets.identity = seededIdentity();
+  secrets.identity = initialIdentity();
   secrets.mfa = emptyMfa();
   secrets.plugins = emptyPlugins();
 }
