@@ -1,6 +1,7 @@
 import type { Engine } from "../context";
 import { checkOutRoutes } from "./checkOut";
 import { configRoutes } from "./config";
+import { directoryControlRoutes } from "./control";
 import { librarySetRoutes } from "./librarySet";
 import { roleRoutes } from "./role";
 import { rotateRoutes } from "./rotate";
@@ -13,4 +14,5 @@ import { rotateRoutes } from "./rotate";
 export const directoryEngine: Engine = {
   type: "directory",
   routes: [...configRoutes, ...roleRoutes, ...librarySetRoutes, ...checkOutRoutes, ...rotateRoutes],
+  controlRoutes: directoryControlRoutes,
 };
