@@ -16,6 +16,8 @@ export interface Area<R, D> {
   stored?: StoredPart;
   /** Its `/_emulator` rows. */
   controlRoutes?: readonly Route<R>[];
+  /** Its kinds whose ids the service assigns, as `PUT /_emulator/next-ids` names them (control/nextIds.ts). */
+  assignedIds?: readonly string[];
   /** What `/_emulator/reset` puts back besides the stored data: what it keeps live (timers, settings). */
   reset?(rt: R): void;
   /** Runs after every request, reads included, before the snapshot is due. */

@@ -152,7 +152,7 @@ async function startCluster(options: EmulatorOptions, cluster: Runtime["cluster"
     requests: new Log<RawRequestEntry>(),
     deliveries: new Log<DeliveryEntry>(),
     faults: new Faults(),
-    nextIds: new NextIds(),
+    nextIds: new NextIds(AREAS.flatMap((a) => a.assignedIds ?? [])),
     sinks: new Sinks(),
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
     closing: abort.signal,

@@ -9,7 +9,7 @@ import type { RunContext } from "./context";
 import { runControlRoutes } from "./control";
 import { runSeedRoutes } from "./controlSeed";
 import { errorReply, negotiate, simpleError } from "./jsonapi";
-import { notificationConfigurationRoutes } from "./notificationConfiguration";
+import { ASSIGNED_IDS as NC_IDS, notificationConfigurationRoutes } from "./notificationConfiguration";
 import { runRoutes } from "./run";
 import { runActionRoutes } from "./runActions";
 import { runCreateRoutes } from "./runCreate";
@@ -91,6 +91,7 @@ export const runArea: Area<Runtime, Data> = {
   },
   stored: { service: "run", initial: initialRunState, tokens: { names: RUN_TOKENS, prefix: "emurun" } },
   controlRoutes: [...runSeedRoutes, ...runControlRoutes],
+  assignedIds: [NC_IDS],
   reset: (rt) => rt.runService.reset(),
   page: {
     groups: (data, cluster) => (cluster === 0 ? [{ service: "run", group: "run", kinds: data.run as unknown as Record<string, unknown>, unlisted: ["runs"] }] : []),

@@ -9,11 +9,11 @@ import { mountControlRoutes } from "./control";
 import { directoryEngine } from "./directory";
 import { noHandler, permissionDenied, secretsError, unsupportedOperation } from "./envelope";
 import { identityControlRoutes } from "./identity/control";
-import { entityAliasRoutes } from "./identity/entityAlias";
+import { ASSIGNED_IDS as ALIAS_IDS, entityAliasRoutes } from "./identity/entityAlias";
 import { initialIdentity } from "./identity/state";
 import { keymgmtEngine } from "./keymgmt";
 import { mfaControlRoutes } from "./mfa/control";
-import { dualFactorMethodRoutes } from "./mfa/dualFactorMethod";
+import { ASSIGNED_IDS as METHOD_IDS, dualFactorMethodRoutes } from "./mfa/dualFactorMethod";
 import { emptyMfa } from "./mfa/state";
 import { catalogEntryRoutes } from "./plugins/catalogEntry";
 import { emptyPlugins } from "./plugins/state";
@@ -153,8 +153,8 @@ function fixedPart<K extends Exclude<keyof SecretsState, "mounts">>(key: K, init
 export const SECRETS_AREAS: readonly Area<Runtime, Data>[] = [
   secretsService,
   ...Object.values(ENGINES),
-  fixedPart("identity", initialIdentity, { controlRoutes: identityControlRoutes }),
-  fixedPart("mfa", emptyMfa, { controlRoutes: mfaControlRoutes }),
+  fixedPart("identity", initialIdentity, { controlRoutes: identityControlRoutes, assignedIds: [ALIAS_IDS] }),
+  fixedPart("mfa", emptyMfa, { controlRoutes: mfaControlRoutes, assignedIds: [METHOD_IDS] }),
   fixedPart("plugins", emptyPlugins),
   // Replication follows every request, reads included (a GET can mint credentials into storage).
   fixedPart("replication", emptyReplication, { settle: (rt) => rt.cluster.network.settle() }),
