@@ -3,7 +3,7 @@ import { RUN_TOKENS, runPrincipal } from "../auth";
 import type { Incoming, Reply } from "../transport/http";
 import { Router, type Route } from "../transport/router";
 import type { Data, Runtime } from "../clusterRuntime";
-import { objectRef } from "../ui/view";
+import { MAX_OBJECTS, objectRef } from "../ui/view";
 import { EMULATOR_VERSION, RUN_API_VERSION } from "../version";
 import type { RunContext } from "./context";
 import { runControlRoutes } from "./control";
@@ -57,11 +57,11 @@ export async function handleRun(rt: Runtime, req: Incoming): Promise<Reply> {
   return match.route.handler({ rt, principal }, { ...req, params: match.params });
 }
 
-/** The newest runs (up to 200) as the page shows them: status, the timeline of their moves, a link. */
+/** The newest runs as the page shows them: status, the timeline of their moves, a link. */
 function runRows(state: RunState) {
   return Object.values(state.runs)
     .sort((a, b) => b.seq - a.seq)
-    .slice(0, 200)
+    .slice(0, MAX_OBJECTS)
     .map((r) => ({
       id: r.id,
       workspaceId: r.workspaceId,
@@ -87,7 +87,7 @@ export const runArea: Area<Runtime, Data> = {
     prefix: "/api/v2",
     handle: (rt, req) =>
       rt.cluster.index > 0 ? simpleError(404, `cluster ${rt.cluster.index} serves only the secrets service; the run service is on cluster 0`) : handleRun(rt, req),
-    error: (status, message) => simpleError(status, message),
+    error: simpleError,
   },
   stored: { service: "run", initial: initialRunState, tokens: { names: RUN_TOKENS, prefix: "emurun" } },
   controlRoutes: [...runSeedRoutes, ...runControlRoutes],

@@ -58,7 +58,8 @@ export const objectRef = (a: ObjectAddress): string =>
   new URLSearchParams({ service: a.service, cluster: String(a.cluster), group: a.group, kind: a.kind, name: a.name }).toString();
 
 const MAX_FIELDS = 6;
-const MAX_OBJECTS = 200;
+/** What the page lists of one kind, and of the runs. */
+export const MAX_OBJECTS = 200;
 
 /** Up to six short fields of an object (scalars, and lists of names such as a role's transformations), masked. */
 function keyFields(value: unknown): Record<string, unknown> {
