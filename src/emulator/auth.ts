@@ -1,7 +1,12 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { header } from "./transport/http";
 import { ADMIN_USER_ID, DEFAULT_ORGANIZATION, DEPLOYERS_TEAM_ID, MEMBER_USER_ID, type Workspace } from "./runs/state";
-import type { EmulatorTokens } from "./persistence/state";
+
+/** The run service's tokens (which principal each is: runPrincipal) and the secrets service's, as the state file names them. */
+export const RUN_TOKENS = ["runAdmin", "runMember", "runTeam", "runOrganization"] as const;
+export const SECRETS_TOKENS = ["secretsRoot", "secretsUser"] as const;
+
+export type EmulatorTokens = Record<(typeof RUN_TOKENS)[number] | (typeof SECRETS_TOKENS)[number], string>;
 
 export type RunPrincipal =
   | { kind: "user"; userId: string; role: "admin" | "member" }

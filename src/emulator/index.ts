@@ -1,10 +1,15 @@
 /**
- * The emulator's public entry (`pulumi-svc/emulator`). Layout (docs/emulator.md, "Layout"): a folder
- * per service area (`runs/`, `secrets/<area>/`) mirroring the provider, one file per API object named
- * as the provider's, and per area where needed `index.ts` (its routes table), `state.ts` (its stored
- * model) and `control.ts` (its `/_emulator` rows); a folder per job both services share
- * (`transport/`, `persistence/`, `control/`, `ui/`). Imports point one way: objects → state → shared.
+ * The emulator's public entry (`pulumi-svc/emulator`): starts one runtime per cluster over the areas.
+ * Layout (docs/emulator.md, "Layout"): a folder per service area (`runs/`, `secrets/<area>/`)
+ * mirroring the provider, one file per API object named as the provider's, and per area where needed
+ * `index.ts` (its routes table and its `Area`, area.ts), `state.ts` (its stored model) and
+ * `control.ts` (its `/_emulator` rows); a folder per job every area shares (`transport/`,
+ * `persistence/`, `control/`, `ui/`), which reads the areas from the runtime (`rt.areas`, listed once
+ * in areas.ts) and imports none of them. Imports point one way: objects → their area's state → the
+ * service's shared files → the top-level files and the shared folders.
  */
+import { AREAS, STORED } from "./areas";
+import type { EmulatorTokens } from "./auth";
 import { Clock } from "./clock";
 import { Faults } from "./control/faults";
 import { NextIds } from "./control/nextIds";
@@ -12,20 +17,19 @@ import { setMaxListeners } from "node:events";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { Log, Sinks, type DeliveryEntry, type RawRequestEntry } from "./control/logs";
-import { startAutoAdvance } from "./runs/runPath";
+import { startAutoAdvance } from "./runs/runStateMachine";
 import { ReplicationNetwork } from "./secrets/replication/network";
-import type { Runtime } from "./runtime";
+import type { ClusterStore, Runtime } from "./clusterRuntime";
 import { KeyedSerial } from "./persistence/serial";
 import { restoreSnapshot } from "./persistence/snapshot";
 import { CONTROL_TOKEN_HEADER, listen, type Listening } from "./transport/server";
 import { RunService } from "./runs/runService";
 import { DEFAULT_ORGANIZATION, DEFAULT_WORKSPACE_ID } from "./runs/state";
-import type { EmulatorTokens } from "./persistence/state";
 import { checkAllowedHost, sitesOf } from "./transport/sites";
 import { Store } from "./persistence/store";
 import { randomHex } from "./util";
 
-export type { EmulatorTokens } from "./persistence/state";
+export type { EmulatorTokens } from "./auth";
 
 export interface EmulatorOptions {
   /** TCP port; 0 (the default) picks a free one. */
@@ -110,9 +114,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (badHost !== undefined) throw new Error(badHost);
 
   const network = new ReplicationNetwork();
+  const stores: ClusterStore[] = [];
   const started: Started[] = [];
   try {
-    for (let index = 0; index < count; index++) started.push(await startCluster(options, index, host, controlToken, network));
+    for (let index = 0; index < count; index++) started.push(await startCluster(options, { index, stores, network }, host, controlToken));
   } catch (err) {
     await Promise.all(started.map((s) => s.server.close()));
     throw err;
@@ -135,19 +140,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 interface Started { rt: Runtime; server: Listening; url: string }
 
 /** Cluster `index`: its store (its own state file beside cluster 0's), its runtime, listening on its own port. */
-async function startCluster(options: EmulatorOptions, index: number, host: string, controlToken: string | undefined, network: ReplicationNetwork): Promise<Started> {
+async function startCluster(options: EmulatorOptions, cluster: Runtime["cluster"] & { stores: ClusterStore[] }, host: string, controlToken: string | undefined): Promise<Started> {
+  const { index, network } = cluster;
   const statePath = options.statePath && index > 0 ? `${options.statePath}.cluster${index}` : options.statePath;
-  const store = new Store(statePath, index === 0 ? options.tokens : {}, { flushMs: options.flushMs });
+  const store = new Store(STORED, statePath, index === 0 ? options.tokens : {}, { flushMs: options.flushMs });
+  cluster.stores.push(store);
   const abort = new AbortController();
   // Every delayed request listens for the close while it waits, and a bench holds hundreds at once.
   setMaxListeners(0, abort.signal);
   const clock = new Clock();
   const rt: Runtime = {
     store,
+    areas: AREAS,
     requests: new Log<RawRequestEntry>(),
     deliveries: new Log<DeliveryEntry>(),
     faults: new Faults(),
-    nextIds: new NextIds(),
+    nextIds: new NextIds(AREAS.flatMap((a) => a.assignedIds ?? [])),
     sinks: new Sinks(),
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 10_000,
     closing: abort.signal,
@@ -157,7 +165,7 @@ async function startCluster(options: EmulatorOptions, index: number, host: strin
     controlToken,
     // Each cluster answers on its own port, set once it listens.
     sites: sitesOf(host, options.allowedHosts),
-    cluster: { index, network },
+    cluster,
   };
   const server = await listen(rt, abort, host, index === 0 ? options.port ?? 0 : 0);
   rt.sites.port = server.port;

@@ -41,7 +41,7 @@ export function dict<T>(): Record<string, T> {
 
 /**
  * Every plain object inside `value` (the stored data) rebuilt without a prototype, so maps that
- * come from a state file or from the seeded defaults are as safe as ones made with dict().
+ * come from a state file or from the initial state are as safe as ones made with dict().
  */
 export function nullProto<T>(value: T): T {
   if (Array.isArray(value)) return value.map(nullProto) as T;

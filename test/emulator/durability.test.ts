@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { readStateFile } from "../../src/emulator";
+import { STORED } from "../../src/emulator/areas";
 import { Store } from "../../src/emulator/persistence/store";
 import { svcToken, useStateFile } from "./helpers";
 import { call } from "../support/http";
@@ -108,7 +109,7 @@ describe("--state durability", () => {
   test("a change reaches the file flushMs after it was made, not before, without any close; a burst costs one snapshot", () => {
     // Fake timers drive the store's flush timer: the window is checked to the millisecond, on any machine.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const store = new Store(state.path, {}, { flushMs: 200 });
+    const store = new Store(STORED, state.path, {}, { flushMs: 200 });
     try {
       const alphabets = (store.data.secrets.mounts.transform.objects.alphabet ??= {}) as Record<string, unknown>;
       alphabets.soon = { alphabet: "ab" };

@@ -22,6 +22,27 @@ describe("the import graph of src/", () => {
     expect(outside).toEqual([]);
   }, 120_000);
 
+  // The folders every area shares reach the areas through rt.areas (src/emulator/area.ts), never by
+  // an import, so a new object or area touches none of them. Any other folder of the emulator is an
+  // area's (runs/, secrets/): a new one is held to this too.
+  it("the emulator's shared folders import no area's file, type-only imports included", async () => {
+    const shared = ["persistence", "control", "ui", "transport"];
+    const graph = await madge(path.join(root, "src/emulator"), {
+      fileExtensions: ["ts"],
+      tsConfig: path.join(root, "tsconfig.json"),
+      detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } },
+    });
+    const folderOf = (file: string) => (file.includes("/") ? file.split("/")[0] : undefined);
+    const files = Object.keys(graph.obj());
+    // The check sees every shared folder and at least the two areas there are today.
+    expect(new Set(files.map(folderOf).filter((f) => f !== undefined && shared.includes(f)))).toEqual(new Set(shared));
+    expect(files.filter((f) => f.startsWith("runs/") || f.startsWith("secrets/")).length).toBeGreaterThan(50);
+    const reaching = Object.entries(graph.obj())
+      .filter(([file]) => shared.includes(folderOf(file) ?? ""))
+      .flatMap(([file, deps]) => deps.filter((d) => folderOf(d) !== undefined && !shared.includes(folderOf(d)!) && !d.startsWith("..")).map((d) => `${file} → ${d}`));
+    expect(reaching).toEqual([]);
+  }, 120_000);
+
   // Core is the machinery every definition stands on: an import from above it (a definition, the
   // kinds, the settings of a tool) would make the layers a circle in all but name.
   it("src/core imports only src/core and src/http, type-only imports included", async () => {

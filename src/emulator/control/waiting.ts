@@ -1,5 +1,5 @@
 import { jsonReply, type Incoming, type Reply } from "../transport/http";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 
 /**
  * How a control endpoint waits for a state a test needs (`?wait=N` deliveries, held requests, no

@@ -1,6 +1,6 @@
 import { workspaceAccess, type RunPrincipal, type WorkspaceAccess } from "../auth";
 import type { Reply } from "../transport/http";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { simpleError } from "./jsonapi";
 import type { Run, Workspace } from "./state";
 

@@ -1,19 +1,19 @@
 import type { RunPrincipal } from "../auth";
 import { jsonReply, parseJson, type Incoming, type Reply } from "../transport/http";
 import type { Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { hasOwn, isRecord, now, randomId } from "../util";
 import { count, timeoutOf, waitUntil } from "../control/waiting";
 import { API_PREFIX, documentReply } from "./jsonapi";
 import { emitAssessment } from "./notificationDelivery";
 import { runResource } from "./run";
-import { advanceTo, holdsLock, lockHolder, nextStep, pathAhead, step } from "./runPath";
+import { advanceTo, holdsLock, lockHolder, nextStep, pathAhead, step } from "./runStateMachine";
 import { ADMIN_USER_ID, type AssessmentResult, type Run } from "./state";
 import { HOLDABLE_STATUSES, POLICY_MODES, RUN_STATUSES, type RunStatus } from "./vocabulary";
 
 /**
  * The run service's /_emulator endpoints (see the emulator README): driving runs (advance,
- * outcome, clock, settings; a run document in an answer shows the run as the seeded admin would
+ * outcome, clock, settings; a run document in an answer shows the run as the initial admin user would
  * see it, control endpoints having no caller), assessments, and the deliveries log with `wait`.
  * Seeding and bulk runs are in controlSeed.ts.
  */

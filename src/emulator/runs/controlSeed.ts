@@ -1,10 +1,10 @@
 import { jsonReply, type Reply } from "../transport/http";
 import type { Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { isRecord, now, randomId } from "../util";
 import { fail, withObject } from "./control";
 import { DEFAULT_RUN_MESSAGE, buildRun, queueRun, type RunFields } from "./runCreate";
-import { timestampKey } from "./runPath";
+import { timestampKey } from "./runStateMachine";
 import { insertRun } from "./runIndex";
 import { DEFAULT_ORGANIZATION, type Run, type RunState, type WorkspaceSettings } from "./state";
 import { COMPLETED_STATUSES, HOLDABLE_STATUSES, OPERATIONS, POLICY_MODES, SOURCES, type HoldableStatus, type PolicyMode, type RunOperation, type RunSource, type RunStatus } from "./vocabulary";

@@ -1,15 +1,21 @@
-import { runPrincipal } from "../auth";
+import type { Area } from "../area";
+import { RUN_TOKENS, runPrincipal } from "../auth";
 import type { Incoming, Reply } from "../transport/http";
 import { Router, type Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Data, Runtime } from "../clusterRuntime";
+import { MAX_OBJECTS, objectRef } from "../ui/view";
 import { EMULATOR_VERSION, RUN_API_VERSION } from "../version";
 import type { RunContext } from "./context";
+import { runControlRoutes } from "./control";
+import { runSeedRoutes } from "./controlSeed";
 import { errorReply, negotiate, simpleError } from "./jsonapi";
-import { notificationConfigurationRoutes } from "./notificationConfiguration";
+import { ASSIGNED_IDS as NC_IDS, notificationConfigurationRoutes } from "./notificationConfiguration";
 import { runRoutes } from "./run";
 import { runActionRoutes } from "./runActions";
 import { runCreateRoutes } from "./runCreate";
 import { runListRoutes } from "./runList";
+import { initialRunState, type RunState } from "./state";
+import { COMPLETED_STATUSES } from "./vocabulary";
 
 /** The run service's routes table; each API object contributes its own rows. */
 export const ROUTES: Route<RunContext>[] = [
@@ -50,3 +56,48 @@ export async function handleRun(rt: Runtime, req: Incoming): Promise<Reply> {
   }
   return match.route.handler({ rt, principal }, { ...req, params: match.params });
 }
+
+/** The newest runs as the page shows them: status, the timeline of their moves, a link. */
+function runRows(state: RunState) {
+  return Object.values(state.runs)
+    .sort((a, b) => b.seq - a.seq)
+    .slice(0, MAX_OBJECTS)
+    .map((r) => ({
+      id: r.id,
+      workspaceId: r.workspaceId,
+      status: r.status,
+      // A finished run takes no step and no outcome: the page offers neither.
+      finished: COMPLETED_STATUSES.has(r.status),
+      message: r.message,
+      createdAt: r.createdAt,
+      timeline: Object.entries(r.statusTimestamps)
+        .map(([key, at]) => ({ status: key.replace(/-at$/, "").replace(/-/g, "_"), at }))
+        .sort((a, b) => a.at.localeCompare(b.at)),
+      ref: objectRef({ service: "run", cluster: 0, group: "run", kind: "runs", name: r.id }),
+    }));
+}
+
+/**
+ * The run service as an area (area.ts): `/api/v2` on cluster 0 (further clusters stand for more
+ * secrets-service clusters only), its data and tokens, its `/_emulator` rows, and on the page its
+ * objects (the runs apart, with their timelines) and its clock.
+ */
+export const runArea: Area<Runtime, Data> = {
+  service: {
+    prefix: "/api/v2",
+    handle: (rt, req) =>
+      rt.cluster.index > 0 ? simpleError(404, `cluster ${rt.cluster.index} serves only the secrets service; the run service is on cluster 0`) : handleRun(rt, req),
+    error: simpleError,
+  },
+  stored: { service: "run", initial: initialRunState, tokens: { names: RUN_TOKENS, prefix: "emurun" } },
+  controlRoutes: [...runSeedRoutes, ...runControlRoutes],
+  assignedIds: [NC_IDS],
+  reset: (rt) => rt.runService.reset(),
+  page: {
+    groups: (data, cluster) => (cluster === 0 ? [{ service: "run", group: "run", kinds: data.run as unknown as Record<string, unknown>, unlisted: ["runs"] }] : []),
+    sections: (rt) => ({
+      clock: { autoAdvanceMs: rt.runService.autoAdvanceMs, forceCancelCooloffMs: rt.runService.forceCancelCooloffMs },
+      runs: runRows(rt.cluster.stores[0].data.run),
+    }),
+  },
+};

@@ -13,6 +13,9 @@ import { verify } from "./verifyNotificationConfiguration";
  * (verifyNotificationConfiguration.ts); a configuration's writes run one at a time.
  */
 
+/** This kind, whose ids the service assigns, as `PUT /_emulator/next-ids` names it (an area's assignedIds). */
+export const ASSIGNED_IDS = "notificationConfigurations";
+
 const DOCUMENT_TYPES = ["notification-configuration", "notification-configurations"];
 
 /**
@@ -219,7 +222,7 @@ async function create(ctx: RunContext, req: Incoming): Promise<Reply> {
   if (full) return full;
   const at = now();
   const inUse = (id: string) => all(ctx)[id] !== undefined;
-  let id = ctx.rt.nextIds.take("notificationConfigurations", inUse) ?? randomId("nc");
+  let id = ctx.rt.nextIds.take(ASSIGNED_IDS, inUse) ?? randomId("nc");
   while (inUse(id)) id = randomId("nc");
   const nc: NotificationConfiguration = { id, workspaceId, ...fields, deliveryResponses: [], createdAt: at, updatedAt: at };
   if (nc.enabled) {

@@ -3,12 +3,12 @@ import type { Incoming, Reply } from "../transport/http";
 import type { Route } from "../transport/router";
 import { accessibleRun, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, simpleError, type ApiError } from "./jsonapi";
-import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./runPath";
+import { isCancelable, isConfirmable, isDiscardable, isForceCancelable } from "./runStateMachine";
 import type { Run, RunState } from "./state";
 import { COMPLETED_STATUSES, type RunStatus } from "./vocabulary";
 
 /**
- * The run document of the seed. `actions` follow the status (runPath.ts); `permissions` say what
+ * The run document of the seed. `actions` follow the status (runStateMachine.ts); `permissions` say what
  * the caller may do on the workspace, whatever the status (a caller allowed to apply keeps
  * can-apply on an applied run), and are all false for organization tokens, which the seed refuses
  * for every action.

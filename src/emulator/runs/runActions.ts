@@ -3,7 +3,7 @@ import type { Route } from "../transport/router";
 import { isRecord, now, randomId } from "../util";
 import { accessibleRun, organizationRefused, principalName, type Need, type RunContext } from "./context";
 import { errorReply, invalid, readDocument, simpleError } from "./jsonapi";
-import { isCancelable, isConfirmable, isDiscardable, isForceCancelable, lockHolder, moveTo, takeLock } from "./runPath";
+import { isCancelable, isConfirmable, isDiscardable, isForceCancelable, lockHolder, moveTo, takeLock } from "./runStateMachine";
 import { runsOf } from "./runIndex";
 import type { Run } from "./state";
 import { COMPLETED_STATUSES } from "./vocabulary";

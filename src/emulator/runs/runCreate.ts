@@ -1,13 +1,13 @@
 import { workspaceAccess } from "../auth";
 import type { Incoming, Reply } from "../transport/http";
 import type { Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { hasOwn, isRecord, now, randomId } from "../util";
 import { accessibleWorkspace, organizationRefused, principalName, principalUserId, type RunContext } from "./context";
 import { API_PREFIX, documentReply, errorReply, invalid, readDocument, simpleError, withLocation, type ApiError } from "./jsonapi";
 import { emitRunEvent } from "./notificationDelivery";
 import { runResource } from "./run";
-import { assignLock, timestampKey } from "./runPath";
+import { assignLock, timestampKey } from "./runStateMachine";
 import { insertRun, nextSeq } from "./runIndex";
 import type { ConfigurationVersion, Run, RunState, RunVariable, Workspace } from "./state";
 

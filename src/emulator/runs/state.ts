@@ -1,6 +1,6 @@
 /**
  * The run service's stored model: organizations, workspaces, users and teams, notification
- * configurations, runs, configuration versions and assessment results, and the seeded defaults
+ * configurations, runs, configuration versions and assessment results, and the initial state
  * `reset` restores. Plain JSON only: all of it is persisted by the store. The seed's words are in
  * vocabulary.ts; what is derived or live and never persisted is in runIndex.ts (the runs of each
  * workspace) and runService.ts (timing, timer, delivery counters).
@@ -193,8 +193,8 @@ export const DEFAULT_CONFIGURATION_VERSION_ID = "cv-example00000001";
 export const AUTOAPPLY_WORKSPACE_ID = "ws-autoapply000001";
 export const AUTOAPPLY_CONFIGURATION_VERSION_ID = "cv-autoapply000001";
 
-/** The run service's defaults (the store makes every map prototype-free, see nullProto). */
-export function seededRunState(at: string): RunState {
+/** The run service's initial state (the store makes every map prototype-free, see nullProto). */
+export function initialRunState(at: string): RunState {
   return {
     organizations: { [DEFAULT_ORGANIZATION]: { name: DEFAULT_ORGANIZATION, createdAt: at } },
     workspaces: {
@@ -217,8 +217,8 @@ export function seededRunState(at: string): RunState {
     notificationConfigurations: {},
     runs: {},
     configurationVersions: {
-      [DEFAULT_CONFIGURATION_VERSION_ID]: seededCv(DEFAULT_CONFIGURATION_VERSION_ID, DEFAULT_WORKSPACE_ID, at),
-      [AUTOAPPLY_CONFIGURATION_VERSION_ID]: seededCv(AUTOAPPLY_CONFIGURATION_VERSION_ID, AUTOAPPLY_WORKSPACE_ID, at),
+      [DEFAULT_CONFIGURATION_VERSION_ID]: initialCv(DEFAULT_CONFIGURATION_VERSION_ID, DEFAULT_WORKSPACE_ID, at),
+      [AUTOAPPLY_CONFIGURATION_VERSION_ID]: initialCv(AUTOAPPLY_CONFIGURATION_VERSION_ID, AUTOAPPLY_WORKSPACE_ID, at),
     },
     latestConfigurationVersions: {
       [DEFAULT_WORKSPACE_ID]: DEFAULT_CONFIGURATION_VERSION_ID,
@@ -229,6 +229,6 @@ export function seededRunState(at: string): RunState {
   };
 }
 
-function seededCv(id: string, workspaceId: string, at: string): ConfigurationVersion {
+function initialCv(id: string, workspaceId: string, at: string): ConfigurationVersion {
   return { id, workspaceId, speculative: false, createdAt: at, commitSha: null, branch: null, senderUsername: null };
 }

@@ -1,6 +1,7 @@
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { now } from "../util";
-import { postJson, sign, SIGNATURE_HEADER } from "./notificationDelivery";
+import { postJson } from "../transport/outbound";
+import { sign, SIGNATURE_HEADER } from "./notificationDelivery";
 import type { DeliveryResponse, NotificationConfiguration } from "./state";
 
 const STORED_BODY_LIMIT = 4096;

@@ -1,21 +1,30 @@
-import { secretsPrincipal } from "../auth";
+import type { Area, PageGroup } from "../area";
+import { SECRETS_TOKENS, secretsPrincipal } from "../auth";
 import type { Incoming, Reply } from "../transport/http";
 import { Router, type Route } from "../transport/router";
-import type { Runtime } from "../runtime";
-import type { Mount } from "./state";
+import type { Data, Runtime } from "../clusterRuntime";
+import { initialMounts, mountProblem, type Mount, type SecretsState } from "./state";
 import type { Engine, SecretsContext, SystemContext } from "./context";
+import { mountControlRoutes } from "./control";
 import { directoryEngine } from "./directory";
 import { noHandler, permissionDenied, secretsError, unsupportedOperation } from "./envelope";
-import { entityAliasRoutes } from "./identity/entityAlias";
+import { identityControlRoutes } from "./identity/control";
+import { ASSIGNED_IDS as ALIAS_IDS, entityAliasRoutes } from "./identity/entityAlias";
+import { initialIdentity } from "./identity/state";
 import { keymgmtEngine } from "./keymgmt";
-import { dualFactorMethodRoutes } from "./mfa/dualFactorMethod";
+import { mfaControlRoutes } from "./mfa/control";
+import { ASSIGNED_IDS as METHOD_IDS, dualFactorMethodRoutes } from "./mfa/dualFactorMethod";
+import { emptyMfa } from "./mfa/state";
 import { catalogEntryRoutes } from "./plugins/catalogEntry";
+import { emptyPlugins } from "./plugins/state";
 import { registryEngine } from "./registry";
 import { replicationRoutes } from "./replication";
+import { emptyReplication } from "./replication/state";
 import { guardReplicated } from "./replication/performanceSecondary";
 import { healthRoutes } from "./system/health";
 import { tokenSelfRoutes } from "./system/tokenSelf";
 import { transformEngine } from "./transform";
+import { hasOwn } from "../util";
 
 /** Engine types that can be mounted; adding an engine is one line here. */
 export const ENGINES: Record<string, Engine> = {
@@ -106,3 +115,47 @@ async function dispatch<C extends SystemContext>(router: Router<C>, path: string
 export function mountableTypes(): string[] {
   return Object.keys(ENGINES);
 }
+
+/** One box of the page per mount, in the mount table's order; what its engine only counts stays sealed. */
+function mountGroups(data: Data): PageGroup[] {
+  return Object.entries(data.secrets.mounts).map(([path, mount]) => ({
+    service: "secrets",
+    group: path,
+    type: mount.type,
+    kinds: mount.objects,
+    sealed: (hasOwn(ENGINES, mount.type) ? ENGINES[mount.type].page?.sealed : undefined) ?? [],
+  }));
+}
+
+/** The secrets service itself: `/v1`, its tokens, the mount table (its `/_emulator/mounts` rows, a page box per mount). */
+const secretsService: Area<Runtime, Data> = {
+  service: { prefix: "/v1", method: secretsMethod, handle: handleSecrets, error: secretsError },
+  stored: {
+    service: "secrets",
+    initial: () => ({ mounts: initialMounts() }),
+    tokens: { names: SECRETS_TOKENS, prefix: "emusec" },
+    problem: (data) => mountProblem(data.mounts as Record<string, unknown>, mountableTypes()),
+  },
+  controlRoutes: mountControlRoutes({ types: mountableTypes, reservedPrefix }),
+  page: { groups: mountGroups },
+};
+
+/** A part of the service at a fixed path, kept at `data.secrets.<key>` and shown as one box of the page. */
+function fixedPart<K extends Exclude<keyof SecretsState, "mounts">>(key: K, initial: () => SecretsState[K], more: Area<Runtime, Data> = {}): Area<Runtime, Data> {
+  return {
+    stored: { service: "secrets", initial: () => ({ [key]: initial() }) },
+    page: { groups: (data) => [{ service: "secrets", group: key, kinds: data.secrets[key] as unknown as Record<string, unknown> }] },
+    ...more,
+  };
+}
+
+/** The secrets service's areas, in the order the state document and the page keep them; adding one is one line here. */
+export const SECRETS_AREAS: readonly Area<Runtime, Data>[] = [
+  secretsService,
+  ...Object.values(ENGINES),
+  fixedPart("identity", initialIdentity, { controlRoutes: identityControlRoutes, assignedIds: [ALIAS_IDS] }),
+  fixedPart("mfa", emptyMfa, { controlRoutes: mfaControlRoutes, assignedIds: [METHOD_IDS] }),
+  fixedPart("plugins", emptyPlugins),
+  // Replication follows every request, reads included (a GET can mint credentials into storage).
+  fixedPart("replication", emptyReplication, { settle: (rt) => rt.cluster.network.settle() }),
+];

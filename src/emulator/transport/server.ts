@@ -4,34 +4,36 @@ import net from "node:net";
 import { handleControl } from "../control";
 import { faultAction, type Fault } from "../control/faults";
 import { header, jsonReply, type Incoming, type Reply } from "./http";
-import { handleRun } from "../runs";
-import { simpleError } from "../runs/jsonapi";
-import { isOwnOutbound } from "../runs/notificationDelivery";
-import type { Runtime } from "../runtime";
-import { handleSecrets, secretsMethod } from "../secrets";
+import type { ServiceEntry } from "../area";
+import type { Runtime } from "../clusterRuntime";
+import { isOwnOutbound } from "./outbound";
 import { hostRefusal, writeRefusal } from "./sites";
-import { secretsError } from "../secrets/envelope";
 import { listTakeover, serveNative } from "./listTakeover";
 
 const MAX_BODY = 10 * 1024 * 1024;
 // A snapshot holds every object of every cluster: a big emulator's is far past an API request's limit.
 const MAX_SNAPSHOT_BODY = 512 * 1024 * 1024;
-const RUN_PREFIX = "/api/v2";
-const SECRETS_PREFIX = "/v1";
 const CONTROL_PREFIX = "/_emulator";
 const SINK_PREFIX = "/_emulator/sink/";
 const UI_PREFIX = "/_emulator/ui";
 export const CONTROL_TOKEN_HEADER = "x-emulator-control-token";
 
-type Service = "run" | "secrets" | "sink" | "control" | "none";
+/** What a path reaches: a service an area answers (area.ts), a webhook sink, the control endpoints, or nothing. */
+type Target = { kind: "service"; entry: ServiceEntry<Runtime> } | { kind: "sink" | "control" | "none" };
 
-function classify(path: string): Service {
+function classify(rt: Runtime, path: string): Target {
   const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
-  if (under(RUN_PREFIX)) return "run";
-  if (under(SECRETS_PREFIX)) return "secrets";
-  if (path.startsWith(SINK_PREFIX)) return "sink";
-  if (under(CONTROL_PREFIX)) return "control";
-  return "none";
+  for (const area of rt.areas) {
+    if (area.service && under(area.service.prefix)) return { kind: "service", entry: area.service };
+  }
+  if (path.startsWith(SINK_PREFIX)) return { kind: "sink" };
+  if (under(CONTROL_PREFIX)) return { kind: "control" };
+  return { kind: "none" };
+}
+
+/** The request's method as its service reads it (the request log, faults and throttle see this one). */
+function methodFor(target: Target, method: string, query: URLSearchParams): string {
+  return target.kind === "service" && target.entry.method ? target.entry.method(method, query) : method;
 }
 
 export interface Listening {
@@ -99,8 +101,8 @@ export async function listen(rt: Runtime, abort: AbortController, host: string, 
 async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const target = req.url ?? "/";
   const q = target.indexOf("?");
-  const service = classify(q < 0 ? target : target.slice(0, q));
-  if (service !== "run" && service !== "secrets") return serveRequest(rt, req, res);
+  const service = classify(rt, q < 0 ? target : target.slice(0, q));
+  if (service.kind !== "service") return serveRequest(rt, req, res);
   const throttle = rt.faults.throttle;
   const retryAfter = throttle.enter();
   try {
@@ -108,7 +110,7 @@ async function serve(rt: Runtime, req: http.IncomingMessage, res: http.ServerRes
     req.resume();
     const path = q < 0 ? target : target.slice(0, q);
     const query = q < 0 ? "" : target.slice(q + 1);
-    const method = service === "secrets" ? secretsMethod(req.method ?? "GET", new URLSearchParams(query)) : req.method ?? "GET";
+    const method = methodFor(service, req.method ?? "GET", new URLSearchParams(query));
     rt.requests.push({ method, path, query, status: 429, at: Date.now() });
     const reply = errorFor(service, 429, "throttled: too many requests");
     send(res, { ...reply, headers: { ...reply.headers, "retry-after": String(retryAfter) } });
@@ -125,22 +127,22 @@ async function serveRequest(rt: Runtime, req: http.IncomingMessage, res: http.Se
   const max = path === "/_emulator/snapshot" ? MAX_SNAPSHOT_BODY : MAX_BODY;
   const body = await readBody(req, max);
   if (body === undefined) return send(res, jsonReply(413, { error: `request body too large (at most ${max} bytes)` }));
-  const service = classify(path);
+  const service = classify(rt, path);
   const rawMethod = req.method ?? "GET";
-  const method = service === "secrets" ? secretsMethod(rawMethod, query) : rawMethod;
+  const method = methodFor(service, rawMethod, query);
   const incoming: Incoming = { method: rawMethod, path, params: {}, query, headers: req.headers, body };
   const mutating = rawMethod !== "GET" && rawMethod !== "HEAD";
 
-  if (service === "control" || service === "none") {
-    const refused = service === "control" ? controlRefusal(rt, req, body, mutating, path.startsWith(UI_PREFIX) ? query.get("token") : null) : undefined;
+  if (service.kind === "control" || service.kind === "none") {
+    const refused = service.kind === "control" ? controlRefusal(rt, req, body, mutating, path.startsWith(UI_PREFIX) ? query.get("token") : null) : undefined;
     const reply =
-      refused ?? (service === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) }));
+      refused ?? (service.kind === "none" ? jsonReply(404, { error: `no such path ${path}` }) : await handleControl(rt, { ...incoming, path: path.slice(CONTROL_PREFIX.length) }));
     settle(rt, mutating);
     return send(res, reply);
   }
 
   const log = (status: number) => {
-    if (service !== "sink") rt.requests.push({ method, path, query: q < 0 ? "" : target.slice(q + 1), status, at: Date.now() });
+    if (service.kind === "service") rt.requests.push({ method, path, query: q < 0 ? "" : target.slice(q + 1), status, at: Date.now() });
   };
   const fault = rt.faults.take([rawMethod, method], path);
   if (fault?.when === "before") {
@@ -186,32 +188,23 @@ function controlRefusal(rt: Runtime, req: http.IncomingMessage, body: Buffer, mu
 }
 
 /**
- * Replication follows every request, reads included (a GET can mint credentials into storage): the
- * network copies whatever changed at once. The snapshot is due after a write.
+ * Every area settles after every request, reads included (replication copies whatever changed at
+ * once: a GET can mint credentials into storage). The snapshot is due after a write.
  */
 function settle(rt: Runtime, mutating: boolean): void {
-  rt.cluster.network.settle();
+  for (const area of rt.areas) area.settle?.(rt);
   if (mutating) rt.store.save();
 }
 
-function dispatch(rt: Runtime, service: Service, req: Incoming): Promise<Reply> | Reply {
-  switch (service) {
-    case "run":
-      // Further clusters stand for more secrets-service clusters only.
-      if (rt.cluster.index > 0) return simpleError(404, `cluster ${rt.cluster.index} serves only the secrets service; the run service is on cluster 0`);
-      return handleRun(rt, { ...req, path: req.path.slice(RUN_PREFIX.length) });
-    case "secrets":
-      return handleSecrets(rt, { ...req, path: req.path.slice(SECRETS_PREFIX.length) });
-    default: {
-      const name = safeDecode(req.path.slice(SINK_PREFIX.length));
-      const sink = rt.sinks.record(name, { method: req.method, headers: req.headers, body: req.body.toString("utf8") });
-      return { status: sink.status, headers: { "content-type": "text/plain" }, body: sink.body };
-    }
-  }
+function dispatch(rt: Runtime, service: Target, req: Incoming): Promise<Reply> | Reply {
+  if (service.kind === "service") return service.entry.handle(rt, { ...req, path: req.path.slice(service.entry.prefix.length) });
+  const name = safeDecode(req.path.slice(SINK_PREFIX.length));
+  const sink = rt.sinks.record(name, { method: req.method, headers: req.headers, body: req.body.toString("utf8") });
+  return { status: sink.status, headers: { "content-type": "text/plain" }, body: sink.body };
 }
 
 /** Answers for the fault; false when the fault only delays and normal handling continues. */
-function applyFault(fault: Fault, service: Service, req: http.IncomingMessage, res: http.ServerResponse, log: (status: number) => void): boolean {
+function applyFault(fault: Fault, service: Target, req: http.IncomingMessage, res: http.ServerResponse, log: (status: number) => void): boolean {
   const action = faultAction(fault);
   if (action.kind === "delay-only") return false;
   if (action.kind === "drop") {
@@ -227,9 +220,8 @@ function applyFault(fault: Fault, service: Service, req: http.IncomingMessage, r
 }
 
 /** An error body in the shape of the service the request was for. */
-function errorFor(service: Service, status: number, message: string): Reply {
-  if (service === "run") return simpleError(status, message);
-  if (service === "secrets") return secretsError(status, message);
+function errorFor(service: Target, status: number, message: string): Reply {
+  if (service.kind === "service") return service.entry.error(status, message);
   return { status, headers: { "content-type": "text/plain" }, body: message };
 }
 

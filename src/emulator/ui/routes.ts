@@ -1,6 +1,6 @@
 import { jsonReply, type Reply } from "../transport/http";
 import type { Route } from "../transport/router";
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { APP_JS, INDEX_HTML } from "./assets";
 import { uiObject, uiState } from "./view";
 

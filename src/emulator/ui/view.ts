@@ -1,22 +1,20 @@
-import type { Runtime } from "../runtime";
-import { storesOf } from "../persistence/snapshot";
-import type { Store } from "../persistence/store";
+import type { PageGroup } from "../area";
+import type { Runtime } from "../clusterRuntime";
 import { formatRequest } from "../control/logs";
 import { isRecord } from "../util";
-import { COMPLETED_STATUSES } from "../runs/vocabulary";
 
 /**
  * What the web page shows, built from the live state with every secret masked here, on the server,
  * so no secret ever reaches the browser. A field is secret by its name (a token, password, key, ...);
- * tokenized values are shown only as a count.
+ * what an area seals (tokenized values) is shown only as a count. Each area says what it shows
+ * (area.ts: its boxes of objects, its own entries such as the runs); the faults, deliveries and
+ * requests are every area's.
  */
 
 export const MASK = "••••••";
 const SECRET_FIELD = /token|pass|secret|key|credential|hmac|salt|tweak|digest|hash|private|borrower|ring|signature|authorization|cookie/i;
 /** Names that match the pattern but describe, not hold, a secret. */
 const PLAIN_FIELDS = new Set(["token_type", "key_collection", "key_type", "type", "tweak_source"]);
-/** Kinds whose every entry is a tokenized value or its digest. */
-const SEALED_KINDS = new Set(["tokens"]);
 
 export const isSecretField = (name: string) => SECRET_FIELD.test(name) && !PLAIN_FIELDS.has(name);
 
@@ -39,7 +37,7 @@ interface Kind {
   objects: ObjectRow[];
 }
 interface Group {
-  service: "run" | "secrets";
+  service: string;
   cluster: number;
   /** `run`, a mount path (`transform`) or a fixed part (`identity`). */
   group: string;
@@ -47,8 +45,21 @@ interface Group {
   kinds: Kind[];
 }
 
+/** Where an object is: the query of /_emulator/ui/object that answers its (masked) JSON. */
+export interface ObjectAddress {
+  service: string;
+  cluster: number;
+  group: string;
+  kind: string;
+  name: string;
+}
+
+export const objectRef = (a: ObjectAddress): string =>
+  new URLSearchParams({ service: a.service, cluster: String(a.cluster), group: a.group, kind: a.kind, name: a.name }).toString();
+
 const MAX_FIELDS = 6;
-const MAX_OBJECTS = 200;
+/** What the page lists of one kind, and of the runs. */
+export const MAX_OBJECTS = 200;
 
 /** Up to six short fields of an object (scalars, and lists of names such as a role's transformations), masked. */
 function keyFields(value: unknown): Record<string, unknown> {
@@ -65,60 +76,45 @@ function keyFields(value: unknown): Record<string, unknown> {
   return out;
 }
 
-function kindsOf(service: "run" | "secrets", cluster: number, group: string, maps: Record<string, unknown>): Kind[] {
+function kindsOf(box: PageGroup, cluster: number): Kind[] {
   const kinds: Kind[] = [];
-  for (const [kind, objects] of Object.entries(maps)) {
-    if (!isRecord(objects)) continue;
+  for (const [kind, objects] of Object.entries(box.kinds)) {
+    if (!isRecord(objects) || box.unlisted?.includes(kind)) continue;
     const names = Object.keys(objects);
-    const sealed = SEALED_KINDS.has(kind);
-    const ref = (name: string) => new URLSearchParams({ service, cluster: String(cluster), group, kind, name }).toString();
+    const ref = (name: string) => objectRef({ service: box.service, cluster, group: box.group, kind, name });
     kinds.push({
       kind,
       count: names.length,
-      objects: sealed ? [] : names.slice(0, MAX_OBJECTS).map((name) => ({ name, fields: keyFields(objects[name]), ref: ref(name) })),
+      objects: box.sealed?.includes(kind) ? [] : names.slice(0, MAX_OBJECTS).map((name) => ({ name, fields: keyFields(objects[name]), ref: ref(name) })),
     });
   }
   return kinds;
 }
 
-function groupsOf(store: Store, cluster: number): Group[] {
-  const groups: Group[] = [];
-  if (cluster === 0) groups.push({ service: "run", cluster, group: "run", kinds: kindsOf("run", cluster, "run", store.data.run as unknown as Record<string, unknown>).filter((k) => k.kind !== "runs") });
-  const { mounts, ...fixed } = store.data.secrets;
-  for (const [path, mount] of Object.entries(mounts)) {
-    groups.push({ service: "secrets", cluster, group: path, type: mount.type, kinds: kindsOf("secrets", cluster, path, mount.objects) });
-  }
-  for (const [part, value] of Object.entries(fixed)) {
-    if (isRecord(value)) groups.push({ service: "secrets", cluster, group: part, kinds: kindsOf("secrets", cluster, part, value) });
-  }
-  return groups;
+/** Every area's boxes for one cluster, in the order of the areas. */
+const boxesOf = (rt: Runtime, cluster: number): PageGroup[] => {
+  const store = rt.cluster.stores[cluster];
+  return store ? rt.areas.flatMap((a) => a.page?.groups?.(store.data, cluster) ?? []) : [];
+};
+
+function groupsOf(rt: Runtime, cluster: number): Group[] {
+  return boxesOf(rt, cluster).map((box) => ({
+    service: box.service,
+    cluster,
+    group: box.group,
+    ...(box.type === undefined ? {} : { type: box.type }),
+    kinds: kindsOf(box, cluster),
+  }));
 }
 
 /** The document GET /_emulator/ui/state.json answers with. */
 export function uiState(rt: Runtime) {
-  const stores = storesOf(rt);
-  const runs = Object.values(stores[0].data.run.runs)
-    .sort((a, b) => b.seq - a.seq)
-    .slice(0, MAX_OBJECTS)
-    .map((r) => ({
-      id: r.id,
-      workspaceId: r.workspaceId,
-      status: r.status,
-      // A finished run takes no step and no outcome: the page offers neither.
-      finished: COMPLETED_STATUSES.has(r.status),
-      message: r.message,
-      createdAt: r.createdAt,
-      timeline: Object.entries(r.statusTimestamps)
-        .map(([key, at]) => ({ status: key.replace(/-at$/, "").replace(/-/g, "_"), at }))
-        .sort((a, b) => a.at.localeCompare(b.at)),
-      ref: new URLSearchParams({ service: "run", cluster: "0", group: "run", kind: "runs", name: r.id }).toString(),
-    }));
   return {
     at: new Date().toISOString(),
     cluster: rt.cluster.index,
-    clock: { autoAdvanceMs: rt.runService.autoAdvanceMs, forceCancelCooloffMs: rt.runService.forceCancelCooloffMs },
+    // The areas' own entries: the run service's clock and runs.
+    ...Object.assign({}, ...rt.areas.map((a) => a.page?.sections?.(rt) ?? {})),
     faults: rt.faults.list(),
-    runs,
     deliveries: rt.deliveries.all().slice(-100).reverse().map((d) => ({
       trigger: d.trigger,
       destinationType: d.destinationType,
@@ -136,20 +132,17 @@ export function uiState(rt: Runtime) {
       const { method, path, status, at } = formatRequest(e);
       return { method, path, status, at };
     }),
-    groups: stores.flatMap((s, i) => groupsOf(s, i)),
+    groups: rt.cluster.stores.flatMap((_, i) => groupsOf(rt, i)),
   };
 }
 
-/** One object's JSON, masked; undefined when it does not exist. */
+/** One object's JSON, masked; undefined when it does not exist or its kind is sealed. */
 export function uiObject(rt: Runtime, query: URLSearchParams): unknown {
-  const store = storesOf(rt)[Number(query.get("cluster") ?? "0")];
   const [service, group, kind, name] = ["service", "group", "kind", "name"].map((k) => query.get(k) ?? "");
-  if (!store || SEALED_KINDS.has(kind)) return undefined;
+  // The first box of that name wins, as on the page: a mount before a fixed part of the same name.
+  const box = boxesOf(rt, Number(query.get("cluster") ?? "0")).find((b) => b.service === service && b.group === group);
+  if (!box || box.sealed?.includes(kind)) return undefined;
   const own = (o: unknown, k: string): unknown => (isRecord(o) && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
-  const container =
-    service === "run" ? store.data.run
-    : own(store.data.secrets.mounts, group) !== undefined ? store.data.secrets.mounts[group].objects
-    : group !== "mounts" ? own(store.data.secrets, group) : undefined;
-  const found = own(own(container, kind), name);
+  const found = own(own(box.kinds, kind), name);
   return found === undefined ? undefined : masked(found);
 }

@@ -1,7 +1,7 @@
 import { Client } from "ldapts";
 import { jsonReply, parseJson, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
-import type { Runtime } from "../../runtime";
+import type { Runtime } from "../../clusterRuntime";
 import type { Mount } from "../state";
 import { isRecord } from "../../util";
 import { own } from "../objects";

@@ -66,7 +66,7 @@ export interface Loan {
 }
 
 /**
- * An account of the built-in directory, seeded through `/_emulator/directory`. Like a real
+ * An account of the built-in directory, added through `/_emulator/directory`. Like a real
  * directory it keeps a salted hash, never the password.
  */
 export interface Account {

@@ -1,12 +1,12 @@
 import { jsonReply, parseJson, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
-import type { Runtime } from "../../runtime";
+import type { Runtime } from "../../clusterRuntime";
 import { isRecord, nullProto, randomHex, randomId } from "../../util";
 import type { AuthMount, Entity, IdentityState } from "./state";
 
 /**
  * `/_emulator/identity`: adds entities and auth mounts for aliases to point at. There is no
- * identity API for them in the seed, so tests and examples seed them here.
+ * identity API for them in the seed, so tests and examples add them here.
  */
 
 const fail = (status: number, error: string): Reply => jsonReply(status, { error });
@@ -51,7 +51,7 @@ function apply(current: IdentityState, input: unknown): { entities: Entity[]; au
   return { entities, authMounts, next };
 }
 
-function seedIdentity(rt: Runtime, req: Incoming): Reply {
+function addIdentity(rt: Runtime, req: Incoming): Reply {
   const parsed = parseJson(req.body);
   if (!parsed.ok) return fail(400, `invalid JSON: ${parsed.error}`);
   const result = apply(rt.store.data.secrets.identity, parsed.value ?? {});
@@ -61,7 +61,7 @@ function seedIdentity(rt: Runtime, req: Incoming): Reply {
 }
 
 export const identityControlRoutes: Route<Runtime>[] = [
-  { method: "POST", path: "/identity", handler: seedIdentity },
+  { method: "POST", path: "/identity", handler: addIdentity },
   {
     method: "GET",
     path: "/identity",

@@ -7,6 +7,9 @@ import { dataReply, listReply } from "../envelope";
 import { bad, body, guarded, notFound, readOne, requiredStr, str, strMap } from "../fields";
 import type { EntityAlias } from "./state";
 
+/** This kind, whose ids the service assigns, as `PUT /_emulator/next-ids` names it (an area's assignedIds). */
+export const ASSIGNED_IDS = "entityAliases";
+
 // Routes are relative to `identity/`, which is part of the service rather than a mount.
 
 const identity = (ctx: SystemContext) => ctx.rt.store.data.secrets.identity;
@@ -47,7 +50,7 @@ function save(ctx: SystemContext, b: Record<string, unknown>, existing: EntityAl
 
   const at = now();
   const alias: EntityAlias = {
-    id: existing?.id ?? ctx.rt.nextIds.take("entityAliases", (id) => state.aliases[id] !== undefined) ?? randomUUID(),
+    id: existing?.id ?? ctx.rt.nextIds.take(ASSIGNED_IDS, (id) => state.aliases[id] !== undefined) ?? randomUUID(),
     name,
     canonical_id: canonicalId,
     mount_accessor: accessor,

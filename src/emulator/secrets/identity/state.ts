@@ -1,4 +1,4 @@
-/** What identity keeps: entities and auth mounts (seeded, or added by `/_emulator/identity`) and aliases. */
+/** What identity keeps: entities and auth mounts (initial ones, or added by `/_emulator/identity`) and aliases. */
 
 export interface Entity {
   id: string;
@@ -32,21 +32,21 @@ export interface IdentityState {
   aliases: Record<string, EntityAlias>;
 }
 
-/** Seeded entities and auth mounts, fixed so tests and examples can name them. */
-export const SEEDED_ENTITIES: Entity[] = [
+/** The initial entities and auth mounts, fixed so tests and examples can name them. */
+export const INITIAL_ENTITIES: Entity[] = [
   { id: "ent-alice0000000001", name: "alice" },
   { id: "ent-bob000000000001", name: "bob" },
 ];
 
-export const SEEDED_AUTH_MOUNTS: AuthMount[] = [
+export const INITIAL_AUTH_MOUNTS: AuthMount[] = [
   { accessor: "auth_userpass_1234abcd", path: "userpass/", type: "userpass", local: false },
   { accessor: "auth_approle_5678abcd", path: "approle/", type: "approle", local: false },
 ];
 
-export function seededIdentity(): IdentityState {
+export function initialIdentity(): IdentityState {
   return {
-    entities: Object.fromEntries(SEEDED_ENTITIES.map((e) => [e.id, { ...e }])),
-    authMounts: Object.fromEntries(SEEDED_AUTH_MOUNTS.map((m) => [m.accessor, { ...m }])),
+    entities: Object.fromEntries(INITIAL_ENTITIES.map((e) => [e.id, { ...e }])),
+    authMounts: Object.fromEntries(INITIAL_AUTH_MOUNTS.map((m) => [m.accessor, { ...m }])),
     aliases: {},
   };
 }

@@ -31,7 +31,7 @@ export interface Distribution {
   name: string;
   protection: string;
   purpose: string[];
-  /** Seeds the opaque version identifiers, so rotated versions get theirs without a write on read. */
+  /** Salts the opaque version identifiers, so rotated versions get theirs without a write on read. */
   salt: string;
 }
 

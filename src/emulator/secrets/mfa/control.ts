@@ -1,11 +1,11 @@
 import { emptyReply, jsonReply, parseJson, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
-import type { Runtime } from "../../runtime";
+import type { Runtime } from "../../clusterRuntime";
 import { isRecord } from "../../util";
 
 /**
  * `/_emulator/login-enforcements`: the seed has no login-enforcement API, but deleting an MFA
- * method must fail while one uses it, so tests seed enforcements here.
+ * method must fail while one uses it, so tests add enforcements here.
  */
 
 const fail = (status: number, error: string): Reply => jsonReply(status, { error });

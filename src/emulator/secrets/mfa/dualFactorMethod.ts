@@ -6,6 +6,9 @@ import { dataReply, listReply, secretsError } from "../envelope";
 import { bad, body, bool, guarded, notFound, readOne, requiredStr, str } from "../fields";
 import type { DualFactorMethod } from "./state";
 
+/** This kind, whose ids the service assigns, as `PUT /_emulator/next-ids` names it (an area's assignedIds). */
+export const ASSIGNED_IDS = "dualFactorMethods";
+
 // Routes are relative to `identity/`, which is part of the service rather than a mount.
 
 const mfa = (ctx: SystemContext) => ctx.rt.store.data.secrets.mfa;
@@ -39,7 +42,7 @@ function save(ctx: SystemContext, b: Record<string, unknown>, given: string | un
   checkUsernameFormat(method.username_format);
   if (!HOST.test(method.api_hostname)) bad("api_hostname must be a host name (optionally :port) without scheme or path, e.g. api-1234abcd.example.com");
   // A new method's id, once the write is known to be valid (a refused one takes no id given to the emulator).
-  const id = given ?? ctx.rt.nextIds.take("dualFactorMethods", (taken) => mfa(ctx).dualfactor[taken] !== undefined) ?? randomUUID();
+  const id = given ?? ctx.rt.nextIds.take(ASSIGNED_IDS, (taken) => mfa(ctx).dualfactor[taken] !== undefined) ?? randomUUID();
   method.id = id;
   mfa(ctx).dualfactor[id] = method;
   // The seed leaves the write response out; both spellings of the id are given.

@@ -9,7 +9,7 @@ export interface DualFactorMethod {
   use_passcode: boolean;
 }
 
-/** Login enforcements exist only to guard deletion; they are seeded through `/_emulator/login-enforcements`. */
+/** Login enforcements exist only to guard deletion; they are added through `/_emulator/login-enforcements`. */
 export interface LoginEnforcement {
   name: string;
   methodIds: string[];

@@ -1,6 +1,6 @@
 import { jsonReply, parseJson, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
-import type { Runtime } from "../../runtime";
+import type { Runtime } from "../../clusterRuntime";
 import { isRecord } from "../../util";
 import { mint } from "./state";
 

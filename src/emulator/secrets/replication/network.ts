@@ -1,22 +1,25 @@
 import { createHash } from "node:crypto";
-import type { Mount } from "../state";
+import type { Mount, SecretsState } from "../state";
 import type { Store } from "../../persistence/store";
 import { hasOwn, nullProto } from "../../util";
 import { admits, type PrimaryState, type Registration, type ReplicationState } from "./state";
+
+/** A cluster's storage, as far as replication reads it (clusterRuntime.ts cannot be imported here: it imports this file). */
+export type SecretsStore = Store<{ secrets: SecretsState }, object>;
 
 /** One cluster of the emulator: its storage and the address it answers on (`http://host:port`). */
 export interface ClusterHandle {
   index: number;
   apiAddr: string;
-  store: Store;
+  store: SecretsStore;
 }
 
 /** The replication state of a cluster (a handle, or a runtime: both hold the cluster's store). */
-export const stateOf = (c: { store: Store }): ReplicationState => c.store.data.secrets.replication;
+export const stateOf = (c: { store: SecretsStore }): ReplicationState => c.store.data.secrets.replication;
 const mountsOf = (c: ClusterHandle): Record<string, Mount> => c.store.data.secrets.mounts;
 
 /** The cluster a request reached (a handler's context: its runtime holds the network), its replication state and the network of all clusters. */
-export function here(ctx: { rt: { store: Store; cluster: { network: ReplicationNetwork } } }): { net: ReplicationNetwork; me: ClusterHandle; st: ReplicationState } {
+export function here(ctx: { rt: { store: SecretsStore; cluster: { network: ReplicationNetwork } } }): { net: ReplicationNetwork; me: ClusterHandle; st: ReplicationState } {
   const net = ctx.rt.cluster.network;
   const me = net.handleOf(ctx.rt.store);
   return { net, me, st: stateOf(me) };
@@ -76,7 +79,7 @@ export class ReplicationNetwork {
     this.clusters.push(handle);
   }
 
-  handleOf(store: Store): ClusterHandle {
+  handleOf(store: SecretsStore): ClusterHandle {
     const found = this.clusters.find((c) => c.store === store);
     if (!found) throw new Error("store is not a cluster of this emulator");
     return found;

@@ -3,15 +3,14 @@ import { X509Certificate } from "node:crypto";
 import { emptyReply, type Incoming, type Reply } from "../../transport/http";
 import type { Route } from "../../transport/router";
 import type { Mount } from "../state";
-import type { Store } from "../../persistence/store";
 import { dict, hasOwn, nullProto } from "../../util";
 import type { SystemContext } from "../context";
 import { dataReply, secretsError } from "../envelope";
 import { bad, body, bool, guarded, requiredStr, str, strList, type Body } from "../fields";
-import { seededIdentity } from "../identity/state";
+import { initialIdentity } from "../identity/state";
 import { emptyMfa } from "../mfa/state";
 import { emptyPlugins } from "../plugins/state";
-import { digestMounts, freshPrimary, here, normaliseAddr, secondPrimary, stateOf, type ClusterHandle, type ReplicationNetwork } from "./network";
+import { digestMounts, freshPrimary, here, normaliseAddr, secondPrimary, stateOf, type ClusterHandle, type ReplicationNetwork, type SecretsStore } from "./network";
 import { clusterAddrOf } from "./performancePrimary";
 import { decryptWith, digestOf, isEncrypted, newKeyPair, readClaims } from "./secondaryToken";
 import { disableReplication, idleSecondary, newClusterId, type ReplicationState, type SecondaryState } from "./state";
@@ -116,7 +115,7 @@ function join(me: ClusterHandle, st: ReplicationState, r: Redeemed, apiAddr: str
 function wipe(me: ClusterHandle): void {
   const secrets = me.store.data.secrets;
   secrets.mounts = dict();
-  secrets.identity = seededIdentity();
+  secrets.identity = initialIdentity();
   secrets.mfa = emptyMfa();
   secrets.plugins = emptyPlugins();
 }
@@ -233,7 +232,7 @@ export const performanceSecondaryRoutes: Route<SystemContext>[] = [
  * is undone and refused, so the secondary never diverges from its primary. Requests that change
  * nothing (reads, FPE encode) pass.
  */
-export async function guardReplicated(rt: { store: Store }, mountPath: string, mount: Mount, run: () => Promise<Reply>): Promise<Reply> {
+export async function guardReplicated(rt: { store: SecretsStore }, mountPath: string, mount: Mount, run: () => Promise<Reply>): Promise<Reply> {
   const st = stateOf(rt);
   if (st.mode !== "secondary" || !st.secondary?.replicatedMounts.includes(mountPath)) return run();
   const before = JSON.stringify(mount.objects);

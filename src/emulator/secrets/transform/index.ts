@@ -24,4 +24,6 @@ export const transformEngine: Engine = {
     ...tokenStateRoutes,
     ...tokenizationKeyConfigRoutes,
   ],
+  // Tokenized values (and their digests) are only counted on the page, never listed nor opened.
+  page: { sealed: ["tokens"] },
 };

@@ -1,4 +1,4 @@
-import type { Runtime } from "../runtime";
+import type { Runtime } from "../clusterRuntime";
 import { now, randomId } from "../util";
 import { emitRunEvent } from "./notificationDelivery";
 import { runsOf } from "./runIndex";
@@ -6,7 +6,7 @@ import type { Run, RunState } from "./state";
 import { COMPLETED_STATUSES, type RunStatus } from "./vocabulary";
 
 /**
- * The run path: first as pure functions of a run (what one step does, which actions its status
+ * The run state machine. The run path: first as pure functions of a run (what one step does, which actions its status
  * allows), which change nothing, so the control endpoint can check a target status before
  * walking and the document and the actions can never disagree; then the workspace lock, and
  * moving runs with every side effect (below).
