@@ -2,6 +2,8 @@
  * The runtime entry (`pulumi-svc/runtime`): what the serialized trampoline requires in the provider
  * host. It dispatches a method call for a kind to the machinery in provider.ts.
  */
+// First, before anything requires zod: its locales are loaded when first used (a cold start's third of zod).
+import "./core/zodLocales";
 import type { ConfigSource } from "./core/config";
 import { isSvcError } from "./http/errors";
 import { quietHostLine } from "./http/quiet";

@@ -9,7 +9,8 @@
  * them looks, none of them posts, and the lookup waits for posts in flight, so two resources that
  * send the same attributes never end up with one object.
  */
-import { isAmbiguous, isSvcError } from "../http";
+// From errors, not the client: a Check that sends nothing loads no HTTP client (the machinery imports this).
+import { isAmbiguous, isSvcError } from "../http/errors";
 
 export interface CreateOnce<T> {
   /** Creates that may produce look-alike objects share a scope (e.g. `runs:<url>:<workspace>`). */
