@@ -516,8 +516,14 @@ export function registerSecrets(fields: Fields, values: Props | undefined): void
  * its secret members, so redact() masks whatever follows them in an echoed body, however short.
  */
 function registerSecretNames(key: string, f: Field & { members?: readonly string[] }): void {
+  if (namesRegistered.get(f) === key) return;
   for (const name of [f.wire ?? snake(key), kebab(key), ...(f.members ?? [])]) registerSecretField(name);
+  namesRegistered.set(f, key);
 }
+
+// A field's names are the same on every operation (and for every stack: they are the package's,
+// never a program's), so each field registers them once, not on each of an operation's calls.
+const namesRegistered = new WeakMap<object, string>();
 
 function registerAll(v: unknown): void {
   // The preview's unknown placeholder is no secret: registered, it would be masked in every message.
