@@ -51,3 +51,26 @@ export async function checkForEngine(kind: string, olds: unknown, news: unknown)
   const checked = (await call(kind, "check", [olds, news])) as { inputs: unknown; failures: CheckFailure[] };
   return { ...checked, failures: forEngine(checked.failures) };
 }
+
+/**
+ * @internal Forgets what this process kept of the deployments it served: the objects its creates
+ * made and its resources hold, the values registered for redaction, its clients and their
+ * connections, its servers' pauses, and the settings (until configure is called again).
+ * pulumi-svc/testing calls it (src/engine/reuse.ts) before a provider host it keeps serves the
+ * next deployment, which then starts as in a fresh host: the CLI starts one for each.
+ */
+export async function forgetDeployment(): Promise<void> {
+  // Each module is imported here, not above: a host's first Check loads only what it uses.
+  const [holders, creates, context, client, redact, limiter, quiet] = await Promise.all([
+    import("./core/holders"), import("./core/createOnce"), import("./core/context"), import("./http/client"),
+    import("./http/redact"), import("./http/limiter"), import("./http/quiet"),
+  ]);
+  holders.forgetHolders();
+  creates.forgetCreates();
+  context.forgetClients();
+  redact.forgetRegistered();
+  limiter.forgetGates();
+  quiet.forgetQuietLines();
+  source = undefined;
+  await client.closeAgents();
+}

@@ -63,6 +63,12 @@ const scopes = new Map<string, Scope>();
 /** Ids created or found by a create of this process: a later lookup must never take one. */
 const owned = new Set<string>();
 
+/** Forgets what this process created: the next deployment it serves is another stack's, whose creates own nothing yet. */
+export function forgetCreates(): void {
+  scopes.clear();
+  owned.clear();
+}
+
 /** Whether a create of this process made (or found) the object: one program may declare two alike. */
 export const ownedHere = (id: string): boolean => owned.has(id);
 

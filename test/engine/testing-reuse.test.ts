@@ -1,0 +1,118 @@
+// pulumi-svc/testing keeps a provider host between the operations of a file's stacks
+// (src/engine/reuse.ts), where the CLI starts one for each. Each test runs a second stack on the
+// host the first stack used (checked: the same process), and fails if anything the first left in
+// that host reached the second: what its creates made, what its resources hold, the secrets it
+// registered for redaction, its settings, a program's own dynamic provider.
+import * as pulumi from "@pulumi/pulumi";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type * as emulatorTypes from "../../src/emulator";
+import type * as hostTypes from "../../src/engine/host";
+import type * as reuseTypes from "../../src/engine/reuse";
+import { fromDist } from "../support/dist";
+import { openStacks, svc, testStack, type testingTypes } from "../support/testing";
+
+const { HostPool } = fromDist<typeof reuseTypes>("src/engine/reuse.js");
+const { startEmulator } = fromDist<typeof emulatorTypes>("src/emulator/index.js");
+const open = openStacks();
+
+// Which host each operation got, in order.
+const acquire = vi.spyOn(HostPool.prototype, "acquire");
+const hostsOfOperations = async (): Promise<number[]> =>
+  Promise.all(acquire.mock.results.map(async (r) => ((await r.value) as hostTypes.ProviderHost).pid));
+
+let shared: emulatorTypes.Emulator;
+beforeEach(async () => {
+  acquire.mockClear();
+  shared ??= await startEmulator();
+  await fetch(`${shared.controlUrl}/reset`, { method: "POST" });
+});
+afterAll(async () => {
+  acquire.mockRestore();
+  await shared?.close();
+});
+
+/** A notification configuration of the shared emulator's workspace (optionally taking over `adoptId`). */
+const hook = (name: string, extra: Record<string, unknown> = {}) => () => {
+  new svc.runs.NotificationConfiguration(name, {
+    workspaceId: shared.workspaceId, name: "deploys", destinationType: "generic", url: "https://hooks.example.com/deploys",
+    triggers: ["run:completed"], ...extra,
+  });
+};
+
+async function stacks(a: testingTypes.TestStackOptions, b: testingTypes.TestStackOptions): Promise<[testingTypes.TestStack, testingTypes.TestStack]> {
+  const first = await testStack(a);
+  const second = await testStack(b);
+  open.push(first, second);
+  return [first, second];
+}
+
+describe("stacks one after the other on one kept provider host", { timeout: 180_000 }, () => {
+  it("each stack's requests go to its own server, with its own settings", async () => {
+    const alphabet = (name: string) => () => { new svc.secrets.transform.Alphabet("digits", { name, alphabet: "0123456789" }); };
+    const [a, b] = await stacks({ program: alphabet("from-a") }, { program: alphabet("from-b") });
+    await a.up();
+    await b.up();
+    const [first, second] = await hostsOfOperations();
+    expect(second).toBe(first);
+    const names = async (s: testingTypes.TestStack) => (await s.request("secrets", "LIST", "/transform/alphabet")).body.data.keys;
+    expect([await names(a), await names(b)]).toEqual([["from-a"], ["from-b"]]);
+  });
+
+  it("a create of the second stack refuses to duplicate what the first made: that create is not this deployment's", async () => {
+    const [a, b] = await stacks({ program: hook("hook"), emulator: shared }, { program: hook("hook"), emulator: shared });
+    await a.up();
+    const twin = await b.up().catch((e: Error) => e);
+    expect(new Set(await hostsOfOperations()).size).toBe(1);
+    expect(twin).toBeInstanceOf(Error);
+    expect((twin as Error).message).toMatch(/exists already \(nc-[^)]+\): creating another would duplicate it.*npx pulumi-svc-recover/);
+    const listed = await b.request("run", "GET", `/workspaces/${shared.workspaceId}/notification-configurations`);
+    expect(listed.body.data).toHaveLength(1);
+  });
+
+  it("the second stack takes over by adoptId an object the first took over: no resource of its own holds it", async () => {
+    const made = await fetch(`${shared.runUrl}/workspaces/${shared.workspaceId}/notification-configurations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${shared.tokens.runAdmin}`, "content-type": "application/vnd.api+json" },
+      body: JSON.stringify({ data: { type: "notification-configuration", attributes: { name: "made-by-hand", "destination-type": "generic", url: "https://hooks.example.com/x", enabled: false, triggers: [] } } }),
+    });
+    expect(made.status).toBe(201);
+    const id = ((await made.json()) as { data: { id: string } }).data.id;
+    const [a, b] = await stacks({ program: hook("first", { adoptId: id }), emulator: shared }, { program: hook("second", { adoptId: id }), emulator: shared });
+    expect((await a.up()).changes).toEqual({ create: 1 });
+    expect((await b.up()).changes).toEqual({ create: 1 });
+    expect(new Set(await hostsOfOperations()).size).toBe(1);
+  });
+
+  it("a secret of the first stack is no secret of the second: the second's messages show its own plain values", async () => {
+    const secret = "s3cret-of-stack-a";
+    const [a, b] = await stacks(
+      { program: hook("hook", { token: secret }), emulator: shared },
+      { program: () => { new svc.secrets.transform.Alphabet("digits", { name: "b-digits", alphabet: "0123456789" }); }, config: { "svc:maxRetries": secret } },
+    );
+    await a.up();
+    const refused = await b.up().catch((e: Error) => e);
+    expect(new Set(await hostsOfOperations()).size).toBe(1);
+    expect((refused as Error).message).toContain(`svc:maxRetries / SVC_MAX_RETRIES must be a non-negative integer, got "${secret}"`);
+  });
+
+  it("a host that served a program's own dynamic provider is not kept: its module state would reach the next stack", async () => {
+    // The provider counts its creates in a variable it keeps between calls, as any module may.
+    let created = 0;
+    const counter: pulumi.dynamic.ResourceProvider = {
+      async create() {
+        created += 1;
+        return { id: `counter-${created}`, outs: { created } };
+      },
+    };
+    const program = () => {
+      const r = new pulumi.dynamic.Resource(counter, "counter", { created: undefined }) as pulumi.dynamic.Resource & { created: pulumi.Output<number> };
+      return { created: r.created };
+    };
+    const [a, b] = await stacks({ program }, { program });
+    await a.up();
+    await b.up();
+    const [first, second] = await hostsOfOperations();
+    expect(second).not.toBe(first);
+    expect([a.outputs().created, b.outputs().created]).toEqual([{ value: 1, secret: false }, { value: 1, secret: false }]);
+  });
+});
