@@ -104,10 +104,13 @@ describe("stacks one after the other on one kept provider host", { timeout: 180_
         return { id: `counter-${created}`, outs: { created } };
       },
     };
-    const program = () => {
-      const r = new pulumi.dynamic.Resource(counter, "counter", { created: undefined }) as pulumi.dynamic.Resource & { created: pulumi.Output<number> };
-      return { created: r.created };
-    };
+    class Counter extends pulumi.dynamic.Resource {
+      declare readonly created: pulumi.Output<number>;
+      constructor(name: string) {
+        super(counter, name, { created: undefined });
+      }
+    }
+    const program = () => ({ created: new Counter("counter").created });
     const [a, b] = await stacks({ program }, { program });
     await a.up();
     await b.up();
