@@ -1,17 +1,22 @@
 // pulumi-svc/testing keeps a provider host between the operations of a file's stacks
-// (src/engine/reuse.ts), where the CLI starts one for each. Each test runs a second stack on the
-// host the first stack used (checked: the same process), and fails if anything the first left in
-// that host reached the second: what its creates made, what its resources hold, the secrets it
+// (src/engine/reuse.ts), where the CLI starts one for each, and a program folder's transpiled
+// TypeScript (src/engine/typescript.ts). Each test of a kept host runs a second stack on the host
+// the first stack used (checked: the same process), and fails if anything the first left in that
+// host reached the second: what its creates made, what its resources hold, the secrets it
 // registered for redaction, its settings, a program's own dynamic provider.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type * as emulatorTypes from "../../src/emulator";
 import type * as hostTypes from "../../src/engine/host";
+import type * as programTypes from "../../src/engine/program";
 import type * as reuseTypes from "../../src/engine/reuse";
-import { fromDist } from "../support/dist";
+import { fromDist, root } from "../support/dist";
 import { openStacks, svc, testStack, type testingTypes } from "../support/testing";
 
 const { HostPool } = fromDist<typeof reuseTypes>("src/engine/reuse.js");
+const { compiledFolder } = fromDist<typeof programTypes>("src/engine/program.js");
 const { startEmulator } = fromDist<typeof emulatorTypes>("src/emulator/index.js");
 const open = openStacks();
 
@@ -93,6 +98,31 @@ describe("stacks one after the other on one kept provider host", { timeout: 180_
     const refused = await b.up().catch((e: Error) => e);
     expect(new Set(await hostsOfOperations()).size).toBe(1);
     expect((refused as Error).message).toContain(`svc:maxRetries / SVC_MAX_RETRIES must be a non-negative integer, got "${secret}"`);
+  });
+
+  it("a TypeScript program folder is transpiled once for the file's stacks, and again when its text changes", async () => {
+    // Inside the package, so that the folder's require("pulumi-svc") finds it as an installed one would be.
+    const folder = fs.mkdtempSync(path.join(root, "dist", "testing-reuse-"));
+    const write = (name: string) => fs.writeFileSync(path.join(folder, "index.ts"), [
+      'import * as svc from "pulumi-svc";',
+      `const digits = new svc.secrets.transform.Alphabet("digits", { name: ${JSON.stringify(name)} as string, alphabet: "0123456789" });`,
+      "export const alphabet = digits.name;",
+      "",
+    ].join("\n"));
+    const kept = () => fs.readdirSync(compiledFolder()).filter((f) => f.endsWith(".js")).length;
+    try {
+      write("first");
+      const before = kept();
+      const [a, b] = await stacks({ dir: folder, cwd: root }, { dir: folder, cwd: root });
+      expect((await a.up()).outputs.alphabet).toEqual({ value: "first", secret: false });
+      expect((await b.up()).outputs.alphabet).toEqual({ value: "first", secret: false });
+      expect(kept()).toBe(before + 1);
+      write("second");
+      expect((await b.up()).outputs.alphabet).toEqual({ value: "second", secret: false });
+      expect(kept()).toBe(before + 2);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("a host that served a program's own dynamic provider is not kept: its module state would reach the next stack", async () => {
