@@ -191,6 +191,17 @@ function buildPath(pieces: string[], params: Record<string, string>, problems: P
   return out;
 }
 
+// Query keys are the routes' own words (`page[number]`, `list`): each is encoded once.
+const encodedKeys = new Map<string, string>();
+function encodedKey(key: string): string {
+  let encoded = encodedKeys.get(key);
+  if (encoded === undefined) {
+    encoded = encodeURIComponent(key);
+    if (encodedKeys.size < 256) encodedKeys.set(key, encoded);
+  }
+  return encoded;
+}
+
 function buildQuery(query: RequestSpec["query"], list: boolean): string {
   if (query === undefined && !list) return "";
   const parts: string[] = [];
@@ -202,7 +213,7 @@ function buildQuery(query: RequestSpec["query"], list: boolean): string {
     const encoded = Array.isArray(value)
       ? value.map((v) => encodeURIComponent(String(v))).join(",")
       : encodeURIComponent(String(value));
-    parts.push(`${encodeURIComponent(key)}=${encoded}`);
+    parts.push(`${encodedKey(key)}=${encoded}`);
   }
   return parts.length > 0 ? `?${parts.join("&")}` : "";
 }
