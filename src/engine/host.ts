@@ -5,6 +5,7 @@
 // provider text) in its properties; the host evaluates it with a `require` rooted at its cwd.
 import { ChildProcess, spawn } from "child_process";
 import { randomUUID } from "crypto";
+import * as fs from "fs";
 import * as path from "path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
@@ -33,6 +34,16 @@ export interface HostOptions {
   env?: Record<string, string | undefined>;
   /** How long to wait for the host to print its port. */
   startTimeoutMs?: number;
+  /** End the host when this process ends, however it ends (a host kept between deployments: src/engine/watchdog.ts). */
+  endWithParent?: boolean;
+}
+
+/** The compiled watchdog beside this file; from TypeScript sources (vitest), the one tsc put under dist/. */
+function watchdogPath(): string {
+  if (__filename.endsWith(".js")) return path.join(__dirname, "watchdog.js");
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.join(dir, "dist", path.relative(dir, __dirname), "watchdog.js");
 }
 
 export interface CheckFailure { property: string; reason: string }
@@ -76,7 +87,8 @@ export class ProviderHost {
     // The second argument is the engine address; the host only checks that one is given.
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...options.env })) if (v !== undefined) env[k] = v;
-    const proc = spawn(process.execPath, [HOST_SCRIPT, "127.0.0.1:0"], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const args = options.endWithParent ? ["--require", watchdogPath(), HOST_SCRIPT, "127.0.0.1:0"] : [HOST_SCRIPT, "127.0.0.1:0"];
+    const proc = spawn(process.execPath, args, { cwd: options.cwd, env, stdio: [options.endWithParent ? "pipe" : "ignore", "pipe", "pipe"] });
     const host = new ProviderHost(proc);
     try {
       const port = await host.readPort(options.startTimeoutMs ?? 30_000);
@@ -128,7 +140,7 @@ export class ProviderHost {
    * child and its pipes stop counting for Node's event loop while the host waits.
    */
   keepAlive(inUse: boolean): void {
-    const handles = [this.proc, this.proc.stdout, this.proc.stderr] as ({ ref(): void; unref(): void } | null)[];
+    const handles = [this.proc, this.proc.stdin, this.proc.stdout, this.proc.stderr] as ({ ref(): void; unref(): void } | null)[];
     for (const h of handles) if (h) (inUse ? h.ref() : h.unref());
   }
 

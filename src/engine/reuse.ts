@@ -89,7 +89,7 @@ export class HostPool {
         await k.host.close();
       }
     }
-    const host = await ProviderHost.start(options);
+    const host = await ProviderHost.start({ ...options, endWithParent: true });
     await host.configure(config);
     return host;
   }

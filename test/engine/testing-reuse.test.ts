@@ -4,6 +4,7 @@
 // the first stack used (checked: the same process), and fails if anything the first left in that
 // host reached the second: what its creates made, what its resources hold, the secrets it
 // registered for redaction, its settings, a program's own dynamic provider.
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -43,6 +44,15 @@ const hook = (name: string, extra: Record<string, unknown> = {}) => () => {
     triggers: ["run:completed"], ...extra,
   });
 };
+
+/** Whether a process runs (one that ended but is not reaped yet is a zombie: it does not). */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
 
 async function stacks(a: testingTypes.TestStackOptions, b: testingTypes.TestStackOptions): Promise<[testingTypes.TestStack, testingTypes.TestStack]> {
   const first = await testStack(a);
@@ -98,6 +108,39 @@ describe("stacks one after the other on one kept provider host", { timeout: 180_
     const refused = await b.up().catch((e: Error) => e);
     expect(new Set(await hostsOfOperations()).size).toBe(1);
     expect((refused as Error).message).toContain(`svc:maxRetries / SVC_MAX_RETRIES must be a non-negative integer, got "${secret}"`);
+  });
+
+  it("a kept host ends with the process that started it, however that process ends", async () => {
+    // A test process that runs one up and is then killed, as a runner ends its workers: no exit handler runs.
+    const script = `
+      const dist = ${JSON.stringify(path.join(root, "dist/src"))};
+      const { HostPool } = require(dist + "/engine/reuse.js");
+      const release = HostPool.prototype.release;
+      HostPool.prototype.release = async function (host, options) { await release.call(this, host, options); console.log("kept " + host.pid); };
+      const { testStack } = require(dist + "/testing/index.js");
+      const svc = require(dist + "/index.js");
+      (async () => {
+        const stack = await testStack({ program: () => { new svc.secrets.transform.Alphabet("digits", { name: "kept", alphabet: "0123456789" }); } });
+        await stack.up();
+        setInterval(() => undefined, 1000);
+      })();`;
+    const child = spawn(process.execPath, ["-e", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    const pid = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+        out += d;
+        const m = /kept (\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      child.on("exit", (code) => reject(new Error(`the test process ended (${code}) before keeping a host: ${out}`)));
+    });
+    expect(running(pid)).toBe(true);
+    child.kill("SIGKILL");
+    // A deadline only against a hang: the host ends as soon as its stdin closes.
+    for (let i = 0; i < 300 && running(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    const orphan = running(pid);
+    if (orphan) process.kill(pid, "SIGKILL");
+    expect(orphan).toBe(false);
   });
 
   it("a TypeScript program folder is transpiled once for the file's stacks, and again when its text changes", async () => {
