@@ -2,6 +2,8 @@
  * The runtime entry (`pulumi-svc/runtime`): what the serialized trampoline requires in the provider
  * host. It dispatches a method call for a kind to the machinery in provider.ts.
  */
+// First, before anything requires zod: its locales are loaded when first used (a cold start's third of zod).
+import "./core/zodLocales";
 import type { ConfigSource } from "./core/config";
 import { isSvcError } from "./http/errors";
 import { quietHostLine } from "./http/quiet";
@@ -48,4 +50,27 @@ export async function call(kind: string, method: Method, args: unknown[]): Promi
 export async function checkForEngine(kind: string, olds: unknown, news: unknown): Promise<unknown> {
   const checked = (await call(kind, "check", [olds, news])) as { inputs: unknown; failures: CheckFailure[] };
   return { ...checked, failures: forEngine(checked.failures) };
+}
+
+/**
+ * @internal Forgets what this process kept of the deployments it served: the objects its creates
+ * made and its resources hold, the values registered for redaction, its clients and their
+ * connections, its servers' pauses, and the settings (until configure is called again).
+ * pulumi-svc/testing calls it (src/engine/reuse.ts) before a provider host it keeps serves the
+ * next deployment, which then starts as in a fresh host: the CLI starts one for each.
+ */
+export async function forgetDeployment(): Promise<void> {
+  // Each module is imported here, not above: a host's first Check loads only what it uses.
+  const [holders, creates, context, client, redact, limiter, quiet] = await Promise.all([
+    import("./core/holders"), import("./core/createOnce"), import("./core/context"), import("./http/client"),
+    import("./http/redact"), import("./http/limiter"), import("./http/quiet"),
+  ]);
+  holders.forgetHolders();
+  creates.forgetCreates();
+  context.forgetClients();
+  redact.forgetRegistered();
+  limiter.forgetGates();
+  quiet.forgetQuietLines();
+  source = undefined;
+  await client.closeAgents();
 }

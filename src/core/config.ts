@@ -171,6 +171,18 @@ export function normaliseBaseUrl(url: string): string {
  * recorded in a resource's state (`serverUrl` is not secret), is refused. The value is never quoted.
  */
 export function baseUrlProblem(url: string): string | undefined {
+  // Every check asks about the same few URLs (each resource's server): the answer is the URL's alone.
+  if (checkedUrls.has(url)) return checkedUrls.get(url);
+  const problem = urlProblem(url);
+  if (checkedUrls.size >= MAX_CHECKED_URLS) checkedUrls.clear();
+  checkedUrls.set(url, problem);
+  return problem;
+}
+
+const checkedUrls = new Map<string, string | undefined>();
+const MAX_CHECKED_URLS = 64;
+
+function urlProblem(url: string): string | undefined {
   if (url.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters long (a base URL; routes are appended to it), got ${url.length}`;
   if (!/^https?:\/\/[^/\s]/.test(url)) return `must be an http(s) URL, got ${urlShape(url)}`;
   const authority = /^https?:\/\/([^/?#\\]*)/.exec(url)![1];
@@ -196,6 +208,7 @@ export function baseUrlProblem(url: string): string | undefined {
 
 /** A URL without its user name and password, for states recorded before such URLs were refused. */
 export function withoutCredentials(url: string): string {
+  if (!url.includes("@")) return url;
   return url.replace(/^(https?:\/\/)[^/?#\\]*@/i, "$1");
 }
 

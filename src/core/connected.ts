@@ -116,12 +116,14 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
  * and Check only for a create it passed (recordBefore), so a preview of changes loads it for nothing.
  */
 export async function contextFor(def: ResourceDefinition, source: ConfigSource | undefined, props: Props): Promise<Context> {
-  const { makeContext } = await import("./context");
+  const { makeContext } = (contextModule ??= await import("./context"));
   const c = connectionOf(props);
   // A state written before credentials in URLs were refused may hold some; requests never used them.
   const recorded = recordedUrl(props[SERVER_KEY]);
   return makeContext(connectionSource(source, serviceOfKind(def.kind), { ...c, url: recorded ?? c?.url }), false, text(props[URN_KEY]));
 }
+
+let contextModule: typeof import("./context") | undefined;
 
 function checkConnection(def: ResourceDefinition, source: ConfigSource | undefined, news: Props): { serverUrl: string; failures: CheckFailure[] } {
   const service = serviceOfKind(def.kind);

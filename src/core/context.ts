@@ -15,6 +15,11 @@ interface Pooled {
 // Found by URL, then by comparing the other values: no key string is built and hashed per operation.
 const clients = new Map<string, Pooled[]>();
 
+/** Forgets every client (and so the tokens they registered), for a process that serves another deployment next. */
+export function forgetClients(): void {
+  clients.clear();
+}
+
 const sameValues = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 export function clientFor(service: Service, source?: ConfigSource, tokenOptional = false): HttpClient {

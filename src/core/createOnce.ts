@@ -9,7 +9,8 @@
  * them looks, none of them posts, and the lookup waits for posts in flight, so two resources that
  * send the same attributes never end up with one object.
  */
-import { isAmbiguous, isSvcError } from "../http";
+// From errors, not the client: a Check that sends nothing loads no HTTP client (the machinery imports this).
+import { isAmbiguous, isSvcError } from "../http/errors";
 
 export interface CreateOnce<T> {
   /** Creates that may produce look-alike objects share a scope (e.g. `runs:<url>:<workspace>`). */
@@ -61,6 +62,12 @@ const settled = () => undefined;
 const scopes = new Map<string, Scope>();
 /** Ids created or found by a create of this process: a later lookup must never take one. */
 const owned = new Set<string>();
+
+/** Forgets what this process created: the next deployment it serves is another stack's, whose creates own nothing yet. */
+export function forgetCreates(): void {
+  scopes.clear();
+  owned.clear();
+}
 
 /** Whether a create of this process made (or found) the object: one program may declare two alike. */
 export const ownedHere = (id: string): boolean => owned.has(id);

@@ -499,16 +499,48 @@ const zod = lazy(() => require("zod").z as typeof z);
  * and path parts are registered as the program's own, to stay readable.
  */
 export function registerSecrets(fields: Fields, values: Props | undefined): void {
-  for (const k in fields) {
-    const f = fields[k] as Field & { redact?(value: unknown): unknown; members?: readonly string[] };
-    if (f.flags.secret) registerSecretNames(k, f);
+  const r = registrationOf(fields);
+  for (const [k, f] of r.secrets) {
+    registerSecretNames(k, f);
     const v = values?.[k];
-    if (v === undefined || v === null) continue;
-    if (f.flags.secret) registerAll(f.redact ? f.redact(v) : v);
-    // An object's name and path parts stay readable where a server's message names them.
-    else if ((f.flags.identity || k === "name") && typeof v === "string" && !isUnknown(v)) registerOwnName(v);
-    else if (f.of) for (const x of Array.isArray(v) ? v : [v]) if (x !== null && typeof x === "object") registerSecrets(f.of, x as Props);
+    if (v !== undefined && v !== null) registerAll(f.redact ? f.redact(v) : v);
   }
+  if (values === undefined) return;
+  // An object's name and path parts stay readable where a server's message names them.
+  for (const k of r.names) {
+    const v = values[k];
+    if (typeof v === "string" && !isUnknown(v)) registerOwnName(v);
+  }
+  for (const [k, of] of r.nested) {
+    const v = values[k];
+    if (v !== undefined && v !== null) for (const x of Array.isArray(v) ? v : [v]) if (x !== null && typeof x === "object") registerSecrets(of, x as Props);
+  }
+}
+
+type Registered = Field & { redact?(value: unknown): unknown; members?: readonly string[] };
+
+/** The fields of a record that registration looks at: its secrets, its names, its records of fields. */
+interface Registration {
+  secrets: [string, Registered][];
+  names: string[];
+  nested: [string, Fields][];
+}
+
+// Every operation registers what it is given and returns, several times: each record's fields are sorted once.
+const registrations = new WeakMap<Fields, Registration>();
+
+function registrationOf(fields: Fields): Registration {
+  let r = registrations.get(fields);
+  if (r !== undefined) return r;
+  r = { secrets: [], names: [], nested: [] };
+  for (const k in fields) {
+    const f = fields[k] as Registered;
+    if (f.flags.secret) r.secrets.push([k, f]);
+    else if (f.flags.identity || k === "name") r.names.push(k);
+    else if (f.of) r.nested.push([k, f.of]);
+  }
+  registrations.set(fields, r);
+  return r;
 }
 
 /**
@@ -516,8 +548,14 @@ export function registerSecrets(fields: Fields, values: Props | undefined): void
  * its secret members, so redact() masks whatever follows them in an echoed body, however short.
  */
 function registerSecretNames(key: string, f: Field & { members?: readonly string[] }): void {
+  if (namesRegistered.get(f) === key) return;
   for (const name of [f.wire ?? snake(key), kebab(key), ...(f.members ?? [])]) registerSecretField(name);
+  namesRegistered.set(f, key);
 }
+
+// A field's names are the same on every operation (and for every stack: they are the package's,
+// never a program's), so each field registers them once, not on each of an operation's calls.
+const namesRegistered = new WeakMap<object, string>();
 
 function registerAll(v: unknown): void {
   // The preview's unknown placeholder is no secret: registered, it would be masked in every message.

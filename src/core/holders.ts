@@ -11,6 +11,11 @@ import { shortToken } from "./token";
 
 const held = new Map<string, string>();
 
+/** Forgets every holder: the next deployment this process serves is another stack's. */
+export function forgetHolders(): void {
+  held.clear();
+}
+
 const keyOf = (kind: string, server: unknown, id: string) => `${kind}\n${typeof server === "string" ? server : ""}\n${id}`;
 
 /** `name` (type) of a URN, as the CLI names resources. */

@@ -131,7 +131,23 @@ function definitionOf(cls: object): KindDefinition {
   throw new Error(`${(cls as { name?: string }).name ?? "this class"} does not extend SvcResource(definition)`);
 }
 
-const takers = new Map<string, string>();
+/**
+ * The takers of one run of the program. The CLI runs each in a process of its own;
+ * pulumi-svc/testing runs a file's stacks and operations in one process, each in the SDK's async
+ * context of its own (its withLocalStorage, as the Automation API's inline programs), whose store
+ * then keys them, so one stack's takers never refuse another's.
+ */
+const takersOfRun = new WeakMap<object, Map<string, string>>();
+const takersOfProcess = new Map<string, string>();
+
+function takersNow(): Map<string, string> {
+  const state = require("@pulumi/pulumi/runtime/state") as { getLocalStore?: () => object | undefined };
+  const run = typeof state.getLocalStore === "function" ? state.getLocalStore() : undefined;
+  if (run === undefined) return takersOfProcess;
+  let takers = takersOfRun.get(run);
+  if (takers === undefined) takersOfRun.set(run, (takers = new Map()));
+  return takers;
+}
 
 /**
  * One program, one taker per object: a second resource of the kind given the same `adoptId` fails
@@ -139,6 +155,7 @@ const takers = new Map<string, string>();
  * resource is). The provider process refuses takers the program cannot see (docs/adopting.md).
  */
 function takenOnce(kind: string, name: string, adoptId: unknown): unknown {
+  const takers = takersNow();
   const claim = (id: unknown) => {
     if (typeof id !== "string") return id;
     const other = takers.get(`${kind}\n${id}`);

@@ -18,14 +18,23 @@ import { containsUnknown, UNKNOWN } from "./unknown";
 export const VERSION_SUFFIX = "Version";
 
 /** The version keys of a record's secret inputs, in declaration order. */
-export function versionKeys(fields: Fields | undefined): string[] {
-  const out: string[] = [];
-  for (const k in fields ?? {}) {
-    const flags = fields![k]!.flags;
-    if (flags.secret && !flags.output) out.push(k + VERSION_SUFFIX);
+export function versionKeys(fields: Fields | undefined): readonly string[] {
+  if (fields === undefined) return NONE;
+  let out = known.get(fields);
+  if (out === undefined) {
+    const keys: string[] = [];
+    for (const k in fields) {
+      const flags = fields[k]!.flags;
+      if (flags.secret && !flags.output) keys.push(k + VERSION_SUFFIX);
+    }
+    known.set(fields, (out = keys));
   }
   return out;
 }
+
+// Every operation strips and carries the versions, several times: a record's keys are listed once.
+const known = new WeakMap<Fields, readonly string[]>();
+const NONE: readonly string[] = [];
 
 /**
  * Adds the version of every secret input to checked `inputs`. `same(k)` says whether the input

@@ -4,6 +4,8 @@
 // port and serves pulumirpc.ResourceProvider. Each call carries `__provider` (the serialized
 // provider text) in its properties; the host evaluates it with a `require` rooted at its cwd.
 import { ChildProcess, spawn } from "child_process";
+import { randomUUID } from "crypto";
+import * as fs from "fs";
 import * as path from "path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
@@ -32,6 +34,16 @@ export interface HostOptions {
   env?: Record<string, string | undefined>;
   /** How long to wait for the host to print its port. */
   startTimeoutMs?: number;
+  /** End the host when this process ends, however it ends (a host kept between deployments: src/engine/watchdog.ts). */
+  endWithParent?: boolean;
+}
+
+/** The compiled watchdog beside this file; from TypeScript sources (vitest), the one tsc put under dist/. */
+function watchdogPath(): string {
+  if (__filename.endsWith(".js")) return path.join(__dirname, "watchdog.js");
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.join(dir, "dist", path.relative(dir, __dirname), "watchdog.js");
 }
 
 export interface CheckFailure { property: string; reason: string }
@@ -55,6 +67,9 @@ export class ProviderHost {
   private readonly outText: string[] = [];
   private client!: provrpcTypes.ResourceProviderClient;
   private exited = false;
+  private inFlight = 0;
+  /** Each provider text a call carried, with the type of the resource it served (what src/engine/reuse.ts asks). */
+  readonly providers = new Map<string, string>();
 
   // The host's gRPC server keeps it alive forever: never leave it behind when we exit.
   private readonly killOnExit = (): void => void this.proc.kill("SIGKILL");
@@ -72,7 +87,8 @@ export class ProviderHost {
     // The second argument is the engine address; the host only checks that one is given.
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...options.env })) if (v !== undefined) env[k] = v;
-    const proc = spawn(process.execPath, [HOST_SCRIPT, "127.0.0.1:0"], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const args = options.endWithParent ? ["--require", watchdogPath(), HOST_SCRIPT, "127.0.0.1:0"] : [HOST_SCRIPT, "127.0.0.1:0"];
+    const proc = spawn(process.execPath, args, { cwd: options.cwd, env, stdio: [options.endWithParent ? "pipe" : "ignore", "pipe", "pipe"] });
     const host = new ProviderHost(proc);
     try {
       const port = await host.readPort(options.startTimeoutMs ?? 30_000);
@@ -114,6 +130,45 @@ export class ProviderHost {
     });
   }
 
+  /** Whether the host is running and serving no call. */
+  get idle(): boolean {
+    return !this.exited && this.inFlight === 0;
+  }
+
+  /**
+   * Kept for later without holding this process open (`false`), or in use again (`true`): the
+   * child and its pipes stop counting for Node's event loop while the host waits.
+   */
+  keepAlive(inUse: boolean): void {
+    const handles = [this.proc, this.proc.stdin, this.proc.stdout, this.proc.stderr] as ({ ref(): void; unref(): void } | null)[];
+    for (const h of handles) if (h) (inUse ? h.ref() : h.unref());
+  }
+
+  /**
+   * Waits until all the host printed on stderr so far has arrived here. A host that goes on to the
+   * next deployment may print the last lines of this one after its last answer (the two come on
+   * different pipes): a provider made for this prints a line of its own, which comes after them.
+   */
+  async flushStderr(): Promise<void> {
+    const marker = `pulumi-svc engine double: ${randomUUID()}\n`;
+    const text = `exports.handler = () => ({ async check(olds, news) { process.stderr.write(${JSON.stringify(marker)}); return { inputs: news, failures: [] }; } });\n`;
+    const arrived = new Promise<void>((resolve) => {
+      const look = (): void => {
+        if (!this.exited && !this.errText.join("").includes(marker)) return;
+        this.proc.stderr!.off("data", look);
+        this.proc.off("exit", look);
+        resolve();
+      };
+      this.proc.stderr!.on("data", look);
+      this.proc.on("exit", look);
+    });
+    await this.check("urn:pulumi:reuse::reuse::pulumi-nodejs:dynamic:Flush::flush", {}, { __provider: text });
+    await arrived;
+    this.providers.delete(text);
+    const all = this.errText.join("");
+    this.errText.splice(0, this.errText.length, all.replace(marker, ""));
+  }
+
   /** The host's process id (tests check that close() ends it). */
   get pid(): number {
     return this.proc.pid!;
@@ -142,6 +197,7 @@ export class ProviderHost {
   }
 
   async check(urn: string, olds: object, news: object): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }> {
+    this.saw(urn, news);
     const req = about(new provproto.CheckRequest(), urn);
     req.setOlds(toStruct(olds));
     req.setNews(toStruct(news));
@@ -152,6 +208,7 @@ export class ProviderHost {
 
   /** olds are the old outputs (as the engine sends); oldInputs travel too, the host ignores them. */
   async diff(urn: string, id: string, olds: object, news: object, oldInputs: object = {}): Promise<DiffResult> {
+    this.saw(urn, news);
     const req = withChange(about(new provproto.DiffRequest(), urn, id), olds, news, oldInputs);
     const res = await this.call<provprotoTypes.DiffRequest, provprotoTypes.DiffResponse>(this.client.diff, req);
     const kind = res.getChanges();
@@ -164,6 +221,7 @@ export class ProviderHost {
   }
 
   async create(urn: string, props: object): Promise<{ id: string; outs: PropertyMap }> {
+    this.saw(urn, props);
     const req = about(new provproto.CreateRequest(), urn);
     req.setProperties(toStruct(props));
     const res = await this.call<provprotoTypes.CreateRequest, provprotoTypes.CreateResponse>(this.client.create, req);
@@ -171,6 +229,7 @@ export class ProviderHost {
   }
 
   async read(urn: string, id: string, props: object, inputs: object = {}): Promise<{ id: string; props: PropertyMap; inputs?: PropertyMap }> {
+    this.saw(urn, props);
     const req = about(new provproto.ReadRequest(), urn, id);
     req.setProperties(toStruct(props));
     req.setInputs(toStruct(inputs));
@@ -180,12 +239,14 @@ export class ProviderHost {
   }
 
   async update(urn: string, id: string, olds: object, news: object, oldInputs: object = {}): Promise<{ outs: PropertyMap }> {
+    this.saw(urn, news);
     const req = withChange(about(new provproto.UpdateRequest(), urn, id), olds, news, oldInputs);
     const res = await this.call<provprotoTypes.UpdateRequest, provprotoTypes.UpdateResponse>(this.client.update, req);
     return { outs: fromStruct(res.getProperties()) };
   }
 
   async delete(urn: string, id: string, props: object, oldInputs: object = {}): Promise<void> {
+    this.saw(urn, props);
     const req = about(new provproto.DeleteRequest(), urn, id);
     req.setProperties(toStruct(props));
     req.setOldInputs(toStruct(oldInputs));
@@ -204,9 +265,19 @@ export class ProviderHost {
 
   /** Promisifies a unary call and turns gRPC errors into plain Errors (or PartialFailureError). */
   private call<Req, Res>(method: Unary<Req, Res>, req: Req): Promise<Res> {
+    this.inFlight++;
     return new Promise((resolve, reject) => {
-      method.call(this.client, req, (err, res) => (err ? reject(toError(err)) : resolve(res)));
+      method.call(this.client, req, (err, res) => {
+        this.inFlight--;
+        if (err) reject(toError(err));
+        else resolve(res);
+      });
     });
+  }
+
+  private saw(urn: string, props: object): void {
+    const text = (props as Record<string, unknown>).__provider;
+    if (typeof text === "string") this.providers.set(text, urn.split("::")[2]?.split("$").pop() ?? "");
   }
 }
 

@@ -10,6 +10,19 @@ function repoRoot(): string {
   throw new Error(`no pulumi-svc checkout above ${__dirname}`);
 }
 
+/** What the package.json `files` of the package leave out (its `!` patterns), as one expression over paths from the repository. */
+function leftOut(repo: string): RegExp {
+  const files = (JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")) as { files?: string[] }).files ?? [];
+  const patterns = files.filter((f) => f.startsWith("!")).map((f) => globPattern(f.slice(1)));
+  return patterns.length === 0 ? /$^/ : new RegExp(`^(?:${patterns.join("|")})$`);
+}
+
+/** npm's globs as an expression: `**` any folders (a folder itself, with all it holds, at the end), `*` any name. */
+function globPattern(glob: string): string {
+  return glob.split(/(\*\*\/|\/\*\*$|\*)/).map((part) => part === "**/" ? "(?:.*/)?" : part === "/**" ? "(?:/.*)?" : part === "*" ? "[^/]*"
+    : part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("");
+}
+
 /**
  * A temporary user project with the built package installed under node_modules as npm would put
  * it (package.json and dist/), and the SDK and our dependencies linked beside it. Used to measure
@@ -22,7 +35,9 @@ export function installedProject(prefix = "pulumi-svc-installed-"): { dir: strin
   const pkg = path.join(dir, "node_modules/pulumi-svc");
   fs.mkdirSync(pkg, { recursive: true });
   fs.copyFileSync(path.join(repo, "package.json"), path.join(pkg, "package.json"));
-  fs.cpSync(path.join(repo, "dist"), path.join(pkg, "dist"), { recursive: true });
+  // What npm packs of dist/: the package's `files` leave out the source maps and the docs script.
+  const left = leftOut(repo);
+  fs.cpSync(path.join(repo, "dist"), path.join(pkg, "dist"), { recursive: true, filter: (from) => !left.test(path.relative(repo, from).split(path.sep).join("/")) });
   fs.mkdirSync(path.join(dir, "node_modules/@pulumi"), { recursive: true });
   fs.symlinkSync(path.join(repo, "node_modules/@pulumi/pulumi"), path.join(dir, "node_modules/@pulumi/pulumi"));
   for (const dep of ["undici", "zod"]) fs.symlinkSync(path.join(repo, "node_modules", dep), path.join(dir, "node_modules", dep));

@@ -2,7 +2,9 @@
 // because setMocks state is global per process and the program must be evaluated anew.
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
+import { COMPILED_ENV } from "./typescript";
 import { Result, RunOptions } from "./types";
 
 export type { Operation, Result, RunOptions, Step, StepOp } from "./types";
@@ -11,6 +13,18 @@ export { UNKNOWN } from "./values";
 const running = new Set<ChildProcess>();
 // Runs live in their own process groups, so a signal to ours would not reach them.
 process.once("exit", () => killAll());
+
+// What this process's runs transpile, kept for the next ones (src/engine/typescript.ts); removed at exit.
+let compiled: string | undefined;
+/** @internal The folder (made on first use) where this process's runs keep what they transpiled. */
+export function compiledFolder(): string {
+  if (compiled === undefined) {
+    compiled = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-svc-compiled-"));
+    const folder = compiled;
+    process.once("exit", () => fs.rmSync(folder, { recursive: true, force: true }));
+  }
+  return compiled;
+}
 
 /**
  * The compiled cli.js beside this file; when this file runs from TypeScript source (vitest),
@@ -47,7 +61,7 @@ export function runProgram(options: RunOptions): Promise<Result> {
     // Its own process group, so a timeout can end the runner and its provider host together.
     const child = spawn(process.execPath, [cliPath(), ...cliArgs(options)], {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, [COMPILED_ENV]: compiledFolder(), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });

@@ -8,6 +8,7 @@ import { Deployment } from "./deployment";
 import { ProviderHost } from "./host";
 import type { StackInfo } from "./analyzer";
 import { Policies } from "./policies";
+import type { HostPool } from "./reuse";
 import { installEngine, loadPulumi } from "./monitor";
 import { StackState, loadState, passphrase, saveState } from "./state";
 import { Result, RunOptions } from "./types";
@@ -24,14 +25,18 @@ export interface InlineProgram {
   listen(onRejection: (reason: unknown) => void): void;
 }
 
-export async function runOperation(opts: RunOptions, diagnostics: string[], inline?: InlineProgram): Promise<Result> {
+/**
+ * With `hosts` (pulumi-svc/testing), the provider host comes from that pool and goes back to it,
+ * ready for the next deployment (src/engine/reuse.ts); without, one is started and ended here.
+ */
+export async function runOperation(opts: RunOptions, diagnostics: string[], inline?: InlineProgram, hosts?: HostPool): Promise<Result> {
   const project = opts.project ?? "project";
   const stack = opts.stack ?? "dev";
   const { state, box } = loadState(opts.state, passphrase());
   const config = { ...opts.config, ...opts.secretConfig };
   // The environment the engine gives the pulumi-nodejs plugin: its own, plus the project
   // name and the stack config as JSON (no secret-key list: the plugin sees plain values).
-  const host = await ProviderHost.start({
+  const hostOptions = {
     cwd: opts.cwd,
     env: {
       PULUMI_CONFIG: JSON.stringify(config),
@@ -41,11 +46,14 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
       PULUMI_NODEJS_STACK: undefined,
       PULUMI_NODEJS_DRY_RUN: undefined,
     },
-  });
+  };
+  const host = hosts ? await hosts.acquire(hostOptions, config) : await ProviderHost.start(hostOptions);
+  // A kept host has printed before: this deployment's diagnostics start here.
+  const printed = host.stderr().length;
   let result: Result;
   let policies: Policies | undefined;
   try {
-    await host.configure(config);
+    if (!hosts) await host.configure(config);
     const preview = opts.operation === "preview";
     policies = await startPolicies(opts, { project, stack, organization: "organization", dryRun: preview, config, secretKeys: Object.keys(opts.secretConfig ?? {}) });
     const deployment = new Deployment(host, state, preview, policies, opts.replace);
@@ -75,8 +83,9 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
     await policies?.close();
     const packs = policies?.stderr().trim();
     if (packs) diagnostics.push(`policy pack stderr:\n${packs}`);
-    await host.close();
-    const text = host.stderr().trim();
+    if (hosts) await hosts.release(host, hostOptions);
+    else await host.close();
+    const text = host.stderr().slice(printed).trim();
     if (text) diagnostics.push(`provider host stderr:\n${text}`);
   }
   return result;

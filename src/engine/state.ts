@@ -56,12 +56,29 @@ interface StateFile {
 
 const CHECK_TEXT = "pulumi-svc engine double";
 
+// scrypt is slow on purpose, and one process reads and writes a stack's file several times per
+// operation (pulumi-svc/testing: before, after, and for its outputs): a key is derived once per
+// passphrase and salt. Each stack has a salt of its own, so nothing is shared between stacks.
+const keys = new Map<string, Buffer>();
+const MAX_KEYS = 256;
+
+function derivedKey(passphrase: string, salt: string): Buffer {
+  const id = `${salt}\n${passphrase}`;
+  let key = keys.get(id);
+  if (key === undefined) {
+    key = crypto.scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
+    if (keys.size >= MAX_KEYS) keys.clear();
+    keys.set(id, key);
+  }
+  return key;
+}
+
 /** Encrypts and decrypts secret values for one state file. */
 export class SecretBox {
   private readonly key: Buffer;
 
   constructor(passphrase: string, readonly salt: string) {
-    this.key = crypto.scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
+    this.key = derivedKey(passphrase, salt);
   }
 
   static fresh(passphrase: string): SecretBox {

@@ -15,6 +15,7 @@ import {
 } from "./errors";
 import { registerSecret, registerSecretField } from "./redact";
 import { DEFAULT_MAX_CONCURRENT_REQUESTS, gateFor, limitRule, type Gate } from "./limiter";
+import { undiciAgent } from "./agentClass";
 
 // The header every secrets-service request carries its token in: masked wherever a server echoes it.
 registerSecretField("x-svc-token");
@@ -81,9 +82,7 @@ export interface TlsOptions {
 }
 
 // undici is required on the first request, not when the module loads: a provider host's first
-// Check validates without any request, and undici is the largest part of a cold start.
-let undiciModule: typeof import("undici") | undefined;
-const undici = (): typeof import("undici") => (undiciModule ??= require("undici") as typeof import("undici"));
+// Check validates before any request, and only its Agent is loaded (./agentClass).
 
 // One pooled keep-alive Agent per distinct TLS configuration, per process. Keyed by a
 // digest so the map holds no PEM text.
@@ -98,7 +97,7 @@ export function agentFor(tls: TlsOptions, key = agentKey(tls)): Agent {
   const ca = tls.caCert && tls.caCert.trim() ? tls.caCert : undefined;
   let agent = agents.get(key);
   if (agent === undefined) {
-    agent = new (undici().Agent)({ connect: { ...(ca ? { ca } : {}), rejectUnauthorized: !tls.insecureTls } });
+    agent = new (undiciAgent())({ connect: { ...(ca ? { ca } : {}), rejectUnauthorized: !tls.insecureTls } });
     agents.set(key, agent);
   }
   return agent;
@@ -192,6 +191,17 @@ function buildPath(pieces: string[], params: Record<string, string>, problems: P
   return out;
 }
 
+// Query keys are the routes' own words (`page[number]`, `list`): each is encoded once.
+const encodedKeys = new Map<string, string>();
+function encodedKey(key: string): string {
+  let encoded = encodedKeys.get(key);
+  if (encoded === undefined) {
+    encoded = encodeURIComponent(key);
+    if (encodedKeys.size < 256) encodedKeys.set(key, encoded);
+  }
+  return encoded;
+}
+
 function buildQuery(query: RequestSpec["query"], list: boolean): string {
   if (query === undefined && !list) return "";
   const parts: string[] = [];
@@ -203,7 +213,7 @@ function buildQuery(query: RequestSpec["query"], list: boolean): string {
     const encoded = Array.isArray(value)
       ? value.map((v) => encodeURIComponent(String(v))).join(",")
       : encodeURIComponent(String(value));
-    parts.push(`${encodeURIComponent(key)}=${encoded}`);
+    parts.push(`${encodedKey(key)}=${encoded}`);
   }
   return parts.length > 0 ? `?${parts.join("&")}` : "";
 }

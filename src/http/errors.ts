@@ -1,7 +1,7 @@
 // Errors with stable codes. Callers branch on `code` (or isSvcError), never on message text,
 // and the message is always redacted because it ends up in Pulumi's output and logs.
 import { STATUS_CODES } from "http";
-import { markExpected } from "./quiet";
+import { debugging, markExpected } from "./quiet";
 import { redact, redactOwn } from "./redact";
 
 export type Service = "runs" | "secrets";
@@ -73,7 +73,16 @@ export class SvcError extends Error {
     const status = init.status;
     const messages = (init.messages ?? []).map((m) => oneLine(status !== undefined ? redact(m) : redactOwn(m)));
     const summary = head ?? (status !== undefined ? `${status} ${STATUS_CODES[status] ?? "Error"}` : code);
-    super(compose(method, path, summary, messages), init.cause !== undefined ? { cause: init.cause } : undefined);
+    // An expected error shows its first line alone (markExpected): frames captured for it would
+    // only be formatted for nothing (in a provider host, by its source-map support, which reads
+    // the file of each frame). They are kept when debugging, where the stack is shown.
+    const limit = Error.stackTraceLimit;
+    if (!debugging()) Error.stackTraceLimit = 0;
+    try {
+      super(compose(method, path, summary, messages), init.cause !== undefined ? { cause: init.cause } : undefined);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     // Each subclass is named by its class (NotFoundError, ...), so none sets it again.
     this.name = new.target.name;
     this.code = code;

@@ -79,6 +79,11 @@ export class Gate {
 // One per server (origin and base path) per process. A handful of servers per program: never pruned.
 const gates = new Map<string, Gate>();
 
+/** Forgets every server's gate (its pause after a 429, its peak), for a process that serves another deployment next. */
+export function forgetGates(): void {
+  gates.clear();
+}
+
 /** The gate of a server, e.g. `https://vault.example.com/v1`. */
 export function gateFor(server: string): Gate {
   let gate = gates.get(server);

@@ -28,6 +28,11 @@ export function markExpected(e: Error): void {
 const pending = new Set<string>();
 let installed = false;
 
+/** Forgets the lines still to be dropped, for a process that serves another deployment next. */
+export function forgetQuietLines(): void {
+  pending.clear();
+}
+
 /**
  * The dynamic-provider host prints `${e}: ${e.stack}` to its stderr for every failed check, diff,
  * read and delete, and the engine shows that under the stack's diagnostics: a dozen frames that

@@ -176,6 +176,24 @@ function indexRuns(form: string, from: number[] | undefined): void {
 const shortValues = new Set<string>();
 const shortPrefixes = new Set<string>();
 
+/**
+ * Forgets every value a deployment registered (secrets, and the program's names): a process that
+ * serves another deployment next (pulumi-svc/testing's provider host) masks nothing of the one
+ * before. The package's own words and the secret fields' names stay: they are the package's.
+ */
+export function forgetRegistered(): void {
+  registered.clear();
+  uniform.clear();
+  pending = [];
+  highs = new Uint32Array(1024);
+  lows = new Uint32Array(1024);
+  stored = 0;
+  wide.clear();
+  shortValues.clear();
+  shortPrefixes.clear();
+  ownNames.clear();
+}
+
 /** Register a secret value so that redact() removes it from every message from now on. */
 export function registerSecret(value: string): void {
   if (typeof value !== "string" || registered.has(value)) return;

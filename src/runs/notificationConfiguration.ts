@@ -199,13 +199,12 @@ async function findCreated(ctx: Context, inputs: NotificationConfigurationState,
 
 /** The workspace's configurations with every attribute of these inputs (a workspace holds at most 20); none when it cannot be listed. */
 async function lookalikes(ctx: Context, inputs: NotificationConfigurationState): Promise<string[]> {
-  const ids: string[] = [];
   try {
-    for await (const res of pages(ctx.client("runs"), listSpec(inputs.workspaceId))) if (sameAs(res, inputs)) ids.push(res.id);
+    return [...await allIds(ctx.client("runs"), listSpec(inputs.workspaceId), 100, (res) => sameAs(res, inputs))];
   } catch (e) {
     if (!isSvcError(e, "not_found")) throw e;
+    return [];
   }
-  return ids;
 }
 
 export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = {

@@ -16,6 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../emulator";
 import { runProgram } from "../engine/program";
+import { HostPool } from "../engine/reuse";
 import { runOperation } from "../engine/runner";
 import { loadState, passphrase } from "../engine/state";
 import type { Operation, PolicyPackOption, Result, RunOptions, Step } from "../engine/types";
@@ -135,6 +136,12 @@ export interface TestStack {
 }
 
 type Program = { inline: () => unknown } | { dir: string };
+
+/**
+ * The provider hosts this process's stacks share: each operation of an inline program takes one
+ * an earlier operation left, made ready to serve it as a fresh one would (src/engine/reuse.ts).
+ */
+const hosts = new HostPool();
 
 /** Starts an emulator (unless given one) and returns a stack on a fresh temporary state. */
 export async function testStack(options: TestStackOptions): Promise<TestStack> {
@@ -277,7 +284,7 @@ class Stack implements TestStack {
     // As the Automation API runs them: no preview before an up or a destroy.
     const options: RunOptions = { operation, state: this.state, stack: this.stack, project: this.project, cwd, config, secretConfig, skipPreview: true, replace, policyPacks: packsOf(this.options) };
     if ("dir" in program) return runProgram({ ...options, program: programEntry(program.dir) });
-    return inContext(cwd, { config, secretConfig }, program.inline, (inline) => runOperation(options, [], inline));
+    return inContext(cwd, { config, secretConfig }, program.inline, (inline) => runOperation(options, [], inline, hosts));
   }
 
   /** The user's config, namespaced, with the provider's settings for the emulator unless the user set them. */

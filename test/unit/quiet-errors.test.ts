@@ -29,6 +29,23 @@ describe("expected errors print as one line", () => {
     expect(new ConfigError("missing run service token").stack).toBe("Error: missing run service token");
   });
 
+  it("captures no frames for an expected error (none would be shown), and leaves the limit as it was", () => {
+    const prepare = Error.prepareStackTrace;
+    const counts: number[] = [];
+    Error.prepareStackTrace = (e, frames) => { counts.push(frames.length); return String(e); };
+    try {
+      void new ForbiddenError({ service: "secrets", method: "GET", path: "/x", status: 403 }).stack;
+      void new TransportError({ service: "runs", method: "GET", path: "/runs/x", causeCode: "ECONNREFUSED", causeMessage: "connect ECONNREFUSED" }).stack;
+      void new TypeError("not expected").stack;
+    } finally {
+      Error.prepareStackTrace = prepare;
+    }
+    expect(counts[0]).toBe(0);
+    expect(counts[1]).toBe(0);
+    expect(counts[2]).toBeGreaterThan(0);
+    expect(Error.stackTraceLimit).toBeGreaterThan(0);
+  });
+
   it("with SVC_DEBUG=1 every error keeps its stack frames", () => {
     process.env.SVC_DEBUG = "1";
     const e = new ForbiddenError({ service: "secrets", method: "GET", path: "/x", status: 403 });
