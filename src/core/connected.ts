@@ -19,6 +19,7 @@ import { nearest, type CheckFailure } from "./validate";
 import { carryVersions, versionKeys, withVersions } from "./versions";
 import { BEFORE_KEY, beforeCreate, canLeave, leftoversOf, type Before } from "./leftovers";
 import { pathFromInputs } from "./path";
+import { kindName, serviceOfKind } from "./token";
 
 export const CONNECTION_KEY = "connection";
 export const SERVER_KEY = "serverUrl";
@@ -33,10 +34,6 @@ export const URN_KEY = "__urn";
 export const READ_KEY = "__read";
 
 interface Plain { url?: unknown; token?: unknown; service?: unknown; maxConcurrentRequests?: unknown }
-
-export function serviceOfKind(kind: string): Service {
-  return kind.slice(0, kind.indexOf(":")) as Service;
-}
 
 function connectionOf(props: Props): Plain | undefined {
   const c = props[CONNECTION_KEY];
@@ -222,9 +219,6 @@ function inputsAfterRead(def: ResourceDefinition, props: Props): Props {
   return omit(props, def.outputs);
 }
 
-/** The kind as a read names it: `alphabet` for secrets:TransformAlphabet. */
-const kindName = (def: ResourceDefinition) => def.kind.slice(def.kind.indexOf(":") + 1);
-
 /**
  * The inputs a read resource's id names (its path: `keymgmt/key/signing` is a key's mount and name),
  * none for an id the service assigned. The object read is the one the id names: an input the
@@ -382,7 +376,7 @@ async function onRead(m: Machinery, def: ResourceDefinition, source: ConfigSourc
     .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
   // Gone is what a refresh reports with an empty id; a read resource has nothing to stand for.
   if (r.id === "" && reading) {
-    throw new Error(`there is no ${kindName(def)} with the id ${id} on the server${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}`);
+    throw new Error(`there is no ${kindName(def.kind)} with the id ${id} on the server${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}`);
   }
   if (r.id === "") return r;
   const refreshed = withConnection(props, carryVersions(def.fields, props, r.props), props[SERVER_KEY] ?? configuredUrl(def, source, props));

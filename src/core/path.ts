@@ -4,6 +4,7 @@
  * shows for an object a preview creates, the object `adopt` takes over.
  */
 import type { ResourceDefinition } from "./definition";
+import { kindName } from "./token";
 import { isUnknown } from "./unknown";
 
 /** `transform/template/x` from `GET /{mount}/template/{name}` and its parameters. */
@@ -69,6 +70,6 @@ export function inputsFromPath(def: ResourceDefinition, id: string): Record<stri
     return MULTI_SEGMENT.has(rule.inputs?.[param] ?? param) ? "(.+)" : "([^/]+)";
   }).join("");
   const match = new RegExp(`^${pattern}$`).exec(id);
-  if (!match) throw new Error(`id ${JSON.stringify(id)} is not the path of a ${def.kind.slice(def.kind.indexOf(":") + 1)}: its id has the form ${form}`);
+  if (!match) throw new Error(`id ${JSON.stringify(id)} is not the path of a ${kindName(def.kind)}: its id has the form ${form}`);
   return Object.fromEntries(params.map((param, i) => [rule.inputs?.[param] ?? param, match[i + 1]!]));
 }

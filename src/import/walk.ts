@@ -8,6 +8,7 @@ import type { Context, Discover, Props, ResourceDefinition } from "../core/defin
 import { KIND_NAMES, kindDefinition } from "../kinds";
 import { UsageError } from "../core/command";
 import { oneLine } from "../core/text";
+import { serviceOfKind } from "../core/token";
 import { extractMessages, isSvcError, redact, type HttpClient, type HttpResponse, type RequestSpec, type Service, type SvcError } from "../http";
 import { allIds } from "../runs/jsonapi";
 import { RUNS_ROUTES } from "../runs/routes";
@@ -194,7 +195,7 @@ export async function walk(outer: Context, scope: Scope, progress: (line: string
   const ctx: Context = { ...outer, client: (service) => (views[service] ??= counted(outer.client(service), tallies[service])) };
   const w: Walk = { ctx, scope, progress, found: [], skipped: [], reads: 0 };
   for (const def of await kindsInOrder()) {
-    if (!services[def.kind.split(":")[0] as Service]) continue;
+    if (!services[serviceOfKind(def.kind)]) continue;
     try {
       await walkKind(w, def);
     } catch (e) {
@@ -232,7 +233,7 @@ async function walkKind(w: Walk, def: ResourceDefinition): Promise<void> {
     w.skipped.push({ kind: def.kind, why: discover.none });
     return;
   }
-  if (def.kind.startsWith("runs:") && w.scope.workspaces.length === 0) {
+  if (serviceOfKind(def.kind) === "runs" && w.scope.workspaces.length === 0) {
     w.skipped.push({ kind: def.kind, why: "the run service lists no workspaces: name each with --workspace" });
     return;
   }
@@ -260,7 +261,7 @@ async function listed(w: Walk, def: ResourceDefinition, discover: Exclude<Discov
       candidates.push(fromParams(def, at));
       continue;
     }
-    const names = def.kind.startsWith("runs:")
+    const names = serviceOfKind(def.kind) === "runs"
       ? [...await allIds(w.ctx.client("runs"), { route: listRoute, params: at })]
       : await listNames(w.ctx, listRoute, at);
     for (const name of names) {

@@ -8,7 +8,7 @@ import { PROVIDER_KEY, type ResourceDefinition } from "../core/definition";
 import { diff as providerDiff } from "../core/provider";
 import { UNKNOWN } from "../core/unknown";
 import { pathFromInputs, pathOfId } from "../core/path";
-import { kindOfToken } from "../core/token";
+import { kindName, kindOfToken, serviceOfKind, tokenPackage } from "../core/token";
 import { planValues, riskOf, type AtRisk } from "./risk";
 import { PLANNED } from "../core/planned";
 import type { Preview, PreviewState, PreviewStep } from "./preview";
@@ -103,14 +103,15 @@ const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
 /** The heading of a type token: service and engine for this package, the package for others. */
 export function groupOf(type: string): string {
-  const [service, name] = kindOfToken(type)?.split(":") ?? [];
-  if (service !== undefined && name !== undefined) {
-    if (service === "runs") return "runs";
+  const kind = kindOfToken(type);
+  if (kind !== undefined) {
+    if (serviceOfKind(kind) === "runs") return "runs";
+    const name = kindName(kind);
     const engine = /^[A-Z][a-z]+/.exec(name)?.[0].toLowerCase() ?? name;
     return `secrets · ${engine}`;
   }
   if (type.startsWith("pulumi:providers:")) return "providers";
-  return type.split(":")[0] || type;
+  return tokenPackage(type);
 }
 
 /**

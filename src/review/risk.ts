@@ -3,7 +3,7 @@
  * definition, src/core/definition.ts): nothing here knows a kind by name.
  */
 import type { Props, ResourceDefinition, UsedBy } from "../core/definition";
-import { kindOfToken } from "../core/token";
+import { kindName, kindOfToken } from "../core/token";
 import type { Preview } from "./preview";
 
 export interface AtRisk {
@@ -58,7 +58,7 @@ export function riskOf(change: { name: string; type: string; op: string; changed
     if (!inPlan(used, olds, news)) {
       // Nothing in the preview uses it: harmless, unless the preview left unchanged users out.
       if (!inPlan.samesHidden) return undefined;
-      unseenUse = ` (if an unchanged ${used.kinds.map((k) => k.replace(/^\w+:/, "")).join(" or ")} uses it: this preview lists no unchanged resources; make it with --show-sames to know)`;
+      unseenUse = ` (if an unchanged ${used.kinds.map(kindName).join(" or ")} uses it: this preview lists no unchanged resources; make it with --show-sames to know)`;
     }
   }
   const what: string[] = [];
