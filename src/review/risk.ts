@@ -4,6 +4,7 @@
  */
 import type { Props, ResourceDefinition, UsedBy } from "../core/definition";
 import { kindName, kindOfToken } from "../core/token";
+import { isStackUrn } from "../core/urn";
 import type { Preview } from "./preview";
 
 export interface AtRisk {
@@ -40,7 +41,7 @@ export function planValues(preview: Preview): PlanValues {
   const usedIn = (used: UsedBy, values: unknown[]): boolean => seen.some((r) => used.kinds.includes(r.kind) &&
     r.inputs.some((i) => values.some((v) => v !== undefined && i[used.input] === v)) &&
     (used.usedBy === undefined || usedIn(used.usedBy, r.inputs.map((i) => i[used.usedBy!.by]))));
-  const listed = (preview.steps ?? []).some((s) => s.op === "same" && !s.urn.includes("::pulumi:pulumi:Stack::"));
+  const listed = (preview.steps ?? []).some((s) => s.op === "same" && !isStackUrn(s.urn));
   // The stack itself counts as unchanged; anything more unchanged and not listed is hidden.
   return Object.assign((used: UsedBy, olds: Props, news: Props) => usedIn(used, [olds[used.by], news[used.by]]), {
     samesHidden: !listed && (preview.changeSummary?.same ?? 0) > 1,
