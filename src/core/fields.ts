@@ -362,7 +362,8 @@ export interface FieldSetOptions {
   refine?(value: any, ctx: RuleContext): void;
 }
 
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A field's name in snake_case (`workspaceId` → `workspace_id`), as the secrets service and route parameters spell it. */
+export const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const kebab = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** A builder memoised per process: the many copies of `let schema; schema ??=` in one place. */
