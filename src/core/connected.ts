@@ -4,7 +4,7 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource } from "./config";
+import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource, type SettingName } from "./config";
 import type { Service } from "../http";
 import { isSvcError } from "../http/errors";
 import { limitRule } from "../http/limiter";
@@ -151,7 +151,7 @@ function checkConnection(def: ResourceDefinition, source: ConfigSource | undefin
     // Without a connection the failure is the setting's, not a property's: the engine would print
     // the absent `connection.token` as the value that "has a problem".
     const given = connectionOf(news) !== undefined;
-    const missing = (property: string, name: typeof names.url) => given
+    const missing = (property: string, name: SettingName) => given
       ? fail(property, `${missingMessage(name, layered)}, or give it in the connection`)
       : failures.push({ property: "", reason: `${missingMessage(name, layered)}, or give the resource a connection` });
     if (url === undefined) missing(".url", names.url);
