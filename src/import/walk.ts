@@ -290,12 +290,17 @@ function fromParams(def: ResourceDefinition, params: Record<string, string>): { 
   return { id: pathOf(def.path!.route, params), props: propsOf(def, params), params };
 }
 
-/** Path or list parameters as the kind's inputs (`workspace_id` is a configuration's `workspaceId`). */
+/** The field a path or list parameter fills (`workspace_id` is a configuration's `workspaceId`); undefined when none does. */
+export function fieldOf(def: ResourceDefinition, param: string): string | undefined {
+  const input = inputOf(def, param);
+  return def.fields?.[input] ? input : Object.keys(def.fields ?? {}).find((f) => snake(f) === param);
+}
+
+/** Path or list parameters as the kind's inputs. */
 function propsOf(def: ResourceDefinition, params: Record<string, string>): Props {
   const props: Props = {};
   for (const [param, value] of Object.entries(params)) {
-    const input = inputOf(def, param);
-    const named = def.fields?.[input] ? input : Object.keys(def.fields ?? {}).find((f) => snake(f) === param);
+    const named = fieldOf(def, param);
     if (named) props[named] = value;
   }
   return props;
