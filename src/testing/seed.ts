@@ -8,7 +8,8 @@
  * `outside`, or its relationship's type: workspaces, users, identity entities and auth mounts,
  * directory accounts, destinations whose verifications are then recorded, not sent), and the ids
  * the services assign to the kinds taken over by `adoptId` (`/_emulator/next-ids`). Nothing here
- * names a kind or its fields.
+ * names a kind, nor a field only one kind has: `mount`, `adopt`, `rotationTrigger` and
+ * `latestVersion` mean the same in every kind that declares them.
  */
 import * as fs from "node:fs";
 import { SETTINGS, type ConfigSource } from "../core/config";
