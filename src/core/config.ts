@@ -147,7 +147,7 @@ const SERVICE_SETTINGS = {
 } as const satisfies Record<Service, { url: SettingName; token: SettingName }>;
 
 /** The URL and token settings of one service. */
-export function serviceSettings(service: Service): { url: SettingName; token: SettingName } {
+export function serviceSettings(service: Service): (typeof SERVICE_SETTINGS)[Service] {
   return service === "runs" ? SERVICE_SETTINGS.runs : SERVICE_SETTINGS.secrets;
 }
 

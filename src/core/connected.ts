@@ -4,7 +4,7 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource } from "./config";
+import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource, type SettingName } from "./config";
 import type { Service } from "../http";
 import { isSvcError } from "../http/errors";
 import { limitRule } from "../http/limiter";
@@ -19,6 +19,7 @@ import { nearest, type CheckFailure } from "./validate";
 import { carryVersions, versionKeys, withVersions } from "./versions";
 import { BEFORE_KEY, beforeCreate, canLeave, leftoversOf, type Before } from "./leftovers";
 import { pathFromInputs } from "./path";
+import { kindName, serviceOfKind } from "./token";
 
 export const CONNECTION_KEY = "connection";
 export const SERVER_KEY = "serverUrl";
@@ -33,10 +34,6 @@ export const URN_KEY = "__urn";
 export const READ_KEY = "__read";
 
 interface Plain { url?: unknown; token?: unknown; service?: unknown; maxConcurrentRequests?: unknown }
-
-export function serviceOfKind(kind: string): Service {
-  return kind.slice(0, kind.indexOf(":")) as Service;
-}
 
 function connectionOf(props: Props): Plain | undefined {
   const c = props[CONNECTION_KEY];
@@ -156,7 +153,7 @@ function checkConnection(def: ResourceDefinition, source: ConfigSource | undefin
     // Without a connection the failure is the setting's, not a property's: the engine would print
     // the absent `connection.token` as the value that "has a problem".
     const given = connectionOf(news) !== undefined;
-    const missing = (property: string, name: typeof names.url) => given
+    const missing = (property: string, name: SettingName) => given
       ? fail(property, `${missingMessage(name, layered)}, or give it in the connection`)
       : failures.push({ property: "", reason: `${missingMessage(name, layered)}, or give the resource a connection` });
     if (url === undefined) missing(".url", names.url);
@@ -223,9 +220,6 @@ function configuredUrl(def: ResourceDefinition, source: ConfigSource | undefined
 function inputsAfterRead(def: ResourceDefinition, props: Props): Props {
   return omit(props, def.outputs);
 }
-
-/** The kind as a read names it: `alphabet` for secrets:TransformAlphabet. */
-const kindName = (def: ResourceDefinition) => def.kind.slice(def.kind.indexOf(":") + 1);
 
 /**
  * The inputs a read resource's id names (its path: `keymgmt/key/signing` is a key's mount and name),
@@ -384,7 +378,7 @@ async function onRead(m: Machinery, def: ResourceDefinition, source: ConfigSourc
     .catch((e: unknown) => { throw withRecordedHint(def, source, props, e); });
   // Gone is what a refresh reports with an empty id; a read resource has nothing to stand for.
   if (r.id === "" && reading) {
-    throw new Error(`there is no ${kindName(def)} with the id ${id} on the server${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}`);
+    throw new Error(`there is no ${kindName(def.kind)} with the id ${id} on the server${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}`);
   }
   if (r.id === "") return r;
   const refreshed = withConnection(props, carryVersions(def.fields, props, r.props), props[SERVER_KEY] ?? configuredUrl(def, source, props));

@@ -88,6 +88,8 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
    * an attribute. A list is a to-many relationship. src/runs/jsonapi.ts reads and writes it.
    */
   readonly relationship?: Relationship;
+  /** An object no kind of this package makes that the value names (see Outside). */
+  readonly outside?: Outside;
   /** Type-only: the field's value type and flags. */
   readonly __value?: T;
   readonly __flags?: F;
@@ -98,6 +100,28 @@ export interface Relationship {
   name: string;
   type: string;
 }
+
+/**
+ * What a value may name that no kind of this package makes, and that the service will not take a
+ * value naming none of: an identity entity, an authentication mount, an account of the directory
+ * an engine manages (in the object's mount), a management token of the registry (in the object's
+ * mount), a destination the service sends requests to. A run service field says it by its
+ * relationship's type instead (`workspaces`, `users`). pulumi-svc/testing makes each in its
+ * emulator before it puts in an object that names one (src/testing/seed.ts).
+ */
+export type OutsideType = "entities" | "authMounts" | "accounts" | "managementTokens" | "destinations";
+
+/** An object outside this package's kinds that a field names (Field.outside). */
+export interface Outside {
+  type: OutsideType;
+  /**
+   * Which of the object's members the value is, where several fields describe one object (an auth
+   * mount's accessor, path and type); by default `id`, what the object is known by.
+   */
+  member?: string;
+}
+
+const outsideOf = (o: OutsideType | Outside | undefined) => (o === undefined ? {} : { outside: typeof o === "string" ? { type: o } : o });
 
 type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   /** The JSON:API relationship that carries the field (see Field.relationship). */
@@ -124,6 +148,8 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   refers?: string | readonly string[];
   /** The input values under which the object uses the field (see Field.usedOnlyIf). */
   usedOnlyIf?: Readonly<Record<string, readonly unknown[]>>;
+  /** What the value names that no kind makes (see Field.outside). */
+  outside?: OutsideType | Outside;
 };
 
 type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K : never) : K extends "default" ? "hasDefault" : never }[keyof F];
@@ -131,8 +157,9 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, usedOnlyIf, relationship, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, usedOnlyIf, relationship, outside, ...rest } = (flags ?? {}) as Options<T>;
   return {
+    ...outsideOf(outside),
     type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}), ...(relationship ? { relationship } : {}),
     ...(wire !== undefined ? { wire } : {}), ...(dflt !== undefined ? { default: dflt } : {}),
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
@@ -150,6 +177,8 @@ interface OutputOptions<T> {
   default?: T;
   /** Wire → state, when they differ. */
   decode?(wire: unknown, prior: T | undefined): T | undefined;
+  /** What the value names that no kind makes (see Field.outside). */
+  outside?: OutsideType | Outside;
 }
 
 /**
@@ -160,8 +189,9 @@ interface OutputOptions<T> {
 export function output<T>(opts: OutputOptions<T> & { optional: true }): Field<T, "output" | "optional">;
 export function output<T>(opts?: OutputOptions<T>): Field<T, "output">;
 export function output<T>(opts: OutputOptions<T> & { optional?: true } = {}): Field<T, "output" | "optional"> {
-  const { wire, decode, default: dflt, relationship, ...rest } = opts;
+  const { wire, decode, default: dflt, relationship, outside, ...rest } = opts;
   return {
+    ...outsideOf(outside),
     flags: { output: true, ...rest }, ...(wire !== undefined ? { wire } : {}), ...(decode ? { decode } : {}), ...(relationship ? { relationship } : {}),
     ...(dflt !== undefined ? { default: dflt } : {}),
   } as Field<T, "output">;
@@ -362,7 +392,8 @@ export interface FieldSetOptions {
   refine?(value: any, ctx: RuleContext): void;
 }
 
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A field's name in snake_case (`workspaceId` → `workspace_id`), as the secrets service and route parameters spell it. */
+export const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const kebab = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 /** A builder memoised per process: the many copies of `let schema; schema ??=` in one place. */

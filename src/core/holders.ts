@@ -8,6 +8,7 @@
  */
 import { ConflictError } from "../http/errors";
 import { shortToken } from "./token";
+import { urnName, urnType } from "./urn";
 
 const held = new Map<string, string>();
 
@@ -20,8 +21,7 @@ const keyOf = (kind: string, server: unknown, id: string) => `${kind}\n${typeof 
 
 /** `name` (type) of a URN, as the CLI names resources. */
 export function resourceName(urn: string): string {
-  const parts = urn.split("::");
-  return `${parts[parts.length - 1] ?? urn} (${shortToken(parts[parts.length - 2] ?? "")})`;
+  return `${urnName(urn)} (${shortToken(urnType(urn))})`;
 }
 
 /**

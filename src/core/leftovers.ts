@@ -14,6 +14,7 @@
 import { ConflictError, isSvcError } from "../http/errors";
 import type { Context, Props, ResourceDefinition } from "./definition";
 import { pathFromInputs } from "./path";
+import { kindName, serviceOfKind } from "./token";
 import { containsUnknown } from "./unknown";
 
 /** The hidden input that holds what check found before a create. */
@@ -69,10 +70,10 @@ export async function beforeCreate(def: ResourceDefinition, ctx: Context, inputs
 
 /** The refusal of a create that would duplicate `ids`: what made them is unknown to it, so it says every way on. */
 export function wouldDuplicate(def: ResourceDefinition, ids: readonly string[]): ConflictError {
-  const what = def.kind.slice(def.kind.indexOf(":") + 1);
+  const what = kindName(def.kind);
   const them = ids.length === 1 ? ids[0] : ids.join(", ");
   return new ConflictError({
-    service: def.kind.slice(0, def.kind.indexOf(":")) as "runs" | "secrets",
+    service: serviceOfKind(def.kind),
     messages: [`a ${what} with every value this resource sets exists already (${them}): creating another would duplicate it. ` +
       `${STOPPED_UP}. If this resource is being replaced with deleteBeforeReplace: false, remove that option: the replacement ` +
       `is made while the old one still exists. ${capital(def.leftovers?.otherwise ?? "to take it over, set adopt: true")}. Nothing was created`],

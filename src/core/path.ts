@@ -3,12 +3,14 @@
  * by its kind's path rule (ResourceDefinition.path): the id a create records, the path a review
  * shows for an object a preview creates, the object `adopt` takes over.
  */
+import { pathPieces, routeParams, routeTarget } from "../http/route";
 import type { ResourceDefinition } from "./definition";
+import { kindName } from "./token";
 import { isUnknown } from "./unknown";
 
 /** `transform/template/x` from `GET /{mount}/template/{name}` and its parameters. */
 export function pathOf(route: string, params: Record<string, string>): string {
-  return route.replace(/^\S+ \//, "").replace(/\{(\w+)\}/g, (_m, k: string) => params[k] ?? "");
+  return pathPieces(routeTarget(route)).map((piece, i) => (i % 2 === 1 ? params[piece] ?? "" : piece)).join("");
 }
 
 /**
@@ -21,7 +23,7 @@ export function pathFromInputs(def: ResourceDefinition | undefined, inputs: Reco
   if (!rule) return undefined;
   const defaults = (def.defaults ?? {}) as Record<string, unknown>;
   const params: Record<string, string> = {};
-  for (const [, param] of rule.route.matchAll(/\{(\w+)\}/g)) {
+  for (const param of routeParams(rule.route)) {
     const key = rule.inputs?.[param] ?? param;
     const value = inputs[key] ?? defaults[key];
     if (typeof value !== "string" || value === "" || isUnknown(value) || value === "[secret]") return undefined;
@@ -40,7 +42,7 @@ export function pathOfId(def: ResourceDefinition | undefined, id: string | undef
   if (!def || !id || isUnknown(id)) return undefined;
   if (id.includes("/")) return id;
   const read = def.routes?.read;
-  const params = read === undefined ? [] : [...read.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const params = read === undefined ? [] : routeParams(read);
   return read !== undefined && params.length === 1 ? pathOf(read, { [params[0]!]: id }) : undefined;
 }
 
@@ -49,7 +51,7 @@ const MULTI_SEGMENT = new Set(["mount"]);
 
 /** The id form of a kind's objects, `{mount}/alphabet/{name}`: what an id that does not fit is told. */
 export function pathForm(def: ResourceDefinition): string | undefined {
-  return def.path?.route.replace(/^\S+ \//, "");
+  return def.path === undefined ? undefined : routeTarget(def.path.route);
 }
 
 /**
@@ -62,13 +64,12 @@ export function inputsFromPath(def: ResourceDefinition, id: string): Record<stri
   const form = pathForm(def);
   if (!rule || form === undefined) return undefined;
   const params: string[] = [];
-  const pattern = form.split(/(\{\w+\})/).map((part) => {
-    const param = /^\{(\w+)\}$/.exec(part)?.[1];
-    if (param === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    params.push(param);
-    return MULTI_SEGMENT.has(rule.inputs?.[param] ?? param) ? "(.+)" : "([^/]+)";
+  const pattern = pathPieces(form).map((piece, i) => {
+    if (i % 2 === 0) return piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    params.push(piece);
+    return MULTI_SEGMENT.has(rule.inputs?.[piece] ?? piece) ? "(.+)" : "([^/]+)";
   }).join("");
   const match = new RegExp(`^${pattern}$`).exec(id);
-  if (!match) throw new Error(`id ${JSON.stringify(id)} is not the path of a ${def.kind.slice(def.kind.indexOf(":") + 1)}: its id has the form ${form}`);
+  if (!match) throw new Error(`id ${JSON.stringify(id)} is not the path of a ${kindName(def.kind)}: its id has the form ${form}`);
   return Object.fromEntries(params.map((param, i) => [rule.inputs?.[param] ?? param, match[i + 1]!]));
 }

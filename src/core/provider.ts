@@ -2,7 +2,6 @@
  * Derives the dynamic provider methods from a ResourceDefinition. This runs inside the provider
  * host (or the program process for tests), never on the program's side of serialization.
  */
-import type { Service } from "../http";
 import type { Context, Props, ResourceDefinition } from "./definition";
 import { ADOPT_ID, PartialFailure, PROVIDER_KEY } from "./definition";
 import { deepEqual, omit, plainJson } from "./json";
@@ -11,6 +10,7 @@ import { containsUnknown, isUnknown } from "./unknown";
 import { validate, type CheckFailure } from "./validate";
 import { ConflictError, isSvcError, NotFoundError } from "../http/errors";
 import { ownedHere } from "./createOnce";
+import { kindName, serviceOfKind } from "./token";
 import { wouldDuplicate } from "./leftovers";
 
 const PROVIDER_ONLY = [PROVIDER_KEY];
@@ -148,7 +148,7 @@ async function foundById(def: ResourceDefinition, ctx: Context, id: string, inpu
 
 /** Why `adoptId` cannot be taken over: it names nothing. */
 function noSuchObject(def: ResourceDefinition, id: string): string {
-  const what = def.kind.slice(def.kind.indexOf(":") + 1);
+  const what = kindName(def.kind);
   return `adoptId ${id}: there is no ${what} with this id on the server` +
     `${def.confirmGone ? " (or the token cannot see it: the run service answers 404 for both)" : ""}; nothing was created or changed. ` +
     `If it was deleted (by hand, or by a pulumi destroy that stopped part way), remove adoptId from this resource to create a new one ` +
@@ -175,9 +175,9 @@ export async function adoptIdProblem(def: ResourceDefinition, ctx: Context, id: 
  * writes it only when something differs (every write-only input given counts: it cannot be read).
  */
 async function takeOver(def: ResourceDefinition, ctx: Context, id: string, inputs: Props): Promise<{ id: string; outs: Props }> {
-  const what = def.kind.slice(def.kind.indexOf(":") + 1);
+  const what = kindName(def.kind);
   const found = await foundById(def, ctx, id, inputs);
-  if (found === undefined) throw new NotFoundError({ service: def.kind.slice(0, def.kind.indexOf(":")) as Service, messages: [noSuchObject(def, id)] });
+  if (found === undefined) throw new NotFoundError({ service: serviceOfKind(def.kind), messages: [noSuchObject(def, id)] });
   const olds = def.normalize ? { ...found, ...def.normalize(found) } : found;
   const fixed = (def.immutable ?? []).filter((k) => !same(def, k, olds[k], inputs[k]));
   if (fixed.length > 0) {

@@ -4,14 +4,13 @@ import * as pulumi from "@pulumi/pulumi";
 import { ADOPT_ID, PROVIDER_KEY, type ResourceDefinition } from "./definition";
 import { CONNECTION_KEY, READ_KEY, SERVER_KEY, URN_KEY } from "./connected";
 import { providerFor } from "./trampoline";
-import { typeToken } from "./token";
+import { kindName, serviceOfKind, typeToken } from "./token";
 import { describeFailures, valueProblems } from "./validate";
 import { versionKeys } from "./versions";
 
 /** Where the build writes a kind's provider module, relative to the compiled src/ folder. */
 export function providerModulePath(kind: string): string {
-  const [service, type] = kind.split(":");
-  return path.join("providers", service, `${type}.js`);
+  return path.join("providers", serviceOfKind(kind), `${kindName(kind)}.js`);
 }
 
 /**

@@ -13,6 +13,7 @@ import type * as provprotoTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as provrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as statusTypes from "@pulumi/pulumi/proto/status_pb";
 import { PropertyMap, plainMap, toJson } from "./values";
+import { parseUrn } from "../core/urn";
 
 // Load gRPC and protobuf through @pulumi/pulumi's own resolution so the message classes and
 // the grpc-js instance are the ones its generated stubs use (instanceof checks depend on it).
@@ -281,16 +282,15 @@ export class ProviderHost {
   }
 }
 
-/** Newer engines send name and type besides the urn; the URN's last two parts carry them. */
-/** A request about one resource: its URN (and its id, once it has one), with the name and type the URN holds. */
+/** A request about one resource: its URN (and its id, once it has one), with the name and type the URN holds (newer engines send both). */
 function about<R extends { setUrn(v: string): unknown; setId?(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }>(
   req: R, urn: string, id?: string): R {
   req.setUrn(urn);
   if (id !== undefined) req.setId!(id);
-  const parts = urn.split("::");
-  if (parts.length < 4) return req;
-  req.setName(parts.slice(3).join("::"));
-  req.setType(parts[2]!.split("$").pop()!);
+  const parts = parseUrn(urn);
+  if (parts === undefined) return req;
+  req.setName(parts.name);
+  req.setType(parts.type);
   return req;
 }
 

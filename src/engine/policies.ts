@@ -7,10 +7,9 @@ import type { PolicyHook, Registration } from "./deployment";
 import { PackAnalyzer, type AnalyzedResource, type Diagnostic, type StackInfo } from "./analyzer";
 import type { PolicyPackOption, PolicyRemediation, PolicyViolation } from "./types";
 import { isSecret, secret, type Json, type PropertyMap } from "./values";
+import { urnName } from "../core/urn";
 
 const DEFAULT_PROVIDER = "pulumi:providers:pulumi-nodejs";
-
-const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
 export class Policies implements PolicyHook {
   readonly violations: PolicyViolation[] = [];
@@ -101,7 +100,7 @@ export class Policies implements PolicyHook {
       const level = d.enforcementLevel === "advisory" ? "advisory" : "mandatory";
       if (level === "mandatory") mandatory.push(d);
       const urn = urnOf(d);
-      this.violations.push({ policyName: d.policyName, policyPackName: d.policyPackName, policyPackVersion: d.policyPackVersion, enforcementLevel: level, message: this.filtered(d.message), urn, name: nameOf(urn), ...(d.severity ? { severity: d.severity } : {}) });
+      this.violations.push({ policyName: d.policyName, policyPackName: d.policyPackName, policyPackVersion: d.policyPackVersion, enforcementLevel: level, message: this.filtered(d.message), urn, name: urnName(urn), ...(d.severity ? { severity: d.severity } : {}) });
     }
     if (mandatory.length) this.mandatory = true;
     return mandatory;

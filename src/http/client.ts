@@ -20,6 +20,7 @@ import { undiciAgent } from "./agentClass";
 // The header every secrets-service request carries its token in: masked wherever a server echoes it.
 registerSecretField("x-svc-token");
 import { backoffDelay, isRetryableStatus, isRetryableTransport, isSafeRequest, parseRetryAfter, sleep } from "./retry";
+import { parseRoute as readRoute, pathPieces } from "./route";
 
 export interface RetryInfo {
   method: string;
@@ -162,8 +163,8 @@ function parseRoute(route: unknown): ParsedRoute | null {
   if (typeof route !== "string") return null;
   let parsed = parsedRoutes.get(route);
   if (parsed === undefined) {
-    const m = /^([A-Za-z]+)\s+(\/\S*)$/.exec(route.trim());
-    parsed = m ? { method: m[1].toUpperCase(), pieces: m[2].split(/\{([^}]+)\}/) } : null;
+    const read = readRoute(route);
+    parsed = read ? { method: read.method, pieces: pathPieces(read.path) } : null;
     // Routes are data written in the source: a handful per kind, so the map stays small.
     parsedRoutes.set(route, parsed);
   }

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ConfigError, SETTINGS, type ConfigSource } from "../core/config";
+import { ConfigError, serviceSettings, SETTINGS, type ConfigSource } from "../core/config";
 import { readOptions, runCommand, UsageError } from "../core/command";
 import { makeContext } from "../core/context";
 import { nearest } from "../core/validate";
@@ -71,13 +71,13 @@ async function checkMounts(mounts: Readonly<Record<string, readonly string[]>>):
 /** A refused token, an unknown workspace or a URL that is not its service, said with the setting to look at. */
 function explain(e: unknown, env: NodeJS.ProcessEnv): Error {
   if (e instanceof NotTheService) {
-    const url = SETTINGS[e.service === "runs" ? "runUrl" : "secretsUrl"];
+    const url = SETTINGS[serviceSettings(e.service).url];
     return new Error(`${url.env} (${oneLine(env[url.env] ?? "")}) is not the ${e.service === "runs" ? "run" : "secrets"} service: ${e.answer}; ` +
       `give the ${url.about} (${url.example})`);
   }
   if (!isSvcError(e)) return e as Error;
   const service = e.service as Service;
-  const token = service === "runs" ? "runToken" : "secretsToken";
+  const token = serviceSettings(service).token;
   if (e.code === "forbidden") return new Error(`the ${service === "runs" ? "run" : "secrets"} service refused the token: ${e.message}`);
   if (e.code === "not_found" && service === "runs") {
     return new Error(`${e.message}: the run service answers 404 for a workspace that does not exist or that the token may not see; check --workspace and ${SETTINGS[token].env}`);
@@ -98,8 +98,9 @@ export async function main(argv: string[], log: (line: string) => void = (l) => 
   if (!args.force) {
     for (const f of Object.values(files)) if (fs.existsSync(f)) throw new UsageError(`${f} exists: give --force to overwrite it, or another --out`);
   }
-  const secretsUrl = env[SETTINGS.secretsUrl.env] || undefined;
-  const runUrl = env[SETTINGS.runUrl.env] || undefined;
+  const urlOf = (service: Service) => env[SETTINGS[serviceSettings(service).url].env] || undefined;
+  const secretsUrl = urlOf("secrets");
+  const runUrl = urlOf("runs");
   if (!secretsUrl && !runUrl) throw new ConfigError(`neither ${SETTINGS.secretsUrl.env} nor ${SETTINGS.runUrl.env} is set: name the servers to import from`);
   if (args.workspaces.length && !runUrl) throw new ConfigError(`--workspace needs the run service: ${SETTINGS.runUrl.env} is not set`);
   const scope: Scope = { workspaces: args.workspaces, mounts: args.mounts };

@@ -11,6 +11,7 @@ import { SETTINGS } from "../core/config";
 import { oneLine, shellWord, tsString } from "../core/text";
 import { classOf } from "./classes";
 import { keyInput, type Found } from "./walk";
+import { routeWords } from "../http/route";
 
 /** A value the program reads from stack config, and the line that sets it. */
 export interface ConfigValue {
@@ -108,8 +109,8 @@ function resourceName(f: Found, cls: string): string {
   const def = f.def;
   const dfltMount = def.fields?.mount?.default;
   if (def.path) {
-    const routeWords = new Set(def.path.route.replace(/^\S+ \//, "").split("/").filter((p) => !p.startsWith("{")));
-    const kept = slug(f.id.split("/").filter((p, i) => !(i === 0 && p === dfltMount) && !routeWords.has(p)).join("-"));
+    const words = new Set(routeWords(def.path.route));
+    const kept = slug(f.id.split("/").filter((p, i) => !(i === 0 && p === dfltMount) && !words.has(p)).join("-"));
     if (kept) return kept;
   }
   const named = typeof f.props.name === "string" ? slug(f.props.name) : "";

@@ -7,8 +7,11 @@ import { STATUS_CODES } from "node:http";
 import type { Context, Discover, Props, ResourceDefinition } from "../core/definition";
 import { KIND_NAMES, kindDefinition } from "../kinds";
 import { UsageError } from "../core/command";
+import { snake } from "../core/fields";
 import { oneLine } from "../core/text";
+import { serviceOfKind } from "../core/token";
 import { extractMessages, isSvcError, redact, type HttpClient, type HttpResponse, type RequestSpec, type Service, type SvcError } from "../http";
+import { parseRoute, routeParams } from "../http/route";
 import { allIds } from "../runs/jsonapi";
 import { RUNS_ROUTES } from "../runs/routes";
 import { fetchData, listNames, pathOf } from "../secrets/pathObject";
@@ -35,14 +38,12 @@ export interface Walked {
   skipped: Array<{ kind: string; why: string; refused?: boolean }>;
 }
 
-const paramsOf = (route: string) => [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-
 /** The input that fills a path parameter of the kind. */
 export const inputOf = (def: ResourceDefinition, param: string): string => def.path?.inputs?.[param] ?? param;
 
 /** The input that names an object among its kind (the last parameter of its path): what other objects refer to it by. */
 export function keyInput(def: ResourceDefinition): string | undefined {
-  const params = def.path ? paramsOf(def.path.route) : [];
+  const params = def.path ? routeParams(def.path.route) : [];
   return params.length ? inputOf(def, params[params.length - 1]!) : undefined;
 }
 
@@ -129,7 +130,7 @@ export async function identify(ctx: Context, services: Readonly<Record<Service, 
 async function probeRoute(engine: string): Promise<string | undefined> {
   for (const def of await kindsInOrder()) {
     const list = def.discover && "list" in def.discover ? def.discover.list : undefined;
-    if (def.fields?.mount?.default === engine && list && paramsOf(list).join() === "mount") return list;
+    if (def.fields?.mount?.default === engine && list && routeParams(list).join() === "mount") return list;
   }
   return undefined;
 }
@@ -150,7 +151,7 @@ export async function checkMounted(ctx: Context, scope: Scope): Promise<void> {
       const errors = (res.body as { errors?: unknown } | undefined)?.errors;
       const messages = res.status !== 404 || (Array.isArray(errors) && errors.length === 0) ? [] : extractMessages(res.body);
       if (messages.length === 0) continue;
-      const answer = `${route.split(" ")[0]} /${pathOf(route, { mount })}: 404 ${messages.map((m) => oneLine(redact(m))).join("; ")}`;
+      const answer = `${parseRoute(route)?.method} /${pathOf(route, { mount })}: 404 ${messages.map((m) => oneLine(redact(m))).join("; ")}`;
       throw new UsageError(`--mount ${engine}=${mount}: no ${engine} engine is mounted at ${mount} (${answer}); give the path the engine is mounted at`);
     }
   }
@@ -194,7 +195,7 @@ export async function walk(outer: Context, scope: Scope, progress: (line: string
   const ctx: Context = { ...outer, client: (service) => (views[service] ??= counted(outer.client(service), tallies[service])) };
   const w: Walk = { ctx, scope, progress, found: [], skipped: [], reads: 0 };
   for (const def of await kindsInOrder()) {
-    if (!services[def.kind.split(":")[0] as Service]) continue;
+    if (!services[serviceOfKind(def.kind)]) continue;
     try {
       await walkKind(w, def);
     } catch (e) {
@@ -232,7 +233,7 @@ async function walkKind(w: Walk, def: ResourceDefinition): Promise<void> {
     w.skipped.push({ kind: def.kind, why: discover.none });
     return;
   }
-  if (def.kind.startsWith("runs:") && w.scope.workspaces.length === 0) {
+  if (serviceOfKind(def.kind) === "runs" && w.scope.workspaces.length === 0) {
     w.skipped.push({ kind: def.kind, why: "the run service lists no workspaces: name each with --workspace" });
     return;
   }
@@ -251,7 +252,7 @@ async function walkKind(w: Walk, def: ResourceDefinition): Promise<void> {
 async function listed(w: Walk, def: ResourceDefinition, discover: Exclude<Discover, { none: string } | { find: unknown }>): Promise<Candidate[]> {
   const listRoute = discover.list;
   const choices: Array<[string, readonly string[]]> = [];
-  for (const param of paramsOf(listRoute ?? def.path?.route ?? "")) {
+  for (const param of routeParams(listRoute ?? def.path?.route ?? "")) {
     choices.push([param, valuesOf(def, param, w.scope, discover.each?.[param], w.found)]);
   }
   let candidates: Candidate[] = [];
@@ -260,7 +261,7 @@ async function listed(w: Walk, def: ResourceDefinition, discover: Exclude<Discov
       candidates.push(fromParams(def, at));
       continue;
     }
-    const names = def.kind.startsWith("runs:")
+    const names = serviceOfKind(def.kind) === "runs"
       ? [...await allIds(w.ctx.client("runs"), { route: listRoute, params: at })]
       : await listNames(w.ctx, listRoute, at);
     for (const name of names) {
@@ -268,7 +269,7 @@ async function listed(w: Walk, def: ResourceDefinition, discover: Exclude<Discov
         candidates.push({ id: name, props: propsOf(def, at) });
         continue;
       }
-      const params = paramsOf(def.path.route);
+      const params = routeParams(def.path.route);
       candidates.push(fromParams(def, { ...at, [params[params.length - 1]!]: name }));
     }
   }
@@ -289,18 +290,21 @@ function fromParams(def: ResourceDefinition, params: Record<string, string>): { 
   return { id: pathOf(def.path!.route, params), props: propsOf(def, params), params };
 }
 
-/** Path or list parameters as the kind's inputs (`workspace_id` is a configuration's `workspaceId`). */
+/** The field a path or list parameter fills (`workspace_id` is a configuration's `workspaceId`); undefined when none does. */
+export function fieldOf(def: ResourceDefinition, param: string): string | undefined {
+  const input = inputOf(def, param);
+  return def.fields?.[input] ? input : Object.keys(def.fields ?? {}).find((f) => snake(f) === param);
+}
+
+/** Path or list parameters as the kind's inputs. */
 function propsOf(def: ResourceDefinition, params: Record<string, string>): Props {
   const props: Props = {};
   for (const [param, value] of Object.entries(params)) {
-    const input = inputOf(def, param);
-    const named = def.fields?.[input] ? input : Object.keys(def.fields ?? {}).find((f) => snake(f) === param);
+    const named = fieldOf(def, param);
     if (named) props[named] = value;
   }
   return props;
 }
-
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The values a list parameter takes: the scope's mounts or workspaces, fixed values, or the names of the objects found that it refers to. */
 function valuesOf(def: ResourceDefinition, param: string, scope: Scope, each: readonly string[] | undefined, found: readonly Found[]): readonly string[] {

@@ -10,6 +10,7 @@ import { BEFORE_KEY, type Before } from "../core/leftovers";
 import { SECRET_SIG, SIG_KEY } from "../engine/values";
 import { oneLine } from "../core/text";
 import { kindOfToken } from "../core/token";
+import { urnName } from "../core/urn";
 
 export interface StateResource {
   urn: string;
@@ -59,8 +60,6 @@ export function revealed(v: unknown): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, revealed(x)]));
 }
 
-const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
-
 /**
  * Settles the pending creates of `sealed` (the export as stored: secrets encrypted, which is what
  * goes back) using `open` (the same export with secrets shown, for the requests). Returns the new
@@ -88,7 +87,7 @@ export async function settle(sealed: Deployment, open: Deployment, find: Finder)
     const found = typeof inputs.adoptId === "string" ? { ids: [inputs.adoptId], byPath: false } : await find(kind, inputs);
     if (found === "unknown kind") {
       kept.push(op);
-      outcomes.push({ urn: r.urn, what: "kept", why: `${nameOf(r.urn)}: ${r.type} is not a kind this pulumi-svc knows (is it older than the program's?); left pending` });
+      outcomes.push({ urn: r.urn, what: "kept", why: `${urnName(r.urn)}: ${r.type} is not a kind this pulumi-svc knows (is it older than the program's?); left pending` });
       continue;
     }
     const gone = new Set(found.byPath ? replaced.map((x) => x.id) : []);
@@ -112,7 +111,7 @@ export async function settle(sealed: Deployment, open: Deployment, find: Finder)
  * when the user said so (`onPurpose`) can one be taken.
  */
 function judge(urn: string, free: string[], before: string[] | undefined, onPurpose: boolean): Outcome {
-  const name = nameOf(urn);
+  const name = urnName(urn);
   const made = onPurpose ? free : before ? free.filter((id) => !before.includes(id)) : undefined;
   if (made === undefined && free.length > 0) {
     return { urn, what: "kept", why: `${name}: ${oneLine(free.join(", "))} exists, and nothing records whether it was there before the cancelled create: ` +
@@ -183,7 +182,7 @@ export async function settleCleared(sealed: Deployment, planned: PlannedCreate[]
     const held = new Set(resources.filter((x) => x.type === r.type && x.id && !replaced.includes(x)).map((x) => x.id!));
     const free = found.ids.filter((id) => !held.has(id));
     if (free.length === 0) {
-      outcomes.push({ urn: r.urn, what: "dropped", why: `${nameOf(r.urn)}: the server holds nothing it could have made; the next pulumi up creates it` });
+      outcomes.push({ urn: r.urn, what: "dropped", why: `${urnName(r.urn)}: the server holds nothing it could have made; the next pulumi up creates it` });
       continue;
     }
     const outcome = judge(r.urn, free, [], true);

@@ -8,7 +8,8 @@ import { PROVIDER_KEY, type ResourceDefinition } from "../core/definition";
 import { diff as providerDiff } from "../core/provider";
 import { UNKNOWN } from "../core/unknown";
 import { pathFromInputs, pathOfId } from "../core/path";
-import { kindOfToken } from "../core/token";
+import { kindName, kindOfToken, serviceOfKind, tokenPackage } from "../core/token";
+import { isStackUrn, urnName, urnType } from "../core/urn";
 import { planValues, riskOf, type AtRisk } from "./risk";
 import { PLANNED } from "../core/planned";
 import type { Preview, PreviewState, PreviewStep } from "./preview";
@@ -99,18 +100,18 @@ export interface PreviewError {
 }
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced", "read-replacement", "import-replacement"]);
-const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
 /** The heading of a type token: service and engine for this package, the package for others. */
 export function groupOf(type: string): string {
-  const [service, name] = kindOfToken(type)?.split(":") ?? [];
-  if (service !== undefined && name !== undefined) {
-    if (service === "runs") return "runs";
+  const kind = kindOfToken(type);
+  if (kind !== undefined) {
+    if (serviceOfKind(kind) === "runs") return "runs";
+    const name = kindName(kind);
     const engine = /^[A-Z][a-z]+/.exec(name)?.[0].toLowerCase() ?? name;
     return `secrets · ${engine}`;
   }
   if (type.startsWith("pulumi:providers:")) return "providers";
-  return type.split(":")[0] || type;
+  return tokenPackage(type);
 }
 
 /**
@@ -175,7 +176,7 @@ function plannedReplacement(def: ResourceDefinition, olds: Record<string, unknow
 export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, ResourceDefinition> = new Map(), options: { drift?: boolean } = {}): ReviewModel {
   const byUrn = new Map<string, PreviewStep[]>();
   for (const s of preview.steps ?? []) {
-    if (s.op === "same" || s.urn.includes("::pulumi:pulumi:Stack::")) continue;
+    if (s.op === "same" || isStackUrn(s.urn)) continue;
     byUrn.set(s.urn, [...(byUrn.get(s.urn) ?? []), s]);
   }
   const secrets = new Set<string>();
@@ -214,7 +215,7 @@ function resourceChange(urn: string, steps: PreviewStep[], definitions: Readonly
   const op = replace ? "replace" : ops[0]!;
   const oldState = steps.find((s) => s.oldState)?.oldState ?? undefined;
   const newState = [...steps].reverse().find((s) => s.newState)?.newState ?? undefined;
-  const type = newState?.type ?? oldState?.type ?? urn.split("::")[2] ?? "";
+  const type = newState?.type ?? oldState?.type ?? urnType(urn);
   const kind = kindOfToken(type);
   const def = kind === undefined ? undefined : definitions.get(kind);
   // The fields this package declares secret are secret by name too, whatever the JSON shows.
@@ -224,7 +225,7 @@ function resourceChange(urn: string, steps: PreviewStep[], definitions: Readonly
   const news = op === "delete" ? {} : inputsOf(newState, compared);
   const created = op === "delete" ? undefined : pathFromInputs(def, news);
   const change: ResourceChange = {
-    name: nameOf(urn), type, group: groupOf(type), op,
+    name: urnName(urn), type, group: groupOf(type), op,
     path: op === "create" ? created : pathOfId(def, oldState?.id),
     properties: propertyChanges(olds, news, secretNames, secrets, drift),
     replaceReasons: [...new Set(steps.flatMap((s) => s.replaceReasons ?? []))],
@@ -278,11 +279,11 @@ function errorsOf(preview: Preview): PreviewError[] {
   for (const d of preview.diagnostics ?? []) {
     if (d.severity !== "error") continue;
     const message = (d.message ?? "").replace(/^error:\s*/, "").trim();
-    const onStack = !d.urn || d.urn.includes("::pulumi:pulumi:Stack::");
+    const onStack = !d.urn || isStackUrn(d.urn);
     const key = `${d.urn ?? ""}\n${message}`;
     if (seen.has(key) || message === "") continue;
     seen.add(key);
-    out.push({ ...(onStack ? {} : { resource: { name: nameOf(d.urn!), type: d.urn!.split("::")[2] ?? "" } }), message });
+    out.push({ ...(onStack ? {} : { resource: { name: urnName(d.urn!), type: urnType(d.urn!) } }), message });
   }
   return out;
 }

@@ -15,6 +15,7 @@
  */
 import type { Preview, PreviewState, PreviewStep } from "./preview";
 import { sameValue } from "./secret";
+import { isProviderUrn, isStackUrn } from "../core/urn";
 
 interface EngineEvent {
   resourcePreEvent?: { metadata?: { op?: string } };
@@ -28,7 +29,7 @@ export const DRIFT_COMMAND = "pulumi preview --refresh --show-sames --json > dri
 /** And the review of it. */
 export const DRIFT_REVIEW = "pulumi-svc-review --drift drift.json";
 
-const ENGINE_OWN = (urn: string) => urn.includes("::pulumi:pulumi:Stack::") || urn.includes("::pulumi:providers:");
+const ENGINE_OWN = (urn: string) => isStackUrn(urn) || isProviderUrn(urn);
 
 /** A state's outputs without the engine's and this package's hidden keys (`__provider`, `__urn`). */
 function outputsOf(s: Record<string, unknown> | PreviewState | null | undefined): Record<string, unknown> {
@@ -123,7 +124,7 @@ export function driftOfRefreshedPreview(preview: Preview): RefreshedDrift {
   let samesShown = false;
   let stack = 0;
   for (const s of preview.steps ?? []) {
-    if (s.op === "refresh" && s.urn.includes("::pulumi:pulumi:Stack::")) stack = 1;
+    if (s.op === "refresh" && isStackUrn(s.urn)) stack = 1;
     if (ENGINE_OWN(s.urn)) continue;
     if (s.op === "refresh") recorded.set(s.urn, s);
     else {

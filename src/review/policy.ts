@@ -7,6 +7,7 @@
  * and after.
  */
 import { shortToken } from "../core/token";
+import { urnName, urnType } from "../core/urn";
 
 export interface PolicyFinding {
   level: "mandatory" | "advisory";
@@ -39,10 +40,7 @@ interface PolicyEventLine {
   policyRemediationEvent?: { resourceUrn?: string; policyName?: string; policyPackName?: string; before?: Record<string, unknown>; after?: Record<string, unknown> };
 }
 
-const nameAndType = (urn = "") => {
-  const parts = urn.split("::");
-  return { name: parts[parts.length - 1] ?? urn, type: shortToken((parts[2] ?? "").split("$").pop() ?? "") };
-};
+const nameAndType = (urn = "") => ({ name: urnName(urn), type: shortToken(urnType(urn)) });
 
 /** The findings of an event log: mandatory violations first, each kind in the order the engine met them. */
 export function policyFindings(text: string, file = "the event log"): PolicyFindings {

@@ -4,6 +4,7 @@
  */
 import { oneLine } from "../core/text";
 import { shortToken } from "../core/token";
+import { urnName } from "../core/urn";
 import { DRIFT_COMMAND, DRIFT_REVIEW } from "./drift";
 import { UNKNOWN, type NotKnown, type PreviewError, type PropertyChange, type ResourceChange, type ReviewModel } from "./diff";
 
@@ -150,7 +151,7 @@ function notKnownLines(notKnown: readonly NotKnown[]): string[] {
   const one = notKnown.length === 1;
   return ["", `**Not known:** the refresh cannot tell whether ${one ? "this object is" : "these objects are"} still on the server as recorded, ` +
     `so ${one ? "it is" : "they are"} counted neither unchanged nor gone:`, "",
-  ...notKnown.map((n) => `- ${code(n.urn.split("::").pop() ?? n.urn)} (${shortType(n.type)})${n.id ? ` ${code(n.id)}` : ""}: ${oneLine(n.why)}.`)];
+  ...notKnown.map((n) => `- ${code(urnName(n.urn))} (${shortType(n.type)})${n.id ? ` ${code(n.id)}` : ""}: ${oneLine(n.why)}.`)];
 }
 
 function driftSummary(model: ReviewModel): string {

@@ -2,6 +2,7 @@
 import type { ResourceDefinition } from "../core/definition";
 import { kindDefinition } from "../kinds";
 import { kindOfToken } from "../core/token";
+import { urnType } from "../core/urn";
 import { reviewModel, type NotKnown } from "./diff";
 import { DRIFT_COMMAND, driftOfRefreshedPreview, fromEventLog, isRefreshedPreview, isRefreshJson, planSteps } from "./drift";
 import { policyFindings } from "./policy";
@@ -24,7 +25,7 @@ export interface ReviewOptions extends RenderOptions {
 
 /** The definitions of this package's kinds in the preview (and in the states a refresh read): immutable fields, defaults, identity. */
 async function definitionsOf(preview: Preview, read: readonly PreviewState[] = []): Promise<Map<string, ResourceDefinition>> {
-  const types = [...(preview.steps ?? []).flatMap((s) => [s.oldState?.type, s.newState?.type, s.urn.split("::")[2]]), ...read.map((s) => s.type)];
+  const types = [...(preview.steps ?? []).flatMap((s) => [s.oldState?.type, s.newState?.type, urnType(s.urn)]), ...read.map((s) => s.type)];
   const kinds = new Set(types.map((t) => (t ? kindOfToken(t) : undefined)).filter((k): k is string => k !== undefined));
   const out = new Map<string, ResourceDefinition>();
   for (const k of kinds) {

@@ -3,7 +3,8 @@
  * definition, src/core/definition.ts): nothing here knows a kind by name.
  */
 import type { Props, ResourceDefinition, UsedBy } from "../core/definition";
-import { kindOfToken } from "../core/token";
+import { kindName, kindOfToken } from "../core/token";
+import { isStackUrn } from "../core/urn";
 import type { Preview } from "./preview";
 
 export interface AtRisk {
@@ -40,7 +41,7 @@ export function planValues(preview: Preview): PlanValues {
   const usedIn = (used: UsedBy, values: unknown[]): boolean => seen.some((r) => used.kinds.includes(r.kind) &&
     r.inputs.some((i) => values.some((v) => v !== undefined && i[used.input] === v)) &&
     (used.usedBy === undefined || usedIn(used.usedBy, r.inputs.map((i) => i[used.usedBy!.by]))));
-  const listed = (preview.steps ?? []).some((s) => s.op === "same" && !s.urn.includes("::pulumi:pulumi:Stack::"));
+  const listed = (preview.steps ?? []).some((s) => s.op === "same" && !isStackUrn(s.urn));
   // The stack itself counts as unchanged; anything more unchanged and not listed is hidden.
   return Object.assign((used: UsedBy, olds: Props, news: Props) => usedIn(used, [olds[used.by], news[used.by]]), {
     samesHidden: !listed && (preview.changeSummary?.same ?? 0) > 1,
@@ -58,7 +59,7 @@ export function riskOf(change: { name: string; type: string; op: string; changed
     if (!inPlan(used, olds, news)) {
       // Nothing in the preview uses it: harmless, unless the preview left unchanged users out.
       if (!inPlan.samesHidden) return undefined;
-      unseenUse = ` (if an unchanged ${used.kinds.map((k) => k.replace(/^\w+:/, "")).join(" or ")} uses it: this preview lists no unchanged resources; make it with --show-sames to know)`;
+      unseenUse = ` (if an unchanged ${used.kinds.map(kindName).join(" or ")} uses it: this preview lists no unchanged resources; make it with --show-sames to know)`;
     }
   }
   const what: string[] = [];

@@ -83,6 +83,7 @@ export const notificationConfigurationFields = {
   /** http or https URL; required for generic, chat-a and chat-b, not allowed for email. */
   url: field(() => z.string(), {
     optional: true,
+    outside: "destinations",
     // Only email has none: null there, so the service keeps no URL for it.
     absent: null,
     decode: (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined),

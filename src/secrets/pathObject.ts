@@ -7,6 +7,7 @@ import { ConflictError, isAmbiguous } from "../http/errors";
 import type { Context, Props, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";
 import { pathOf } from "../core/path";
+import { routeParams } from "../http/route";
 import { STOPPED_UP } from "../core/leftovers";
 import { dataOf, keysOf } from "./envelope";
 import type { Fields, FieldSet } from "../core/fields";
@@ -192,7 +193,7 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
   given: PathObjectSpec<In, Out>,
 ): ResourceDefinition<In, Out> {
   const set = given.fields;
-  const names = [...given.routes.read.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const names = routeParams(given.routes.read);
   const derived = {
     params: (p: In | Out) => Object.fromEntries(names.map((n) => [n, String(p[n] ?? "")])),
     body: (p: In) => set!.body(p, names),

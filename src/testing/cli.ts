@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type * as auto from "@pulumi/pulumi/automation";
 import type { Operation, PolicyPackOption, PolicyRemediation, PolicyViolation, StepOp } from "../engine/types";
 import type { Outcome, StackStep } from "./types";
+import { isProviderUrn, isStackUrn, urnName } from "../core/urn";
 
 export interface CliOptions {
   /** The stack's folder: backend, PULUMI_HOME and the workspace live under it. */
@@ -110,21 +111,20 @@ function policyOutcome(events: auto.EngineEvent[]): Pick<Outcome, "policyViolati
     const v = e.policyEvent;
     if (v) {
       const urn = v.resourceUrn ?? "";
-      policyViolations.push({ policyName: v.policyName, policyPackName: v.policyPackName, policyPackVersion: v.policyPackVersion, enforcementLevel: v.enforcementLevel === "mandatory" ? "mandatory" : "advisory", message: v.message.replace(/\n$/, ""), urn, name: nameOf(urn) });
+      policyViolations.push({ policyName: v.policyName, policyPackName: v.policyPackName, policyPackVersion: v.policyPackVersion, enforcementLevel: v.enforcementLevel === "mandatory" ? "mandatory" : "advisory", message: v.message.replace(/\n$/, ""), urn, name: urnName(urn) });
     }
     const r = (e as { policyRemediationEvent?: { resourceUrn: string; policyName: string; policyPackName: string; policyPackVersion: string; before?: Record<string, unknown>; after?: Record<string, unknown> } }).policyRemediationEvent;
     if (r) {
       const before = r.before ?? {};
       const after = r.after ?? {};
       const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-      policyRemediations.push({ policyName: r.policyName, policyPackName: r.policyPackName, policyPackVersion: r.policyPackVersion, urn: r.resourceUrn, name: nameOf(r.resourceUrn), changed });
+      policyRemediations.push({ policyName: r.policyName, policyPackName: r.policyPackName, policyPackVersion: r.policyPackVersion, urn: r.resourceUrn, name: urnName(r.resourceUrn), changed });
     }
   }
   return { policyViolations, policyRemediations };
 }
 
-const skipped = (urn: string) => urn.includes("::pulumi:pulumi:Stack::") || urn.includes("::pulumi:providers:");
-const nameOf = (urn: string) => urn.split("::").pop()!;
+const skipped = (urn: string) => isStackUrn(urn) || isProviderUrn(urn);
 
 /** One step a resource, in the order the engine started them. */
 function stepsOf(events: auto.EngineEvent[]): StackStep[] {
@@ -144,7 +144,7 @@ function stepsOf(events: auto.EngineEvent[]): StackStep[] {
     const created = ops.indexOf("create-replacement");
     return {
       op: (replaced ? "replace" : main.op) as StepOp,
-      name: nameOf(urn),
+      name: urnName(urn),
       type: main.type,
       urn,
       changed: main.op === "update" || replaced ? changedInputs(main) : [],
@@ -180,7 +180,7 @@ function failureLine(events: auto.EngineEvent[], steps: StackStep[], failure: un
     if (top) return `${top[1]} has a problem: ${top[2]}: ${top[3]}`;
     if (/ resource '[^']*' has a problem: /.test(message)) return message;
     const step = steps.find((s) => s.urn === own.urn);
-    return `${step?.op ?? "update"} ${nameOf(own.urn!)}: ${message}`;
+    return `${step?.op ?? "update"} ${urnName(own.urn!)}: ${message}`;
   }
   if (errors[0]) return first(errors[0].message);
   return first(failure instanceof Error ? failure.message : String(failure));

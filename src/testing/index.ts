@@ -22,6 +22,7 @@ import { loadState, passphrase } from "../engine/state";
 import type { Operation, PolicyPackOption, Result, RunOptions, Step } from "../engine/types";
 import { containsSecret, plain } from "../engine/values";
 import { inContext } from "./context";
+import { control } from "./control";
 import { failureLine } from "./failure";
 import { programEntry } from "./folder";
 import { readSeed, seedEmulator } from "./seed";
@@ -231,13 +232,8 @@ class Stack implements TestStack {
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
   }
 
-  async control(method: string, p: string, body?: unknown): Promise<any> {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (this.emulator.controlToken) headers["x-emulator-control-token"] = this.emulator.controlToken;
-    const res = await fetch(`${this.emulator.controlUrl}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`emulator control ${method} ${p}: ${res.status} ${text.trim()}`);
-    return text ? (JSON.parse(text) as unknown) : undefined;
+  control(method: string, p: string, body?: unknown): Promise<any> {
+    return control(this.emulator, method, p, body);
   }
 
   async close(): Promise<void> {

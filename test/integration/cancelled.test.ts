@@ -148,6 +148,12 @@ describe("pulumi-svc-recover settles pending creates", () => {
     expect(await requests(emu).then((q) => q.filter((x) => !["GET", "LIST"].includes(x.method) && x.path.includes("notification")).length)).toBe(2);
   });
 
+  it("names a resource whose name holds :: by its whole name", async () => {
+    const nothing = await checked(ALPHABET, { name: "letters", alphabet: "abcdef" });
+    const r = await recover(exported([[ALPHABET, "team::letters", nothing]]));
+    expect(r.out).toContain("team::letters: the cancelled create made nothing; the next pulumi up creates it\n");
+  });
+
   it("refuses a misspelt option before it runs anything, naming the nearest", async () => {
     await expect(main(["--stak", "dev"], () => { throw new Error("ran pulumi"); })).rejects.toThrow("unknown argument --stak; did you mean --stack?");
     await expect(main(["--stack"], () => { throw new Error("ran pulumi"); })).rejects.toThrow("--stack needs a value");

@@ -149,6 +149,17 @@ describe("pulumi-svc-review", () => {
     expect(out).toContain("#### create: `deploy` (runs:Run)\n");
   });
 
+  it("a resource under a component, whose name holds ::, is named and typed as the engine names it, its errors too", async () => {
+    const own = T("TransformRole");
+    const nested = `urn:pulumi:dev::p::pulumi:pulumi:Stack$acme:index:Team$${own}::team::payments`;
+    const s = { ...role({ transformations: ["a"] }, { transformations: ["a", "b"] }), urn: nested };
+    const json = JSON.parse(preview([s])) as { diagnostics: object[] };
+    json.diagnostics = [{ urn: nested, severity: "error", message: "the role is refused\n" }];
+    const { text } = await review(JSON.stringify(json));
+    expect(text).toContain("- `team::payments` (secrets:TransformRole): `the role is refused`");
+    expect(text).toContain("#### update: `team::payments` (secrets:TransformRole) `transform/role/payments`");
+  });
+
   it("a delete names the object and its path, without its properties unless --full", async () => {
     const p = preview([step("delete", T("TransformAlphabet"), "old", { name: "d8", alphabet: "0123" }, undefined, { id: "transform/alphabet/d8" })]);
     const out = await reviewPreview(p);

@@ -8,6 +8,7 @@ import * as ts from "typescript";
 import type { ResourceDefinition, Risk, UsedBy } from "../../core/definition";
 import type { Fields } from "../../core/fields";
 import { pathForm } from "../../core/path";
+import { parseRoute, routeParams } from "../../http/route";
 import { typeToken } from "../../core/token";
 import { cell, code, docOf, example, firstSentence, FLAGS, tags, typeText, unwrap, type Linker } from "./markdown";
 import { isErrorClass, leafOf, ownDeclaration, type ErrorClass, type FunctionForm, type FunctionGroup, type ResourceEntry, type Surface } from "./surface";
@@ -70,7 +71,7 @@ function readingSection(r: ResourceEntry, adopting: string): string[] {
     return lines;
   }
   const form = pathForm(def);
-  const named = form ? [...form.matchAll(/\{(\w+)\}/g)].map((m) => def.path?.inputs?.[m[1]!] ?? m[1]!) : [];
+  const named = form ? routeParams(form).map((param) => def.path?.inputs?.[param] ?? param) : [];
   lines.push(`\`svc.${r.name}.get(name, id, state?, opts?)\` reads one into the program without managing it ` +
     `([how](${adopting}#reading-an-object-without-managing-it)): its outputs are what the server holds, read on every preview and \`up\`; ` +
     "it is never created, updated or deleted. " +
@@ -134,7 +135,7 @@ function headSection({ r, s, page, link }: ResourcePage): string[] {
 function serviceSection(def: ResourceDefinition): string[] {
   if (!def.routes) throw new Error(`${def.kind}: its definition declares no routes, which its reference page lists`);
   const read = def.routes.read ?? Object.values(def.routes)[0]!;
-  const lines = ["## On the service", "", `Path: \`${read.replace(/^\S+ /, "")}\` (from the definition's routes).`, "", "| operation | request |", "|---|---|"];
+  const lines = ["## On the service", "", `Path: \`${parseRoute(read)?.path ?? read}\` (from the definition's routes).`, "", "| operation | request |", "|---|---|"];
   for (const [op, route] of Object.entries(def.routes)) lines.push(`| ${op} | ${code(route)} |`);
   const identity = def.identity ?? [];
   const all = identity.length > 1;

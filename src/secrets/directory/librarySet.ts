@@ -46,6 +46,7 @@ const librarySetFieldsOwn = {
     .min(1, "must name at least one service account")
     .refine((v) => v.some(isUnknown) || new Set(v).size === v.length, "must not name an account twice"), {
     decode: (wire: unknown, prior: string[] | undefined) => sameMembers(prior, wire),
+    outside: "accounts",
   }),
   /** Longest check-out: seconds or duration text, kept in your form while the service holds the same seconds; default "24h"; 0 unlimited. */
   ttl: field(duration, { default: "24h", decode: sameForm }),

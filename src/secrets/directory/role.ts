@@ -25,7 +25,7 @@ const directoryRoleFieldsOwn = {
    * `userPrincipalName` under the config's `userdn`) or a DN. The service rotates its password when
    * the role is created. Changed in place.
    */
-  serviceAccountName: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: the account must exist in the directory")),
+  serviceAccountName: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: the account must exist in the directory"), { outside: "accounts" }),
   /**
    * Password lifetime: seconds or duration text, kept in your form while the service holds the same
    * seconds. Default: the config's ttl. At most the config's maxTtl.

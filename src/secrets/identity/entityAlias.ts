@@ -43,9 +43,9 @@ export const entityAliasFields = {
    * more privileged entity: restrict write access to identity endpoints (see the security note on
    * EntityAlias).
    */
-  canonicalId: field(required("the id of the entity the alias belongs to")),
+  canonicalId: field(required("the id of the entity the alias belongs to"), { outside: "entities" }),
   /** Accessor of the authentication mount the name comes from (e.g. `auth_userpass_1234abcd`). */
-  mountAccessor: field(required("the accessor of the authentication mount (auth_<type>_...)")),
+  mountAccessor: field(required("the accessor of the authentication mount (auth_<type>_...)"), { outside: "authMounts" }),
   /** Your own metadata for the alias. Removing it (or giving `{}`) clears it on the service. */
   customMetadata: field(() => z.record(z.string().min(1, "metadata keys must not be empty"), z.string({ error: "must be a string" }),
     { error: "must be a map of string to string" }), {
@@ -66,9 +66,9 @@ export const entityAliasFields = {
    */
   adoptId: field(segment, { local: true }),
   /** Path of the authentication mount (e.g. `auth/userpass/`). */
-  mountPath: output<string>(),
+  mountPath: output<string>({ outside: { type: "authMounts", member: "path" } }),
   /** Type of the authentication mount (e.g. `userpass`). */
-  mountType: output<string>(),
+  mountType: output<string>({ outside: { type: "authMounts", member: "type" } }),
   /** Metadata set by the authentication method at login (not by you). */
   metadata: output<Record<string, string>>({ decode: (v: unknown) => stringMap(v) }),
   /** True when the alias belongs to a local (not replicated) mount. */

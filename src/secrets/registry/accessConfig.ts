@@ -36,7 +36,7 @@ export const accessConfigFields = {
    * Secret and write-only: never read back, state keeps your input as a secret.
    */
   token: field(() => z.string({ error: "must be a string" }).min(1, "must not be empty: a management-type registry ACL token"),
-    { secret: true, writeOnly: true }),
+    { secret: true, writeOnly: true, outside: "managementTokens" }),
   /** x509 PEM CA certificate for the registry's TLS, when set. */
   caCert: field(certificate, pemFlags),
   /** x509 PEM client certificate, when set; requires clientKey. */
