@@ -80,9 +80,7 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
     if (policies) Object.assign(result, { policyViolations: policies.violations, policyRemediations: policies.remediations });
     if (error) result.error = error;
   } finally {
-    await policies?.close();
-    const packs = policies?.stderr().trim();
-    if (packs) diagnostics.push(`policy pack stderr:\n${packs}`);
+    await closePolicies(policies, diagnostics);
     if (hosts) await hosts.release(host, hostOptions);
     else await host.close();
     const text = host.stderr().slice(printed).trim();
@@ -95,6 +93,13 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
 function startPolicies(opts: RunOptions, info: StackInfo): Promise<Policies | undefined> {
   if (!opts.policyPacks?.length || (opts.operation !== "preview" && opts.operation !== "up")) return Promise.resolve(undefined);
   return Policies.start(opts.policyPacks, info);
+}
+
+/** Ends the policy packs' analyzers, their output a diagnostic. */
+async function closePolicies(policies: Policies | undefined, diagnostics: string[]): Promise<void> {
+  await policies?.close();
+  const packs = policies?.stderr().trim();
+  if (packs) diagnostics.push(`policy pack stderr:\n${packs}`);
 }
 
 /** Loads the program under mocks wired to the deployment; returns its stack outputs. */
