@@ -6,8 +6,7 @@
 // must give what the official one gave.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { needsPostgres } from "../support/postgres";
 import { requireReal, requiredButMissing } from "../support/real";
@@ -15,6 +14,7 @@ import { CliStack, cliMissing, describeCli, hostMissing, langHost } from "./cli"
 import { examples, prepareExample } from "./expectations";
 import { lifecycle, type ExampleChecks, type Lifecycle } from "./lifecycle";
 import { CliSide, DoubleSide } from "./sides";
+import { useEmulator } from "../support/emulator";
 
 /** Registers the example's lifecycles in the calling test file, with an emulator of its own. */
 export function describeExample(name: string, checks: ExampleChecks): void {
@@ -27,16 +27,11 @@ export function describeExample(name: string, checks: ExampleChecks): void {
     });
     return;
   }
-  let emu: Emulator | undefined;
-  beforeAll(async () => {
-    // A second secrets cluster for the replication example; the others use cluster 0 only.
-    emu = await startEmulator({ clusters: 2 });
-  });
-  afterAll(async () => {
-    await emu?.close();
-  });
+  // A second secrets cluster for the replication example; the others use cluster 0 only. Each
+  // lifecycle resets both when it starts (prepareExample), and names them in stack config.
+  const { emu } = useEmulator({ clusters: 2, reset: false, env: false });
   const emulator = () => {
-    if (!emu) throw new Error("the emulator is made in beforeAll");
+    if (emu.url === undefined) throw new Error("the emulator is made in beforeAll");
     return emu;
   };
   const hasStep2 = fs.existsSync(path.join(root, "examples", name, "step2"));

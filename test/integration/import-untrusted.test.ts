@@ -10,13 +10,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import { KIND_NAMES, kindDefinition } from "../../src/kinds";
 import { main } from "../../src/import/cli";
 import type { Field } from "../../src/core/fields";
 import { typeName } from "../../src/import/program";
 import { classOf } from "../../src/import/classes";
-import { control, runApi, secretsApi } from "../support/emulator";
+import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
 import { fillConfigScript } from "../support/imported";
 
 /** A value that ends a line, closes every quote and starts commands, each creating a file named after `tag`. */
@@ -48,7 +47,8 @@ function plant(kind: string, field: string, opts: { slash?: boolean; wrap?: (v: 
   return value;
 }
 
-let emu: Emulator;
+// Every request names the emulator; the seed is made once for the file.
+const { emu } = useEmulator({ clusters: 2, reset: false, env: false });
 let dir: string;
 const enc = encodeURIComponent;
 
@@ -151,12 +151,10 @@ function stringLiterals(source: ts.SourceFile): Set<string> {
 const UNSAFE_CHAR = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
 beforeAll(async () => {
-  emu = await startEmulator({ clusters: 2 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-untrusted-"));
   await seed();
 }, 60_000);
 afterAll(async () => {
-  await emu?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
