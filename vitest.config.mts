@@ -11,6 +11,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const FAST = ["test/unit", "test/integration", "test/emulator"];
 const HOST = ["test/protocol", "test/program", "test/engine", "test/docs", "test/faults", "test/ci"];
 const REAL = ["test/cli", "test/commands", "test/package"];
+// A test file under test/ in none of these folders would never run: scripts/ci-paths.js fails for
+// it (test/ci/ci-paths.test.ts).
 
 /**
  * Files of the fast and host folders that start a real server or browser, found by what they

@@ -1,26 +1,46 @@
 #!/usr/bin/env node
-// Checks the paths .ci/run gives vitest, before it runs: vitest ignores a path filter that matches
-// no test file while others match, so a renamed suite would drop out of a run unseen.
+// Checks the test files against what vitest collects, and the paths .ci/run gives vitest, before
+// it runs: vitest never collects a file outside every project's include list, and ignores a path
+// filter that matches no collected file while others match, so a new suite in a folder of its own,
+// or a renamed one, would drop out of a run unseen.
 //
-//   node scripts/ci-paths.js <vitest arguments>...
+//   node scripts/ci-paths.js [vitest arguments]...
 //
-// Run from the folder vitest runs in. Each path filter (an argument not starting with "-") must be
-// part of the path of a test file (vitest's own rule: a file runs when its path contains a filter),
-// and each `--exclude` must name a test file exactly. Other options must be written `--name=value`.
-// Exits 1, naming each path that matches nothing.
+// Run from the folder vitest runs in. Every test file under test/ (a name vitest takes for a test:
+// `.test.` or `.spec.` before a JavaScript or TypeScript extension; test/.tmp, where the suite's own
+// tests plant files, left out) must be in a project (`vitest list --filesOnly`). Each path filter
+// (an argument not starting with "-") must be part of the path of a collected test file (vitest's
+// own rule: a file runs when its path contains a filter), and each `--exclude` must name one
+// exactly. Other options must be written `--name=value`. Exits 1, naming each problem.
 "use strict";
+const { spawnSync } = require("child_process");
 const fs = require("fs");
 const path = require("path");
 
-/** Every test file under test/, as a path relative to the current folder with "/" separators. */
+const TEST_FILE = /\.(test|spec)\.[cm]?[jt]sx?$/;
+const slashed = (f) => f.split(path.sep).join("/");
+
+/** Every test file under test/ on disk, as a path relative to the current folder with "/" separators. */
 function testFiles() {
   return fs.readdirSync("test", { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".test.ts") && !f.split(path.sep).includes("node_modules"))
-    .map((f) => path.join("test", f).split(path.sep).join("/"));
+    .map((f) => slashed(path.join("test", f)))
+    .filter((f) => TEST_FILE.test(f) && !f.startsWith("test/.tmp/") && !f.split("/").includes("node_modules"));
 }
 
-/** The arguments that match no test file, with why. */
-function unmatched(args, files = testFiles()) {
+/** The test files vitest's projects collect here (vitest list), relative like testFiles(). */
+function collected() {
+  const r = spawnSync(process.execPath, [path.resolve("node_modules/vitest/vitest.mjs"), "list", "--filesOnly", "--json"], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`vitest list --filesOnly failed (exit ${r.status}): ${r.stderr.trim().split("\n")[0]}`);
+  return [...new Set(JSON.parse(r.stdout).map((t) => slashed(path.relative(process.cwd(), t.file))))];
+}
+
+/** The test files on disk that no project collects. */
+function uncollected(files, found) {
+  return files.filter((f) => !found.includes(f)).map((f) => `${f}: in no project of vitest.config.mts, so it never runs`);
+}
+
+/** The arguments that match no collected test file, with why. */
+function unmatched(args, files) {
   const problems = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -37,9 +57,15 @@ function unmatched(args, files = testFiles()) {
 }
 
 if (require.main === module) {
-  const problems = unmatched(process.argv.slice(2));
+  let problems;
+  try {
+    const found = collected();
+    problems = [...uncollected(testFiles(), found), ...unmatched(process.argv.slice(2), found)];
+  } catch (e) {
+    problems = [e.message];
+  }
   for (const p of problems) console.error(`scripts/ci-paths.js: ${p}`);
   process.exitCode = problems.length > 0 ? 1 : 0;
 }
 
-module.exports = { unmatched };
+module.exports = { testFiles, collected, uncollected, unmatched };

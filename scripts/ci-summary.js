@@ -7,11 +7,13 @@
 // file that threw while loading, a beforeAll that threw: vitest reports them with no failed test);
 // every unhandled error and every test that passed only on a retry (scripts/ci-reporter.mjs writes
 // both to `<report>.ci.json`, which must be there: vitest's report leaves them out); every skipped
-// or todo test that no entry of the allow-list (.ci/allowed-skips.json) names (in a file that did not
-// fail already), and every entry that named no skip; a run that exited non-zero (`<report>.exit`) with nothing failed in its report;
-// every report that is missing or empty (its run never finished); and the setup failures .ci/run
-// counted itself. Skipped counts the skips the allow-list names. Exits 1 when anything failed or
-// nothing passed. Above the line it names each failure, and each allowed skip's reason with its count.
+// or todo test that no entry of the allow-list (.ci/allowed-skips.json) names (in a file that did
+// not fail already), every name of the list that matched no skip, and every one that matched more
+// than one test of a report; a run that exited non-zero (`<report>.exit`) with nothing failed in its
+// report; every report that is missing or empty (its run never finished); and the setup failures
+// .ci/run counted itself. Skipped counts the skips the allow-list names. Exits 1 when anything failed
+// or nothing passed. Above the line it names each failure, and each allowed skip's reason with its
+// count.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -19,17 +21,25 @@ const path = require("path");
 const ALLOWED_SKIPS = path.join(__dirname, "../.ci/allowed-skips.json");
 
 /**
- * The allow-list of skips: { test (a pattern over "<file> > <full name>"), combination (the
- * report's name; any when absent), reason }. An entry without a reason is an error.
+ * The allow-list of skips: entries of { tests (each the exact "<file> > <full name>" of the one test
+ * it allows), combination (the report's name; any when absent), reason }. Each name is an item of
+ * its own: it counts the tests it matched in each report. An entry without a reason, or naming no
+ * test, is an error; so is the old `test` pattern, which could match any number of tests.
  */
 function allowList(file) {
   const entries = JSON.parse(fs.readFileSync(file, "utf8")).skips;
   if (!Array.isArray(entries)) throw new Error(`${file}: "skips" must be a list`);
-  return entries.map((e, i) => {
+  return entries.flatMap((e, i) => {
     if (typeof e.reason !== "string" || !e.reason.trim()) throw new Error(`${file}: skips[${i}] gives no reason`);
-    return { test: new RegExp(e.test), combination: e.combination, reason: e.reason, matched: 0 };
+    if (e.test !== undefined) throw new Error(`${file}: skips[${i}] gives a pattern ("test"): name each test it allows in "tests" instead`);
+    if (!Array.isArray(e.tests) || e.tests.length === 0 || !e.tests.every((t) => typeof t === "string" && t.includes(" > "))) {
+      throw new Error(`${file}: skips[${i}] names no test: "tests" lists each test it allows as "<file> > <full name>"`);
+    }
+    return e.tests.map((name) => ({ name, entry: i, combination: e.combination, reason: e.reason, matched: new Map() }));
   });
 }
+
+const total = (item) => [...item.matched.values()].reduce((a, b) => a + b, 0);
 
 /**
  * Counts one vitest JSON report: { passed, failed, skipped, names }. `names` says what failed, one
@@ -55,12 +65,12 @@ function count(report, { label = "", root = process.cwd(), allowed = [] } = {}) 
       else if (t.status === "skipped" || t.status === "todo") {
         // A file that failed counts (below): a beforeAll that threw reports its tests as skipped.
         if (file.status === "failed") continue;
-        const entry = allowed.find((e) => (e.combination === undefined || e.combination === label) && e.test.test(id));
-        if (!entry) {
+        const item = allowed.find((e) => (e.combination === undefined || e.combination === label) && e.name === id);
+        if (!item) {
           fail(`${id} (${t.status}: no entry of .ci/allowed-skips.json names it)`);
           continue;
         }
-        entry.matched += 1;
+        item.matched.set(label, (item.matched.get(label) ?? 0) + 1);
         skipped += 1;
       } else fail(`${id} (${t.status}: it never finished)`);
     }
@@ -124,13 +134,23 @@ function summarize(setupFailures, files, allowedFile = ALLOWED_SKIPS) {
       names.push(`${label}: vitest exited ${exit} with no failure in its report`);
     }
   }
-  // A stale entry would let a later skip of the same name pass unseen: the list holds what skips now.
   for (const e of allowed) {
-    if (e.matched > 0 || (e.combination === undefined ? read.size === 0 : !read.has(e.combination))) continue;
+    // A name that matches more than one test allows a skip nobody listed: two tests of one name.
+    for (const [label, n] of e.matched) {
+      if (n <= 1) continue;
+      failed += 1;
+      names.push(`.ci/allowed-skips.json: ${n} tests in ${label} are named ${e.name}: each name allows one test`);
+    }
+    // A stale name would let a later skip of the same name pass unseen: the list holds what skips now.
+    if (total(e) > 0 || (e.combination === undefined ? read.size === 0 : !read.has(e.combination))) continue;
     failed += 1;
-    names.push(`.ci/allowed-skips.json: an entry no skip matched: ${e.test.source}`);
+    names.push(`.ci/allowed-skips.json: a name no skip matched: ${e.name}`);
   }
-  const reasons = allowed.filter((e) => e.matched > 0).map((e) => `${e.matched}${e.combination ? ` in ${e.combination}` : ""}: ${e.reason}`);
+  const reasons = [...new Set(allowed.map((e) => e.entry))].flatMap((i) => {
+    const items = allowed.filter((e) => e.entry === i);
+    const n = items.reduce((a, e) => a + total(e), 0);
+    return n > 0 ? [`${n}${items[0].combination ? ` in ${items[0].combination}` : ""}: ${items[0].reason}`] : [];
+  });
   return { passed, failed, skipped, names, reasons };
 }
 

@@ -1,6 +1,8 @@
 // scripts/ci-paths.js, which .ci/run runs on combination 2's vitest arguments before running them:
-// vitest ignores a path that matches no test file while others match, so a renamed suite would drop
-// out of the run unseen. Planted: each named suite renamed in a copy of the tree's test files.
+// vitest never collects a test file outside every project's include list, and ignores a path that
+// matches no collected file while others match, so a suite in a folder of its own, or a renamed
+// one, would drop out of the run unseen. Planted in a copy of the tree's test files (empty, with
+// vitest.config.mts): each named suite renamed, and test files no project collects.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -20,14 +22,19 @@ function combination2(): string[] {
   return r.stdout.trim().split("\n");
 }
 
-/** A folder holding the tree's test files (empty), with `renamed` renamed: what the check sees. */
-function treeWithout(renamed: string): string {
+/**
+ * A folder holding the tree's test files (empty) and its vitest config, with `renamed` renamed and
+ * the files `added` added: what the check sees.
+ */
+function treeWith({ renamed = "", added = [] as string[] } = {}): string {
   const dir = fs.mkdtempSync(path.join(tmp, "tree-"));
-  for (const f of fs.readdirSync(path.join(root, "test"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts"))) {
-    const to = path.join(dir, "test", f === path.relative("test", renamed) ? f.replace(/\.test\.ts$/, "-renamed.test.ts") : f);
-    fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.writeFileSync(to, "");
+  const files = fs.readdirSync(path.join(root, "test"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".test.ts") && !f.startsWith(".tmp"));
+  for (const f of [...files.map((f) => path.join("test", f === path.relative("test", renamed) ? f.replace(/\.test\.ts$/, "-renamed.test.ts") : f)), ...added]) {
+    fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+    fs.writeFileSync(path.join(dir, f), "");
   }
+  fs.copyFileSync(path.join(root, "vitest.config.mts"), path.join(dir, "vitest.config.mts"));
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
   return dir;
 }
 
@@ -53,7 +60,7 @@ it("the planted case without the check: vitest runs the path that matches and ig
   }
 });
 
-it("combination 2's arguments in .ci/run each match a test file of this tree", () => {
+it("combination 2's arguments in .ci/run each match a test file of this tree, and every test file of it is in a project", () => {
   const args = combination2();
   expect(args).toEqual(expect.arrayContaining(["test/cli", "test/package/install.test.ts", "test/engine/testing.test.ts", "--exclude", "test/cli/hosts.test.ts"]));
   const r = spawnSync(process.execPath, [check, ...args], { cwd: root, encoding: "utf8" });
@@ -61,9 +68,18 @@ it("combination 2's arguments in .ci/run each match a test file of this tree", (
 });
 
 it.each(["test/package/install.test.ts", "test/engine/testing.test.ts", "test/cli/hosts.test.ts"])("renamed %s: the check fails, naming it", (file) => {
-  const r = spawnSync(process.execPath, [check, ...combination2()], { cwd: treeWithout(file), encoding: "utf8" });
+  const r = spawnSync(process.execPath, [check, ...combination2()], { cwd: treeWith({ renamed: file }), encoding: "utf8" });
   expect(r.status).toBe(1);
   expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^scripts/ci-paths\\.js: (--exclude )?${file.replace(/\./g, "\\.")}: `))]);
+});
+
+it("planted: test files no project collects (a folder of their own, a name the includes do not take) fail, each named", () => {
+  const added = ["test/newarea/thing.test.ts", "test/unit/thing.spec.ts"];
+  const r = spawnSync(process.execPath, [check, "test/unit"], { cwd: treeWith({ added }), encoding: "utf8" });
+  expect(r.status).toBe(1);
+  expect(r.stderr.trim().split("\n").sort()).toEqual(added.map((f) => `scripts/ci-paths.js: ${f}: in no project of vitest.config.mts, so it never runs`).sort());
+  // The copy of the tree without them passes: what fails is the files alone.
+  expect(spawnSync(process.execPath, [check, "test/unit"], { cwd: treeWith(), encoding: "utf8" }).status).toBe(0);
 });
 
 it("a folder no test file is under fails too, and an option whose value could be taken for a path", () => {

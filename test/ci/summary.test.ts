@@ -23,6 +23,8 @@ const PLANTED: Record<string, string> = {
   "unhandled.test.mjs": 'import { expect, it } from "vitest";\nit("passes and leaves a rejection", () => { Promise.reject(new Error("planted: nobody handles this")); expect(1).toBe(1); });\n',
   "skips.test.mjs": 'import { describe, expect, it } from "vitest";\nit("passes", () => expect(1).toBe(1));\nit.skip("skipped", () => expect(1).toBe(1));\n' +
     'it("skips itself", (ctx) => ctx.skip("planted"));\ndescribe.skip("a skipped suite", () => it("in it", () => expect(1).toBe(1)));\nit.todo("to do");\n',
+  // Two tests of one name, both skipped.
+  "twice.test.mjs": 'import { expect, it } from "vitest";\nit("passes", () => expect(1).toBe(1));\nit.skip("skipped", () => {});\nit.skip("skipped", () => {});\n',
 };
 
 /** Vitest on `files`, as .ci/run runs it: its exit code beside the report, as .ci/run writes it. */
@@ -54,6 +56,7 @@ beforeAll(() => {
   vitest(["passes.test.mjs", "fails.test.mjs", "throws-loading.test.mjs", "hook-throws.test.mjs"], report("planted"));
   vitest(["unhandled.test.mjs", "passes.test.mjs"], report("unhandled"));
   vitest(["skips.test.mjs"], report("skips"));
+  vitest(["twice.test.mjs"], report("twice"));
   // A retry given to vitest (CI gives none): the test that needed it must still count as failed.
   vitest(["flaky.test.mjs", "passes.test.mjs"], report("retried"), { more: ["--retry=1"] });
   vitest(["passes.test.mjs"], report("bare"), { ciReporter: false });
@@ -119,8 +122,8 @@ it("every skip (it.skip, ctx.skip(), describe.skip, it.todo) fails unless the al
 
 it("a skip the allow-list names (for its combination) counts as skipped, with the entry's reason above the line", () => {
   const skips = [
-    { test: "^skips\\.test\\.mjs > (skipped|to do)$", combination: "skips", reason: "planted: allowed here" },
-    { test: "^skips\\.test\\.mjs > skips itself$", combination: "node22", reason: "planted: allowed in another combination only" },
+    { tests: ["skips.test.mjs > skipped", "skips.test.mjs > to do"], combination: "skips", reason: "planted: allowed here" },
+    { tests: ["skips.test.mjs > skips itself"], combination: "node22", reason: "planted: allowed in another combination only" },
   ];
   const s = summary(0, [report("skips")], { skips });
   expect(s).toMatchObject({ line: "1 passed, 2 failed, 2 skipped", status: 1 });
@@ -131,21 +134,38 @@ it("a skip the allow-list names (for its combination) counts as skipped, with th
   ]);
 });
 
-it("an allow-list entry that no skip matched fails the run (the list holds what skips now); one without a reason is refused", () => {
-  const stale = summary(0, [report("green")], { skips: [{ test: "^gone\\.test\\.mjs > ", reason: "planted: the test was removed" }] });
-  expect(stale).toMatchObject({ line: "2 passed, 1 failed, 0 skipped", status: 1, named: ["failed: .ci/allowed-skips.json: an entry no skip matched: ^gone\\.test\\.mjs > "] });
-  const bare = summary(0, [report("skips")], { skips: [{ test: "^skips\\.test\\.mjs > skipped$" }] });
-  expect(bare.status).toBe(1);
-  expect(bare.stderr).toContain("skips[0] gives no reason");
+it("a name allows the one test it names: another test of the file does not answer to it, and a second test of that name fails the run", () => {
+  // A name is no pattern: its start, or a test that merely begins with it, is not it.
+  const start = summary(0, [report("skips")], { skips: [{ tests: ["skips.test.mjs > skip"], combination: "skips", reason: "planted: a name cut short" }] });
+  expect(start.named).toContain("failed: .ci/allowed-skips.json: a name no skip matched: skips.test.mjs > skip");
+  const twice = summary(0, [report("twice")], { skips: [{ tests: ["twice.test.mjs > skipped"], combination: "twice", reason: "planted: one name, two tests" }] });
+  expect(twice).toMatchObject({
+    line: "1 passed, 1 failed, 2 skipped", status: 1,
+    named: ["skipped: 2 in twice: planted: one name, two tests", "failed: .ci/allowed-skips.json: 2 tests in twice are named twice.test.mjs > skipped: each name allows one test"],
+  });
 });
 
-it("the repository's allow-list: each entry a valid pattern with its reason, and few of them", () => {
-  const { skips } = JSON.parse(fs.readFileSync(path.join(root, ".ci/allowed-skips.json"), "utf8")) as { skips: { test: string; reason: string; combination?: string }[] };
+it("an allow-list name that no skip matched fails the run (the list holds what skips now); an entry without a reason, or with a pattern, is refused", () => {
+  const stale = summary(0, [report("green")], { skips: [{ tests: ["gone.test.mjs > a test"], reason: "planted: the test was removed" }] });
+  expect(stale).toMatchObject({ line: "2 passed, 1 failed, 0 skipped", status: 1, named: ["failed: .ci/allowed-skips.json: a name no skip matched: gone.test.mjs > a test"] });
+  const bare = summary(0, [report("skips")], { skips: [{ tests: ["skips.test.mjs > skipped"] }] });
+  expect(bare.status).toBe(1);
+  expect(bare.stderr).toContain("skips[0] gives no reason");
+  // The pattern of old: it matched whatever skip came to read like it.
+  const pattern = summary(0, [report("skips")], { skips: [{ test: "^skips\\.test\\.mjs > ", reason: "planted: any skip of the file" }] });
+  expect(pattern.status).toBe(1);
+  expect(pattern.stderr).toContain('skips[0] gives a pattern ("test"): name each test it allows in "tests" instead');
+  const none = summary(0, [report("skips")], { skips: [{ tests: [], reason: "planted: names nothing" }] });
+  expect(none.stderr).toContain('skips[0] names no test: "tests" lists each test it allows as "<file> > <full name>"');
+});
+
+it("the repository's allow-list: each entry names its tests with its reason, and few entries", () => {
+  const { skips } = JSON.parse(fs.readFileSync(path.join(root, ".ci/allowed-skips.json"), "utf8")) as { skips: { tests: string[]; reason: string; combination?: string }[] };
   expect(skips.length).toBeGreaterThan(0);
   expect(skips.length, "a short list: fix a skip rather than allow it").toBeLessThanOrEqual(5);
   for (const e of skips) {
-    expect(() => new RegExp(e.test), e.test).not.toThrow();
-    expect(e.reason.length, e.test).toBeGreaterThan(20);
+    for (const t of e.tests) expect(t).toMatch(/^test\/\S+\.test\.ts > \S/);
+    expect(e.reason.length, e.tests[0]).toBeGreaterThan(20);
     expect([undefined, "node20", "node22"]).toContain(e.combination);
   }
 });

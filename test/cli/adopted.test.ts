@@ -10,15 +10,13 @@
 //   registry's access config included (issue 52).
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { control, runApi, secretsApi } from "../support/emulator";
+import { expect, it } from "vitest";
+import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
 import { root } from "../support/dist";
 import { CliStack, describeCli, ops } from "./cli";
 
-let emu: Emulator;
-beforeAll(async () => { emu = await startEmulator(); });
-afterAll(async () => { await emu?.close(); });
+// Stack config names the emulator; each test resets it for what it seeds.
+const { emu } = useEmulator({ reset: false, env: false });
 
 const program = path.join(__dirname, "programs/adopted/index.js");
 

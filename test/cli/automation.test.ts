@@ -5,22 +5,16 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { afterAll, expect, it } from "vitest";
 import { installedProject } from "../../src/engine/installed";
-import { secretsApi } from "../support/emulator";
+import { secretsApi, useEmulator } from "../support/emulator";
 import { cliPath, describeCli, installation } from "./cli";
 
-let emu: Emulator;
+const { emu } = useEmulator({ reset: false, env: false });
 let project: { dir: string; remove(): void };
-
-beforeAll(async () => {
-  emu = await startEmulator();
-});
 
 afterAll(async () => {
   project?.remove();
-  await emu?.close();
 });
 
 function drive(stacks: string[]): Promise<{ code: number; stdout: string; stderr: string; seconds: number }> {

@@ -9,13 +9,13 @@ import * as path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import { root } from "../support/dist";
 import { needsMoto, startMoto } from "../support/moto";
 import { needsPostgres, startPostgres } from "../support/postgres";
 import { CLI_PASSPHRASE, CliStack, describeCli, ops } from "./cli";
 import { examples, outputValues, prepareExample, serviceCall, type Prepared, type ServiceRequest } from "./expectations";
 import { exampleSecrets, leakedPlaces, SECRET_SIG, secretMaterial } from "./secret-scan";
+import { useEmulator } from "../support/emulator";
 
 /** A state backend the test started, and what it stored: item name → its text, as stored and decoded. */
 interface Backend {
@@ -97,15 +97,7 @@ const ON_SERVICES: ServiceRequest[] = [
   { service: "run", method: "GET", path: "/notification-configurations/{output.hookId}" },
 ];
 
-let emu: Emulator;
-
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-
-afterAll(async () => {
-  await emu?.close();
-});
+const { emu } = useEmulator({ reset: false, env: false });
 
 describeCli("shared state backends under the real Pulumi CLI", () => {
   describeBackend("PostgreSQL (postgres://, a real server)", needsPostgres, postgresBackend);

@@ -5,11 +5,12 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { afterEach, describe, it } from "vitest";
+import type { Emulator } from "../../src/emulator";
 import { cacheBase } from "../support/cache";
 import { root } from "../support/dist";
 import { requireReal, requiredButMissing } from "../support/real";
+import { useEmulator } from "../support/emulator";
 
 export const CLI_VERSION = "v3.259.0";
 
@@ -457,16 +458,11 @@ export function stopTree(pid: number, signal: NodeJS.Signals = "SIGKILL"): void 
 
 /** One emulator for a file's real-CLI scenarios, and the stacks a test made, removed after it. */
 export function cliScenarios(): { emu: () => Emulator; stacks: CliStack[] } {
-  let emu: Emulator | undefined;
+  // Stack config names the emulator; each scenario resets what it uses.
+  const { emu } = useEmulator({ reset: false, env: false });
   const stacks: CliStack[] = [];
-  beforeAll(async () => {
-    emu = await startEmulator();
-  });
   afterEach(() => {
     for (const s of stacks.splice(0)) s.remove();
   });
-  afterAll(async () => {
-    await emu?.close();
-  });
-  return { emu: () => emu!, stacks };
+  return { emu: () => emu, stacks };
 }

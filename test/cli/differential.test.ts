@@ -5,27 +5,24 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import { runProgram } from "../../src/engine/program";
 import { DEFAULT_PASSPHRASE, loadState } from "../../src/engine/state";
 import type { Operation, Result } from "../../src/engine/types";
-import { control } from "../support/emulator";
+import { control, useEmulator } from "../support/emulator";
 import { root, withoutSvcEnv } from "../support/dist";
 import { CliStack, describeCli, nameOf, ops } from "./cli";
 
-let emu: Emulator;
+const { emu } = useEmulator({ reset: false, env: false });
 let dir: string;
 const stacks: CliStack[] = [];
 
 beforeAll(async () => {
-  emu = await startEmulator();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "differential-"));
 });
 
 afterAll(async () => {
   // Stacks of a failed test are removed here (a passing test removes its own).
   for (const s of stacks) s.remove();
-  await emu?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

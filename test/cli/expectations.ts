@@ -2,69 +2,101 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { request } from "undici";
+import { z } from "zod";
 import type { Emulator } from "../../src/emulator";
 import { root } from "../support/dist";
 import { control } from "../support/emulator";
 import { startPostgres, type Postgres } from "../support/postgres";
 
-export interface ServiceRequest {
-  service: "run" | "secrets";
-  /** Which secrets cluster (default 0), with its root token. */
-  cluster?: number;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  path: string;
-  body?: unknown;
-}
+const strings = z.array(z.string());
+const values = z.record(z.string(), z.unknown());
 
-export interface Expectations {
-  project: string;
+const serviceRequestShape = z.strictObject({
+  service: z.enum(["run", "secrets"]),
+  /** Which secrets cluster (default 0), with its root token. */
+  cluster: z.number().int().nonnegative().optional(),
+  method: z.enum(["GET", "POST", "PATCH", "DELETE"]),
+  path: z.string().min(1),
+  body: z.unknown().optional(),
+});
+export type ServiceRequest = z.infer<typeof serviceRequestShape>;
+
+/**
+ * The shape of examples/<name>/cli.json (its keys in docs/contributing.md, "Real-CLI expectations"):
+ * a key the lifecycle does not know, or a partial out-of-band edit, would drop its steps unseen.
+ */
+const expectations = z.strictObject({
+  project: z.string().min(1),
   /** PUT /_emulator/clock before the example, e.g. { "autoAdvanceMs": 20 } so runs move on. */
-  emulator?: Record<string, unknown>;
-  config?: Record<string, string>;
-  secretConfig?: Record<string, string>;
+  emulator: values.optional(),
+  config: z.record(z.string(), z.string()).optional(),
+  secretConfig: z.record(z.string(), z.string()).optional(),
   /** Every resource the first preview plans to create (and the first up creates). */
-  create: string[];
+  create: strings.min(1),
   /** Stack outputs after the first up (a subset). */
-  outputs?: Record<string, unknown>;
+  outputs: values.optional(),
   /** Output properties that must be stored as secrets, per resource. */
-  secretOutputs?: Record<string, string[]>;
+  secretOutputs: z.record(z.string(), strings).optional(),
   /** Text the CLI output of the first up must show per resource (progress messages). */
-  progress?: Record<string, string[]>;
+  progress: z.record(z.string(), strings).optional(),
   /**
    * The step2 plan: op per resource, the property names `preview --diff` marks, delete-first order;
    * `cascadeFrom` names the resource replaced delete-first whose replacement the engine cascades to
    * this one (none of its own inputs changed).
    */
-  step2: Record<string, { op: string; properties?: string[]; deleteFirst?: boolean; cascadeFrom?: string }>;
+  step2: z.record(z.string(), z.strictObject({
+    op: z.enum(["update", "replace", "create", "delete", "same"]),
+    properties: strings.optional(),
+    deleteFirst: z.boolean().optional(),
+    cascadeFrom: z.string().optional(),
+  })),
   /** Stack outputs after step2's up (a subset). */
-  step2Outputs?: Record<string, unknown>;
+  step2Outputs: values.optional(),
   /** Reads after destroy and the `data` (a subset) each must answer: what the example leaves on the services. */
-  afterDestroy?: { request: ServiceRequest; status?: number; data: Record<string, unknown> }[];
-  outOfBand?: {
-    change?: { resource: string; outputs: Record<string, unknown>; request: ServiceRequest };
-    delete?: { resource: string; request: ServiceRequest };
-  };
+  afterDestroy: z.array(z.strictObject({ request: serviceRequestShape, status: z.number().int().optional(), data: values })).optional(),
+  /** Both steps, each complete: a step left out would drop its tests with no skip to show for them. */
+  outOfBand: z.strictObject({
+    change: z.strictObject({ resource: z.string().min(1), outputs: values, request: serviceRequestShape }),
+    delete: z.strictObject({ resource: z.string().min(1), request: serviceRequestShape }),
+  }).optional(),
+  /** Why there is no out-of-band change or delete for this example (instead of `outOfBand`). */
+  outOfBandNote: z.string().trim().min(1).optional(),
   /** Requests the program's functions make on every up (`"POST /v1/..."`), so a second up is not "no writes". */
-  functionCalls?: string[];
+  functionCalls: strings.optional(),
   /** The side-effecting calls step 2's preview announces, as pulumi-svc-review lists them (`encode role="payments" ...`). */
-  plannedCalls?: string[];
+  plannedCalls: strings.optional(),
   /** The resources the review of step 2 lists under "Data at risk" (docs/review.md); checked when given. */
-  atRisk?: string[];
-  /** Why there is no out-of-band change or delete for this example. */
-  outOfBandNote?: string;
+  atRisk: strings.optional(),
   /**
    * Control requests (`/_emulator` + path) before the example; with `saveAs`, the answer's fields
    * fill `{<saveAs>.<field>}` placeholders in config values.
    */
-  setup?: { method: "POST" | "PUT"; path: string; body?: unknown; saveAs?: string }[];
+  setup: z.array(z.strictObject({ method: z.enum(["POST", "PUT"]), path: z.string().min(1), body: z.unknown().optional(), saveAs: z.string().optional() })).optional(),
   /**
    * A throwaway PostgreSQL for the example (test/support/postgres.ts): `sql` runs as the superuser
    * first; `{pgPort}`, `{pgAdminUser}` and `{pgAdminPassword}` fill config values.
    */
-  postgres?: { sql?: string[] };
+  postgres: z.strictObject({ sql: strings.optional() }).optional(),
+}).refine((e) => (e.outOfBand === undefined) !== (e.outOfBandNote === undefined), {
+  message: "give either outOfBand (its change and its delete) or outOfBandNote (why the example has none), not both and not neither",
+});
+export type Expectations = z.infer<typeof expectations>;
+
+/** cli.json's text checked against its shape: the expectations, or one line naming each problem by its path. */
+export function parseExpectations(text: string, file: string): { expectations?: Expectations; problem?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { problem: `${file}: ${(e as Error).message}` };
+  }
+  const r = expectations.safeParse(json);
+  if (r.success) return { expectations: r.data };
+  return { problem: `${file}: ${r.error.issues.map((i) => `${i.path.join(".") || "(the file)"}: ${i.message}`).join("; ")}` };
 }
 
-export interface Example { name: string; dir: string; expectations?: Expectations }
+/** An example, and its cli.json's expectations or what is wrong with the file (missing, or not of its shape). */
+export interface Example { name: string; dir: string; expectations?: Expectations; problem?: string }
 
 /** Every Pulumi program under examples/ (a folder whose index.ts imports @pulumi/pulumi). */
 export function examples(): Example[] {
@@ -78,7 +110,8 @@ export function examples(): Example[] {
     })
     .map((e) => {
       const file = path.join(e.dir, "cli.json");
-      return { ...e, expectations: fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as Expectations) : undefined };
+      const where = `examples/${e.name}/cli.json`;
+      return { ...e, ...(fs.existsSync(file) ? parseExpectations(fs.readFileSync(file, "utf8"), where) : { problem: `${where} is missing (format: docs/contributing.md)` }) };
     });
 }
 

@@ -3,26 +3,20 @@
 // "fanout" scenario of test/cli/programs/behaviours. Wall times are printed, never asserted; the
 // time against the longest timeout is bench/fanout.ts's figure.
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { control, requests, runApi } from "../support/emulator";
+import { afterAll, expect, it } from "vitest";
+import { control, requests, runApi, useEmulator } from "../support/emulator";
 import { CliStack, describeCli, ops } from "./cli";
 
 const program = path.join(__dirname, "programs/behaviours/index.js");
 const COUNT = 80;
 const TIMEOUT_SECONDS = 8;
 
-let emu: Emulator;
+// Every active run moves a step each 50 ms: a run that is not held is applied within a second.
+const { emu } = useEmulator({ autoAdvanceMs: 50, reset: false, env: false });
 let stack: CliStack | undefined;
-
-beforeAll(async () => {
-  // Every active run moves a step each 50 ms: a run that is not held is applied within a second.
-  emu = await startEmulator({ autoAdvanceMs: 50 });
-});
 
 afterAll(async () => {
   stack?.remove();
-  await emu?.close();
 });
 
 /** What each workspace does with its runs: most finish; one in 8 is held in planning, one in 8 stops at a soft-failed policy. */

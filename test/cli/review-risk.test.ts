@@ -9,19 +9,16 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { control, secretsApi } from "../support/emulator";
+import { afterAll, expect, it } from "vitest";
+import { control, secretsApi, useEmulator } from "../support/emulator";
 import { usePostgres } from "../support/postgres";
 import { root } from "../support/dist";
 import { CliStack, describeCli } from "./cli";
 
 const bin = path.join(root, "dist/src/review/cli.js");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "review-risk-"));
-let emu: Emulator;
-beforeAll(async () => { emu = await startEmulator(); });
+const { emu } = useEmulator({ reset: false, env: false });
 afterAll(async () => {
-  await emu?.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

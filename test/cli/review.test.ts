@@ -7,23 +7,18 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import { reviewPreview } from "../../src/review/review";
 import { root } from "../support/dist";
 import { CliStack, describeCli } from "./cli";
 import { examples, prepareExample } from "./expectations";
+import { useEmulator } from "../support/emulator";
 
 const bin = path.join(root, "dist/src/review/cli.js");
 
-let emu: Emulator;
+const { emu } = useEmulator({ reset: false, env: false });
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "review-"));
 
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-
 afterAll(async () => {
-  await emu?.close();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

@@ -2,14 +2,11 @@
 // with their ids, the first up writes only what differs, the next preview has no change, a second
 // resource taking the same object is refused, and destroy deletes them (docs/adopting.md).
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { control, runApi, secretsApi } from "../support/emulator";
+import { expect, it } from "vitest";
+import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
 import { CliStack, describeCli, ops } from "./cli";
 
-let emu: Emulator;
-beforeAll(async () => { emu = await startEmulator(); });
-afterAll(async () => { await emu?.close(); });
+const { emu } = useEmulator({ reset: false, env: false });
 
 describeCli("take-over by id under the real Pulumi CLI", () => {
   it("takes over a notification configuration and an entity alias by id: nothing created, only what differs written, no change after; a second taker is refused; destroy deletes them", async () => {

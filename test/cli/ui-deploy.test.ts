@@ -4,16 +4,15 @@ import { mkdtempSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import { expectNoSecretShown, launchChromium, playwrightFor, watchPage, type Browser } from "../support/browser";
 import { root } from "../support/dist";
-import { control } from "../support/emulator";
+import { control, useEmulator } from "../support/emulator";
 import { CliStack, describeCli } from "./cli";
 import { examples, prepareExample, type Expectations, type Prepared } from "./expectations";
 
 describeCli("the emulator's web page while examples/runs deploys", () => {
   const playwright = playwrightFor("the web page during a real deployment");
-  let emu: Emulator;
+  const { emu } = useEmulator({ reset: false, env: false });
   let browser: Browser;
   let stack: CliStack;
   let prepared: Prepared;
@@ -21,7 +20,6 @@ describeCli("the emulator's web page while examples/runs deploys", () => {
 
   beforeAll(async () => {
     if (!playwright) return;
-    emu = await startEmulator();
     const exp = examples().find((e) => e.name === "runs")!.expectations!;
     // Auto-advance off, so the run waits at pending until the page moves it; a hook, so there are deliveries.
     const withHook: Expectations = {
@@ -39,7 +37,6 @@ describeCli("the emulator's web page while examples/runs deploys", () => {
     await browser?.close();
     stack?.remove();
     await prepared?.close();
-    await emu?.close();
     if (playwright) console.log(`web page screenshot: ${path.join(dir, "emulator-ui-deploy.png")}`);
   });
 

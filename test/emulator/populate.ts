@@ -3,6 +3,7 @@ import type { Emulator } from "../../src/emulator";
 import { bearer, svcToken } from "./helpers";
 import { controlResponse } from "../support/emulator";
 import { call, type Response } from "../support/http";
+import { makeObject, onCluster, type RawValues } from "../support/kindCases";
 
 /** Objects of every engine and both services, for the snapshot and web page tests. */
 
@@ -34,43 +35,41 @@ export interface Made {
   account: { name: string; password: string };
 }
 
-/** At least one object of every engine, both services, an extra mount, and one on cluster 1. */
+/**
+ * At least one object of every engine, both services, an extra mount, and one on cluster 1: each
+ * object by the kinds' raw-request factory (test/support/kindCases.ts), with this file's values.
+ */
 export async function populate(emu: Emulator): Promise<Made> {
-  const { sec, run, control } = clients(emu);
-  const nc = await ok(run("POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
-    data: { type: "notification-configurations", attributes: { name: "snap", "destination-type": "generic", url: "https://h.example.com/", token: SECRETS.nc } },
-  }), 201);
+  const { sec, control } = clients(emu);
+  const make = (kind: string, values: RawValues, at = emu) => makeObject(at, kind, values);
+  const nc = await make("runs:NotificationConfiguration", { name: "snap", url: "https://h.example.com/", token: SECRETS.nc, enabled: undefined, triggers: undefined });
   const runs = await ok(control("POST", "/runs", { workspaceId: emu.workspaceId, count: 2, status: "applied", message: "before the snapshot" }), 201);
   // transform: alphabet, template, fpe and tokenization transformations, a role, a token.
-  await ok(sec("POST", "transform/alphabet/digits", { alphabet: "0123456789" }));
-  await ok(sec("POST", "transform/template/ssn", { type: "regex", pattern: "(\\d{3})-(\\d{2})-(\\d{4})", alphabet: "digits" }));
-  await ok(sec("POST", "transform/transformations/fpe/card", { template: "builtin/creditcardnumber", tweak_source: "internal", allowed_roles: ["app"] }));
-  await ok(sec("POST", "transform/transformations/tokenization/tok", { allowed_roles: ["app"] }));
-  await ok(sec("POST", "transform/role/app", { transformations: ["tok", "card"] }));
+  await make("secrets:TransformAlphabet", { name: "digits", alphabet: "0123456789" });
+  await make("secrets:TransformTemplate", { name: "ssn", pattern: "(\\d{3})-(\\d{2})-(\\d{4})", alphabet: "digits" });
+  await make("secrets:TransformFpeTransformation", { name: "card", template: "builtin/creditcardnumber", allowedRoles: ["app"] });
+  await make("secrets:TransformTokenizationTransformation", { name: "tok", allowedRoles: ["app"], maxTtl: undefined });
+  await make("secrets:TransformRole", { name: "app", transformations: ["tok", "card"] });
   const token = (await ok(sec("POST", "transform/encode/app", { value: SECRETS.plaintext, transformation: "tok" }), 200)).json.data.encoded_value as string;
   // keymgmt: a rotated key distributed to a KMS provider.
-  await ok(sec("POST", "keymgmt/key/k", { type: "rsa-2048" }));
-  await ok(sec("POST", "keymgmt/key/k/rotate"));
-  await ok(sec("POST", "keymgmt/kms/p", { provider: "azurekeyvault", key_collection: "vault-one", credentials: { client_id: "id", client_secret: SECRETS.kms, tenant_id: "t" } }));
-  await ok(sec("POST", "keymgmt/kms/p/key/k", { purpose: ["encrypt", "decrypt"] }));
+  await make("secrets:KeymgmtKey", { name: "k", type: "rsa-2048", deletionAllowed: undefined, latestVersion: 2 });
+  await make("secrets:KeymgmtKmsProvider", { name: "p", provider: "azurekeyvault", keyCollection: "vault-one", credentials: { client_id: "id", client_secret: SECRETS.kms, tenant_id: "t" } });
+  await make("secrets:KeymgmtKeyDistribution", { kmsName: "p", keyName: "k", purpose: ["encrypt", "decrypt"], protection: undefined });
   // directory: config, a library set, an account checked out.
-  await ok(control("POST", "/directory/accounts", { accounts: ["svc-a", "svc-b"] }), 200);
-  await ok(sec("POST", "directory/config", { binddn: "cn=admin,dc=example,dc=org", bindpass: SECRETS.bind, url: "ldap://127.0.0.1:1" }));
-  await ok(sec("POST", "directory/library/lib", { service_account_names: ["svc-a", "svc-b"], ttl: "1h" }));
-  const out = (await ok(sec("POST", "directory/library/lib/check-out", {}), 200)).json.data;
+  await make("secrets:DirectoryConfig", { bindpass: SECRETS.bind, ttl: undefined, maxTtl: undefined });
+  await make("secrets:DirectoryLibrarySet", { name: "lib", serviceAccountNames: ["svc-a", "svc-b"], ttl: "1h", maxTtl: undefined });
+  const { account } = await make("secrets:DirectoryCheckOut", { setName: "lib" });
   // registry: access, a role, a token minted by it.
-  const management = (await ok(control("POST", "/registry/tokens", { type: "management" }), 200)).json.token;
-  await ok(sec("POST", "registry/config/access", { address: "registry:8500", token: management }));
-  await ok(sec("POST", "registry/roles/m", { token_type: "management", ttl: "30m" }));
+  await make("secrets:RegistryAccessConfig", { address: "registry:8500" });
+  await make("secrets:RegistryRole", { name: "m", tokenType: "management", ttl: "30m", policies: undefined });
   const registryToken = (await ok(sec("GET", "registry/creds/m"), 200)).json.data.token as string;
   // identity, MFA, plugin catalog, an extra mount, replication, cluster 1.
-  const alias = await ok(sec("POST", "identity/entity-alias", { name: "alice", canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd" }), 200);
-  const mfa = await ok(sec("POST", "identity/mfa/method/dualfactor", { secret_key: SECRETS.mfa, integration_key: "ik-1", api_hostname: "api-1.example.com" }), 200);
-  await ok(sec("PUT", "sys/plugins/catalog/secret/my-secrets", { sha256: "a".repeat(64), command: "my-secrets-plugin" }));
+  const alias = await make("secrets:IdentityEntityAlias", { name: "alice", customMetadata: undefined });
+  const mfa = await make("secrets:MfaDualFactorMethod", { secretKey: SECRETS.mfa, integrationKey: "ik-1", apiHostname: "api-1.example.com", pushInfo: undefined });
+  await make("secrets:PluginCatalogEntry", { type: "secret", name: "my-secrets", sha256: "a".repeat(64), command: "my-secrets-plugin", args: undefined, env: undefined });
   await ok(control("POST", "/mounts", { path: "transform-eu", type: "transform" }));
-  await ok(sec("POST", "transform-eu/alphabet/eu", { alphabet: "ab" }));
-  await ok(sec("POST", "sys/replication/performance/primary/enable", {}));
-  await ok(clients(emu, 1).sec("POST", "transform/alphabet/on-cluster-1", { alphabet: "xyz" }));
-  return { ncId: nc.json.data.id, runIds: runs.json.ids, aliasId: alias.json.data.id, mfaId: mfa.json.data.id, token, registryToken, account: { name: out.service_account_name, password: out.password } };
+  await make("secrets:TransformAlphabet", { mount: "transform-eu", name: "eu", alphabet: "ab" });
+  await make("secrets:ReplicationPerformancePrimary", {});
+  await make("secrets:TransformAlphabet", { name: "on-cluster-1", alphabet: "xyz" }, onCluster(emu, 1));
+  return { ncId: nc.id, runIds: runs.json.ids, aliasId: alias.id, mfaId: mfa.id, token, registryToken, account: account! };
 }
-

@@ -2,22 +2,14 @@ import { createPublicKey } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { describe, expect, test } from "vitest";
+import { startEmulator } from "../../src/emulator";
 import { svcToken } from "./helpers";
 import { call, type Response } from "../support/http";
-import { controlResponse } from "../support/emulator";
-import { mustStatus } from "../support/must";
+import { controlResponse, useEmulator } from "../support/emulator";
 
 // Three clusters for the whole file, all reset before each test: A (0), B (1), C (2).
-const emu = {} as Emulator;
-beforeAll(async () => {
-  Object.assign(emu, await startEmulator({ clusters: 3 }));
-});
-afterAll(() => emu.close?.());
-beforeEach(async () => {
-  for (const c of emu.clusters) mustStatus((await controlResponse(c, "POST", "/reset")).status, 204, "POST /_emulator/reset");
-});
+const { emu } = useEmulator({ clusters: 3, env: false });
 
 const R = "sys/replication/performance";
 

@@ -1,10 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import { launchChromium, playwrightFor, type Browser } from "../support/browser";
 import { svcToken } from "./helpers";
 import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 // The attacks of docs/emulator.md ("Pages of other sites") played by a real browser: a page of
 // another origin writes to the emulator without a preflight, and a name of the attacker's that
@@ -32,13 +32,12 @@ function attackPage(controlUrl: string): string {
 
 describe("pages of other sites in a real browser", () => {
   const playwright = playwrightFor("the attacks from pages of other sites");
-  let emu: Emulator;
+  const { emu } = useEmulator({ reset: false, env: false });
   let browser: Browser;
   let attacker: http.Server;
   let attackerUrl = "";
   beforeAll(async () => {
     if (!playwright) return;
-    emu = await startEmulator();
     attacker = http.createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/html" });
       res.end(attackPage(emu.controlUrl));
@@ -50,7 +49,6 @@ describe("pages of other sites in a real browser", () => {
   afterAll(async () => {
     await browser?.close();
     await new Promise<void>((resolve) => (attacker ? attacker.close(() => resolve()) : resolve()));
-    await emu?.close();
   });
 
   test("a page of another origin changes nothing: no reset, no fault, no clock", async () => {

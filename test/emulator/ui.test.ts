@@ -2,10 +2,11 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { startEmulator } from "../../src/emulator";
 import { expectNoSecretShown, launchChromium, playwrightFor, watchPage, type Browser } from "../support/browser";
 import { bearer, svcToken } from "./helpers";
 import { call } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 // The web page in a real browser (test/support/browser.ts says what it needs).
 
@@ -14,18 +15,16 @@ const SECRETS = { nc: "nc-ui-signing-secret-41ab", kms: "kms-ui-client-secret-77
 
 describe("the emulator's web page", () => {
   const playwright = playwrightFor("the web page tests");
-  let emu: Emulator;
+  const { emu } = useEmulator({ reset: false, env: false });
   let dir = "";
   let browser: Browser;
   beforeAll(async () => {
     if (!playwright) return;
-    emu = await startEmulator();
     dir = mkdtempSync(join(tmpdir(), "emu-ui-"));
     browser = await launchChromium(playwright);
   });
   afterAll(async () => {
     await browser?.close();
-    await emu?.close();
     if (dir) console.log(`web page screenshot: ${join(dir, "emulator-ui.png")}`);
   });
 

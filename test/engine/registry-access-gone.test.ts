@@ -10,6 +10,8 @@ import { fromDist } from "../support/dist";
 import { control, secretsApi } from "../support/emulator";
 import { openStacks, svc, testStack } from "../support/testing";
 
+// The built package's emulator, as pulumi-svc/testing's stacks use it (useEmulator starts the
+// source's), shared by the test's two stacks.
 const { startEmulator } = fromDist<typeof emulatorTypes>("src/emulator/index.js");
 
 const open = openStacks();

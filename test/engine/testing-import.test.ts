@@ -44,6 +44,7 @@ afterAll(async () => {
   for (const p of projects.splice(0)) p.remove();
 });
 
+/** The built package's emulator (useEmulator starts the source's), one for each server a test imports from. */
 async function emulator(): Promise<emulatorTypes.Emulator> {
   const e = await startEmulator();
   emulators.push(e);

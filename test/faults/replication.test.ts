@@ -11,30 +11,18 @@
 //
 // Then the transitions that once stopped half-way, by name, so they cannot come back.
 import { request } from "undici";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { call } from "../../src/runtime";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import { checked, type Props } from "../support/calls";
 import { held, inSync, replaceOnRequest, sameAsServer, settle, up, type State } from "./deploy";
 import { CELLS, cellsOf, FAULTS } from "./cells";
-import { control } from "../support/emulator";
+import { control, useEmulator } from "../support/emulator";
+import { useEnv } from "../support/env";
 import { mustStatus } from "../support/must";
 
-const emu = {} as Emulator;
-const saved = { url: process.env.SVC_SECRETS_URL, token: process.env.SVC_SECRETS_TOKEN, retries: process.env.SVC_MAX_RETRIES };
-beforeAll(async () => {
-  Object.assign(emu, await startEmulator({ clusters: 2 }));
-  delete process.env.SVC_SECRETS_URL;
-  delete process.env.SVC_SECRETS_TOKEN;
-  process.env.SVC_MAX_RETRIES = "1";
-});
-afterAll(async () => {
-  await emu.close?.();
-  for (const [k, v] of [["SVC_SECRETS_URL", saved.url], ["SVC_SECRETS_TOKEN", saved.token], ["SVC_MAX_RETRIES", saved.retries]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+// The environment names neither cluster: every resource gets its cluster through a connection.
+const { emu } = useEmulator({ clusters: 2, env: false });
+useEnv({ SVC_SECRETS_URL: undefined, SVC_SECRETS_TOKEN: undefined, SVC_MAX_RETRIES: "1" });
 
 async function raw(i: number, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await request(`${emu.clusters[i]!.secretsUrl}/${path}`, {
@@ -73,10 +61,6 @@ async function connectB(id = "b"): Promise<string> {
 }
 /** The number of active primaries in the set (the emulator's clusters). */
 const primaries = async () => (await Promise.all([A, B].map(status))).filter((s) => s.mode === "primary").length;
-
-beforeEach(async () => {
-  for (const i of [A, B]) await control(emu.clusters[i]!, "POST", "/reset");
-});
 
 const cells = CELLS;
 // A 500 is not retried by the client, but the step may have acted all the same.

@@ -10,13 +10,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import { KIND_NAMES, kindDefinition } from "../../src/kinds";
 import { main } from "../../src/import/cli";
 import type { Field } from "../../src/core/fields";
 import { typeName } from "../../src/import/program";
 import { classOf } from "../../src/import/classes";
-import { control, runApi, secretsApi } from "../support/emulator";
+import { useEmulator } from "../support/emulator";
+import { makeObject, onCluster, type RawValues } from "../support/kindCases";
 import { fillConfigScript } from "../support/imported";
 
 /** A value that ends a line, closes every quote and starts commands, each creating a file named after `tag`. */
@@ -48,72 +48,58 @@ function plant(kind: string, field: string, opts: { slash?: boolean; wrap?: (v: 
   return value;
 }
 
-let emu: Emulator;
+// Every request names the emulator; the seed is made once for the file.
+const { emu } = useEmulator({ clusters: 2, reset: false, env: false });
 let dir: string;
-const enc = encodeURIComponent;
-
-async function ok(r: Promise<{ status: number; body: any }>, what: string): Promise<any> {
-  const res = await r;
-  if (res.status >= 300) throw new Error(`seeding ${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
 /** One object of each kind the import reads, every free-text field planted (names: no `/`, a path segment). */
 async function seed(): Promise<void> {
-  const s = (method: string, p: string, body?: unknown, i = 0) =>
-    ok(secretsApi({ secretsUrl: emu.clusters[i]!.secretsUrl, tokens: { secretsRoot: emu.clusters[i]!.secretsToken } }, method, p, body), `${method} ${p}`);
+  const make = (kind: string, values: RawValues, at = emu) => makeObject(at, kind, values);
   const alphabet = plant("secrets:TransformAlphabet", "name");
-  await s("POST", `/transform/alphabet/${enc(alphabet)}`, { alphabet: plant("secrets:TransformAlphabet", "alphabet", { wrap: (v) => [...new Set(v)].join("") }) });
+  await make("secrets:TransformAlphabet", { name: alphabet, alphabet: plant("secrets:TransformAlphabet", "alphabet", { wrap: (v) => [...new Set(v)].join("") }) });
   const template = plant("secrets:TransformTemplate", "name");
-  await s("POST", `/transform/template/${enc(template)}`, { type: "regex", pattern: plant("secrets:TransformTemplate", "pattern", { slash: true, wrap: (v) => `(\\d{4})${v.replace(/\[/g, "\\[")}` }), alphabet });
+  await make("secrets:TransformTemplate", { name: template, alphabet,
+    pattern: plant("secrets:TransformTemplate", "pattern", { slash: true, wrap: (v) => `(\\d{4})${v.replace(/\[/g, "\\[")}` }) });
   const fpe = plant("secrets:TransformFpeTransformation", "name");
-  await s("POST", `/transform/transformations/fpe/${enc(fpe)}`, { template, tweak_source: "internal", allowed_roles: [plant("secrets:TransformFpeTransformation", "allowedRoles", { slash: true })] });
+  await make("secrets:TransformFpeTransformation", { name: fpe, template, allowedRoles: [plant("secrets:TransformFpeTransformation", "allowedRoles", { slash: true })] });
   const masking = plant("secrets:TransformMaskingTransformation", "name");
-  await s("POST", `/transform/transformations/masking/${enc(masking)}`, { template, masking_character: "'", allowed_roles: [plant("secrets:TransformMaskingTransformation", "allowedRoles", { slash: true })] });
+  await make("secrets:TransformMaskingTransformation", { name: masking, template, maskingCharacter: "'", allowedRoles: [plant("secrets:TransformMaskingTransformation", "allowedRoles", { slash: true })] });
   planted.push({ kind: "secrets:TransformMaskingTransformation", field: "maskingCharacter", value: "'" });
   const store = plant("secrets:TransformStore", "name");
-  await s("POST", `/transform/stores/${enc(store)}`, { type: "sql", driver: "mysql", supported_transformations: ["tokenization"], schema: "tokens", username: "u", password: "p",
-    connection_string: plant("secrets:TransformStore", "connectionString", { slash: true, wrap: (v) => `{{username}}:{{password}}@tcp(127.0.0.1:3306)/${v}?parseTime=true` }) });
+  await make("secrets:TransformStore", { name: store, schema: "tokens", username: "u", password: "p",
+    connectionString: plant("secrets:TransformStore", "connectionString", { slash: true, wrap: (v) => `{{username}}:{{password}}@tcp(127.0.0.1:3306)/${v}?parseTime=true` }) });
   const tokenization = plant("secrets:TransformTokenizationTransformation", "name");
-  await s("POST", `/transform/transformations/tokenization/${enc(tokenization)}`, { stores: [store], allowed_roles: [plant("secrets:TransformTokenizationTransformation", "allowedRoles", { slash: true })] });
-  const role = plant("secrets:TransformRole", "name");
-  await s("POST", `/transform/role/${enc(role)}`, { transformations: [fpe, masking, tokenization] });
+  await make("secrets:TransformTokenizationTransformation", { name: tokenization, stores: [store], maxTtl: undefined,
+    allowedRoles: [plant("secrets:TransformTokenizationTransformation", "allowedRoles", { slash: true })] });
+  await make("secrets:TransformRole", { name: plant("secrets:TransformRole", "name"), transformations: [fpe, masking, tokenization] });
   const key = plant("secrets:KeymgmtKey", "name");
-  await s("POST", `/keymgmt/key/${enc(key)}`, { type: "ecdsa-p256" });
+  await make("secrets:KeymgmtKey", { name: key, deletionAllowed: undefined, latestVersion: 1 });
   const kms = plant("secrets:KeymgmtKmsProvider", "name");
-  await s("POST", `/keymgmt/kms/${enc(kms)}`, { provider: "awskms", key_collection: plant("secrets:KeymgmtKmsProvider", "keyCollection", { slash: true }) });
-  await s("POST", `/keymgmt/kms/${enc(kms)}/key/${enc(key)}`, { purpose: ["sign"], protection: "hsm" });
-  await s("PUT", `/sys/plugins/catalog/database/${enc(plant("secrets:PluginCatalogEntry", "name"))}`, {
-    sha256: "ab".repeat(32), command: plant("secrets:PluginCatalogEntry", "command", { slash: true }), args: [plant("secrets:PluginCatalogEntry", "args", { slash: true })] });
+  await make("secrets:KeymgmtKmsProvider", { name: kms, keyCollection: plant("secrets:KeymgmtKmsProvider", "keyCollection", { slash: true }), credentials: undefined });
+  await make("secrets:KeymgmtKeyDistribution", { kmsName: kms, keyName: key, purpose: ["sign"] });
+  await make("secrets:PluginCatalogEntry", { name: plant("secrets:PluginCatalogEntry", "name"), env: undefined,
+    command: plant("secrets:PluginCatalogEntry", "command", { slash: true }), args: [plant("secrets:PluginCatalogEntry", "args", { slash: true })] });
   const metaKey = plant("secrets:IdentityEntityAlias", "customMetadata", { slash: true });
-  await s("POST", "/identity/entity-alias", { name: plant("secrets:IdentityEntityAlias", "name", { slash: true }), canonical_id: "ent-alice0000000001", mount_accessor: "auth_userpass_1234abcd",
-    custom_metadata: { [metaKey]: metaKey } });
-  await s("POST", "/identity/mfa/method/dualfactor", { secret_key: "s", integration_key: "i", api_hostname: "api-1234abcd.example.com",
-    push_info: plant("secrets:MfaDualFactorMethod", "pushInfo", { slash: true }), username_format: plant("secrets:MfaDualFactorMethod", "usernameFormat", { slash: true }) });
+  await make("secrets:IdentityEntityAlias", { name: plant("secrets:IdentityEntityAlias", "name", { slash: true }), customMetadata: { [metaKey]: metaKey } });
+  await make("secrets:MfaDualFactorMethod", { secretKey: "s", integrationKey: "i",
+    pushInfo: plant("secrets:MfaDualFactorMethod", "pushInfo", { slash: true }), usernameFormat: plant("secrets:MfaDualFactorMethod", "usernameFormat", { slash: true }) });
   const ldapHost = "ldap://h'$(touch${IFS}PWNED-DirectoryConfig.url)`touch${IFS}PWNED-bt`";
   planted.push({ kind: "secrets:DirectoryConfig", field: "url", value: ldapHost });
-  await s("POST", "/directory/config", { bindpass: "b", url: ldapHost, binddn: plant("secrets:DirectoryConfig", "binddn", { slash: true }),
+  await make("secrets:DirectoryConfig", { bindpass: "b", url: ldapHost, ttl: undefined, maxTtl: undefined, binddn: plant("secrets:DirectoryConfig", "binddn", { slash: true }),
     userdn: plant("secrets:DirectoryConfig", "userdn", { slash: true }), upndomain: plant("secrets:DirectoryConfig", "upndomain", { slash: true }),
-    password_policy: plant("secrets:DirectoryConfig", "passwordPolicy", { slash: true }) });
-  const accounts = [plant("secrets:DirectoryRole", "serviceAccountName", { slash: true }), plant("secrets:DirectoryLibrarySet", "serviceAccountNames", { slash: true })];
-  await control(emu, "POST", "/directory/accounts", { accounts });
-  await s("POST", `/directory/roles/${enc(plant("secrets:DirectoryRole", "name"))}`, { service_account_name: accounts[0], ttl: "1h" });
-  await s("POST", `/directory/library/${enc(plant("secrets:DirectoryLibrarySet", "name"))}`, { service_account_names: [accounts[1]], ttl: "1h" });
-  const registryToken = (await control<{ token: string }>(emu, "POST", "/registry/tokens", { type: "management" })).token;
-  await s("POST", "/registry/config/access", { address: "127.0.0.1:8500", token: registryToken });
-  await s("POST", `/registry/roles/${enc(plant("secrets:RegistryRole", "name"))}`, { policies: [plant("secrets:RegistryRole", "policies", { slash: true })] });
+    passwordPolicy: plant("secrets:DirectoryConfig", "passwordPolicy", { slash: true }) });
+  await make("secrets:DirectoryRole", { name: plant("secrets:DirectoryRole", "name"), serviceAccountName: plant("secrets:DirectoryRole", "serviceAccountName", { slash: true }), ttl: "1h" });
+  await make("secrets:DirectoryLibrarySet", { name: plant("secrets:DirectoryLibrarySet", "name"), maxTtl: undefined,
+    serviceAccountNames: [plant("secrets:DirectoryLibrarySet", "serviceAccountNames", { slash: true })] });
+  await make("secrets:RegistryAccessConfig", {});
+  await make("secrets:RegistryRole", { name: plant("secrets:RegistryRole", "name"), policies: [plant("secrets:RegistryRole", "policies", { slash: true })], ttl: undefined });
   // A secondary (cluster 1) joined to cluster 0, and a filter of its paths there.
-  await s("POST", "/sys/replication/performance/primary/enable", {});
-  const wrapped = await s("POST", "/sys/replication/performance/primary/secondary-token", { id: "eu" });
-  await s("POST", "/sys/replication/performance/secondary/enable", { token: wrapped.wrap_info.token }, 1);
-  const clusterId = (await s("GET", "/sys/replication/performance/status", undefined, 1)).data.cluster_id as string;
-  await s("POST", `/sys/replication/performance/primary/paths-filter/${enc(clusterId)}`, { mode: "deny", paths: [plant("secrets:ReplicationPathsFilter", "paths", { slash: true, wrap: (v) => `${v}/` })] });
-  const workspace = emu.workspaceId;
-  await ok(runApi(emu, "POST", `/workspaces/${workspace}/notification-configurations`, {
-    data: { type: "notification-configurations", attributes: { name: plant("runs:NotificationConfiguration", "name", { slash: true }), "destination-type": "generic", enabled: false,
-      url: "https://hooks.example/'$(touch PWNED-nc-url)`touch PWNED-nc-bt`", token: "t", triggers: ["run:completed"] } },
-  }), "a notification configuration");
-  planted.push({ kind: "runs:NotificationConfiguration", field: "url", value: "https://hooks.example/'$(touch PWNED-nc-url)`touch PWNED-nc-bt`" });
+  await make("secrets:ReplicationPerformancePrimary", {});
+  const { token } = await make("secrets:ReplicationSecondaryToken", { secondaryId: "eu" });
+  const { clusterId } = await make("secrets:ReplicationPerformanceSecondary", { token }, onCluster(emu, 1));
+  await make("secrets:ReplicationPathsFilter", { secondaryClusterId: clusterId, paths: [plant("secrets:ReplicationPathsFilter", "paths", { slash: true, wrap: (v) => `${v}/` })] });
+  const url = "https://hooks.example/'$(touch PWNED-nc-url)`touch PWNED-nc-bt`";
+  await make("runs:NotificationConfiguration", { name: plant("runs:NotificationConfiguration", "name", { slash: true }), url, token: "t", triggers: ["run:completed"] });
+  planted.push({ kind: "runs:NotificationConfiguration", field: "url", value: url });
 }
 
 /** Every kind the import reads, with its free-text inputs: strings, lists and maps that name no other object. */
@@ -151,12 +137,10 @@ function stringLiterals(source: ts.SourceFile): Set<string> {
 const UNSAFE_CHAR = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
 beforeAll(async () => {
-  emu = await startEmulator({ clusters: 2 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "import-untrusted-"));
   await seed();
 }, 60_000);
 afterAll(async () => {
-  await emu?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,33 +1,19 @@
 import * as pulumi from "@pulumi/pulumi";
 import { request } from "undici";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call } from "../../src/runtime";
-import { startEmulator, type Emulator } from "../../src/emulator";
 import * as replication from "../../src/secrets/replication";
 import { makeContext } from "../../src/core/context";
 import { walk } from "../../src/import/walk";
 import { checked, failures, type Props } from "../support/calls";
-import { control, requests } from "../support/emulator";
+import { control, requests, useEmulator } from "../support/emulator";
+import { useEnv } from "../support/env";
 import { rejectionOf } from "../support/errors";
 
 // Two clusters: A (0) will be the primary, B (1) the secondary. The environment names neither:
 // every resource and function gets its cluster through a connection, as a program would.
-const emu = {} as Emulator;
-const saved = { url: process.env.SVC_SECRETS_URL, token: process.env.SVC_SECRETS_TOKEN };
-beforeAll(async () => {
-  Object.assign(emu, await startEmulator({ clusters: 2 }));
-  delete process.env.SVC_SECRETS_URL;
-  delete process.env.SVC_SECRETS_TOKEN;
-  process.env.SVC_MAX_RETRIES = "0";
-});
-afterAll(async () => {
-  await emu.close?.();
-  if (saved.url !== undefined) process.env.SVC_SECRETS_URL = saved.url;
-  if (saved.token !== undefined) process.env.SVC_SECRETS_TOKEN = saved.token;
-});
-beforeEach(async () => {
-  for (const c of emu.clusters) await control(c, "POST", "/reset");
-});
+const { emu } = useEmulator({ clusters: 2, env: false });
+useEnv({ SVC_SECRETS_URL: undefined, SVC_SECRETS_TOKEN: undefined, SVC_MAX_RETRIES: "0" });
 
 const PRIMARY = "secrets:ReplicationPerformancePrimary";
 const TOKEN = "secrets:ReplicationSecondaryToken";

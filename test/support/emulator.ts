@@ -1,36 +1,43 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { request, type Dispatcher } from "undici";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
+import { useEnv } from "./env";
 import { call, type Response } from "./http";
 import { mustStatus } from "./must";
 
 /**
- * One emulator per test file on 127.0.0.1:0, reset before each test (unless `reset: false`, for
- * files that seed once and only read), so tests share the process but not the state. The provider
- * reads its settings from the environment, as it does in the host when no stack config is given,
- * so the environment points at this emulator (`secretsToken` picks the secrets token it carries).
- * `emu` is filled in by beforeAll, so a file can keep it in a const and build its helpers on it up
- * front.
+ * One emulator per test file (or describe block) on 127.0.0.1:0, every secrets cluster of it reset
+ * before each test (unless `reset: false`, for files that seed once and only read, or whose tests
+ * build on each other), so tests share the process but not the state. The provider reads its
+ * settings from the environment, as it does in the host when no stack config is given, so the
+ * environment points at this emulator (`secretsToken` picks the secrets token it carries) and is
+ * put back after the file; `env: false` leaves it alone, for a file whose programs and resources
+ * name the emulator themselves (stack config, connections). `emu` is filled in by beforeAll, so a
+ * file can keep it in a const and build its helpers on it up front. The one way a file starts its
+ * emulator: a test that starts its own (a restart on a state file, options of its own) says why.
  */
-export function useEmulator({ reset = true, secretsToken = "secretsUser", ...options }: EmulatorOptions & {
+export function useEmulator({ reset = true, secretsToken = "secretsUser", env = true, ...options }: EmulatorOptions & {
   reset?: boolean;
   secretsToken?: "secretsRoot" | "secretsUser";
+  env?: boolean;
 } = {}): { emu: Emulator } {
   const emu = {} as Emulator;
   beforeAll(async () => {
     Object.assign(emu, await startEmulator(options));
-    process.env.SVC_RUN_URL = emu.runUrl;
-    process.env.SVC_RUN_TOKEN = emu.tokens.runAdmin;
-    process.env.SVC_SECRETS_URL = emu.secretsUrl;
-    process.env.SVC_SECRETS_TOKEN = emu.tokens[secretsToken];
-    process.env.SVC_MAX_RETRIES = "3";
   });
   // close is missing when the start itself failed; that failure is the one to report.
   afterAll(() => emu.close?.());
+  if (env) {
+    useEnv(() => ({
+      SVC_RUN_URL: emu.runUrl, SVC_RUN_TOKEN: emu.tokens.runAdmin,
+      SVC_SECRETS_URL: emu.secretsUrl, SVC_SECRETS_TOKEN: emu.tokens[secretsToken],
+      SVC_MAX_RETRIES: "3",
+    }));
+  }
   if (reset) {
     beforeEach(async () => {
       // A check, not an assertion (must.ts): shared setup must not count for the tests.
-      mustStatus((await controlResponse(emu, "POST", "/reset")).status, 204, "POST /_emulator/reset");
+      for (const c of emu.clusters) mustStatus((await controlResponse(c, "POST", "/reset")).status, 204, "POST /_emulator/reset");
     });
   }
   return { emu };

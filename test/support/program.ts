@@ -7,11 +7,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { startEmulator, type Emulator, type EmulatorCluster } from "../../src/emulator";
+import type { Emulator, EmulatorCluster } from "../../src/emulator";
 import { runProgram } from "../../src/engine/program";
 import type { Operation, Result, StepOp } from "../../src/engine/types";
 import { root, withoutSvcEnv } from "./dist";
-import { control, requests, runApi, secretsApi, type LoggedRequest } from "./emulator";
+import { control, requests, runApi, secretsApi, useEmulator, type LoggedRequest } from "./emulator";
 
 /**
  * A handle to an object that a beforeAll makes: usable in tests and later hooks as the object
@@ -44,15 +44,12 @@ export function late<T extends object>(name: string, get: () => T | undefined): 
  * handle for each, so `const [a, b] = emus` works where the block is declared.
  */
 export function useEmulators(options: { count?: number; clusters?: number } = {}): { emu: Emulator; emus: readonly Emulator[] } {
-  const started: Emulator[] = [];
-  beforeAll(async () => {
-    for (let i = 0; i < (options.count ?? 1); i++) started.push(await startEmulator({ clusters: options.clusters }));
+  // The programs get the emulators through their stack config only; each test resets what it uses.
+  const emus = Array.from({ length: options.count ?? 1 }, (_, i) => {
+    const { emu } = useEmulator({ clusters: options.clusters, reset: false, env: false });
+    return late(`emulator ${i}`, () => (emu.url === undefined ? undefined : emu));
   });
-  afterAll(async () => {
-    for (const e of started.splice(0)) await e.close();
-  });
-  const emus = Array.from({ length: options.count ?? 1 }, (_, i) => late(`emulator ${i}`, () => started[i]));
-  return { emu: emus[0], emus };
+  return { emu: emus[0]!, emus };
 }
 
 type Service = "run" | "secrets";
