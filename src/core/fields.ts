@@ -80,7 +80,9 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
   readonly refers?: readonly string[];
   /**
    * Inputs whose values decide whether the object uses this field at all (a notification token
-   * signs generic payloads only): the import asks for no value an object cannot use.
+   * signs generic payloads only): the import asks for no value an object cannot use, and a
+   * run-service object has such a relationship only then (an email configuration's users: it is
+   * neither sent, read nor compared otherwise; src/runs/serviceObject.ts).
    */
   readonly usedOnlyIf?: Readonly<Record<string, readonly unknown[]>>;
   /**

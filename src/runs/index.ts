@@ -1,13 +1,10 @@
 import { connectionOf, type Connection, type ConnectionSettings } from "../core/connection";
-export {
-  NotificationConfiguration, type NotificationConfigurationArgs, type DeliveryResponse, type Trigger,
-  type DestinationType, TRIGGERS, DESTINATION_TYPES,
-} from "./notificationConfiguration";
+export { NotificationConfiguration, type NotificationConfigurationArgs, type DeliveryResponse, type Trigger, TRIGGERS } from "./notificationConfiguration";
 export * from "./verifyNotificationConfiguration";
 export { Run, type RunArgs, type RunWaitFor, WAIT_FOR } from "./run";
 export {
   type RunStatus, type RunOperation, type RunSource, type RunInclude, RUN_STATUSES, FINAL_RUN_STATUSES, TERMINAL_RUN_STATUSES,
-  RUN_OPERATIONS, RUN_SOURCES, RUN_INCLUDES,
+  RUN_OPERATIONS, RUN_SOURCES, RUN_INCLUDES, type DestinationType, DESTINATION_TYPES,
 } from "./runVocabulary";
 export { type RunDetails, type RunActions, type RunPermissions, type IncludedResource } from "./runDetails";
 export { type RunVariable } from "./runAttributes";

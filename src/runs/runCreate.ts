@@ -9,20 +9,15 @@ import { many, one } from "./jsonapi";
 import { createDocument, runCreateSet, type RunCreateAttributes } from "./runAttributes";
 import { runFromResource, type RunDetails } from "./runDetails";
 import { RUNS_ROUTES } from "./routes";
-
-const sameList = (a: unknown, b: unknown) => {
-  const norm = (v: unknown) => (Array.isArray(v) ? [...v].map((x) => JSON.stringify(x)).sort().join("\n") : "");
-  return norm(a) === norm(b);
-};
+import { comparedKeys, sameList } from "./serviceObject";
 
 /** Whether a listed run carries every attribute a `POST /runs` with these arguments sent. */
 function matchesCreate(run: RunDetails, args: RunCreateAttributes): boolean {
   if (run.source !== "svc-api") return false;
   const read = run as unknown as Record<string, unknown>;
   const sent = args as Record<string, unknown>;
-  for (const k of runCreateSet.inputs) {
-    // The runs searched are the workspace's own.
-    if (runCreateSet.identity.includes(k)) continue;
+  // The runs searched are the workspace's own.
+  for (const k of comparedKeys(runCreateSet, runCreateSet.identity)) {
     // A list the run was queued without reads back empty or null.
     if (runCreateSet.sets.includes(k)) {
       if (!sameList(read[k] ?? [], sent[k] ?? [])) return false;

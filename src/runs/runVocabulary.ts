@@ -1,6 +1,8 @@
 /**
- * The words of the run object (`run-...`) as the seed spells them: statuses and what they mean for
- * waiting, operations, sources and includes. Every other run file builds on these.
+ * The run service's words as the seed spells them: a run's statuses and what they mean for waiting,
+ * operations, sources and includes, and a notification configuration's triggers and destination
+ * types. Every other file of src/runs builds on these; the emulator reads the seed on its own
+ * (src/emulator/runs/vocabulary.ts), and test/unit/vocabulary-parity.test.ts holds the two together.
  */
 
 export const RUN_STATUSES = [
@@ -44,6 +46,13 @@ export type RunNotificationTrigger = (typeof RUN_NOTIFICATION_TRIGGERS)[number];
 /** What it may be told of workspace assessments: the `assessment:*` triggers. */
 export const ASSESSMENT_NOTIFICATION_TRIGGERS = ["assessment:drifted", "assessment:check_failure", "assessment:failed"] as const;
 export type AssessmentNotificationTrigger = (typeof ASSESSMENT_NOTIFICATION_TRIGGERS)[number];
+
+/** Where a notification configuration sends: the seed's `destination-type` values. */
+export const DESTINATION_TYPES = ["generic", "email", "chat-a", "chat-b"] as const;
+export type DestinationType = (typeof DESTINATION_TYPES)[number];
+
+/** The destination types that send to the configuration's `url` (the seed's url: "used by chat-a, chat-b, generic"); email sends to users. */
+export const URL_DESTINATION_TYPES: ReadonlyArray<DestinationType> = ["generic", "chat-a", "chat-b"];
 
 // The rules below take only the members they read (not RunDetails), so this file imports nothing of the run's own.
 export function isTerminal(run: { status: RunStatus }): boolean {

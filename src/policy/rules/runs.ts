@@ -1,11 +1,9 @@
 // The run service's rules: where notifications go, how receivers can trust them, and what they say.
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { NotificationConfiguration } from "../../runs/notificationConfiguration";
+import { URL_DESTINATION_TYPES } from "../../runs/runVocabulary";
 import { configOf, namesSetting, plainHttpOutside } from "../config";
 import { validateResourceOfType } from "../typed";
-
-/** Destination types that POST to a URL (seed 1: `url` is used by chat-a, chat-b and generic). */
-const POSTING = ["generic", "chat-a", "chat-b"];
 
 const urlSchema = { properties: { allowedHttpHosts: namesSetting("Hosts besides loopback that may take notifications over plain http.") } };
 
@@ -17,7 +15,7 @@ export const notificationUrlTls: ResourceValidationPolicy = {
   remediationSteps: "Give the destination an https:// URL, or name its host in allowedHttpHosts if the network path is trusted.",
   validateResource: validateResourceOfType(NotificationConfiguration, (nc, args, reportViolation) => {
     const { allowedHttpHosts } = configOf<{ allowedHttpHosts: string[] }>(urlSchema, args.getConfig());
-    if (!POSTING.includes(nc.destinationType) || typeof nc.url !== "string") return;
+    if (!URL_DESTINATION_TYPES.includes(nc.destinationType) || typeof nc.url !== "string") return;
     if (plainHttpOutside(nc.url, allowedHttpHosts)) reportViolation(`${nc.name}: ${nc.destinationType} destination ${nc.url} is plain http outside loopback`);
   }),
 };
