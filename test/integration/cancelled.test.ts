@@ -101,6 +101,26 @@ describe("a create never makes a second object whose id the service assigns", ()
     expect(await runDefinition.leftovers!.blocking!(ctx, inputs)).not.toContain(run.id);
     expect(await runDefinition.leftovers!.find(ctx, inputs)).toContain(run.id);
   });
+
+  it("a configuration's twin holds every value the resource sets: one that differs in any is none, a set in another order is one", async () => {
+    const post = async (attributes: Props, users?: string[]) => (await runApi(emu, "POST", `/workspaces/${emu.workspaceId}/notification-configurations`, {
+      data: {
+        type: "notification-configurations", attributes: { name: "ci", "destination-type": "generic", enabled: false, url: "https://hooks.example/ci", triggers: ["run:completed", "run:errored"], ...attributes },
+        ...(users ? { relationships: { users: { data: users.map((id) => ({ id, type: "users" })) } } } : {}),
+      },
+    })).body.data.id as string;
+    // Each differs from the program in one value (an enabled one would be verified against a destination that is not there).
+    for (const other of [{ name: "cd" }, { url: "https://hooks.example/cd" }, { triggers: ["run:completed"] }, { "destination-type": "chat-a" }]) await post(other);
+    const twin = await post({ triggers: ["run:errored", "run:completed"] });
+    expect((await checked(NC, { ...ncArgs(), triggers: ["run:completed", "run:errored"] })).__before).toEqual({ ids: [twin] });
+
+    const mail = { name: "mail", "destination-type": "email", url: null, triggers: [] };
+    await post(mail, ["usr-admin000000001"]);
+    await post(mail);
+    const mailTwin = await post(mail, ["usr-member00000001", "usr-admin000000001"]);
+    const mailArgs = { workspaceId: emu.workspaceId, name: "mail", destinationType: "email", emailUsers: ["usr-admin000000001", "usr-member00000001"], __urn: urn(NC, "mail") };
+    expect((await checked(NC, mailArgs)).__before).toEqual({ ids: [mailTwin] });
+  });
 });
 
 describe("pulumi-svc-recover settles pending creates", () => {
