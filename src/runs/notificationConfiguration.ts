@@ -2,7 +2,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { field, fieldSet, nested, output, type ArgsOf, type Field, type OutputsOf, type ReadOf, type StateOf } from "../core/fields";
 import { segment } from "../core/segment";
-import type { ResourceDefinition } from "../core/definition";
 import { registration, SvcResource } from "../core/resource";
 import { isUnknown } from "../core/unknown";
 import { RUNS_ROUTES } from "./routes";
@@ -128,7 +127,7 @@ export const notificationConfigurationSet = fieldSet(notificationConfigurationFi
 
 export type NotificationConfigurationState = StateOf<typeof notificationConfigurationFields>;
 
-export const notificationConfigurationDefinition: ResourceDefinition<NotificationConfigurationState, NotificationConfigurationState> = serviceObject<NotificationConfigurationState>({
+export const notificationConfigurationDefinition = serviceObject<NotificationConfigurationState>({
   kind: "runs:NotificationConfiguration",
   fields: notificationConfigurationSet,
   // The verify action is verifyNotificationConfiguration's: the service verifies on enable itself.
@@ -151,9 +150,9 @@ export type NotificationConfigurationArgs = ArgsOf<typeof notificationConfigurat
  *
  * @remarks
  * A create whose response is lost (connection dropped, timeout, 5xx) is not blindly repeated: the
- * provider lists the workspace's configurations and uses the one the lost request created (same
- * name, destination type and url, created since the attempt began); only if there is none does it
- * try again. A create never makes a second configuration with every value of one the workspace
+ * provider lists the workspace's configurations and uses the one the lost request created (one
+ * with every value it sent, made since the attempt began); only if there is none does it try
+ * again. A create never makes a second configuration with every value of one the workspace
  * has: it may be what a cancelled `pulumi up` made (docs/behaviour.md, "When a deploy is
  * cancelled"), so the create fails and names `npx pulumi-svc-recover` and `adoptId`.
  *

@@ -122,7 +122,7 @@ function codecOf(set: FieldSet, container: readonly string[], type: string) {
 /** The container's objects: the lost create's search, and the lookalikes a create refuses. */
 function searchesOf(kind: string, routes: ServiceRoutes, container: readonly string[], holdsAll: (res: JsonApiResource, inputs: Props) => boolean) {
   const spec = (inputs: Props) => ({ route: routes.list, params: Object.fromEntries(container.map((k) => [snake(k), String(inputs[k])])) });
-  /** Undefined (none) when the container cannot be listed: a create then fails with the server's own message. */
+  /** What `list` answers, or `none` when the container cannot be listed (404: a create then fails with the server's own message). */
   const unlisted = async <T>(list: () => Promise<T>, none: T): Promise<T> => {
     try {
       return await list();
@@ -151,6 +151,8 @@ export function serviceObject<S extends Props>(spec: ServiceObjectSpec<S>): Reso
   const kind = own.kind;
   const what = wordsOf(kind);
   const container = fieldsOfParams(set, routes.create, kind);
+  // A create refuses a twin and offers to take it over instead, which only adoptId can.
+  if (!set.local.includes(ADOPT_ID)) throw new Error(`${kind}: its record declares no ${ADOPT_ID}, the way a refused create offers to take its twin over`);
   const codec = codecOf(set, container, what.replace(/ /g, "-"));
   const search = searchesOf(kind, routes, container, codec.holdsAll);
   const byId = (id: string) => ({ [routeParams(routes.read)[0]!]: id });
