@@ -1,11 +1,15 @@
 // The run service's objects on field records (issue 23): a misspelt property is refused at check,
 // or by a function before any request, with the nearest known name; the notification token is
-// redacted without a hand-written registration; the derived lists and bodies are the old ones.
+// redacted without a hand-written registration; the derived lists and bodies are the old ones, and
+// a run-service object's definition derives from its record and route rows (src/runs/serviceObject.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../../src/runtime";
 import { redact } from "../../src/http/redact";
 import { applyRun, createRun, forceExecuteRun, getRun, listRuns, verifyNotificationConfiguration, waitForRun } from "../../src/runs";
-import { notificationConfigurationDefinition as nc } from "../../src/runs/notificationConfiguration";
+import { fieldSet } from "../../src/core/fields";
+import { notificationConfigurationDefinition as nc, notificationConfigurationFields, notificationConfigurationSet } from "../../src/runs/notificationConfiguration";
+import { RUNS_ROUTES } from "../../src/runs/routes";
+import { comparedKeys, serviceObject } from "../../src/runs/serviceObject";
 import { runDefinition } from "../../src/runs/run";
 
 type Props = Record<string, unknown>;
@@ -59,6 +63,24 @@ describe("the records give the lists the definitions had by hand", () => {
     expect(nc.secrets).toEqual(["token"]);
     expect(nc.writeOnly).toEqual(["token"]);
     expect(sorted(nc.outputs)).toEqual(["createdAt", "deliveryResponses", "updatedAt"]);
+    // What serviceObject derives from the record and the route rows (src/runs/serviceObject.ts).
+    expect(comparedKeys(notificationConfigurationSet, ["workspaceId"])).toEqual(["name", "destinationType", "url", "enabled", "triggers", "emailUsers"]);
+    expect(nc.routes).toEqual({
+      create: "POST /workspaces/{workspace_id}/notification-configurations", read: "GET /notification-configurations/{id}",
+      update: "PATCH /notification-configurations/{id}", delete: "DELETE /notification-configurations/{id}", list: "GET /workspaces/{workspace_id}/notification-configurations",
+    });
+    expect(nc.discover).toEqual({ list: "GET /workspaces/{workspace_id}/notification-configurations" });
+    expect(nc.leftovers?.otherwise).toBe('to take over one made another way, set adoptId: "<its id>"');
+  });
+
+  it("a run-service object whose record leaves out what its routes or its refusal of a twin name is refused, naming it", () => {
+    const { adoptId: _, ...withoutAdopt } = notificationConfigurationFields;
+    const routes = RUNS_ROUTES.notificationConfiguration;
+    expect(() => serviceObject({ kind: "runs:Widget", fields: fieldSet(withoutAdopt, { case: "kebab" }), routes }))
+      .toThrow("runs:Widget: its record declares no adoptId, the way a refused create offers to take its twin over");
+    const { workspaceId: __, ...withoutContainer } = notificationConfigurationFields;
+    expect(() => serviceObject({ kind: "runs:Widget", fields: fieldSet(withoutContainer, { case: "kebab" }), routes }))
+      .toThrow("runs:Widget: no field of its record names {workspace_id} of POST /workspaces/{workspace_id}/notification-configurations");
   });
 
   it("Run", () => {
