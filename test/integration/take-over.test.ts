@@ -111,6 +111,19 @@ describe("take over by id (adoptId)", () => {
     expect(await writes()).toEqual([]);
   });
 
+  it("replaced on request (pulumi up --replace: a check without the old inputs, the delete, then the create): a new object, not the one its adoptId named", async () => {
+    const id = await existingNc({ name: "forced" });
+    const inputs = await checked(NC, { ...ncArgs(id, { name: "forced" }), __urn: urn("runs:NotificationConfiguration", "forced") });
+    const taken = (await call(NC, "create", [inputs])) as Res;
+    expect(taken.id).toBe(id);
+    const news = await checked(NC, { ...ncArgs(id, { name: "forced" }), __urn: urn("runs:NotificationConfiguration", "forced") });
+    await call(NC, "delete", [taken.id, taken.outs]);
+    const made = (await call(NC, "create", [news])) as Res;
+    expect(made.id).not.toBe(id);
+    const listed = (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/notification-configurations`)).body.data as { id: string; attributes: { name: string } }[];
+    expect(listed.filter((d) => d.attributes.name === "forced").map((d) => d.id)).toEqual([made.id]);
+  });
+
   it("one object, one resource: a second resource cannot take over what another holds; the holder's replacement makes a new object", async () => {
     const id = await existingNc();
     const first = await checked(NC, { ...ncArgs(id), __urn: urn("runs:NotificationConfiguration", "first") });
