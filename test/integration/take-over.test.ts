@@ -2,7 +2,7 @@
 // configurations, entity aliases, dual-factor methods. Through the in-process runtime, as the
 // engine calls the provider; the holders rule with URNs, as the provider host sees them.
 import { describe, expect, it, vi } from "vitest";
-import { call } from "../../src/runtime";
+import { call, forgetDeployment } from "../../src/runtime";
 import { checked, failures, type Props, type Res } from "../support/calls";
 import { control, requests, runApi, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
@@ -116,6 +116,8 @@ describe("take over by id (adoptId)", () => {
     const inputs = await checked(NC, { ...ncArgs(id, { name: "forced" }), __urn: urn("runs:NotificationConfiguration", "forced") });
     const taken = (await call(NC, "create", [inputs])) as Res;
     expect(taken.id).toBe(id);
+    // The replacement's up is a provider process of its own, which has seen nothing of the resource.
+    await forgetDeployment();
     const news = await checked(NC, { ...ncArgs(id, { name: "forced" }), __urn: urn("runs:NotificationConfiguration", "forced") });
     await call(NC, "delete", [taken.id, taken.outs]);
     const made = (await call(NC, "create", [news])) as Res;
