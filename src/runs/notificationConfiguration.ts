@@ -151,10 +151,11 @@ export type NotificationConfigurationArgs = ArgsOf<typeof notificationConfigurat
  * @remarks
  * A create whose response is lost (connection dropped, timeout, 5xx) is not blindly repeated: the
  * provider lists the workspace's configurations and uses the one the lost request created (one
- * with every value it sent, made since the attempt began); only if there is none does it try
- * again. A create never makes a second configuration with every value of one the workspace
- * has: it may be what a cancelled `pulumi up` made (docs/behaviour.md, "When a deploy is
- * cancelled"), so the create fails and names `npx pulumi-svc-recover` and `adoptId`.
+ * with every value it sent but the token, which the service never returns, made since the attempt
+ * began); only if there is none does it try again. A create never makes a second configuration
+ * with every value of one the workspace has: it may be what a cancelled `pulumi up` made
+ * (docs/behaviour.md, "When a deploy is cancelled"), so the create fails and names
+ * `npx pulumi-svc-recover` and `adoptId`.
  *
  * @example
  * ```ts
