@@ -8,7 +8,6 @@ import { name } from "../fields";
 export { duration } from "../duration";
 import { fetchData, listNames, pathOf } from "../pathObject";
 import type { User } from "../../core/relations";
-import { USERS } from "../../kindUsers";
 
 export const DEFAULT_TRANSFORM_MOUNT = "transform";
 
@@ -62,6 +61,8 @@ export function deletedOnlyUnused<P extends Props & { mount: string; name: strin
   return {
     ...base,
     async delete(ctx, id, props) {
+      // Loaded by a delete only: a host's first Check loads nothing it does not use (docs/performance.md).
+      const { USERS } = await import("../../kindUsers");
       const names = (v: unknown) => v === props.name || (Array.isArray(v) && v.includes(props.name));
       const users: string[] = [];
       for (const at of byRoutes(USERS[base.kind] ?? [])) {
