@@ -36,13 +36,18 @@ function placesIt(def: ResourceDefinition, field: string): boolean {
   return params.includes(field) || (def.identity ?? []).includes(field);
 }
 
-/** The user a field makes of its object; the guard lists a user kind on the mount and reads each by name. */
+/**
+ * The user a field makes of its object. The service will not delete an object another one names,
+ * so the guard of the objects named must find the users: it lists the user kind on the mount and
+ * reads each by name.
+ */
 function userOf(def: ResourceDefinition, field: string): User {
   const f = def.fields![field]!;
   const list = def.routes?.list;
   const read = def.path?.route;
   if (list === undefined || read === undefined || routeParams(list).join() !== "mount" || routeParams(read).join() !== "mount,name") {
-    throw new Error(`${def.kind}: its ${field} names objects of other kinds, but the kind has no list route of a mount and read route of a name, where their delete guard would look for it`);
+    throw new Error(`${def.kind}.${field} names objects of ${f.refers!.join(", ")}, whose delete guard looks for such users by listing them on a mount ` +
+      `and reading each by name: ${def.kind} needs routes.list "LIST /{mount}/…" and a read route "GET /{mount}/…/{name}" (it has ${list ?? "no list route"} and ${read ?? "no read route"})`);
   }
   return { kind: def.kind, field, ...(f.dependent ? { dependent: true as const } : {}), list, read, member: f.readAs ?? f.wire ?? snake(field) };
 }

@@ -136,6 +136,10 @@ describe("the review's data at risk of an object at risk only while used", () =>
     };
     const users = usersOf([...defs, added]);
     expect(users["secrets:TransformTemplate"]!.map((u) => u.kind)).toContain(added.kind);
+    // A user the guard could not find (no list route) is refused, naming what it needs.
+    const { list: _list, ...unlisted } = added.routes!;
+    expect(() => usersOf([...defs, { ...added, routes: unlisted }])).toThrow(
+      "secrets:TransformNewTransformation.template names objects of secrets:TransformTemplate, whose delete guard looks for such users by listing them on a mount");
     const byKind = new Map([...defs, added].map((d) => [d.kind, d]));
     const alphabet = byKind.get("secrets:TransformAlphabet")!;
     expect(usedByOf(alphabet, users, (k) => byKind.get(k)).uses[0]!.usedBy!.uses.map((u) => u.kind)).toContain(added.kind);
