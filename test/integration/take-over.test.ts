@@ -2,7 +2,7 @@
 // configurations, entity aliases, dual-factor methods. Through the in-process runtime, as the
 // engine calls the provider; the holders rule with URNs, as the provider host sees them.
 import { describe, expect, it, vi } from "vitest";
-import { call } from "../../src/runtime";
+import { call, forgetDeployment } from "../../src/runtime";
 import { checked, failures, type Props, type Res } from "../support/calls";
 import { control, requests, runApi, secretsApi, useEmulator } from "../support/emulator";
 import { rejectionOf } from "../support/errors";
@@ -109,6 +109,21 @@ describe("take over by id (adoptId)", () => {
     const elsewhere = await rejectionOf(call(NC, "create", [await checked(NC, ncArgs(id, { workspaceId: "ws-another000000001", destinationType: "chat-a" }))]));
     expect(elsewhere.message).toContain(`adoptId ${id}: the NotificationConfiguration cannot be taken over: workspaceId is "ws-example00000001" there, "ws-another000000001" in the program`);
     expect(await writes()).toEqual([]);
+  });
+
+  it("replaced on request (pulumi up --replace: a check without the old inputs, the delete, then the create): a new object, not the one its adoptId named", async () => {
+    const id = await existingNc({ name: "forced" });
+    const inputs = await checked(NC, { ...ncArgs(id, { name: "forced" }), __urn: urn("runs:NotificationConfiguration", "forced") });
+    const taken = (await call(NC, "create", [inputs])) as Res;
+    expect(taken.id).toBe(id);
+    // The replacement's up is a provider process of its own, which has seen nothing of the resource.
+    await forgetDeployment();
+    const news = await checked(NC, { ...ncArgs(id, { name: "forced" }), __urn: urn("runs:NotificationConfiguration", "forced") });
+    await call(NC, "delete", [taken.id, taken.outs]);
+    const made = (await call(NC, "create", [news])) as Res;
+    expect(made.id).not.toBe(id);
+    const listed = (await runApi(emu, "GET", `/workspaces/${emu.workspaceId}/notification-configurations`)).body.data as { id: string; attributes: { name: string } }[];
+    expect(listed.filter((d) => d.attributes.name === "forced").map((d) => d.id)).toEqual([made.id]);
   });
 
   it("one object, one resource: a second resource cannot take over what another holds; the holder's replacement makes a new object", async () => {

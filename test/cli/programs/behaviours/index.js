@@ -119,10 +119,10 @@ switch (scenario) {
     }
     break;
   case "order":
-    // Step 2 changes the key's type: a replacement at the same path, so the old key is deleted first.
+    // Step 2 changes the key's type: a replacement, the old key deleted first (every kind's default).
     new svc.secrets.keymgmt.Key("order-key", { name: "order-key", type: step === 1 ? "aes256-gcm96" : "rsa-2048", deletionAllowed: true });
-    // and renames an alphabet: a new path, so the new one is created first.
-    new svc.secrets.transform.Alphabet("order-alphabet", { name: step === 1 ? "order-a" : "order-b", alphabet: "0123" });
+    // and renames an alphabet whose program asks a replacement to be created first (a new path allows it).
+    new svc.secrets.transform.Alphabet("order-alphabet", { name: step === 1 ? "order-a" : "order-b", alphabet: "0123" }, { deleteBeforeReplace: false });
     break;
   case "rotation":
     alphabet("rotated", "0123");
