@@ -56,6 +56,21 @@ describe("who uses an object, from the fields that name it", () => {
     expect(table.sort()).toEqual(found.map(line).sort());
   });
 
+  // A name in a user's field can be any object the service lists where the one it names is listed:
+  // the role's transformations, of every type. A new kind listed there is a user's only if that
+  // field refers to it too; else its delete guard would not know the user (before the guard was
+  // read from the fields, transformationObject gave every transformation type the roles' guard).
+  it("a user's field refers to every kind listed where a kind it refers to is listed", async () => {
+    const defs = await definitions();
+    const listOf = (kind: string) => defs.find((d) => d.kind === kind)?.routes?.list;
+    const missing = new Set(relations(defs).flatMap((r) => {
+      const refers = defs.find((d) => d.kind === r.kind)!.fields![r.field]!.refers!;
+      return defs.filter((d) => d.routes?.list !== undefined && d.routes.list === listOf(r.named) && !refers.includes(d.kind))
+        .map((d) => `${r.kind}.${r.field} refers to ${r.named} but not to ${d.kind}, listed with it at ${d.routes!.list}`);
+    }));
+    expect([...missing]).toEqual([]);
+  });
+
   it("refuses the delete of an object while an object of any kind whose field refers to it names it, before the DELETE", async () => {
     const caseOf = (kind: string) => KIND_CASES.find((c) => c.kind === kind)!;
     const found = relations(await definitions());
