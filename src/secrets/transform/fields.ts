@@ -52,7 +52,8 @@ function byRoutes(users: readonly User[]): Array<{ list: string; read: string; m
 
 /**
  * `base` with a delete that refuses, naming each user and what to do (`why`), while an object of
- * another kind names the one deleted: the service would delete it and strand what uses it. Who
+ * another kind names the one deleted: the service refuses that delete too, and saying so before any
+ * request lets the message name the user and the fix (docs/transform.md). Who
  * may name it is every field of another kind that refers to this one (src/core/relations.ts, as
  * `npm run docs` wrote them into src/kindUsers.ts), so a new kind is covered by its own field.
  */
