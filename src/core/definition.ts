@@ -41,22 +41,13 @@ export interface Risk<In extends Props = Props> {
   /** The safer way, where there is one. */
   instead?: string;
   /**
-   * At risk only while another object uses this one: a resource of one of `kinds` in the preview
-   * whose input `input` holds this object's `by` (an alphabet a template names). An object that
-   * nothing in the preview uses is not at risk.
+   * At risk only while a resource in the preview uses this one: one whose field names it and is
+   * `dependent` on it (Field.dependent: a transformation's `template`), itself in use where its
+   * own risk says so (an alphabet counts only while a template a transformation names names it).
+   * Who that can be is read from the other kinds' fields (src/core/relations.ts), never listed here.
+   * An object that nothing in the preview uses is not at risk.
    */
-  usedBy?: UsedBy<keyof In & string>;
-}
-
-/**
- * Who uses an object: a resource of one of `kinds` whose input `input` holds the object's `by`; with
- * `usedBy`, only a user that is itself used so (a template counts only while a transformation names it).
- */
-export interface UsedBy<By extends string = string> {
-  kinds: readonly string[];
-  input: string;
-  by: By;
-  usedBy?: UsedBy;
+  whileUsed?: true;
 }
 
 /**

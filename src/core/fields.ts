@@ -76,8 +76,25 @@ export interface Field<T = unknown, F extends FlagName = FlagName> {
   /**
    * Kinds (`secrets:TransformTemplate`) whose objects this field names, in the same mount: the
    * import writes such a value as a reference to that object's resource, so the engine orders them.
+   * Unless the field says where this object lives (an identity input or a path parameter: a role's
+   * mount), this object is a user of those it names, which are not deleted while it names them
+   * (src/core/relations.ts).
    */
   readonly refers?: readonly string[];
+  /**
+   * Of a field that `refers`: what this object holds or makes depends on the object named (values
+   * an FPE transformation encoded decode only through its template), so a change of that object
+   * puts them at risk; a masking transformation names a template without depending on it (its
+   * values are never decoded). The review counts only such a user of an object whose risk holds
+   * while it is used (Risk.whileUsed); the delete guard counts every user (src/core/relations.ts).
+   */
+  readonly dependent?: true;
+  /**
+   * Of a field that `refers`: the member a read reports the value under, where it is not the
+   * field's wire name (a transformation's `template` is read back in a `templates` list). The
+   * delete guard of the objects named looks for their names there.
+   */
+  readonly readAs?: string;
   /**
    * Inputs whose values decide whether the object uses this field at all (a notification token
    * signs generic payloads only): the import asks for no value an object cannot use, and a
@@ -148,6 +165,10 @@ type Options<T> = Omit<FieldFlags, "output" | "hasDefault"> & {
   members?: readonly string[];
   /** The kinds whose objects the value names (see Field.refers). */
   refers?: string | readonly string[];
+  /** What this object holds depends on the objects named (see Field.dependent). */
+  dependent?: true;
+  /** The member a read reports the value under (see Field.readAs). */
+  readAs?: string;
   /** The input values under which the object uses the field (see Field.usedOnlyIf). */
   usedOnlyIf?: Readonly<Record<string, readonly unknown[]>>;
   /** What the value names that no kind makes (see Field.outside). */
@@ -159,7 +180,7 @@ type NamesOf<F> = { [K in keyof F]: K extends FlagName ? (F[K] extends true ? K 
 /** @internal An input field; its value type comes from its zod schema. */
 export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<T>,
   flags?: F): Field<T, NamesOf<F>> {
-  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, usedOnlyIf, relationship, outside, ...rest } = (flags ?? {}) as Options<T>;
+  const { wire, default: dflt, absent, encode, decode, redact, of, members, refers, dependent, readAs, usedOnlyIf, relationship, outside, ...rest } = (flags ?? {}) as Options<T>;
   return {
     ...outsideOf(outside),
     type: type as unknown as TypeBuilder, flags: rest as never, ...(of ? { of } : {}), ...(relationship ? { relationship } : {}),
@@ -167,6 +188,7 @@ export function field<T, const F extends Options<T> = {}>(type: () => z.ZodType<
     ...(absent !== undefined ? { absent } : {}), ...(encode ? { encode } : {}), ...(decode ? { decode } : {}),
     ...(redact ? { redact } : {}), ...(members ? { members } : {}), ...(usedOnlyIf ? { usedOnlyIf } : {}),
     ...(refers !== undefined ? { refers: typeof refers === "string" ? [refers] : refers } : {}),
+    ...(dependent ? { dependent } : {}), ...(readAs !== undefined ? { readAs } : {}),
   };
 }
 

@@ -46,6 +46,15 @@ export function pathOfId(def: ResourceDefinition | undefined, id: string | undef
   return read !== undefined && params.length === 1 ? pathOf(read, { [params[0]!]: id }) : undefined;
 }
 
+/** The input that fills a path parameter of the kind. */
+export const inputOf = (def: ResourceDefinition, param: string): string => def.path?.inputs?.[param] ?? param;
+
+/** The input that names an object among its kind (the last parameter of its path): what other objects refer to it by. */
+export function keyInput(def: ResourceDefinition): string | undefined {
+  const params = def.path ? routeParams(def.path.route) : [];
+  return params.length ? inputOf(def, params[params.length - 1]!) : undefined;
+}
+
 /** Route parameters that may span several segments: a mount path (`teams/transform`). */
 const MULTI_SEGMENT = new Set(["mount"]);
 

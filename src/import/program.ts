@@ -10,7 +10,8 @@ import type { Field } from "../core/fields";
 import { SETTINGS } from "../core/config";
 import { oneLine, shellWord, tsString } from "../core/text";
 import { classOf } from "./classes";
-import { keyInput, type Found } from "./walk";
+import { keyInput } from "../core/path";
+import type { Found } from "./walk";
 import { routeWords } from "../http/route";
 
 /** A value the program reads from stack config, and the line that sets it. */

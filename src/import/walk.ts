@@ -7,6 +7,7 @@ import { STATUS_CODES } from "node:http";
 import type { Context, Discover, Props, ResourceDefinition } from "../core/definition";
 import { KIND_NAMES, kindDefinition } from "../kinds";
 import { UsageError } from "../core/command";
+import { inputOf, keyInput } from "../core/path";
 import { snake } from "../core/fields";
 import { oneLine } from "../core/text";
 import { serviceOfKind } from "../core/token";
@@ -36,15 +37,6 @@ export interface Walked {
   found: Found[];
   /** Kinds not imported, with the reason their definition gives, or the refusal of the token (`refused`). */
   skipped: Array<{ kind: string; why: string; refused?: boolean }>;
-}
-
-/** The input that fills a path parameter of the kind. */
-export const inputOf = (def: ResourceDefinition, param: string): string => def.path?.inputs?.[param] ?? param;
-
-/** The input that names an object among its kind (the last parameter of its path): what other objects refer to it by. */
-export function keyInput(def: ResourceDefinition): string | undefined {
-  const params = def.path ? routeParams(def.path.route) : [];
-  return params.length ? inputOf(def, params[params.length - 1]!) : undefined;
 }
 
 /** Kinds whose objects this kind's fields name (never itself). */

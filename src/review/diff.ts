@@ -183,7 +183,7 @@ export function reviewModel(preview: Preview, definitions: ReadonlyMap<string, R
   const seen = [...byUrn].map(([urn, steps]) => ({ urn, ...resourceChange(urn, steps, definitions, secrets, options.drift) }));
   const byUrnChange = new Map(seen.map((c) => [c.urn, c.change]));
   for (const { change, deps } of seen) if (change.op === "replace") explainCascade(change, deps, byUrnChange);
-  const inPlan = planValues(preview);
+  const inPlan = planValues(preview, definitions);
   const atRisk = seen.flatMap(({ change, def, olds, news }) => {
     const changed = change.properties.filter((p) => p.kind !== "unchanged").map((p) => p.name);
     return riskOf({ ...change, changed }, def, olds, news, inPlan) ?? [];

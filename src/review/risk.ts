@@ -1,10 +1,13 @@
 /**
  * Which planned changes lose data or make it unusable, from what each kind declares (`risk` on its
- * definition, src/core/definition.ts): nothing here knows a kind by name.
+ * definition, src/core/definition.ts) and, for an object at risk only while used, who may use it
+ * (the other kinds' fields, src/core/relations.ts): nothing here knows a kind by name.
  */
-import type { Props, ResourceDefinition, UsedBy } from "../core/definition";
+import type { Props, ResourceDefinition } from "../core/definition";
+import { usedByOf, type UsedBy, type Users } from "../core/relations";
 import { kindName, kindOfToken } from "../core/token";
 import { isStackUrn } from "../core/urn";
+import { USERS } from "../kindUsers";
 import type { Preview } from "./preview";
 
 export interface AtRisk {
@@ -21,46 +24,51 @@ export interface AtRisk {
 interface Seen { kind: string; inputs: Props[] }
 
 export interface PlanValues {
-  /** Whether some resource of the preview uses an object with these inputs, as `used` says. */
-  (used: UsedBy, olds: Props, news: Props): boolean;
+  /** Whether some resource of the preview uses an object of `def` with these inputs (Risk.whileUsed). */
+  (def: ResourceDefinition, olds: Props, news: Props): boolean;
+  /** Who may use an object of `def`, as the review counts it. */
+  usedBy(def: ResourceDefinition): UsedBy;
   /** Whether unchanged resources may be missing from the preview (it was made without `--show-sames`). */
   samesHidden: boolean;
 }
 
+/** Whether a value (or a list) names `v`. */
+const names = (value: unknown, v: unknown) => value === v || (Array.isArray(value) && value.includes(v));
+
 /**
  * Who uses what in the preview, from every resource's inputs, old and new (unchanged resources
- * appear with `--show-sames`).
+ * appear with `--show-sames`); `definitions` are those of the preview's kinds, `users` every kind's.
  */
-export function planValues(preview: Preview): PlanValues {
+export function planValues(preview: Preview, definitions: ReadonlyMap<string, ResourceDefinition>, users: Users = USERS): PlanValues {
   const seen: Seen[] = [];
   for (const s of preview.steps ?? []) {
     const kind = kindOfToken(s.newState?.type ?? s.oldState?.type ?? "");
     if (kind === undefined) continue;
     seen.push({ kind, inputs: [s.oldState?.inputs, s.newState?.inputs].filter((i): i is Props => i !== undefined) });
   }
-  const usedIn = (used: UsedBy, values: unknown[]): boolean => seen.some((r) => used.kinds.includes(r.kind) &&
-    r.inputs.some((i) => values.some((v) => v !== undefined && i[used.input] === v)) &&
-    (used.usedBy === undefined || usedIn(used.usedBy, r.inputs.map((i) => i[used.usedBy!.by]))));
+  const usedIn = (used: UsedBy, values: unknown[]): boolean => seen.some((r) => used.uses.some((u) => u.kind === r.kind &&
+    r.inputs.some((i) => values.some((v) => v !== undefined && names(i[u.input], v))) &&
+    (u.usedBy === undefined || usedIn(u.usedBy, r.inputs.map((i) => i[u.usedBy!.by])))));
+  const usedBy = (def: ResourceDefinition) => usedByOf(def, users, (k) => definitions.get(k));
   const listed = (preview.steps ?? []).some((s) => s.op === "same" && !isStackUrn(s.urn));
   // The stack itself counts as unchanged; anything more unchanged and not listed is hidden.
-  return Object.assign((used: UsedBy, olds: Props, news: Props) => usedIn(used, [olds[used.by], news[used.by]]), {
-    samesHidden: !listed && (preview.changeSummary?.same ?? 0) > 1,
-  });
+  return Object.assign((def: ResourceDefinition, olds: Props, news: Props) => {
+    const used = usedBy(def);
+    return usedIn(used, [olds[used.by], news[used.by]]);
+  }, { usedBy, samesHidden: !listed && (preview.changeSummary?.same ?? 0) > 1 });
 }
 
 /** What one planned change puts at risk; undefined when it is harmless. */
 export function riskOf(change: { name: string; type: string; op: string; changed: string[] }, def: ResourceDefinition | undefined,
   olds: Props, news: Props, inPlan: PlanValues): AtRisk | undefined {
   const r = def?.risk;
-  if (!r) return undefined;
+  if (!def || !r) return undefined;
   let unseenUse = "";
-  if (r.usedBy) {
-    const used = r.usedBy;
-    if (!inPlan(used, olds, news)) {
-      // Nothing in the preview uses it: harmless, unless the preview left unchanged users out.
-      if (!inPlan.samesHidden) return undefined;
-      unseenUse = ` (if an unchanged ${used.kinds.map(kindName).join(" or ")} uses it: this preview lists no unchanged resources; make it with --show-sames to know)`;
-    }
+  if (r.whileUsed && !inPlan(def, olds, news)) {
+    // Nothing in the preview uses it: harmless, unless the preview left unchanged users out.
+    if (!inPlan.samesHidden) return undefined;
+    const kinds = [...new Set(inPlan.usedBy(def).uses.map((u) => kindName(u.kind)))];
+    unseenUse = ` (if an unchanged ${kinds.join(" or ")} uses it: this preview lists no unchanged resources; make it with --show-sames to know)`;
   }
   const what: string[] = [];
   const { op } = change;

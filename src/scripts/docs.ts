@@ -12,8 +12,9 @@
  * and types into Markdown, docs/pages.ts writes each page's text; this file puts the pages together
  * and writes them. `npm run docs` builds first, then runs this with no arguments (writes
  * docs/reference/); test/docs/reference.test.ts runs `writeReference` and compares with what is
- * committed. Two sources are written from the build as well: src/kindLoaders.ts (docs/kinds.ts,
- * which module declares each kind) and src/core/secretVersions.ts (docs/versions.ts).
+ * committed. Three sources are written from the build as well: src/kindLoaders.ts and
+ * src/kindUsers.ts (docs/kinds.ts: which module declares each kind, who uses each kind's objects)
+ * and src/core/secretVersions.ts (docs/versions.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -21,10 +22,10 @@ import { testingPageText } from "./docs/testing";
 import { errorsPageText, functionsPage, functionsPageText, indexPageText, readmeBlock, README_BEGIN, README_END, resourcePage, resourcePageText } from "./docs/pages";
 import { settingsBlock, SETTINGS_BEGIN, SETTINGS_END } from "./docs/settings";
 import { errorClasses, surface } from "./docs/surface";
-import { KIND_LOADERS_FILE, KindFileError, kindLoadersSource } from "./docs/kinds";
+import { KIND_LOADERS_FILE, KIND_USERS_FILE, KindFileError, kindLoadersSource, kindUsersSource } from "./docs/kinds";
 import { SECRET_VERSIONS_FILE, secretVersionsSource } from "./docs/versions";
 
-export { KIND_LOADERS_FILE, kindLoadersSource, SECRET_VERSIONS_FILE, secretVersionsSource };
+export { KIND_LOADERS_FILE, kindLoadersSource, KIND_USERS_FILE, kindUsersSource, SECRET_VERSIONS_FILE, secretVersionsSource };
 
 export { README_BEGIN, README_END };
 
@@ -101,6 +102,7 @@ if (require.main === module) {
   writeReference(root, path.join(root, "docs/reference"), path.join(root, "docs/README.md")).then(async (ref) => {
     for (const f of settingsFiles(root)) fs.writeFileSync(f.file, f.text);
     fs.writeFileSync(path.join(root, KIND_LOADERS_FILE), kindLoadersSource(path.join(root, "dist")));
+    fs.writeFileSync(path.join(root, KIND_USERS_FILE), kindUsersSource(path.join(root, "dist")));
     const versionsFile = path.join(root, SECRET_VERSIONS_FILE);
     const versions = await secretVersionsSource(path.join(root, "dist"));
     if (fs.readFileSync(versionsFile, "utf8") !== versions) {
@@ -108,7 +110,7 @@ if (require.main === module) {
       // The pages were written from a build without it: the next run's build has it.
       console.log(`${SECRET_VERSIONS_FILE} changed: run npm run docs again so the pages show the version outputs it declares`);
     }
-    console.log(`docs/reference: ${ref.pages.length} pages; docs/README.md: the list of resources and functions; README.md and docs/configuration.md: the settings; ${KIND_LOADERS_FILE}; ${SECRET_VERSIONS_FILE}`);
+    console.log(`docs/reference: ${ref.pages.length} pages; docs/README.md: the list of resources and functions; README.md and docs/configuration.md: the settings; ${KIND_LOADERS_FILE}; ${KIND_USERS_FILE}; ${SECRET_VERSIONS_FILE}`);
   }, (e: unknown) => {
     console.error(e instanceof KindFileError ? `npm run docs: ${e.message}` : e);
     process.exitCode = 1;

@@ -301,9 +301,13 @@ export function lifecycle(o: LifecycleOptions): Lifecycle {
         trace["state after refresh after a change"] = states(await side.resources());
         // Refresh records what it read as the resource's inputs, so the plan names each property
         // the update will put back (the engine lists changed inputs).
-        const plan = await side.preview();
-        expect(plan.ops).toEqual({ [change.resource]: "update" });
-        if (side instanceof CliSide) expect((await side.diffProperties())[change.resource]).toEqual(expect.arrayContaining(Object.keys(change.outputs)));
+        if (side instanceof CliSide) {
+          const plan = await side.previewDiff();
+          expect(plan.ops).toEqual({ [change.resource]: "update" });
+          expect(plan.changed[change.resource]).toEqual(expect.arrayContaining(Object.keys(change.outputs)));
+        } else {
+          expect((await side.preview()).ops).toEqual({ [change.resource]: "update" });
+        }
         const d = await side.up();
         expect(d.ops[change.resource]).toBe("update");
         await recordUp("up after a change", d);

@@ -144,6 +144,15 @@ export class CliSide implements Side {
     return this.read("export", () => this.stack.exportText());
   }
 
+  /**
+   * A preview's operations and the property names its `--diff` text marks changed, from one run:
+   * the steps from the event log, the names from what a reviewer reads.
+   */
+  async previewDiff(): Promise<{ ops: Ops; changed: Record<string, string[]> }> {
+    const r = failed(await this.stack.events(["preview", "--diff"]));
+    return { ops: ops(r), changed: changedProperties(r.text) };
+  }
+
   /** The property names `preview --diff` marks changed, per resource: what a reviewer reads. */
   async diffProperties(): Promise<Record<string, string[]>> {
     return changedProperties((await this.stack.ok(["preview", "--diff"])).stdout);

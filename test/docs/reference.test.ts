@@ -76,6 +76,12 @@ describe("the reference pages", () => {
     expect(committedSource === docs.kindLoadersSource(path.join(root, "dist")), `${docs.KIND_LOADERS_FILE}: run npm run docs`).toBe(true);
   });
 
+  it("the kinds' users (src/kindUsers.ts) are what npm run docs writes from the kinds' fields", () => {
+    const docs = fromDist<Docs>("src/scripts/docs.js");
+    const committedSource = fs.readFileSync(path.join(root, docs.KIND_USERS_FILE), "utf8");
+    expect(committedSource === docs.kindUsersSource(path.join(root, "dist")), `${docs.KIND_USERS_FILE}: run npm run docs`).toBe(true);
+  });
+
   it("every resource class and function exported from src/index.ts has a page", () => {
     const svc = fromDist<Record<string, unknown>>("src/index.js");
     // The classes extend CustomResource through their kind's SvcResource(definition).

@@ -21,8 +21,28 @@ function binDir(): string | undefined {
   return fs.existsSync(path.join(venv, "installed")) ? path.join(venv, "bin") : undefined;
 }
 
+/**
+ * .ci/run installs moto while the tests start, and names in SVC_MOTO_READY the file the install's
+ * exit code goes to: wait for it (collection is synchronous, so a blocking wait), then report a
+ * failed install with its error.
+ */
+function installFailure(): string | undefined {
+  const ready = process.env.SVC_MOTO_READY;
+  if (!ready) return undefined;
+  const deadline = Date.now() + 15 * 60_000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (!fs.existsSync(ready) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 500);
+  const code = fs.existsSync(ready) ? fs.readFileSync(ready, "utf8").trim() : "none after 15 minutes";
+  if (code === "0") return undefined;
+  const err = ready.replace(/\.rc$/, ".err");
+  const why = fs.existsSync(err) ? fs.readFileSync(err, "utf8").trim().split("\n").slice(-3).join(" / ") : "";
+  return `scripts/moto.sh failed (exit ${code})${why ? `: ${why}` : ""}`;
+}
+
 /** Why no server can be had here, or undefined when one can. */
 export function motoUnavailable(): string | undefined {
+  const failed = installFailure();
+  if (failed) return failed;
   const bin = binDir();
   if (!bin || !fs.existsSync(path.join(bin, "moto_server"))) return `moto ${MOTO_VERSION} is not installed: run scripts/moto.sh (or set SVC_MOTO_BIN to a folder holding moto_server)`;
   return undefined;

@@ -42,6 +42,8 @@ describe("a provider host's first Check", () => {
     expect(loaded).not.toContain("undici/index.js");
     expect(loaded.filter((m) => m.startsWith("undici/lib/web/"))).toEqual([]);
     expect(loaded.filter(isLocale)).toEqual(["zod/v4/locales/en.cjs"]);
+    // Who uses each kind's objects is read by a delete's guard, not by a Check.
+    expect(loaded.filter((m) => m.endsWith("/kindUsers.js"))).toEqual([]);
   });
 
   it("leaves zod's locales whole: each is loaded when the program asks for it", () => {

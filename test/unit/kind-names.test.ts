@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { KIND_NAMES } from "../../src/kinds";
 import { root } from "../support/dist";
 
-/** Where a kind is declared: its file under src/runs or src/secrets, and the loaders `npm run docs` writes from them. */
-const DECLARING = /^src\/(runs|secrets)\/|^src\/kindLoaders\.ts$/;
+/** Where a kind is declared: its file under src/runs or src/secrets, and what `npm run docs` writes from them (the loaders, the users). */
+const DECLARING = /^src\/(runs|secrets)\/|^src\/kind(Loaders|Users)\.ts$/;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

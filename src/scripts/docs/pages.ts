@@ -5,7 +5,8 @@
  */
 import * as path from "node:path";
 import * as ts from "typescript";
-import type { ResourceDefinition, Risk, UsedBy } from "../../core/definition";
+import type { ResourceDefinition, Risk } from "../../core/definition";
+import { usedByOf, usersOf, type UsedBy } from "../../core/relations";
 import type { Fields } from "../../core/fields";
 import { pathForm } from "../../core/path";
 import { parseRoute, routeParams } from "../../http/route";
@@ -44,22 +45,36 @@ export function areaLink(page: string, area: string, s: Surface): string | undef
   return s.areaDocs.has(area) ? `${relative(page, "README.md")}#${anchor(`svc.${area}`)}` : undefined;
 }
 
-/** "a `secrets:TransformTemplate` in the preview names it in its `alphabet`, itself named by …". */
-export function usedByText(u: UsedBy): string {
-  const first = `a ${u.kinds.map((k) => code(k)).join(" or ")} in the preview names it in its ${code(u.input)}`;
-  const then = u.usedBy;
-  return then ? `${first}, itself named in the ${code(then.input)} of a ${then.kinds.map((k) => code(k)).join(" or ")}` : first;
+/**
+ * "a `secrets:TransformTemplate` in the preview names it in its `alphabet`, itself named in the
+ * `template` of …": users naming it in the same input are said together.
+ */
+export function usedByText(u: UsedBy, first = true): string {
+  const inputs = [...new Set(u.uses.map((x) => x.input))];
+  return inputs.map((input) => {
+    const uses = u.uses.filter((x) => x.input === input);
+    const kinds = uses.map((x) => code(x.kind)).join(" or ");
+    const text = first ? `a ${kinds} in the preview names it in its ${code(input)}` : `named in the ${code(input)} of a ${kinds}`;
+    const then = uses.find((x) => x.usedBy)?.usedBy;
+    return then ? `${text}, itself ${usedByText(then, false)}` : text;
+  }).join(" or ");
 }
 
-/** What reviews list under "Data at risk" for a kind, from its definition's own declaration. */
-export function riskSection(r: Risk, review: string): string[] {
+/** What reviews list under "Data at risk" for a kind, from its definition's own declaration and, while used, from who may use it. */
+export function riskSection(r: Risk, review: string, usedBy?: UsedBy): string[] {
   const lines = ["## Data at risk", "", `What [\`pulumi-svc-review\`](${review}#data-at-risk) lists under "Data at risk" for this object` +
-    (r.usedBy ? `, while ${usedByText(r.usedBy)}` : "") + ":", ""];
+    (r.whileUsed && usedBy ? `, while ${usedByText(usedBy)}` : "") + ":", ""];
   if (r.created) lines.push(`- **Created**: ${r.created}.`);
   if (r.lost) lines.push(`- **Deleted or replaced**${r.lostOnlyIf ? ` (only with ${code(`${r.lostOnlyIf}: true`)})` : ""}: ${r.lost}.`);
   for (const [k, what] of Object.entries(r.changes ?? {})) lines.push(`- **${code(k)} changed**: ${what}.`);
   if (r.instead) lines.push("", `Instead: ${r.instead}.`);
   return [...lines, ""];
+}
+
+/** Who may use an object of `def` as the review counts it, from every kind of the surface. */
+function usedByIn(def: ResourceDefinition, s: Surface): UsedBy {
+  const defs = s.resources.map((x) => x.def);
+  return usedByOf(def, usersOf(defs), (k) => defs.find((d) => d.kind === k));
 }
 
 /** How the class's static get reads an object of the kind: by what id, or why it cannot. */
@@ -107,7 +122,7 @@ export function resourcePageText(r: ResourceEntry, s: Surface, errors: ErrorClas
     ...serviceSection(r.def),
     ...inputsSection(p),
     ...outputsSection(p, dist),
-    ...(r.def.risk ? riskSection(r.def.risk, relative(page, "../review.md")) : []),
+    ...(r.def.risk ? riskSection(r.def.risk, relative(page, "../review.md"), usedByIn(r.def, s)) : []),
     ...readingSection(r, relative(page, "../adopting.md")),
     ...adoptingSection(p),
     ...errorsSection(p, errors, check),

@@ -31,17 +31,13 @@ const alphabetBase = pathObject<AlphabetState, AlphabetState>({
     changes: { alphabet: "values encoded through a template that uses it no longer decode to what they were" },
     instead: "a new alphabet and template beside the old ones (other names)",
     // A template that no transformation names encodes nothing: its alphabet is not in use.
-    usedBy: {
-      kinds: ["secrets:TransformTemplate"], input: "alphabet", by: "name",
-      usedBy: { kinds: ["secrets:TransformFpeTransformation", "secrets:TransformTransformation"], input: "template", by: "name" },
-    },
+    whileUsed: true,
   },
   fields: fieldSet(alphabetFields),
   routes: TRANSFORM_ROUTES.alphabet,
 });
 
-export const alphabetDefinition = deletedOnlyUnused(alphabetBase, TRANSFORM_ROUTES.alphabet.delete,
-  { list: TRANSFORM_ROUTES.template.list, read: TRANSFORM_ROUTES.template.read, member: "alphabet" },
+export const alphabetDefinition = deletedOnlyUnused(alphabetBase,
   (name, t) => `alphabet ${name} is used by template ${t}: change that template's alphabet or delete it first`);
 
 export type AlphabetArgs = ArgsOf<typeof alphabetFields> & ConnectionArgs<"secrets">;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
-import { transformationKeys, transformationObject, TWEAK_SOURCES, withFirstTemplate } from "./transformations";
+import { TEMPLATES, transformationKeys, transformationObject, TWEAK_SOURCES, withFirstTemplate } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type TweakSource = (typeof TWEAK_SOURCES)[number];
@@ -13,7 +13,7 @@ const fpeTransformationFieldsOwn = {
    * Template whose capture groups are encrypted (the rest of the value is kept); it must name an
    * alphabet. A built-in such as `builtin/creditcardnumber` or a Template's name.
    */
-  template: field(reference, { refers: "secrets:TransformTemplate" }),
+  template: field(reference, { refers: "secrets:TransformTemplate", readAs: TEMPLATES, dependent: true }),
   /**
    * Where the 7-byte tweak comes from: `supplied` (default; the caller passes it to encode and
    * decode), `generated` (encode returns one, decode needs it) or `internal` (the service keeps one).

@@ -3,14 +3,14 @@ import { z } from "zod";
 import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
-import { transformationKeys, transformationObject, withFirstTemplate } from "./transformations";
+import { TEMPLATES, transformationKeys, transformationObject, withFirstTemplate } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
 const first = (s: string) => [...s][0] ?? "";
 
 const maskingTransformationFieldsOwn = {
   /** Template whose capture-group characters are masked; everything else is kept. */
-  template: field(reference, { refers: "secrets:TransformTemplate" }),
+  template: field(reference, { refers: "secrets:TransformTemplate", readAs: TEMPLATES }),
   /**
    * The character that replaces each masked character. Default `*`; only the first character
    * counts, so state keeps the form given ("#x") while the server holds the same first character.

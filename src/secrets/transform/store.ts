@@ -85,8 +85,7 @@ const base = pathObject<StoreState, StoreState>({
   routes: TRANSFORM_ROUTES.store,
 });
 
-export const storeDefinition = deletedOnlyUnused(base, TRANSFORM_ROUTES.store.delete,
-  { list: TRANSFORM_ROUTES.transformation.list, read: TRANSFORM_ROUTES.transformation.read, member: "stores" },
+export const storeDefinition = deletedOnlyUnused(base,
   (name, t) => `store ${name} is used by tokenization transformation ${t}: delete that TokenizationTransformation first (its stores cannot change in place)`);
 
 export type StoreArgs = ArgsOf<typeof storeFields> & ConnectionArgs<"secrets">;

@@ -38,7 +38,7 @@ export const templateFields = {
   pattern: field(patternType),
   /** Name of the alphabet used by fpe transformations, e.g. `builtin/numeric` or an Alphabet's name. */
   alphabet: field(() => z.string().min(1, "must not be empty when set"), {
-    optional: true, refers: "secrets:TransformAlphabet",
+    optional: true, refers: "secrets:TransformAlphabet", dependent: true,
     // "No alphabet" is an empty string on the wire and absent in state, so no diff with an omitted input.
     absent: "", decode: (v: unknown) => (v ? String(v) : undefined),
   }),
@@ -61,14 +61,14 @@ const templateBase = pathObject<TemplateState, TemplateState>({
       alphabet: "values encoded through a transformation that uses it no longer decode to what they were",
     },
     instead: "a new template beside the old one (another name)",
-    usedBy: { kinds: ["secrets:TransformFpeTransformation", "secrets:TransformTransformation"], input: "template", by: "name" },
+    // A template holds no data: what it puts at risk is what transformations encoded through it.
+    whileUsed: true,
   },
   fields: fieldSet(templateFields),
   routes: TRANSFORM_ROUTES.template,
 });
 
-export const templateDefinition = deletedOnlyUnused(templateBase, TRANSFORM_ROUTES.template.delete,
-  { list: TRANSFORM_ROUTES.transformation.list, read: TRANSFORM_ROUTES.transformation.read, member: "templates" },
+export const templateDefinition = deletedOnlyUnused(templateBase,
   (name, t) => `template ${name} is used by transformation ${t}: point that transformation at another template or delete it first`);
 
 export type TemplateArgs = ArgsOf<typeof templateFields> & ConnectionArgs<"secrets">;

@@ -31,7 +31,7 @@ const tokenizationTransformationFieldsOwn = {
    * (the engine's own storage). Cannot change in place: changing it replaces the transformation.
    */
   stores: field(() => z.array(reference(), { error: "must be a list of store names" }).min(1, "must name at least one store"), {
-    immutable: true, default: ["builtin/internal"] as string[], refers: "secrets:TransformStore",
+    immutable: true, default: ["builtin/internal"] as string[], refers: "secrets:TransformStore", dependent: true,
     decode: (v: unknown) => (Array.isArray(v) && v.length > 0 ? v.map(String) : ["builtin/internal"]),
   }),
 };

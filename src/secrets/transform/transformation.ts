@@ -4,7 +4,7 @@ import { registration, SvcResource } from "../../core/resource";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { names, reference } from "./fields";
 import type { TweakSource } from "./fpeTransformation";
-import { firstTemplate, transformationKeys, transformationObject, TRANSFORMATION_TYPES, TWEAK_SOURCES } from "./transformations";
+import { firstTemplate, TEMPLATES, TRANSFORMATION_TYPES, transformationKeys, transformationObject, TWEAK_SOURCES } from "./transformations";
 import type { ConnectionArgs } from "../../core/connection";
 
 export type TransformationType = (typeof TRANSFORMATION_TYPES)[number];
@@ -13,7 +13,7 @@ const transformationFieldsOwn = {
   /** `fpe`, `masking` or `tokenization`. Required and immutable: changing it replaces the transformation. */
   type: field(() => z.enum(TRANSFORMATION_TYPES, { error: `is required: one of ${TRANSFORMATION_TYPES.join(", ")}` }), { immutable: true }),
   /** Template name; required by the generic endpoint, ignored for tokenization. */
-  template: field(reference, { refers: "secrets:TransformTemplate" }),
+  template: field(reference, { refers: "secrets:TransformTemplate", readAs: TEMPLATES, dependent: true }),
   /** fpe only: where the tweak comes from, `supplied` (default), `generated` or `internal`. */
   tweakSource: field(() => z.enum(TWEAK_SOURCES, { error: `must be one of ${TWEAK_SOURCES.join(", ")}` }), {
     default: "supplied", decode: (v: unknown) => String(v || "supplied") as TweakSource,

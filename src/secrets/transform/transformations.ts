@@ -46,10 +46,12 @@ export function transformationObject<S extends Named>(
     ...rest,
     routes: { write: R[type], read: R.read, delete: R.delete, list: R.list },
   });
-  return deletedOnlyUnused(base, R.delete,
-    { list: TRANSFORM_ROUTES.role.list, read: TRANSFORM_ROUTES.role.read, member: "transformations" },
+  return deletedOnlyUnused(base,
     (name, r) => `transformation ${name} is used by role ${r}: remove it from the Role's transformations (pulumi up) before deleting or replacing it`);
 }
+
+/** Where a read reports a transformation's `template` (its fields' `readAs`): a `templates` list. */
+export const TEMPLATES = "templates";
 
 /**
  * The decode of a transformation written as `template` and read back as a `templates` list.
@@ -62,5 +64,7 @@ export function withFirstTemplate<S extends Props & { template?: string }>(set: 
  * The first template of a read (`templates` list) as the `template` input; the recorded one when
  * the server leaves both `templates` and `template` out.
  */
-export const firstTemplate = (d: Record<string, unknown>, recorded?: string): string =>
-  Array.isArray(d.templates) && d.templates.length > 0 ? String(d.templates[0]) : d.template !== undefined ? String(d.template) : recorded ?? "";
+export const firstTemplate = (d: Record<string, unknown>, recorded?: string): string => {
+  const read = d[TEMPLATES];
+  return Array.isArray(read) && read.length > 0 ? String(read[0]) : d.template !== undefined ? String(d.template) : recorded ?? "";
+};
