@@ -145,6 +145,15 @@ function searchesOf(kind: string, routes: ServiceRoutes, container: readonly str
   };
 }
 
+/** The one parameter read, update and delete share: the id; rows that differ would address another object. */
+function idParam(kind: string, routes: ServiceRoutes): string {
+  const each = [routes.read, routes.update, routes.delete].map((r) => routeParams(r).join(","));
+  if (new Set(each).size !== 1 || each[0]!.includes(",") || each[0] === "") {
+    throw new Error(`${kind}: read, update and delete must take the one id parameter alike (${[routes.read, routes.update, routes.delete].join(", ")})`);
+  }
+  return each[0]!;
+}
+
 /** The definition of a run-service object whose id the service assigns, from its record and route rows (see the top of this file). */
 export function serviceObject<S extends Props>(spec: ServiceObjectSpec<S>): ResourceDefinition<S, S> {
   const { fields: set, routes, ...own } = spec;
@@ -155,7 +164,8 @@ export function serviceObject<S extends Props>(spec: ServiceObjectSpec<S>): Reso
   if (!set.local.includes(ADOPT_ID)) throw new Error(`${kind}: its record declares no ${ADOPT_ID}, the way a refused create offers to take its twin over`);
   const codec = codecOf(set, container, what.replace(/ /g, "-"));
   const search = searchesOf(kind, routes, container, codec.holdsAll);
-  const byId = (id: string) => ({ [routeParams(routes.read)[0]!]: id });
+  const idName = idParam(kind, routes);
+  const byId = (id: string) => ({ [idName]: id });
   const decoded = (res: JsonApiResource, prior: Props) => codec.fromResource(res, prior) as S;
   return {
     // The record's lists are the definition's: it is the record of these same state values.

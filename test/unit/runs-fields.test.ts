@@ -81,6 +81,9 @@ describe("the records give the lists the definitions had by hand", () => {
     const { workspaceId: __, ...withoutContainer } = notificationConfigurationFields;
     expect(() => serviceObject({ kind: "runs:Widget", fields: fieldSet(withoutContainer, { case: "kebab" }), routes }))
       .toThrow("runs:Widget: no field of its record names {workspace_id} of POST /workspaces/{workspace_id}/notification-configurations");
+    const fields = fieldSet(notificationConfigurationFields, { case: "kebab" });
+    expect(() => serviceObject({ kind: "runs:Widget", fields, routes: { ...routes, delete: "DELETE /notification-configurations/{nc_id}" } }))
+      .toThrow("runs:Widget: read, update and delete must take the one id parameter alike (GET /notification-configurations/{id}, PATCH /notification-configurations/{id}, DELETE /notification-configurations/{nc_id})");
   });
 
   it("Run", () => {
