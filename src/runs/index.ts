@@ -1,7 +1,11 @@
 import { connectionOf, type Connection, type ConnectionSettings } from "../core/connection";
-export { NotificationConfiguration, type NotificationConfigurationArgs, type DeliveryResponse, type Trigger, TRIGGERS } from "./notificationConfiguration";
+// npm run docs writes what follows, to the end mark, from this folder's files (src/scripts/docs/blocks.ts): a new file's line comes last, a line moved by hand stays.
+export { NotificationConfiguration, type NotificationConfigurationArgs } from "./notificationConfiguration";
+export { Run, type RunArgs } from "./run";
+// (end of what npm run docs writes)
+export { type DeliveryResponse, type Trigger, TRIGGERS } from "./notificationConfiguration";
 export * from "./verifyNotificationConfiguration";
-export { Run, type RunArgs, type RunWaitFor, WAIT_FOR } from "./run";
+export { type RunWaitFor, WAIT_FOR } from "./run";
 export {
   type RunStatus, type RunOperation, type RunSource, type RunInclude, RUN_STATUSES, FINAL_RUN_STATUSES, TERMINAL_RUN_STATUSES,
   RUN_OPERATIONS, RUN_SOURCES, RUN_INCLUDES, type DestinationType, DESTINATION_TYPES,

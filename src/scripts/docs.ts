@@ -12,10 +12,13 @@
  * and types into Markdown, docs/pages.ts writes each page's text; this file puts the pages together
  * and writes them. `npm run docs` builds first, then runs this with no arguments (writes
  * docs/reference/); test/docs/reference.test.ts runs `writeReference` and compares with what is
- * committed. Three sources are written from the build as well: src/kindLoaders.ts and
- * src/kindUsers.ts (docs/kinds.ts: which module declares each kind, who uses each kind's objects)
- * and src/core/secretVersions.ts (docs/versions.ts).
+ * committed. Sources are written from the build as well: each area's exports of its kinds
+ * (docs/exports.ts), each emulator folder's registrations (docs/registrations.ts),
+ * src/kindLoaders.ts and src/kindUsers.ts (docs/kinds.ts: which module declares each kind, who uses
+ * each kind's objects) and src/core/secretVersions.ts (docs/versions.ts); when one changes, the
+ * build is made again and the pass repeated (docsPass).
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { testingPageText } from "./docs/testing";
@@ -24,8 +27,10 @@ import { settingsBlock, SETTINGS_BEGIN, SETTINGS_END } from "./docs/settings";
 import { errorClasses, surface } from "./docs/surface";
 import { KIND_LOADERS_FILE, KIND_USERS_FILE, KindFileError, kindLoadersSource, kindUsersSource } from "./docs/kinds";
 import { SECRET_VERSIONS_FILE, secretVersionsSource } from "./docs/versions";
+import { areaExportFiles } from "./docs/exports";
+import { registrationFiles } from "./docs/registrations";
 
-export { KIND_LOADERS_FILE, kindLoadersSource, KIND_USERS_FILE, kindUsersSource, SECRET_VERSIONS_FILE, secretVersionsSource };
+export { KIND_LOADERS_FILE, kindLoadersSource, KIND_USERS_FILE, kindUsersSource, SECRET_VERSIONS_FILE, secretVersionsSource, areaExportFiles, registrationFiles };
 
 export { README_BEGIN, README_END };
 
@@ -97,21 +102,67 @@ export async function writeReference(root: string, out: string, readmeFile?: str
   return ref;
 }
 
+/** A source `npm run docs` writes (relative to the package folder) and its text. */
+interface Written {
+  file: string;
+  text: string;
+}
+
+/**
+ * The sources derived from the build under `root`, in two stages: the kinds' exports and the
+ * emulator's registrations (from the files), then what is read from the package's kinds (their
+ * loaders, their users, the version outputs), which needs the first stage's exports built.
+ */
+const STAGES: ReadonlyArray<(root: string) => Promise<Written[]>> = [
+  async (root) => [...areaExportFiles(root), ...registrationFiles(root)],
+  async (root) => {
+    const dist = path.join(root, "dist");
+    return [
+      { file: KIND_LOADERS_FILE, text: kindLoadersSource(dist) },
+      { file: KIND_USERS_FILE, text: kindUsersSource(dist) },
+      { file: SECRET_VERSIONS_FILE, text: await secretVersionsSource(dist) },
+    ];
+  },
+];
+
+/** Writes what differs; the files that did. */
+function writeChanged(root: string, files: readonly Written[]): string[] {
+  const changed = files.filter((f) => fs.readFileSync(path.join(root, f.file), "utf8") !== f.text);
+  for (const f of changed) fs.writeFileSync(path.join(root, f.file), f.text);
+  return changed.map((f) => f.file);
+}
+
+/**
+ * One pass: the derived sources first, then the pages from the same build. A source that changed
+ * makes the build stale (a new kind's export, its loader, a version output the pages show), so the
+ * build is made again and a fresh process takes the next pass, until nothing changes: one
+ * `npm run docs` leaves the sources, the pages and dist/ in step.
+ */
+async function docsPass(root: string, pass: number): Promise<void> {
+  let changed: string[] = [];
+  for (const stage of STAGES) {
+    changed = writeChanged(root, await stage(root));
+    if (changed.length > 0) break;
+  }
+  if (changed.length > 0) {
+    if (pass >= 4) throw new KindFileError(`${changed.join(", ")} still changed after ${pass} builds: the sources npm run docs writes do not settle`);
+    console.log(`${changed.join(", ")}: written; building again for the next pass`);
+    const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status})`);
+    // The new build's modules, not this process's: a fresh process, whose failure says its own words.
+    const next = spawnSync(process.execPath, [path.join(root, "dist/src/scripts/docs.js")], { cwd: root, stdio: "inherit", env: { ...process.env, SVC_DOCS_PASS: String(pass + 1) } });
+    process.exitCode = next.status ?? 1;
+    return;
+  }
+  const ref = await writeReference(root, path.join(root, "docs/reference"), path.join(root, "docs/README.md"));
+  for (const f of settingsFiles(root)) fs.writeFileSync(f.file, f.text);
+  console.log(`docs/reference: ${ref.pages.length} pages; docs/README.md: the list of resources and functions; README.md and docs/configuration.md: the settings; ` +
+    `the kinds' exports, the emulator folders' registrations, ${KIND_LOADERS_FILE}, ${KIND_USERS_FILE} and ${SECRET_VERSIONS_FILE}: as written`);
+}
+
 if (require.main === module) {
   const root = path.resolve(__dirname, "../../..");
-  writeReference(root, path.join(root, "docs/reference"), path.join(root, "docs/README.md")).then(async (ref) => {
-    for (const f of settingsFiles(root)) fs.writeFileSync(f.file, f.text);
-    fs.writeFileSync(path.join(root, KIND_LOADERS_FILE), kindLoadersSource(path.join(root, "dist")));
-    fs.writeFileSync(path.join(root, KIND_USERS_FILE), kindUsersSource(path.join(root, "dist")));
-    const versionsFile = path.join(root, SECRET_VERSIONS_FILE);
-    const versions = await secretVersionsSource(path.join(root, "dist"));
-    if (fs.readFileSync(versionsFile, "utf8") !== versions) {
-      fs.writeFileSync(versionsFile, versions);
-      // The pages were written from a build without it: the next run's build has it.
-      console.log(`${SECRET_VERSIONS_FILE} changed: run npm run docs again so the pages show the version outputs it declares`);
-    }
-    console.log(`docs/reference: ${ref.pages.length} pages; docs/README.md: the list of resources and functions; README.md and docs/configuration.md: the settings; ${KIND_LOADERS_FILE}; ${KIND_USERS_FILE}; ${SECRET_VERSIONS_FILE}`);
-  }, (e: unknown) => {
+  docsPass(root, Number(process.env.SVC_DOCS_PASS ?? "1")).catch((e: unknown) => {
     console.error(e instanceof KindFileError ? `npm run docs: ${e.message}` : e);
     process.exitCode = 1;
   });

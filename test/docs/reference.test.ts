@@ -1,7 +1,9 @@
 // The reference pages (docs/reference/), the list in docs/README.md, the settings tables of README.md
-// and docs/configuration.md, src/kindLoaders.ts and src/core/secretVersions.ts are generated (npm
-// run docs): the committed ones must be what the generator writes from the current build, so a doc
-// changed in a source and not regenerated, or a page edited by hand, fails here naming the page. Every resource
+// and docs/configuration.md, src/kindLoaders.ts, src/kindUsers.ts, src/core/secretVersions.ts, the
+// areas' exports of their kinds and the emulator folders' registrations are generated (npm run
+// docs): the committed ones must be what the generator writes from the current build, so a doc
+// changed in a source and not regenerated, a new kind's file or emulator model npm run docs has not
+// yet registered, or a page edited by hand, fails here naming the file. Every resource
 // class and function the package exports must have a page, found from the built package itself
 // rather than from the generator.
 import * as fs from "node:fs";
@@ -80,6 +82,14 @@ describe("the reference pages", () => {
     const docs = fromDist<Docs>("src/scripts/docs.js");
     const committedSource = fs.readFileSync(path.join(root, docs.KIND_USERS_FILE), "utf8");
     expect(committedSource === docs.kindUsersSource(path.join(root, "dist")), `${docs.KIND_USERS_FILE}: run npm run docs`).toBe(true);
+  });
+
+  it("the areas' exports of their kinds and the emulator folders' registrations are what npm run docs writes from the files", () => {
+    const docs = fromDist<Docs>("src/scripts/docs.js");
+    const written = [...docs.areaExportFiles(root), ...docs.registrationFiles(root)];
+    expect(written.map((f) => f.file)).toEqual(expect.arrayContaining(["src/secrets/transform/index.ts", "src/runs/index.ts", "src/emulator/runs/index.ts", "src/emulator/secrets/transform/index.ts"]));
+    const stale = written.filter((f) => fs.readFileSync(path.join(root, f.file), "utf8") !== f.text).map((f) => `${f.file}: run npm run docs`);
+    expect(stale).toEqual([]);
   });
 
   it("every resource class and function exported from src/index.ts has a page", () => {

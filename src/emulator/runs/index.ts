@@ -9,22 +9,22 @@ import type { RunContext } from "./context";
 import { runControlRoutes } from "./control";
 import { runSeedRoutes } from "./controlSeed";
 import { errorReply, negotiate, simpleError } from "./jsonapi";
-import { ASSIGNED_IDS as NC_IDS, notificationConfigurationRoutes } from "./notificationConfiguration";
-import { runRoutes } from "./run";
-import { runActionRoutes } from "./runActions";
-import { runCreateRoutes } from "./runCreate";
-import { runListRoutes } from "./runList";
 import { initialRunState, type RunState } from "./state";
 import { COMPLETED_STATUSES } from "./vocabulary";
+// npm run docs writes what follows, to the end mark, from this folder's files (src/scripts/docs/blocks.ts): a new file's line comes last, a line moved by hand stays.
+import { ASSIGNED_IDS as notificationConfigurationIds, notificationConfigurationRoutes } from "./notificationConfiguration";
+import { runCreateRoutes } from "./runCreate";
+import { runRoutes } from "./run";
+import { runListRoutes } from "./runList";
+import { runActionRoutes } from "./runActions";
+/** The service's rows of this folder's files, in the order above: the router takes the first that matches. */
+const FOLDER_ROUTES = [...notificationConfigurationRoutes, ...runCreateRoutes, ...runRoutes, ...runListRoutes, ...runActionRoutes];
+/** This folder's kinds whose ids the service assigns, as `PUT /_emulator/next-ids` names them. */
+const FOLDER_ASSIGNED_IDS: readonly string[] = [notificationConfigurationIds];
+// (end of what npm run docs writes)
 
-/** The run service's routes table; each API object contributes its own rows. */
-export const ROUTES: Route<RunContext>[] = [
-  ...notificationConfigurationRoutes,
-  ...runCreateRoutes,
-  ...runRoutes,
-  ...runListRoutes,
-  ...runActionRoutes,
-];
+/** The run service's routes table; each API object's file contributes its own rows (npm run docs lists them above). */
+export const ROUTES: Route<RunContext>[] = FOLDER_ROUTES;
 
 const router = new Router<RunContext>(ROUTES);
 
@@ -91,7 +91,7 @@ export const runArea: Area<Runtime, Data> = {
   },
   stored: { service: "run", initial: initialRunState, tokens: { names: RUN_TOKENS, prefix: "emurun" } },
   controlRoutes: [...runSeedRoutes, ...runControlRoutes],
-  assignedIds: [NC_IDS],
+  assignedIds: FOLDER_ASSIGNED_IDS,
   reset: (rt) => rt.runService.reset(),
   page: {
     groups: (data, cluster) => (cluster === 0 ? [{ service: "run", group: "run", kinds: data.run as unknown as Record<string, unknown>, unlisted: ["runs"] }] : []),

@@ -20,3 +20,9 @@ export interface Engine extends Area<Runtime, Data> {
   type: string;
   routes: Route<SecretsContext>[];
 }
+
+/** A folder of a part at a fixed path (identity, dual-factor methods, plugins): its service rows and its kinds whose ids the service assigns. */
+export interface FixedFolder {
+  routes: Route<SystemContext>[];
+  assignedIds: readonly string[];
+}

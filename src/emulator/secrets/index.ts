@@ -9,16 +9,16 @@ import { mountControlRoutes } from "./control";
 import { directoryEngine } from "./directory";
 import { noHandler, permissionDenied, secretsError, unsupportedOperation } from "./envelope";
 import { identityControlRoutes } from "./identity/control";
-import { ASSIGNED_IDS as ALIAS_IDS, entityAliasRoutes } from "./identity/entityAlias";
+import { identityFolder } from "./identity";
 import { initialIdentity } from "./identity/state";
 import { keymgmtEngine } from "./keymgmt";
 import { mfaControlRoutes } from "./mfa/control";
-import { ASSIGNED_IDS as METHOD_IDS, dualFactorMethodRoutes } from "./mfa/dualFactorMethod";
+import { mfaFolder } from "./mfa";
 import { emptyMfa } from "./mfa/state";
-import { catalogEntryRoutes } from "./plugins/catalogEntry";
+import { pluginsFolder } from "./plugins";
 import { emptyPlugins } from "./plugins/state";
 import { registryEngine } from "./registry";
-import { replicationRoutes } from "./replication";
+import { replicationFolder } from "./replication";
 import { emptyReplication } from "./replication/state";
 import { guardReplicated } from "./replication/performanceSecondary";
 import { healthRoutes } from "./system/health";
@@ -39,8 +39,8 @@ export const ENGINES: Record<string, Engine> = {
  * These prefixes are reserved; nothing can be mounted at or under them.
  */
 export const SYSTEM_PATHS: Record<string, Route<SystemContext>[]> = {
-  identity: [...entityAliasRoutes, ...dualFactorMethodRoutes],
-  sys: [...catalogEntryRoutes, ...replicationRoutes, ...healthRoutes],
+  identity: [...identityFolder.routes, ...mfaFolder.routes],
+  sys: [...pluginsFolder.routes, ...replicationFolder.routes, ...healthRoutes],
   auth: tokenSelfRoutes,
 };
 
@@ -153,9 +153,9 @@ function fixedPart<K extends Exclude<keyof SecretsState, "mounts">>(key: K, init
 export const SECRETS_AREAS: readonly Area<Runtime, Data>[] = [
   secretsService,
   ...Object.values(ENGINES),
-  fixedPart("identity", initialIdentity, { controlRoutes: identityControlRoutes, assignedIds: [ALIAS_IDS] }),
-  fixedPart("mfa", emptyMfa, { controlRoutes: mfaControlRoutes, assignedIds: [METHOD_IDS] }),
-  fixedPart("plugins", emptyPlugins),
+  fixedPart("identity", initialIdentity, { controlRoutes: identityControlRoutes, assignedIds: identityFolder.assignedIds }),
+  fixedPart("mfa", emptyMfa, { controlRoutes: mfaControlRoutes, assignedIds: mfaFolder.assignedIds }),
+  fixedPart("plugins", emptyPlugins, { assignedIds: pluginsFolder.assignedIds }),
   // Replication follows every request, reads included (a GET can mint credentials into storage).
-  fixedPart("replication", emptyReplication, { settle: (rt) => rt.cluster.network.settle() }),
+  fixedPart("replication", emptyReplication, { settle: (rt) => rt.cluster.network.settle(), assignedIds: replicationFolder.assignedIds }),
 ];

@@ -1,9 +1,10 @@
 /**
  * src/kindLoaders.ts, from the build: which module declares each kind. A kind's module is the one
- * file under src/runs or src/secrets that exports both its definition and the resource class the
- * package exports for it; the kinds come in the order the package exports their classes
+ * file under src/runs or src/secrets that exports both its definition and its resource class
+ * (kindFiles); its folder's index exports the class (`npm run docs` writes that line,
+ * docs/exports.ts), and the kinds come in the order the package exports their classes
  * (src/index.ts, then each area's index). So adding an API object writes no line of a list: its
- * file and its area's export are the declaration, and `npm run docs` writes the loader. It writes
+ * file is the declaration, and `npm run docs` writes the export and the loader. It writes
  * src/kindUsers.ts beside it: who uses each kind's objects, from every kind's fields.
  */
 import * as fs from "node:fs";
@@ -37,16 +38,22 @@ function modulesUnder(dir: string): string[] {
     .sort();
 }
 
+/** Whether `v` is a resource class of the build under `dist`. */
+function resourceClassTest(dist: string): (v: unknown) => boolean {
+  const { CustomResource } = require(require.resolve("@pulumi/pulumi", { paths: [dist] })) as typeof import("@pulumi/pulumi");
+  return (v) => typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof CustomResource;
+}
+
 /** The package's resource classes, in the order its surface exports them. */
 function exportedClasses(dist: string): unknown[] {
-  const { CustomResource } = require(require.resolve("@pulumi/pulumi", { paths: [dist] })) as typeof import("@pulumi/pulumi");
+  const isClass = resourceClassTest(dist);
   const found: unknown[] = [];
   const seen = new Set<object>();
   const visit = (o: object) => {
     if (seen.has(o)) return;
     seen.add(o);
     for (const v of Object.values(o)) {
-      if (typeof v === "function" && (v as { prototype?: unknown }).prototype instanceof CustomResource) {
+      if (isClass(v)) {
         if (!found.includes(v)) found.push(v);
       } else if (v && typeof v === "object" && !Array.isArray(v)) visit(v);
     }
@@ -55,26 +62,42 @@ function exportedClasses(dist: string): unknown[] {
   return found;
 }
 
-/** Every kind of the build under `dist`, in the order of its class on the package's surface. */
-export function kindModules(dist: string): KindModule[] {
+/** A kind's file: its module (relative to src, no extension), its definition, and its class with the name the file exports it by. */
+export interface KindFile extends KindModule {
+  cls: unknown;
+  className: string;
+}
+
+/** Every kind's file of the build under `dist`, in file order: each file under src/runs or src/secrets that exports a kind's definition. */
+export function kindFiles(dist: string): KindFile[] {
   const src = path.join(dist, "src");
-  const classes = exportedClasses(dist);
-  const byClass = new Map<unknown, KindModule>();
+  const isClass = resourceClassTest(dist);
+  const out: KindFile[] = [];
   for (const file of [...modulesUnder(path.join(src, "runs")), ...modulesUnder(path.join(src, "secrets"))]) {
     const mod = require(file) as Record<string, unknown>;
     const defs = [...new Set(Object.values(mod).filter(isDefinition))];
     if (defs.length === 0) continue;
     const module = path.relative(src, file).replace(/\.js$/, "").split(path.sep).join("/");
-    const cls = Object.values(mod).filter((v) => classes.includes(v));
+    const cls = Object.entries(mod).filter(([, v]) => isClass(v));
     if (defs.length !== 1 || cls.length !== 1) {
-      throw new KindFileError(`src/${module}.ts exports ${defs.length} kind definitions and ${cls.length} of the package's resource classes: a kind's file exports one of each`);
+      throw new KindFileError(`src/${module}.ts exports ${defs.length} kind definitions and ${cls.length} resource class${cls.length === 1 ? "" : "es"}: a kind's file exports one of each`);
     }
-    if (byClass.has(cls[0])) throw new KindFileError(`${defs[0]!.kind} is declared in src/${byClass.get(cls[0])!.module}.ts and src/${module}.ts`);
-    byClass.set(cls[0], { kind: defs[0]!.kind, module, def: defs[0]! });
+    const twice = out.find((k) => k.cls === cls[0]![1] || k.kind === defs[0]!.kind);
+    if (twice) throw new KindFileError(`${defs[0]!.kind} is declared in src/${twice.module}.ts and src/${module}.ts`);
+    out.push({ kind: defs[0]!.kind, module, def: defs[0]!, cls: cls[0]![1], className: cls[0]![0] });
   }
-  const orphan = classes.find((c) => !byClass.has(c));
+  return out;
+}
+
+/** Every kind of the build under `dist`, in the order of its class on the package's surface. */
+export function kindModules(dist: string): KindModule[] {
+  const classes = exportedClasses(dist);
+  const files = kindFiles(dist);
+  const hidden = files.find((k) => !classes.includes(k.cls));
+  if (hidden) throw new KindFileError(`src/${hidden.module}.ts declares ${hidden.kind}, and the package does not export its class: run npm run docs (it writes the export into its folder's index.ts)`);
+  const orphan = classes.find((c) => !files.some((k) => k.cls === c));
   if (orphan) throw new KindFileError(`${(orphan as { name: string }).name}: the package exports this resource class, and no file under src/runs or src/secrets exports it with its definition`);
-  return classes.map((c) => byClass.get(c)!);
+  return classes.map((c) => files.find((k) => k.cls === c)!).map(({ kind, module, def }) => ({ kind, module, def }));
 }
 
 /** The file's text, from the kinds of the build under `dist`. */

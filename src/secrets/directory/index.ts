@@ -1,14 +1,20 @@
-export { Config, type DirectoryConfigArgs, type DirectoryConfigInfo, type MountArgs, getConfig, getConfigOutput } from "./config";
+// npm run docs writes what follows, to the end mark, from this folder's files (src/scripts/docs/blocks.ts): a new file's line comes last, a line moved by hand stays.
+export { Config, type DirectoryConfigArgs } from "./config";
+export { Role, type DirectoryRoleArgs } from "./role";
+export { LibrarySet, type LibrarySetArgs } from "./librarySet";
+export { CheckOut, type CheckOutArgs } from "./checkOut";
+// (end of what npm run docs writes)
+export { type DirectoryConfigInfo, type MountArgs, getConfig, getConfigOutput } from "./config";
 export {
-  Role, type DirectoryRoleArgs, type DirectoryCredentials, type RoleRefArgs, type RoleRefInputs,
+  type DirectoryCredentials, type RoleRefArgs, type RoleRefInputs,
   getCredentials, getCredentialsOutput, listRoles, listRolesOutput,
 } from "./role";
 export {
-  LibrarySet, type LibrarySetArgs, type AccountStatus, type SetRefArgs,
+  type AccountStatus, type SetRefArgs,
   getLibraryStatus, getLibraryStatusOutput, listLibrarySets, listLibrarySetsOutput,
 } from "./librarySet";
 export {
-  CheckOut, type CheckOutArgs, type CheckOutResult, type CheckOutFnArgs, type CheckInArgs, NONE_AVAILABLE,
+  type CheckOutResult, type CheckOutFnArgs, type CheckInArgs, NONE_AVAILABLE,
   checkOut, checkOutOutput, checkIn, checkInOutput, manageCheckIn, manageCheckInOutput,
 } from "./checkOut";
 export { type RotationResult, type RotateRoleArgs, rotateRoot, rotateRootOutput, rotateRole, rotateRoleOutput } from "./rotate";

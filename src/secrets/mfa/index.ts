@@ -1,4 +1,7 @@
+// npm run docs writes what follows, to the end mark, from this folder's files (src/scripts/docs/blocks.ts): a new file's line comes last, a line moved by hand stays.
+export { DualFactorMethod, type DualFactorMethodArgs } from "./dualFactorMethod";
+// (end of what npm run docs writes)
 export {
-  DualFactorMethod, type DualFactorMethodArgs, type DualFactorMethodInfo,
+  type DualFactorMethodInfo,
   getDualFactorMethod, getDualFactorMethodOutput, listDualFactorMethods, listDualFactorMethodsOutput,
 } from "./dualFactorMethod";

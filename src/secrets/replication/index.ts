@@ -34,14 +34,20 @@
  * new svc.secrets.replication.PathsFilter("west-filter", { secondaryClusterId: secondary.clusterId, secondaryActivation: secondary.activation, mode: "deny", paths: ["keymgmt/"], connection: east });
  * ```
  */
-export { PerformancePrimary, type PerformancePrimaryArgs, demotePrimary, demotePrimaryOutput } from "./performancePrimary";
-export { SecondaryToken, type SecondaryTokenArgs, type RevokeSecondaryArgs, revokeSecondary, revokeSecondaryOutput } from "./secondaryToken";
+// npm run docs writes what follows, to the end mark, from this folder's files (src/scripts/docs/blocks.ts): a new file's line comes last, a line moved by hand stays.
+export { PerformancePrimary, type PerformancePrimaryArgs } from "./performancePrimary";
+export { SecondaryToken, type SecondaryTokenArgs } from "./secondaryToken";
+export { PerformanceSecondary, type PerformanceSecondaryArgs } from "./performanceSecondary";
+export { PathsFilter, type PathsFilterArgs } from "./pathsFilter";
+// (end of what npm run docs writes)
+export { demotePrimary, demotePrimaryOutput } from "./performancePrimary";
+export { type RevokeSecondaryArgs, revokeSecondary, revokeSecondaryOutput } from "./secondaryToken";
 export {
-  PerformanceSecondary, type PerformanceSecondaryArgs, type PromoteSecondaryArgs, type UpdatePrimaryArgs, type SecondaryPublicKey, WIPE_NOT_ACKNOWLEDGED,
+  type PromoteSecondaryArgs, type UpdatePrimaryArgs, type SecondaryPublicKey, WIPE_NOT_ACKNOWLEDGED,
   promoteSecondary, promoteSecondaryOutput, updatePrimary, updatePrimaryOutput, generateSecondaryPublicKey, generateSecondaryPublicKeyOutput,
 } from "./performanceSecondary";
 export {
-  PathsFilter, type PathsFilterArgs, type DynamicFilterArgs, type DynamicFilter,
+  type DynamicFilterArgs, type DynamicFilter,
   getPrimaryDynamicFilter, getPrimaryDynamicFilterOutput, getSecondaryDynamicFilter, getSecondaryDynamicFilterOutput,
 } from "./pathsFilter";
 export {

@@ -34,14 +34,20 @@
  * new svc.secrets.transform.Role("payments", { name: "payments", transformations: [ssn.name] });
  * ```
  */
+// npm run docs writes what follows, to the end mark, from this folder's files (src/scripts/docs/blocks.ts): a new file's line comes last, a line moved by hand stays.
 export { Template, type TemplateArgs } from "./template";
 export { Alphabet, type AlphabetArgs } from "./alphabet";
 export { Role, type RoleArgs } from "./role";
-export { FpeTransformation, type FpeTransformationArgs, type TweakSource } from "./fpeTransformation";
+export { FpeTransformation, type FpeTransformationArgs } from "./fpeTransformation";
 export { MaskingTransformation, type MaskingTransformationArgs } from "./maskingTransformation";
-export { TokenizationTransformation, type TokenizationTransformationArgs, type MappingMode } from "./tokenizationTransformation";
-export { Transformation, type TransformationArgs, type TransformationType } from "./transformation";
-export { Store, type StoreArgs, type StoreDriver } from "./store";
+export { TokenizationTransformation, type TokenizationTransformationArgs } from "./tokenizationTransformation";
+export { Transformation, type TransformationArgs } from "./transformation";
+export { Store, type StoreArgs } from "./store";
 export { StoreSchema, type StoreSchemaArgs } from "./storeSchema";
 export { TokenizationKeyConfig, type TokenizationKeyConfigArgs } from "./tokenizationKeyConfig";
+// (end of what npm run docs writes)
+export { type TweakSource } from "./fpeTransformation";
+export { type MappingMode } from "./tokenizationTransformation";
+export { type TransformationType } from "./transformation";
+export { type StoreDriver } from "./store";
 export * from "./functions";

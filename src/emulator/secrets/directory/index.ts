@@ -1,10 +1,16 @@
 import type { Engine } from "../context";
-import { checkOutRoutes } from "./checkOut";
-import { configRoutes } from "./config";
 import { directoryControlRoutes } from "./control";
-import { librarySetRoutes } from "./librarySet";
+// npm run docs writes what follows, to the end mark, from this folder's files (src/scripts/docs/blocks.ts): a new file's line comes last, a line moved by hand stays.
+import { configRoutes } from "./config";
 import { roleRoutes } from "./role";
+import { librarySetRoutes } from "./librarySet";
+import { checkOutRoutes } from "./checkOut";
 import { rotateRoutes } from "./rotate";
+/** The service's rows of this folder's files, in the order above: the router takes the first that matches. */
+const FOLDER_ROUTES = [...configRoutes, ...roleRoutes, ...librarySetRoutes, ...checkOutRoutes, ...rotateRoutes];
+/** This folder's kinds whose ids the service assigns, as `PUT /_emulator/next-ids` names them. */
+const FOLDER_ASSIGNED_IDS: readonly string[] = [];
+// (end of what npm run docs writes)
 
 /**
  * The directory engine: config, roles with rotated passwords, library sets lent through
@@ -13,6 +19,7 @@ import { rotateRoutes } from "./rotate";
  */
 export const directoryEngine: Engine = {
   type: "directory",
-  routes: [...configRoutes, ...roleRoutes, ...librarySetRoutes, ...checkOutRoutes, ...rotateRoutes],
+  routes: FOLDER_ROUTES,
+  assignedIds: FOLDER_ASSIGNED_IDS,
   controlRoutes: directoryControlRoutes,
 };
