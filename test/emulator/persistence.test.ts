@@ -2,6 +2,8 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { readStateFile, startEmulator } from "../../src/emulator";
+import { STORED } from "../../src/emulator/areas";
+import { kindTable } from "../../src/emulator/runs/state";
 import { bearer, svcToken, useStateFile } from "./helpers";
 import { call } from "../support/http";
 
@@ -30,6 +32,22 @@ async function idsMaskedBy(tokens: string[]): Promise<string[]> {
   }
   return masked;
 }
+
+describe("a run-service kind's own table (kindTable)", () => {
+  test("is made on its first write, free of a prototype, and kept through the state document; a read before leaves the data as it was", () => {
+    const data = STORED.initial(new Date().toISOString());
+    expect(kindTable(data.run, "widgets")).toEqual({});
+    expect(Object.keys(data.run)).not.toContain("widgets");
+    const widgets = kindTable<{ size: number }>(data.run, "widgets", true);
+    widgets["w-1"] = { size: 1 };
+    expect(Object.getPrototypeOf(widgets)).toBe(null);
+    const read = STORED.read("a test document", JSON.parse(JSON.stringify({ version: 1, tokens: {}, data })));
+    expect(STORED.problem(read.data)).toBeUndefined();
+    expect({ ...kindTable(read.data.run, "widgets") }).toEqual({ "w-1": { size: 1 } });
+    // A kind the initial state names reads its table from the start.
+    expect(kindTable(data.run, "notificationConfigurations")).toBe(data.run.notificationConfigurations);
+  });
+});
 
 describe("persistence with statePath", () => {
   test("objects, tokens and mounts survive a restart", async () => {

@@ -5,6 +5,7 @@
  * vocabulary.ts; what is derived or live and never persisted is in runIndex.ts (the runs of each
  * workspace) and runService.ts (timing, timer, delivery counters).
  */
+import { dict } from "../util";
 import type { DestinationType, HoldableStatus, PolicyMode, RunSource, RunStatus } from "./vocabulary";
 
 /** Run-service settings of a workspace (from /_emulator/seed); an absent member means off/none. */
@@ -231,4 +232,20 @@ export function initialRunState(at: string): RunState {
 
 function initialCv(id: string, workspaceId: string, at: string): ConfigurationVersion {
   return { id, workspaceId, speculative: false, createdAt: at, commitSha: null, branch: null, senderUsername: null };
+}
+
+/**
+ * The table of an object's kind (`runs` data `name`, keyed by id). A kind the initial state names
+ * has its table from the start; any other's is made on its first write (`create`), so a kind added
+ * to the emulator needs no entry above, and an older state file none either, as the secrets
+ * engines keep their kinds' tables (secrets/transform/state.ts). A read before any write gives an
+ * empty table and leaves the state as it was: nothing new to persist.
+ */
+export function kindTable<T>(data: RunState, name: string, create = false): Record<string, T> {
+  const tables = data as unknown as Record<string, Record<string, T> | undefined>;
+  const current = tables[name];
+  if (current) return current;
+  const fresh = dict<T>();
+  if (create) tables[name] = fresh;
+  return fresh;
 }
