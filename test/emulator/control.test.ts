@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { bearer, svcToken } from "./helpers";
 import { call } from "../support/http";
 import { useEmulator } from "../support/emulator";
+import { AREAS } from "../../src/emulator/areas";
 
 const { emu } = useEmulator();
 
@@ -242,7 +243,10 @@ describe("next ids", () => {
     // A refused write takes no id: the next valid one gets it.
     expect((await method({ api_hostname: "https://not-a-host/" })).status).toBe(400);
     expect((await method()).json.data.id).toBe("method-given-1");
-    expect((await call("GET", `${emu.controlUrl}/next-ids`)).json).toEqual({ notificationConfigurations: [], entityAliases: [], dualFactorMethods: [] });
+    // Every kind whose ids the service assigns is listed, each with nothing left to give.
+    const kinds = AREAS.flatMap((a) => a.assignedIds ?? []);
+    expect(kinds).toEqual(expect.arrayContaining(["notificationConfigurations", "entityAliases", "dualFactorMethods"]));
+    expect((await call("GET", `${emu.controlUrl}/next-ids`)).json).toEqual(Object.fromEntries(kinds.map((k) => [k, []])));
   });
 
   test("an id in use is passed over; a bad body is refused naming the entry; reset and DELETE clear them", async () => {
