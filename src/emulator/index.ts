@@ -2,7 +2,8 @@
  * The emulator's public entry (`pulumi-svc/emulator`): starts one runtime per cluster over the areas.
  * Layout (docs/emulator.md, "Layout"): a folder per service area (`runs/`, `secrets/<area>/`)
  * mirroring the provider, one file per API object named as the provider's, and per area where needed
- * `index.ts` (its routes table and its `Area`, area.ts), `state.ts` (its stored model) and
+ * `index.ts` (its routes table, which `npm run docs` writes from the folder's files, and its `Area`,
+ * area.ts), `state.ts` (its stored model) and
  * `control.ts` (its `/_emulator` rows); a folder per job every area shares (`transport/`,
  * `persistence/`, `control/`, `ui/`), which reads the areas from the runtime (`rt.areas`, listed once
  * in areas.ts) and imports none of them. Imports point one way: objects → their area's state → the
