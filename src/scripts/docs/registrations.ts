@@ -13,42 +13,41 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { hasBlock, withBlock, type BlockLine } from "./blocks";
 
+/** An array of route rows (method, path, handler), as a router takes them. */
 const isRoutes = (v: unknown) => Array.isArray(v) && v.every((r) => typeof r?.method === "string" && typeof r?.path === "string" && typeof r?.handler === "function");
-const camel = (file: string) => file.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
 
-/** What one file of a folder registers: its service rows' exports and its kind of assigned ids, if any. */
-function registered(file: string): { routes: string[]; ids: boolean } {
-  const mod = require(file) as Record<string, unknown>;
-  return {
-    routes: Object.entries(mod).filter(([k, v]) => k.endsWith("Routes") && isRoutes(v)).map(([k]) => k),
-    ids: typeof mod.ASSIGNED_IDS === "string",
-  };
+/** What one file of a folder registers: the names of its service rows' exports, and the name its kind of assigned ids is imported as, if it has one. */
+interface Registered {
+  routes: string[];
+  ids?: string;
 }
 
-/** The block's line of each file of `dir` (under dist) that registers something, in file order. */
-function linesOf(dir: string): BlockLine[] {
-  const out: BlockLine[] = [];
+/** The block's line of each file of `dir` (under dist) that registers something, in file order, with what it registers. */
+function filesOf(dir: string): Map<string, Registered & { line: BlockLine }> {
+  const out = new Map<string, Registered & { line: BlockLine }>();
   for (const name of fs.readdirSync(dir).filter((n) => n.endsWith(".js") && n !== "index.js" && !n.startsWith("control")).sort()) {
     const base = name.replace(/\.js$/, "");
-    const { routes, ids } = registered(path.join(dir, name));
-    if (routes.length === 0 && !ids) continue;
-    const names = [...(ids ? [`ASSIGNED_IDS as ${camel(base)}Ids`] : []), ...routes];
-    out.push({ module: `./${base}`, text: `import { ${names.join(", ")} } from "./${base}";` });
+    const mod = require(path.join(dir, name)) as Record<string, unknown>;
+    const routes = Object.entries(mod).filter(([k, v]) => k.endsWith("Routes") && isRoutes(v)).map(([k]) => k);
+    const ids = typeof mod.ASSIGNED_IDS === "string" ? `${base}Ids` : undefined;
+    if (routes.length === 0 && ids === undefined) continue;
+    const names = [...(ids ? [`ASSIGNED_IDS as ${ids}`] : []), ...routes];
+    out.set(`./${base}`, { routes, ids, line: { module: `./${base}`, text: `import { ${names.join(", ")} } from "./${base}";` } });
   }
   return out;
 }
 
-/** The lists after the imports, in their order. */
-function lists(ordered: BlockLine[]): string[] {
-  const names = (l: BlockLine) => /import \{ (.*) \} from/.exec(l.text)![1]!.split(", ");
-  const routes = ordered.flatMap((l) => names(l).filter((n) => n.endsWith("Routes")).map((n) => `...${n}`));
-  const ids = ordered.flatMap((l) => names(l).filter((n) => n.startsWith("ASSIGNED_IDS as ")).map((n) => n.slice("ASSIGNED_IDS as ".length)));
-  return [
-    "/** The service's rows of this folder's files, in the order above: the router takes the first that matches. */",
-    `const FOLDER_ROUTES = [${routes.join(", ")}];`,
-    "/** This folder's kinds whose ids the service assigns, as `PUT /_emulator/next-ids` names them. */",
-    `const FOLDER_ASSIGNED_IDS: readonly string[] = [${ids.join(", ")}];`,
-  ];
+/** The two lists after the imports, in the block's order. */
+function listsOf(files: Map<string, Registered>): (ordered: BlockLine[]) => string[] {
+  return (ordered) => {
+    const registered = ordered.map((l) => files.get(l.module)!);
+    return [
+      "/** The service's rows of this folder's files, in the order above: the router takes the first that matches. */",
+      `const FOLDER_ROUTES = [${registered.flatMap((r) => r.routes.map((n) => `...${n}`)).join(", ")}];`,
+      "/** This folder's kinds whose ids the service assigns, as `PUT /_emulator/next-ids` names them. */",
+      `const FOLDER_ASSIGNED_IDS: readonly string[] = [${registered.flatMap((r) => (r.ids ? [r.ids] : [])).join(", ")}];`,
+    ];
+  };
 }
 
 /** Each emulator folder index holding the block (relative to the package folder) and its text with the block written anew. */
@@ -58,6 +57,7 @@ export function registrationFiles(root: string): { file: string; text: string }[
     .map((e) => path.relative(root, e.parentPath).split(path.sep).join("/")).sort();
   return folders.map((folder) => {
     const file = `${folder}/index.ts`;
-    return { file, text: withBlock(path.join(root, file), linesOf(path.join(root, "dist", folder)), lists) };
+    const files = filesOf(path.join(root, "dist", folder));
+    return { file, text: withBlock(path.join(root, file), [...files.values()].map((f) => f.line), listsOf(files)) };
   });
 }
