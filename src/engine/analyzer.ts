@@ -15,6 +15,7 @@ import type * as emptyTypes from "google-protobuf/google/protobuf/empty_pb";
 import type * as pbTypes from "@pulumi/pulumi/proto/analyzer_pb";
 import type * as rpcTypes from "@pulumi/pulumi/proto/analyzer_grpc_pb";
 import { LEVELS, parseConfigFile, reconcile, type EnforcementLevel, type PolicyConfig, type PolicyInfo } from "./policyConfig";
+import { endChild } from "./child";
 import type { Json, PropertyMap } from "./values";
 
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -174,12 +175,7 @@ export class PackAnalyzer {
 
   async close(): Promise<void> {
     this.client?.close();
-    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
-    const gone = new Promise<void>((resolve) => this.proc.once("exit", () => resolve()));
-    this.proc.kill("SIGTERM");
-    const timer = setTimeout(() => this.proc.kill("SIGKILL"), 2_000);
-    await gone;
-    clearTimeout(timer);
+    await endChild(this.proc);
   }
 
   private call<Req, Res>(method: Unary<Req, Res>, req: Req): Promise<Res> {

@@ -13,6 +13,7 @@ import type * as provprotoTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as provrpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as statusTypes from "@pulumi/pulumi/proto/status_pb";
 import { PropertyMap, plainMap, toJson } from "./values";
+import { endChild } from "./child";
 import { parseUrn } from "../core/urn";
 
 // Load gRPC and protobuf through @pulumi/pulumi's own resolution so the message classes and
@@ -256,12 +257,7 @@ export class ProviderHost {
 
   async close(): Promise<void> {
     this.client.close();
-    if (this.exited) return;
-    const gone = new Promise<void>((resolve) => this.proc.once("exit", () => resolve()));
-    this.proc.kill("SIGTERM");
-    const timer = setTimeout(() => this.proc.kill("SIGKILL"), 2_000);
-    await gone;
-    clearTimeout(timer);
+    if (!this.exited) await endChild(this.proc);
   }
 
   /** Promisifies a unary call and turns gRPC errors into plain Errors (or PartialFailureError). */
