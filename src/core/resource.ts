@@ -3,37 +3,29 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { ADOPT_ID, PROVIDER_KEY, type ResourceDefinition } from "./definition";
 import { CONNECTION_KEY, READ_KEY, SERVER_KEY, URN_KEY } from "./connected";
+import { checkoutProviderText, installedProviderText, providerModulePath } from "./providerText";
 import { providerFor } from "./trampoline";
-import { kindName, serviceOfKind, typeToken } from "./token";
+import { typeToken } from "./token";
 import { describeFailures, valueProblems } from "./validate";
 import { versionKeys } from "./versions";
 
-/** Where the build writes a kind's provider module, relative to the compiled src/ folder. */
-export function providerModulePath(kind: string): string {
-  return path.join("providers", serviceOfKind(kind), `${kindName(kind)}.js`);
-}
-
 /**
- * The text the engine stores as each resource's `__provider` and the host evaluates (its
- * `handler()` must return the provider object). Installed under node_modules, it is one require of
- * the kind's generated module (src/scripts/providers.ts), which the host resolves from its working
- * directory as it would the SDK serializer's require, in about 100 characters instead of the
- * serializer's 300: the engine rewrites every resource's entry after each step, so at a thousand
- * resources each character counts. Elsewhere (a checkout, tests under vitest) the SDK serializes
- * the provider object, which captures the trampoline by value.
+ * The text each resource's state keeps as `__provider` (src/core/providerText.ts): where the build
+ * wrote the kind's provider module, a require of it (the installed package's one line, or a
+ * checkout's by name, else by path); elsewhere (tests under vitest, from the TypeScript sources)
+ * the SDK serializes the provider object, which captures the trampoline by value.
  */
 const serialized = new Map<string, pulumi.Input<string>>();
 function serializedProvider(kind: string): pulumi.Input<string> {
   let text = serialized.get(kind);
   if (text !== undefined) return text;
   const file = path.join(__dirname, "..", providerModulePath(kind));
-  const built = fs.existsSync(file);
-  const posix = file.split(path.sep).join("/");
-  const at = posix.lastIndexOf("/node_modules/");
-  if (built && at >= 0) {
-    text = `exports.handler = () => require(${JSON.stringify(posix.slice(at + "/node_modules/".length))});\n`;
+  if (fs.existsSync(file)) {
+    const posix = file.split(path.sep).join("/");
+    const at = posix.lastIndexOf("/node_modules/");
+    text = at >= 0 ? installedProviderText(posix.slice(at + "/node_modules/".length)) : checkoutProviderText(kind, posix);
   } else {
-    const provider: pulumi.dynamic.ResourceProvider = built ? require(file) : providerFor(kind);
+    const provider = providerFor(kind);
     text = pulumi.output(pulumi.runtime.serializeFunction(() => provider).then((f) => f.text));
   }
   serialized.set(kind, text);

@@ -13,7 +13,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { KIND_NAMES } from "../kinds";
-import { providerModulePath } from "../core/resource";
+import { providerModulePath } from "../core/providerText";
 
 const srcRoot = path.resolve(__dirname, "..");
 for (const kind of KIND_NAMES) {
