@@ -103,3 +103,6 @@ if (dir && typeof Module.enableCompileCache !== "function") {
     return result;
   };
 }
+
+// For test/unit/compile-cache.test.ts.
+module.exports = { mayImport };

@@ -18,25 +18,21 @@ export function providerRequest(kind: string): string {
 }
 
 /**
- * Installed under node_modules: one require of the kind's module (`request`, its path from
- * node_modules), which the host resolves from its
- * working directory as it would the SDK serializer's require, in about 100 characters instead of
- * the serializer's 300: the engine rewrites every resource's entry after each step, so at a
- * thousand resources each character counts.
+ * The text for the kind's built module at `file`. Installed under node_modules: one require of it
+ * by its path from node_modules, which the host resolves from its working directory as the SDK
+ * serializer's require would, in about 100 characters instead of the serializer's 300 (the engine
+ * rewrites every resource's entry after each step, so at a thousand resources each character
+ * counts). In a checkout (the examples, the repository's own programs): the module by the
+ * package's name where the host's folder resolves it (inside the checkout, through its exports),
+ * else by its absolute path: the two steps the trampoline takes when the SDK serializes it, without
+ * the serializer, whose capture by value costs a program about a tenth of a second of CPU (an
+ * inspector session, a parse of the function's text), once per kind.
  */
-export function installedProviderText(request: string): string {
-  return `exports.handler = () => require(${JSON.stringify(request)});\n`;
-}
-
-/**
- * In a checkout (the examples, the repository's own programs): the module by name where the host's
- * folder resolves the package (inside the checkout, through its exports), else by its absolute
- * path, `file`. The same two steps the trampoline takes when the SDK serializes it, without the
- * serializer: capturing a function by value costs a program about a tenth of a second of CPU
- * (an inspector session, a parse of the function's text), once per kind.
- */
-export function checkoutProviderText(kind: string, file: string): string {
+export function builtProviderText(kind: string, file: string): string {
+  const posix = file.split(path.sep).join("/");
+  const at = posix.lastIndexOf("/node_modules/");
+  if (at >= 0) return `exports.handler = () => require(${JSON.stringify(posix.slice(at + "/node_modules/".length))});\n`;
   return `exports.handler = () => {\n  try {\n    return require(${JSON.stringify(providerRequest(kind))});\n  } catch (e) {\n` +
     `    if (e.code !== "MODULE_NOT_FOUND" && e.code !== "ERR_PACKAGE_PATH_NOT_EXPORTED") throw e;\n` +
-    `    return require(${JSON.stringify(file)});\n  }\n};\n`;
+    `    return require(${JSON.stringify(posix)});\n  }\n};\n`;
 }

@@ -3,7 +3,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { ADOPT_ID, PROVIDER_KEY, type ResourceDefinition } from "./definition";
 import { CONNECTION_KEY, READ_KEY, SERVER_KEY, URN_KEY } from "./connected";
-import { checkoutProviderText, installedProviderText, providerModulePath } from "./providerText";
+import { builtProviderText, providerModulePath } from "./providerText";
 import { providerFor } from "./trampoline";
 import { typeToken } from "./token";
 import { describeFailures, valueProblems } from "./validate";
@@ -21,9 +21,7 @@ function serializedProvider(kind: string): pulumi.Input<string> {
   if (text !== undefined) return text;
   const file = path.join(__dirname, "..", providerModulePath(kind));
   if (fs.existsSync(file)) {
-    const posix = file.split(path.sep).join("/");
-    const at = posix.lastIndexOf("/node_modules/");
-    text = at >= 0 ? installedProviderText(posix.slice(at + "/node_modules/".length)) : checkoutProviderText(kind, posix);
+    text = builtProviderText(kind, file);
   } else {
     const provider = providerFor(kind);
     text = pulumi.output(pulumi.runtime.serializeFunction(() => provider).then((f) => f.text));

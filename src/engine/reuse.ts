@@ -19,7 +19,7 @@
  * (test/engine/testing-reuse.test.ts holds all of it). A kept host waits IDLE_MS, then ends.
  */
 import * as path from "path";
-import { checkoutProviderText, installedProviderText, providerModulePath, providerRequest } from "../core/providerText";
+import { builtProviderText, providerModulePath, providerRequest } from "../core/providerText";
 import { KIND_NAMES } from "../kinds";
 import { ProviderHost, type HostOptions } from "./host";
 
@@ -33,16 +33,16 @@ const OWN_TYPES = new Set(KIND_NAMES.map((k) => `pulumi-nodejs:dynamic/${k}`));
 
 /**
  * Whether a provider text is one of this package's, for the resource type it served: the
- * installed package's one-line require of the kind's module, a checkout's require of this
- * package's module (src/core/providerText.ts), or the trampoline captured by value (which names
- * the kind and requires the runtime entry).
+ * text this package writes for its own built module of the kind (src/core/providerText.ts: an
+ * installed package's one-line require, a checkout's require by name, else by path), or the
+ * trampoline captured by value (which names the kind and requires the runtime entry).
  */
 export function isOwnProvider(text: string, type: string): boolean {
   if (!OWN_TYPES.has(type)) return false;
   const kind = type.slice("pulumi-nodejs:dynamic/".length);
-  const file = path.join(path.dirname(RUNTIME), providerModulePath(kind)).split(path.sep).join("/");
-  return text.trimEnd() === installedProviderText(providerRequest(kind)).trimEnd() ||
-    text === checkoutProviderText(kind, file) ||
+  // This package's file as it runs here, and the package installed under its own name.
+  const own = [path.join(path.dirname(RUNTIME), providerModulePath(kind)), `/node_modules/${providerRequest(kind)}`];
+  return own.some((file) => text.trimEnd() === builtProviderText(kind, file).trimEnd()) ||
     (text.includes("pulumi-svc/runtime") && text.includes(JSON.stringify(kind)));
 }
 

@@ -4,13 +4,15 @@
 // provider hosts that testStack keeps take each for the package's own, and no other.
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkoutProviderText, installedProviderText, providerModulePath, providerRequest } from "../../src/core/providerText";
+import { builtProviderText, providerModulePath, providerRequest } from "../../src/core/providerText";
 import { isOwnProvider } from "../../src/engine/reuse";
 import { root } from "../support/dist";
 
 const KIND = "secrets:TransformTemplate";
 const TYPE = `pulumi-nodejs:dynamic/${KIND}`;
 const built = path.join(root, "dist/src", providerModulePath(KIND));
+const installed = builtProviderText(KIND, `/home/u/infra/node_modules/${providerRequest(KIND)}`);
+const checkout = builtProviderText(KIND, built);
 
 /** What the host does with a text: evaluate it as a module, with `require` as given, and call its handler. */
 function handlerOf(text: string, req: (id: string) => unknown): unknown {
@@ -24,13 +26,13 @@ const notFound = (id: string) => Object.assign(new Error(`Cannot find module '${
 describe("provider texts", () => {
   it("the installed text requires the kind's module by the package's name", () => {
     const seen: string[] = [];
-    const provider = handlerOf(installedProviderText(providerRequest(KIND)), (id) => (seen.push(id), require(built)));
+    const provider = handlerOf(installed, (id) => (seen.push(id), require(built)));
     expect(seen).toEqual(["pulumi-svc/dist/src/providers/secrets/TransformTemplate.js"]);
     expect(typeof (provider as { check?: unknown }).check).toBe("function");
   });
 
   it("a checkout's text takes the name where it resolves, else the module's path; any other error stands", () => {
-    const text = checkoutProviderText(KIND, built);
+    const text = checkout;
     const seen: string[] = [];
     handlerOf(text, (id) => (seen.push(id), require(built)));
     expect(seen).toEqual([providerRequest(KIND)]);
@@ -48,11 +50,11 @@ describe("provider texts", () => {
   });
 
   it("kept provider hosts take the package's own texts for their kind only", () => {
-    expect(isOwnProvider(installedProviderText(providerRequest(KIND)), TYPE)).toBe(true);
-    expect(isOwnProvider(checkoutProviderText(KIND, built), TYPE)).toBe(true);
+    expect(isOwnProvider(installed, TYPE)).toBe(true);
+    expect(isOwnProvider(checkout, TYPE)).toBe(true);
     // Another file behind the same name, another kind's type, another text around the require.
-    expect(isOwnProvider(checkoutProviderText(KIND, "/tmp/elsewhere/TransformTemplate.js"), TYPE)).toBe(false);
-    expect(isOwnProvider(checkoutProviderText(KIND, built), "pulumi-nodejs:dynamic/secrets:TransformAlphabet")).toBe(false);
-    expect(isOwnProvider(`${installedProviderText(providerRequest(KIND))}globalThis.kept = 1;\n`, TYPE)).toBe(false);
+    expect(isOwnProvider(builtProviderText(KIND, "/tmp/elsewhere/TransformTemplate.js"), TYPE)).toBe(false);
+    expect(isOwnProvider(checkout, "pulumi-nodejs:dynamic/secrets:TransformAlphabet")).toBe(false);
+    expect(isOwnProvider(`${installed}globalThis.kept = 1;\n`, TYPE)).toBe(false);
   });
 });
