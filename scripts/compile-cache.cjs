@@ -61,9 +61,7 @@ if (dir && typeof Module.enableCompileCache !== "function") {
   };
   const compile = Module.prototype._compile;
   Module.prototype._compile = function (content, filename, format) {
-    if ((format !== undefined && format !== "commonjs") || !/\.c?js$/.test(filename) || mayImport(content)) {
-      return compile.apply(this, arguments);
-    }
+    if ((format !== undefined && format !== "commonjs") || !/\.c?js$/.test(filename)) return compile.apply(this, arguments);
     // The key is the text, not the file's time: dist/ is rebuilt while the cache lives.
     const file = path.join(dir, crypto.createHash("sha1").update(filename).update("\0").update(flags).update("\0").update(content).digest("hex"));
     let cachedData;
@@ -71,6 +69,13 @@ if (dir && typeof Module.enableCompileCache !== "function") {
       cachedData = fs.readFileSync(file);
     } catch {
       // not cached yet
+    }
+    // A text is scanned once: an empty entry marks one left to Node (the scan costs a process
+    // that loads @pulumi/pulumi about 20 ms, as much as reading the cache).
+    if (cachedData?.length === 0) return compile.apply(this, arguments);
+    if (cachedData === undefined && mayImport(content)) {
+      keep(file, Buffer.alloc(0));
+      return compile.apply(this, arguments);
     }
     let script;
     try {
@@ -89,19 +94,21 @@ if (dir && typeof Module.enableCompileCache !== "function") {
     require.cache = Module._cache;
     const wrapper = script.runInThisContext({ displayErrors: true });
     const result = wrapper.call(mod.exports, mod.exports, require, mod, filename, path.dirname(filename));
-    if (cachedData === undefined || script.cachedDataRejected) {
-      // Written after the module ran, so the functions its loading compiled are in it too.
-      try {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const tmp = `${file}.${process.pid}`;
-        fs.writeFileSync(tmp, script.createCachedData());
-        fs.renameSync(tmp, file);
-      } catch {
-        // a full disk or a read-only folder costs the next process a compile, nothing more
-      }
-    }
+    // Written after the module ran, so the functions its loading compiled are in it too.
+    if (cachedData === undefined || script.cachedDataRejected) keep(file, script.createCachedData());
     return result;
   };
+}
+
+function keep(file, data) {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}`;
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, file);
+  } catch {
+    // a full disk or a read-only folder costs the next process a compile, nothing more
+  }
 }
 
 // For test/unit/compile-cache.test.ts.
