@@ -39,6 +39,7 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
   const hostOptions = {
     cwd: opts.cwd,
     env: {
+      ...opts.env,
       PULUMI_CONFIG: JSON.stringify(config),
       PULUMI_CONFIG_SECRET_KEYS: undefined,
       PULUMI_NODEJS_PROJECT: project,

@@ -87,8 +87,8 @@ export interface RunOptions {
   config?: Record<string, string>;
   /** Secret stack config; the program sees these as secrets, the provider as plain values. */
   secretConfig?: Record<string, string>;
-  /** Extra environment for the child process and the provider host. */
-  env?: Record<string, string>;
+  /** Extra environment for the child process and the provider host; an undefined value removes the variable. */
+  env?: Record<string, string | undefined>;
   /** Kill the run after this long (default: no limit). */
   timeoutMs?: number;
   /**

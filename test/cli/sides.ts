@@ -4,13 +4,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { HostPool } from "../../src/engine/reuse";
-import { runOperation } from "../../src/engine/runner";
 import { DEFAULT_PASSPHRASE, loadState } from "../../src/engine/state";
 import type { Operation, Result } from "../../src/engine/types";
 import { plainMap } from "../../src/engine/values";
-import { inContext } from "../../src/testing/context";
-import { root } from "../support/dist";
+import { root, withoutSvcEnv } from "../support/dist";
+import { runInline } from "../support/inline";
 import { changedProperties, CliStack, nameOf, ops, type JsonResult, type LangHost } from "./cli";
 import type { Prepared } from "./expectations";
 
@@ -166,17 +164,8 @@ export class CliSide implements Side {
 }
 
 /**
- * The provider hosts of this file's double lifecycles: each operation takes the one the last left,
- * as pulumi-svc/testing's inline programs do (src/engine/reuse.ts proves nothing of a deployment
- * reaches the next); each lifecycle of the CLI starts its own, as the CLI does.
- */
-const hosts = new HostPool();
-
-/**
  * The engine double on the compiled example (dist/examples/<name>), as the CLI runs it: --skip-preview.
- * The program runs in this process, anew for each operation, as pulumi-svc/testing runs an inline
- * program; the engine's own child process is test/engine's (a process per operation cost each
- * example's lifecycle about 10 s of CPU).
+ * The program runs in this process, anew for each operation (test/support/inline.ts).
  */
 export class DoubleSide implements Side {
   readonly kind = "double";
@@ -201,13 +190,10 @@ export class DoubleSide implements Side {
 
   private async run(operation: Operation): Promise<Result> {
     const program = path.join(root, "dist/examples", this.example, ...(this.inStep2 ? ["step2"] : []), "index.js");
-    const { config, prepared: { secretConfig } } = this;
-    const options = { operation, state: this.state, cwd: root, stack: "dev", project: this.project, config, secretConfig, skipPreview: true };
-    const load = () => {
-      delete require.cache[program];
-      return require(program) as unknown;
-    };
-    const r = await inContext(root, { config, secretConfig }, load, (inline) => runOperation(options, [], inline, hosts));
+    const r = await runInline({
+      operation, program, state: this.state, cwd: root, stack: "dev", project: this.project,
+      config: this.config, secretConfig: this.prepared.secretConfig, env: withoutSvcEnv(), skipPreview: true,
+    });
     if (r.error) throw new Error(`the engine double failed: ${r.error}\n${r.diagnostics.join("\n")}`);
     return r;
   }

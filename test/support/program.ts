@@ -8,10 +8,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import type { Emulator, EmulatorCluster } from "../../src/emulator";
-import { runProgram } from "../../src/engine/program";
 import type { Operation, Result, StepOp } from "../../src/engine/types";
 import { root, withoutSvcEnv } from "./dist";
 import { control, requests, runApi, secretsApi, useEmulator, type LoggedRequest } from "./emulator";
+import { runInline } from "./inline";
 
 /**
  * A handle to an object that a beforeAll makes: usable in tests and later hooks as the object
@@ -133,7 +133,8 @@ type ControlTarget = Pick<Emulator, "controlUrl">;
  * One program's stack for the enclosing file or describe block (call it inside the describe that
  * needs it, so a skipped block starts nothing): the emulators, a temp folder with the state file,
  * and `run`, with the example's programs, its project, the `svc:` connection and the program's own
- * config. The engine double runs with every SVC_* variable removed and a 120 s limit.
+ * config. The engine double runs the program in this process (test/support/inline.ts), with every SVC_*
+ * variable removed from the provider host's environment.
  */
 export function useProgram(options: ProgramOptions): ProgramHarness {
   const { emu, emus } = useEmulators({ count: options.emulators, clusters: options.clusters });
@@ -168,7 +169,7 @@ export function useProgram(options: ProgramOptions): ProgramHarness {
     emu, emus, dir, state, step1, step2,
     run(operation, step, overrides = {}) {
       const svc = svcConfig();
-      return runProgram({
+      return runInline({
         operation,
         program: programOf(step),
         state: overrides.state ? path.resolve(dir, overrides.state) : state,
@@ -177,8 +178,7 @@ export function useProgram(options: ProgramOptions): ProgramHarness {
         project: options.project,
         config: { ...svc.config, ...options.config?.(harness), ...overrides.config },
         secretConfig: { ...svc.secretConfig, ...options.secretConfig?.(harness), ...overrides.secretConfig },
-        env: withoutSvcEnv() as Record<string, string>,
-        timeoutMs: 120_000,
+        env: withoutSvcEnv(),
       });
     },
     ops: (r) => Object.fromEntries(r.steps.map((s) => [s.name, s.op])),
