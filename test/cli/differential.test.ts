@@ -5,11 +5,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runProgram } from "../../src/engine/program";
 import { DEFAULT_PASSPHRASE, loadState } from "../../src/engine/state";
 import type { Operation, Result } from "../../src/engine/types";
 import { control, useEmulator } from "../support/emulator";
 import { root, withoutSvcEnv } from "../support/dist";
+import { runInline } from "../support/inline";
 import { CliStack, describeCli, nameOf, ops } from "./cli";
 
 const { emu } = useEmulator({ reset: false, env: false });
@@ -40,11 +40,11 @@ describeCli("the engine double agrees with the real CLI", () => {
       fs.rmSync(state, { force: true });
       return {
         state,
-        run: (operation: Operation, step: number, skipPreview: boolean) => runProgram({
+        run: (operation: Operation, step: number, skipPreview: boolean) => runInline({
           operation, program, state, cwd: root, stack: "dev", project: `differential-${scenario}`, skipPreview,
           config: { "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "behaviours:scenario": scenario, "behaviours:step": String(step) },
           secretConfig: { "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsUser },
-          env: withoutSvcEnv() as Record<string, string>, timeoutMs: 300_000,
+          env: withoutSvcEnv(),
         }),
         names: () => loadState(state, DEFAULT_PASSPHRASE).state.resources.filter((r) => r.custom).map((r) => r.name).sort(),
       };
