@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs moto's S3-compatible server (PyPI `moto[server]`, pinned) into a virtualenv in the cache
-# folder outside the repository, once, and prints the venv's bin folder. test/cli/backends.test.ts
-# starts `moto_server` from there on a free port of 127.0.0.1 as the S3 state backend.
+# Installs moto's server (PyPI `moto[server]`, pinned) into a virtualenv in the cache folder outside
+# the repository, once, and prints the venv's bin folder. The tests start `moto_server` from there
+# on a free port of 127.0.0.1: the S3 state backend (test/cli/backends.test.ts) and the CLI stacks'
+# KMS key (test/support/kms.ts).
 set -euo pipefail
 
 version="${MOTO_VERSION:-5.2.5}"

@@ -122,7 +122,7 @@ function describeBackend(title: string, needs: () => boolean, open: () => Promis
       prepared = await prepareExample(exp, emu);
       stack = await CliStack.create({
         project: exp.project, program: path.join(root, "dist/examples", EXAMPLE, "index.js"),
-        config: prepared.config, secretConfig: prepared.secretConfig, env: backend.env, backendUrl: backend.url,
+        config: prepared.config, secretConfig: prepared.secretConfig, env: backend.env, backendUrl: backend.url, passphrase: true,
       });
     }, 120_000);
 

@@ -9,6 +9,7 @@ import { afterEach, describe, it } from "vitest";
 import type { Emulator } from "../../src/emulator";
 import { cacheBase } from "../support/cache";
 import { root } from "../support/dist";
+import { kmsSecretsProvider } from "../support/kms";
 import { requireReal, requiredButMissing } from "../support/real";
 import { useEmulator } from "../support/emulator";
 
@@ -219,6 +220,11 @@ export interface StackOptions {
   backendUrl?: string;
   /** The language host the CLI runs the program with; `langHost` unless given. */
   host?: LangHost;
+  /**
+   * The passphrase secrets provider instead of the suites' KMS key (test/support/kms.ts), where
+   * the suite is about what the passphrase provider stores.
+   */
+  passphrase?: boolean;
 }
 
 /** Commands that run from the program's folder and take the stack's config file (the others need only the backend). */
@@ -295,7 +301,9 @@ export class CliStack {
 
   static async create(options: StackOptions): Promise<CliStack> {
     const stack = new CliStack(options);
-    await stack.ok(["stack", "init"]);
+    const kms = options.passphrase ? undefined : await kmsSecretsProvider();
+    if (kms) Object.assign(stack.env, kms.env);
+    await stack.ok(["stack", "init", ...(kms ? ["--secrets-provider", kms.url] : [])]);
     await stack.setConfig(options.config ?? {}, options.secretConfig ?? {});
     return stack;
   }

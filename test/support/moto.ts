@@ -1,7 +1,7 @@
 /**
- * moto's S3-compatible server (PyPI `moto[server]`, installed by scripts/moto.sh into a venv in
- * the cache) on a free port of 127.0.0.1, as a throwaway S3 state backend. It keeps every bucket in
- * memory, so stopping the process removes them.
+ * moto's server (PyPI `moto[server]`, installed by scripts/moto.sh into a venv in the cache) on a
+ * free port of 127.0.0.1: a throwaway S3 state backend, and the CLI stacks' KMS key
+ * (test/support/kms.ts). It keeps everything in memory, so stopping the process removes it.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
@@ -96,7 +96,10 @@ export async function startMoto(): Promise<Moto> {
   if (reason || !bin) throw new Error(reason);
   const port = await freePort();
   const endpoint = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(path.join(bin, "moto_server"), ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+  // Through sh, which ends the server when its stdin closes: when stop() closes it, or when this
+  // process ends, however it ends (a test process may be killed before its exit handlers run).
+  const script = 'server="$1"; shift; "$server" "$@" & m=$!; read -r _; kill "$m" 2>/dev/null; wait "$m"';
+  const child: ChildProcess = spawn("sh", ["-c", script, "sh", path.join(bin, "moto_server"), "-H", "127.0.0.1", "-p", String(port)], { stdio: ["pipe", "pipe", "pipe"] });
   let log = "";
   child.stdout?.on("data", (c: Buffer) => (log += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
@@ -127,7 +130,7 @@ export async function startMoto(): Promise<Moto> {
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
+      child.stdin?.end();
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       if (child.exitCode === null) child.kill("SIGKILL");
     },
