@@ -26,10 +26,9 @@ const realElsewhere = [...FAST, ...HOST].flatMap((dir) => fs.readdirSync(dir, { 
 /**
  * The order files start in: the longest first, so the workers end together. Vitest's own order
  * needs the durations of an earlier run, which a fresh clone (CI) lacks, and puts the real project,
- * the longest, last. FIRST are the longest files (docs/contributing.md#ci): the fault matrix mostly
- * waits out retry backoffs, so it shares the machine with the deployments of the others.
+ * the longest, last. FIRST are the longest files (docs/contributing.md#ci).
  */
-const FIRST = ["test/faults/matrix.test.ts", "test/cli/behaviours.test.ts", "test/commands/docs-commands.test.ts", "test/cli/examples/"];
+const FIRST = ["test/cli/behaviours.test.ts", "test/commands/docs-commands.test.ts", "test/cli/examples/"];
 /** Then by project: most of the time is in real (CLI deployments), then host. */
 const PROJECTS = ["real", "host", "fast"];
 

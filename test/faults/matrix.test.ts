@@ -8,7 +8,7 @@
 // PostgreSQL in matrix-postgres.test.ts.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { KIND_NAMES } from "../../src/kinds";
 import { root } from "../support/dist";
 import { call } from "../../src/runtime";
@@ -16,6 +16,14 @@ import { CELLS, clearMetFaults, refreshUnderFault } from "./cells";
 import { inSync, settle } from "./deploy";
 import { control, useEmulator } from "../support/emulator";
 import { KIND_CASES as CASES, type KindCase as Case } from "../support/kindCases";
+
+// The cells test what a fault leaves behind, not how long a retry waits (backoffDelay has tests of
+// its own, test/unit/http-retry.test.ts): a retry here waits under 10 ms, not up to 250, which was
+// nine tenths of the suite's time (a CI worker waiting, beside the deployments of the others).
+vi.mock("../../src/http/retry", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/http/retry")>();
+  return { ...real, backoffDelay: (attempt: number, _base: number, _cap: number, random?: () => number) => real.backoffDelay(attempt, 2, 10, random) };
+});
 
 const { emu } = useEmulator({ secretsToken: "secretsRoot" });
 beforeAll(() => {
