@@ -98,7 +98,8 @@ export async function startMoto(): Promise<Moto> {
   const endpoint = `http://127.0.0.1:${port}`;
   // Through sh, which ends the server when its stdin closes: when stop() closes it, or when this
   // process ends, however it ends (a test process may be killed before its exit handlers run).
-  const script = 'server="$1"; shift; "$server" "$@" & m=$!; read -r _; kill "$m" 2>/dev/null; wait "$m"';
+  // sh waits on the server, so a server that fails to start ends sh at once too.
+  const script = 'exec 3<&0; server="$1"; shift; "$server" "$@" </dev/null & m=$!; (read -r _ <&3; kill "$m" 2>/dev/null) & wait "$m"';
   const child: ChildProcess = spawn("sh", ["-c", script, "sh", path.join(bin, "moto_server"), "-H", "127.0.0.1", "-p", String(port)], { stdio: ["pipe", "pipe", "pipe"] });
   let log = "";
   child.stdout?.on("data", (c: Buffer) => (log += c.toString()));
