@@ -38,13 +38,13 @@ export interface ExampleChecks {
  * Keys whose values differ between two deployments by nature, at any depth, each named (a suffix
  * pattern also hid values that must match, such as `workspaceId` and `canonicalId`): what the
  * services generate (run and lease ids, wrapped accessors, the cluster ids replication makes up,
- * the example outputs holding such ids), times, key material and the names a KMS makes from the
- * time, and the serialized provider. These are the keys the examples' states hold; a new one
+ * the example outputs holding such ids, the digest of a loan's borrower, whose token each emulator
+ * makes up), times, key material and the names a KMS makes from the time, and the serialized provider. These are the keys the examples' states hold; a new one
  * that differs fails the comparison until it is named here.
  */
 const INCIDENTAL = new Set([
   "__provider",
-  "runId", "hookId", "aliasId", "duoMethodId", "leaseId", "wrappedAccessor", "clusterId", "primaryClusterId", "secondaryClusterId",
+  "runId", "hookId", "aliasId", "duoMethodId", "leaseId", "wrappedAccessor", "clusterId", "primaryClusterId", "secondaryClusterId", "borrowerDigest",
   "createdAt", "updatedAt", "sentAt", "appliedAt", "checkedOutAt", "creationTime", "lastUpdateTime", "statusTimestamps", "date",
   "lastServiceRotation", "passwordLastSet",
   "keys", "publicKey", "versions", "providerKeyName",
@@ -52,7 +52,10 @@ const INCIDENTAL = new Set([
 const incidental = (k: string) => INCIDENTAL.has(k);
 const isSecret = (v: unknown) => v === "[secret]" || (!!v && typeof v === "object" && SECRET_SIG in v);
 
-/** Values of a side's own that appear in strings (its PostgreSQL's port), compared as `{name}`. */
+/**
+ * Values of a run's own that appear in strings (the emulator's address, a PostgreSQL's port),
+ * compared as `{name}`; the longest first, so that a value inside another is not taken from it.
+ */
 function strip(v: unknown, own: Record<string, string>): unknown {
   if (typeof v === "string") return Object.entries(own).reduce((text, [k, x]) => text.split(x).join(`{${k}}`), v);
   if (Array.isArray(v)) return v.map((x) => strip(x, own));
@@ -91,8 +94,6 @@ export interface LifecycleOptions {
   makeSide: (prepared: Prepared) => Promise<Side>;
   hasStep2: boolean;
   checks?: ExampleChecks;
-  /** Only these steps (the other host's shorter run): preview, up, step2 up, destroy. */
-  short?: boolean;
 }
 
 /**
@@ -110,7 +111,7 @@ export function lifecycle(o: LifecycleOptions): Lifecycle {
   let material = new Map<string, string[]>();
   let step2Preview = "";
   let step2Paths: Record<string, string | undefined> = {};
-  /** A side's own PostgreSQL port in strings, compared as {pgPort}. */
+  /** Addresses of the side's own run in strings (see strip). */
   let own: Record<string, string> = {};
 
   const emu = () => o.emu();
@@ -185,7 +186,12 @@ export function lifecycle(o: LifecycleOptions): Lifecycle {
 
   step("preview plans a create of every resource, without a write to either service", async () => {
     prepared = await o.prepare();
-    own = prepared.extra.pgPort ? { pgPort: prepared.extra.pgPort } : {};
+    // The emulator's ports too: the lifecycles compared with one recorded in another run (test/cli/example.ts) had another emulator.
+    const addresses: [string, string][] = [
+      ...emu().clusters.map((c, i): [string, string] => [`emulator${i}`, new URL(c.secretsUrl).origin]),
+      ...(prepared.extra.pgPort ? [["pgPort", prepared.extra.pgPort] as [string, string]] : []),
+    ];
+    own = Object.fromEntries(addresses.sort((a, b) => b[1].length - a[1].length));
     side = await o.makeSide(prepared);
     await clear();
     const plan = await side.preview();
@@ -214,44 +220,40 @@ export function lifecycle(o: LifecycleOptions): Lifecycle {
 
   step("stores no secret in plaintext and marks every secret output secret", secretsHidden);
 
-  if (!o.short) {
-    step("a second up changes nothing (no perpetual diff)", async () => {
-      await clear();
-      const d = await side.up();
-      expect(d.ops).toEqual({});
-      expect(await writes()).toEqual(exp.functionCalls ?? []);
-      trace["up again: operations"] = d.ops;
-      await checks.after?.["up again"]?.(context(d));
-    });
-  }
+  step("a second up changes nothing (no perpetual diff)", async () => {
+    await clear();
+    const d = await side.up();
+    expect(d.ops).toEqual({});
+    expect(await writes()).toEqual(exp.functionCalls ?? []);
+    trace["up again: operations"] = d.ops;
+    await checks.after?.["up again"]?.(context(d));
+  });
 
   if (o.hasStep2) {
-    if (!o.short) {
-      step("step2: preview shows the planned operations and the changed property names", async () => {
-        side.step2(true);
-        await clear();
-        const plan = await side.preview();
-        expect(plan.ops).toEqual(step2Ops(exp));
-        for (let c = 0; c < clusters().length; c++) expect(await writes(c)).toEqual([]);
-        trace["step2 preview"] = plan.ops;
-        if (side instanceof CliSide) {
-          step2Preview = plan.json;
-          const changed = await side.diffProperties();
-          for (const [n, s] of Object.entries(exp.step2)) {
-            if (s.properties) expect(changed[n] ?? [], n).toEqual(expect.arrayContaining(s.properties));
-          }
+    step("step2: preview shows the planned operations and the changed property names", async () => {
+      side.step2(true);
+      await clear();
+      const plan = await side.preview();
+      expect(plan.ops).toEqual(step2Ops(exp));
+      for (let c = 0; c < clusters().length; c++) expect(await writes(c)).toEqual([]);
+      trace["step2 preview"] = plan.ops;
+      if (side instanceof CliSide) {
+        step2Preview = plan.json;
+        const changed = await side.diffProperties();
+        for (const [n, s] of Object.entries(exp.step2)) {
+          if (s.properties) expect(changed[n] ?? [], n).toEqual(expect.arrayContaining(s.properties));
         }
-        await checks.after?.["step2 preview"]?.(context());
-      });
-
-      if (o.kind === "cli") {
-        step("step2: pulumi-svc-review names each change old → new, each replacement's reason and order, no secret (docs/review.md)", async () => {
-          if (!(side instanceof CliSide)) throw new Error("the review reads the CLI's preview");
-          expect(step2Preview, "the step2 preview ran").not.toBe("");
-          const shown = (await side.stack.ok(["preview", "--json", "--show-secrets"])).stdout;
-          step2Paths = await checkReview(exp, step2Preview, shown, [...secretValues(), ...material]);
-        });
       }
+      await checks.after?.["step2 preview"]?.(context());
+    });
+
+    if (o.kind === "cli") {
+      step("step2: pulumi-svc-review names each change old → new, each replacement's reason and order, no secret (docs/review.md)", async () => {
+        if (!(side instanceof CliSide)) throw new Error("the review reads the CLI's preview");
+        expect(step2Preview, "the step2 preview ran").not.toBe("");
+        const shown = (await side.stack.ok(["preview", "--json", "--show-secrets"])).stdout;
+        step2Paths = await checkReview(exp, step2Preview, shown, [...secretValues(), ...material]);
+      });
     }
 
     step("step2: up applies the plan, replacements in the order the provider asks for", async () => {
@@ -267,7 +269,6 @@ export function lifecycle(o: LifecycleOptions): Lifecycle {
       trace["outputs after step2"] = comparable(await side.outputs());
       trace["state after step2"] = states(await side.resources());
       await checks.after?.["step2 up"]?.(context(d));
-      if (o.short) return;
       const again = await side.up();
       expect(again.ops).toEqual({});
       trace["step2 up again: operations"] = again.ops;
@@ -278,62 +279,60 @@ export function lifecycle(o: LifecycleOptions): Lifecycle {
     });
   }
 
-  if (!o.short) {
-    for (const extra of checks.extra ?? []) {
-      step(extra.title, async () => {
-        await clear();
-        const d = await extra.run(context());
-        if (d) await recordUp(extra.title, d);
-        trace[`${extra.title}: state`] = states(await side.resources());
-      });
-    }
-
-    const change = exp.outOfBand?.change;
-    if (change) {
-      step(`refresh picks up an out-of-band change of ${change.resource}; the next up puts it back`, async () => {
-        expect(await serviceRequest(emu(), change.request, outputValues(await side.outputs()))).toBeLessThan(300);
-        await clear();
-        const refreshed = await side.refresh();
-        expect(refreshed).toEqual({ [change.resource]: "update" });
-        const r = (await side.resources()).find((q) => q.name === change.resource)!;
-        expect(r.outputs).toMatchObject(change.outputs);
-        trace["refresh after a change"] = refreshed;
-        trace["state after refresh after a change"] = states(await side.resources());
-        // Refresh records what it read as the resource's inputs, so the plan names each property
-        // the update will put back (the engine lists changed inputs).
-        if (side instanceof CliSide) {
-          const plan = await side.previewDiff();
-          expect(plan.ops).toEqual({ [change.resource]: "update" });
-          expect(plan.changed[change.resource]).toEqual(expect.arrayContaining(Object.keys(change.outputs)));
-        } else {
-          expect((await side.preview()).ops).toEqual({ [change.resource]: "update" });
-        }
-        const d = await side.up();
-        expect(d.ops[change.resource]).toBe("update");
-        await recordUp("up after a change", d);
-        expect((await side.preview()).ops).toEqual({});
-        await checks.after?.["refresh after a change"]?.(context(d));
-      });
-    }
-
-    const gone = exp.outOfBand?.delete;
-    if (gone) {
-      step(`refresh drops ${gone.resource} deleted out of band; the next up creates it again`, async () => {
-        expect(await serviceRequest(emu(), gone.request, outputValues(await side.outputs()))).toBeLessThan(300);
-        const refreshed = await side.refresh();
-        expect(refreshed).toEqual({ [gone.resource]: "delete" });
-        expect((await side.resources()).map((q) => q.name)).not.toContain(gone.resource);
-        trace["refresh after a delete"] = refreshed;
-        await clear();
-        const d = await side.up();
-        expect(d.ops[gone.resource]).toBe("create");
-        await recordUp("up after a delete", d);
-        await checks.after?.["refresh after a delete"]?.(context(d));
-      });
-    }
-    // cli.json gives a note instead (expectations.ts holds it to one or the other).
-    if (!exp.outOfBand) it.skip(`no out-of-band edit: ${exp.outOfBandNote}`, () => {});
+  for (const extra of checks.extra ?? []) {
+    step(extra.title, async () => {
+      await clear();
+      const d = await extra.run(context());
+      if (d) await recordUp(extra.title, d);
+      trace[`${extra.title}: state`] = states(await side.resources());
+    });
   }
+
+  const change = exp.outOfBand?.change;
+  if (change) {
+    step(`refresh picks up an out-of-band change of ${change.resource}; the next up puts it back`, async () => {
+      expect(await serviceRequest(emu(), change.request, outputValues(await side.outputs()))).toBeLessThan(300);
+      await clear();
+      const refreshed = await side.refresh();
+      expect(refreshed).toEqual({ [change.resource]: "update" });
+      const r = (await side.resources()).find((q) => q.name === change.resource)!;
+      expect(r.outputs).toMatchObject(change.outputs);
+      trace["refresh after a change"] = refreshed;
+      trace["state after refresh after a change"] = states(await side.resources());
+      // Refresh records what it read as the resource's inputs, so the plan names each property
+      // the update will put back (the engine lists changed inputs).
+      if (side instanceof CliSide) {
+        const plan = await side.previewDiff();
+        expect(plan.ops).toEqual({ [change.resource]: "update" });
+        expect(plan.changed[change.resource]).toEqual(expect.arrayContaining(Object.keys(change.outputs)));
+      } else {
+        expect((await side.preview()).ops).toEqual({ [change.resource]: "update" });
+      }
+      const d = await side.up();
+      expect(d.ops[change.resource]).toBe("update");
+      await recordUp("up after a change", d);
+      expect((await side.preview()).ops).toEqual({});
+      await checks.after?.["refresh after a change"]?.(context(d));
+    });
+  }
+
+  const gone = exp.outOfBand?.delete;
+  if (gone) {
+    step(`refresh drops ${gone.resource} deleted out of band; the next up creates it again`, async () => {
+      expect(await serviceRequest(emu(), gone.request, outputValues(await side.outputs()))).toBeLessThan(300);
+      const refreshed = await side.refresh();
+      expect(refreshed).toEqual({ [gone.resource]: "delete" });
+      expect((await side.resources()).map((q) => q.name)).not.toContain(gone.resource);
+      trace["refresh after a delete"] = refreshed;
+      await clear();
+      const d = await side.up();
+      expect(d.ops[gone.resource]).toBe("create");
+      await recordUp("up after a delete", d);
+      await checks.after?.["refresh after a delete"]?.(context(d));
+    });
+  }
+  // cli.json gives a note instead (expectations.ts holds it to one or the other).
+  if (!exp.outOfBand) it.skip(`no out-of-band edit: ${exp.outOfBandNote}`, () => {});
 
   step("destroy removes everything; the state is empty", async () => {
     const before = await deps();
