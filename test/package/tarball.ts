@@ -56,11 +56,12 @@ export const MODERN_RESOLUTIONS: Record<string, Record<string, unknown>> = {
 
 /**
  * What `tsc` (the file of a TypeScript release's bin/tsc) prints type-checking the fixture project
- * under `compilerOptions`: "" when it compiles. Plain text, one line a diagnostic.
+ * under `compilerOptions`: "" when it compiles. Plain text, one line a diagnostic. With `emit`,
+ * it also writes the program where the options say (the template's bin/).
  */
-export function compileOutput(tsc: string, project: string, name: string, compilerOptions: Record<string, unknown>): string {
+export function compileOutput(tsc: string, project: string, name: string, compilerOptions: Record<string, unknown>, emit = false): string {
   const file = path.join(project, `tsconfig.${name.replace(/\W/g, "")}.json`);
-  fs.writeFileSync(file, JSON.stringify({ compilerOptions: { ...compilerOptions, pretty: false, noEmit: true }, files: ["index.ts"] }));
+  fs.writeFileSync(file, JSON.stringify({ compilerOptions: { ...compilerOptions, pretty: false, noEmit: !emit }, files: ["index.ts"] }));
   try {
     execFileSync(process.execPath, [tsc, "-p", file], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     return "";
