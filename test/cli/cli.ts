@@ -32,6 +32,9 @@ export const cliDir: string | undefined = [process.env.SVC_PULUMI_BIN, path.join
 /** The installed @pulumi/pulumi: its folder holds pulumi-resource-pulumi-nodejs, the dynamic-provider plugin. */
 export const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
 
+/** Its version. */
+export const sdkVersion = (): string => (JSON.parse(fs.readFileSync(path.join(sdkDir, "package.json"), "utf8")) as { version: string }).version;
+
 /**
  * What a user sees when the engine's import reads an object through the SDK's dynamic-provider
  * host (the `import` resource option, `pulumi import`): the engine's import read (ImportStep) sends
@@ -41,7 +44,7 @@ export const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"
  * inputs, absent too, and hands `undefined` to require-from-string as the provider's code.
  */
 export function importReadMessage(): string {
-  const version = (JSON.parse(fs.readFileSync(path.join(sdkDir, "package.json"), "utf8")) as { version: string }).version;
+  const version = sdkVersion();
   const known: Record<string, string> = {
     "3.248.0": "Cannot read properties of undefined (reading 'toJavaScript')",
     "3.276.0": "code must be a string, not undefined",

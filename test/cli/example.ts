@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { needsPostgres } from "../support/postgres";
 import { requireReal, requiredButMissing } from "../support/real";
-import { CliStack, cliMissing, cliVersion, describeCli, hostMissing, langHost, sdkDir } from "./cli";
+import { CliStack, cliMissing, cliVersion, describeCli, hostMissing, langHost, sdkVersion } from "./cli";
 import { examples, prepareExample } from "./expectations";
 import { lifecycle, type ExampleChecks, type Lifecycle, type Trace } from "./lifecycle";
 import { CliSide, DoubleSide } from "./sides";
@@ -22,8 +22,6 @@ import { useEmulator } from "../support/emulator";
  * compared with: .ci/run sets it for both combinations.
  */
 const traces = process.env.SVC_EXAMPLE_TRACES;
-
-const sdkVersion = () => (JSON.parse(fs.readFileSync(path.join(sdkDir, "package.json"), "utf8")) as { version: string }).version;
 
 /** The official host's recorded lifecycle of the example, or why there is none. */
 function officialTrace(name: string): { under: string; trace: Trace } | string {
