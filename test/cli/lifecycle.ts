@@ -39,8 +39,9 @@ export interface ExampleChecks {
  * pattern also hid values that must match, such as `workspaceId` and `canonicalId`): what the
  * services generate (run and lease ids, wrapped accessors, the cluster ids replication makes up,
  * the example outputs holding such ids, the digest of a loan's borrower, whose token each emulator
- * makes up), times, key material and the names a KMS makes from the time, and the serialized provider. These are the keys the examples' states hold; a new one
- * that differs fails the comparison until it is named here.
+ * makes up), times, key material and the names a KMS makes from the time, and the serialized
+ * provider. These are the keys the examples' states hold; a new one that differs fails the
+ * comparison until it is named here.
  */
 const INCIDENTAL = new Set([
   "__provider",
