@@ -15,11 +15,12 @@ const tsc = path.join(root, "node_modules/typescript/bin/tsc");
 let dir: string;
 let project: string;
 
+/** The tarball's files, from one `npm pack --dry-run` for the file. */
 let listed: string[] | undefined;
 function packList(): string[] {
-  const out = () => execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  listed ??= (JSON.parse(out()) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-  return listed;
+  if (listed) return listed;
+  const out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  return (listed = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path));
 }
 
 beforeAll(() => {
