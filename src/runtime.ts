@@ -2,7 +2,10 @@
  * The runtime entry (`pulumi-svc/runtime`): what the serialized trampoline requires in the provider
  * host. It dispatches a method call for a kind to the machinery in provider.ts.
  */
-// First, before anything requires zod: its locales are loaded when first used (a cold start's third of zod).
+// First, before anything else loads: what is compiled from here on is kept for the next host.
+import "./core/startCompileCache";
+import { keepCompiled } from "./core/compileCache";
+// Before anything requires zod: its locales are loaded when first used (a cold start's third of zod).
 import "./core/zodLocales";
 import type { ConfigSource } from "./core/config";
 import { isSvcError } from "./http/errors";
@@ -43,6 +46,8 @@ export async function call(kind: string, method: Method, args: unknown[]): Promi
     const logged = method !== "create" && method !== "update";
     if (logged && e instanceof Error && (isSvcError(e) || (e as { code?: unknown }).code === "config")) quietHostLine(e);
     throw e;
+  } finally {
+    keepCompiled(method);
   }
 }
 

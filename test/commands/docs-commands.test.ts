@@ -67,7 +67,7 @@ const EXEMPT: Record<string, string> = {
     "downloads Node 22 and the newest @pulumi/pulumi; .ci/run runs scripts/node22.sh for its second combination",
   'cli="$(PULUMI_CLI_VERSION=newest scripts/pulumi-cli.sh)"':
     "builds the newest Pulumi CLI from the Go module proxy (minutes); .ci/run runs it for its second combination",
-  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours SVC_EXAMPLES_CLI_ONLY=1 PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts test/engine/testing.test.ts test/engine/get.test.ts test/engine/testing-import.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts --exclude test/cli/differential.test.ts --exclude test/cli/policy.test.ts)':
+  '(cd "$tree" && SVC_PULUMI_BIN="$cli" SVC_LANGHOST=ours SVC_EXAMPLES_CLI_ONLY=1 PATH="$bin:$PATH" node node_modules/vitest/vitest.mjs run test/protocol test/program test/cli test/package/install.test.ts test/engine/testing.test.ts test/engine/get.test.ts test/engine/testing-import.test.ts test/unit/cold-start.test.ts --exclude test/cli/fanout.test.ts --exclude test/cli/ui-deploy.test.ts --exclude test/cli/hosts.test.ts --exclude test/cli/differential.test.ts --exclude test/cli/policy.test.ts)':
     ".ci/run runs exactly these suites as its second combination (Node 22, newest CLI); a suite cannot run itself",
   "pulumi preview --policy-pack ../policy":
     "needs the pack's own node_modules (npm install in examples/policy); test/cli/policy.test.ts runs it with the example pack, its node_modules laid out as npm installs them, on the quickstart",

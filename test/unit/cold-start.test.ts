@@ -3,6 +3,8 @@
 // undici's Agent, not undici's index; zod's locales wait until something asks for one. Each case
 // runs the built runtime in a fresh Node process, as a host does. Counts of modules, never a time.
 import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fromDist, root } from "../support/dist";
@@ -14,7 +16,7 @@ const CONFIG = { "svc:secretsUrl": "http://127.0.0.1:9/v1", "svc:secretsToken": 
 const isLocale = (m: string) => m.startsWith("zod/v4/locales/") && !m.endsWith("/index.cjs");
 
 /** Runs `body` (with `rt` the runtime, configured) in a fresh process and returns what it printed as JSON. */
-function inFreshProcess(body: string, before = ""): any {
+function inFreshProcess(body: string, before = "", extraEnv: Record<string, string> = {}): any {
   const script = `
     const path = require("path");
     ${before}
@@ -26,8 +28,8 @@ function inFreshProcess(body: string, before = ""): any {
       ${body}
     })().catch((e) => { console.error(e); process.exit(1); });`;
   const env: Record<string, string> = { ...process.env } as Record<string, string>;
-  for (const k of Object.keys(env)) if (k.startsWith("SVC_")) delete env[k];
-  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env, encoding: "utf8" }));
+  for (const k of Object.keys(env)) if (k.startsWith("SVC_") || k.startsWith("NODE_COMPILE_CACHE") || k === "NODE_DISABLE_COMPILE_CACHE") delete env[k];
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env: { ...env, ...extraEnv }, encoding: "utf8" }));
 }
 
 describe("a provider host's first Check", () => {
@@ -80,5 +82,62 @@ describe("a provider host's first Check", () => {
     const fromIndex = (require("undici") as typeof import("undici")).Agent;
     expect(require(AGENT_MODULE)).toBe(fromIndex);
     expect(undiciAgent()).toBe(fromIndex);
+  });
+
+  describe("keeps the code it compiled, where Node has a compile cache (22.1 or later)", () => {
+    const CHECK = `
+      const r = await rt.call("secrets:TransformTemplate", "check", [{}, { name: "t", pattern: "(\\\\d{4})" }]);
+      await new Promise((done) => setTimeout(done, 50));
+      const m = require("module");
+      console.log(JSON.stringify({ failures: r.failures, can: typeof m.enableCompileCache === "function", dir: m.getCompileCacheDir?.() }));`;
+    /** The files under `dir`, recursively. */
+    const filesIn = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
+
+    it("in the user's cache folder, written after the first call, and the next host runs the same", () => {
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cc-"));
+      try {
+        const first = inFreshProcess(CHECK, "", { XDG_CACHE_HOME: home });
+        const dir = path.join(home, "pulumi-svc", "compile-cache");
+        expect(first.failures).toEqual([]);
+        if (!first.can) {
+          // Node 20: no compile cache, and no folder made for one.
+          expect(fs.existsSync(dir)).toBe(false);
+          return;
+        }
+        expect(first.dir.startsWith(dir)).toBe(true);
+        // Before the host exits: the CLI ends it with a signal, which skips Node's own write at exit.
+        const kept = filesIn(dir).length;
+        expect(kept).toBeGreaterThan(50);
+        const second = inFreshProcess(CHECK, "", { XDG_CACHE_HOME: home });
+        expect(second).toEqual(first);
+        expect(filesIn(dir).length).toBe(kept);
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+    });
+
+    it("is handed to the provider hosts pulumi-svc/testing starts, unless the user chose", () => {
+      const { compileCacheEnv } = fromDist<typeof import("../../src/core/compileCache")>("src/core/compileCache.js");
+      const native = typeof (require("node:module") as { enableCompileCache?: unknown }).enableCompileCache === "function";
+      const env = { XDG_CACHE_HOME: "/home/u/.c" };
+      expect(compileCacheEnv(env)).toEqual(native ? { NODE_COMPILE_CACHE: "/home/u/.c/pulumi-svc/compile-cache" } : {});
+      expect(compileCacheEnv({ ...env, NODE_COMPILE_CACHE: "/elsewhere" })).toEqual({});
+      expect(compileCacheEnv({ ...env, NODE_DISABLE_COMPILE_CACHE: "1" })).toEqual({});
+    });
+
+    it("nowhere when NODE_DISABLE_COMPILE_CACHE is set, and in the folder NODE_COMPILE_CACHE names", () => {
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cc-"));
+      try {
+        const off = inFreshProcess(CHECK, "", { XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: "1" });
+        expect(off.dir).toBeUndefined();
+        expect(fs.readdirSync(home)).toEqual([]);
+        const named = path.join(home, "named");
+        const on = inFreshProcess(CHECK, "", { XDG_CACHE_HOME: home, NODE_COMPILE_CACHE: named });
+        if (on.can) expect(filesIn(named).length).toBeGreaterThan(50);
+        expect(fs.existsSync(path.join(home, "pulumi-svc"))).toBe(false);
+      } finally {
+        fs.rmSync(home, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * Node's compile cache (Node 22.1 or later) for a provider host. The CLI starts a host for every
+ * command, and compiling the package, zod and undici anew was about a third of a first Check
+ * (docs/performance.md, "Cold start in the provider host"). Node keeps each module's compiled code
+ * beside the module's text and takes it only for the same text. The folder is the user's own, not
+ * the shared temporary one Node would pick; NODE_COMPILE_CACHE chooses another and
+ * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+ */
+import Module = require("node:module");
+import * as os from "node:os";
+import * as path from "node:path";
+
+type CacheApi = { enableCompileCache?: (dir?: string) => unknown; flushCompileCache?: () => void };
+const api = Module as CacheApi;
+
+/** Where the package keeps compiled code when NODE_COMPILE_CACHE names no folder. */
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-svc", "compile-cache");
+}
+
+/** Turns the cache on for what this process loads from now on (src/core/startCompileCache.ts). */
+export function startCompileCache(): void {
+  if (typeof api.enableCompileCache === "function") api.enableCompileCache(process.env.NODE_COMPILE_CACHE || compileCacheDir());
+}
+
+/**
+ * The environment that gives a Node process started from here (the same Node) the cache from its
+ * first module on; nothing where Node has none or the user chose already.
+ */
+export function compileCacheEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  if (typeof api.enableCompileCache !== "function" || env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return {};
+  return { NODE_COMPILE_CACHE: compileCacheDir(env) };
+}
+
+const kept = new Set<string>();
+/**
+ * Writes what was compiled so far after the first call of each method (each loads its own
+ * modules): Node writes it at exit, and the CLI ends a provider host with a signal, which skips that.
+ */
+export function keepCompiled(method: string): void {
+  if (kept.has(method) || typeof api.flushCompileCache !== "function") return;
+  kept.add(method);
+  setImmediate(() => api.flushCompileCache?.());
+}
