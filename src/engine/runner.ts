@@ -75,7 +75,7 @@ export async function runOperation(opts: RunOptions, diagnostics: string[], inli
     const error = deployment.error ?? programError ?? refused;
     if (!preview) {
       const next: StackState = { resources: deployment.snapshot(), outputs: error && opts.operation === "up" ? state.outputs : outputs };
-      saveState(opts.state, next, box, { stack, project });
+      saveState(opts.state, next, await box.ready(), { stack, project });
     }
     result = { operation: opts.operation, steps: deployment.steps, outputs: redact(outputs) as Record<string, Json>, diagnostics };
     if (policies) Object.assign(result, { policyViolations: policies.violations, policyRemediations: policies.remediations });

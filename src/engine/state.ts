@@ -61,28 +61,61 @@ const CHECK_TEXT = "pulumi-svc engine double";
 // passphrase and salt. Each stack has a salt of its own, so nothing is shared between stacks.
 const keys = new Map<string, Buffer>();
 const MAX_KEYS = 256;
+/** Keys being derived in Node's thread pool (a fresh stack's), by the same id as `keys`. */
+const deriving = new Map<string, Promise<Buffer>>();
+
+const keyId = (passphrase: string, salt: string) => `${salt}\n${passphrase}`;
+
+function remember(id: string, key: Buffer): Buffer {
+  if (keys.size >= MAX_KEYS) keys.clear();
+  keys.set(id, key);
+  return key;
+}
 
 function derivedKey(passphrase: string, salt: string): Buffer {
-  const id = `${salt}\n${passphrase}`;
-  let key = keys.get(id);
-  if (key === undefined) {
-    key = crypto.scryptSync(passphrase, Buffer.from(salt, "base64"), 32);
-    if (keys.size >= MAX_KEYS) keys.clear();
-    keys.set(id, key);
-  }
-  return key;
+  const id = keyId(passphrase, salt);
+  return keys.get(id) ?? remember(id, crypto.scryptSync(passphrase, Buffer.from(salt, "base64"), 32));
+}
+
+/**
+ * Starts deriving a fresh stack's key off the main thread: its state is first written at the end of
+ * the operation, so the derivation (about 40 ms) runs while the provider host starts and the
+ * program runs. A failure here is left to the synchronous derivation to report.
+ */
+function deriveAhead(passphrase: string, salt: string): void {
+  const id = keyId(passphrase, salt);
+  if (keys.has(id) || deriving.has(id)) return;
+  const pending = new Promise<Buffer>((resolve, reject) => {
+    crypto.scrypt(passphrase, Buffer.from(salt, "base64"), 32, (e, key) => {
+      deriving.delete(id);
+      if (e) reject(e);
+      else resolve(remember(id, key));
+    });
+  });
+  pending.catch(() => undefined);
+  deriving.set(id, pending);
 }
 
 /** Encrypts and decrypts secret values for one state file. */
 export class SecretBox {
-  private readonly key: Buffer;
+  private derived?: Buffer;
 
-  constructor(passphrase: string, readonly salt: string) {
-    this.key = derivedKey(passphrase, salt);
-  }
+  constructor(private readonly passphrase: string, readonly salt: string) {}
 
   static fresh(passphrase: string): SecretBox {
-    return new SecretBox(passphrase, crypto.randomBytes(16).toString("base64"));
+    const salt = crypto.randomBytes(16).toString("base64");
+    deriveAhead(passphrase, salt);
+    return new SecretBox(passphrase, salt);
+  }
+
+  /** The box, once a key being derived in the thread pool is there: sealing need not derive it again. */
+  async ready(): Promise<SecretBox> {
+    await deriving.get(keyId(this.passphrase, this.salt))?.catch(() => undefined);
+    return this;
+  }
+
+  private get key(): Buffer {
+    return (this.derived ??= derivedKey(this.passphrase, this.salt));
   }
 
   encrypt(value: Json): Json {

@@ -56,6 +56,18 @@ describe("state file", () => {
     fs.rmSync(path.dirname(file), { recursive: true });
   });
 
+  it("derives a fresh stack's key in the thread pool, the key a reader of the file derives", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "engine-state-")), "s.json");
+    const box = SecretBox.fresh("pass ahead");
+    await box.ready();
+    saveState(file, { resources: [], outputs: { out: secret("plaintext-ahead") } }, box);
+    expect(fs.readFileSync(file, "utf8")).not.toMatch(/plaintext-/);
+    expect(loadState(file, "pass ahead").state.outputs).toEqual({ out: secret("plaintext-ahead") });
+    expect(new SecretBox("pass ahead", box.salt).decrypt((box.encrypt("x") as { secure: string }).secure)).toBe("x");
+    expect(() => loadState(file, "pass behind")).toThrow(/PULUMI_CONFIG_PASSPHRASE/);
+    fs.rmSync(path.dirname(file), { recursive: true });
+  });
+
   it("an absent file is an empty stack", () => {
     expect(loadState("/nonexistent/state.json", "x").state).toEqual({ resources: [], outputs: {} });
   });
