@@ -2,7 +2,7 @@
  * Node's compile cache (Node 22.1 or later) for a provider host. The CLI starts a host for every
  * command, and compiling the package, zod and undici anew was about a third of a first Check
  * (docs/performance.md, "Cold start in the provider host"). Node keeps each module's compiled code
- * beside the module's text and takes it only for the same text. The folder is the user's own, not
+ * under a digest of its path and text, and takes it only for the same text. The folder is the user's own, not
  * the shared temporary one Node would pick; NODE_COMPILE_CACHE chooses another and
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
  */
@@ -20,7 +20,12 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** Turns the cache on for what this process loads from now on (src/core/startCompileCache.ts). */
 export function startCompileCache(): void {
-  if (typeof api.enableCompileCache === "function") api.enableCompileCache(process.env.NODE_COMPILE_CACHE || compileCacheDir());
+  if (typeof api.enableCompileCache !== "function") return;
+  try {
+    api.enableCompileCache(process.env.NODE_COMPILE_CACHE || compileCacheDir());
+  } catch {
+    // No home folder to keep it in: the host compiles as Node 20's does, nothing else changes.
+  }
 }
 
 /**
@@ -40,5 +45,11 @@ const kept = new Set<string>();
 export function keepCompiled(method: string): void {
   if (kept.has(method) || typeof api.flushCompileCache !== "function") return;
   kept.add(method);
-  setImmediate(() => api.flushCompileCache?.());
+  setImmediate(() => {
+    try {
+      api.flushCompileCache?.();
+    } catch {
+      // A cache that cannot be written (a read-only home) costs the next host its head start, nothing else.
+    }
+  });
 }
