@@ -14,7 +14,7 @@ import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import * as pulumi from "@pulumi/pulumi";
 import { Agent, request } from "undici";
 import { startEmulator } from "../src/emulator";
-import { call } from "../src/runtime";
+import { call, configure } from "../src/runtime";
 import { providerFor } from "../src/core/trampoline";
 import { KIND_NAMES } from "../src/kinds";
 import { installedProject } from "../src/engine/installed";
@@ -216,6 +216,8 @@ async function main(): Promise<void> {
   process.env.SVC_SECRETS_TOKEN = target.secretsToken;
   process.env.SVC_RUN_URL = target.runUrl;
   process.env.SVC_RUN_TOKEN = target.runToken;
+  // As a provider host does before any call: an empty stack config, the settings in the environment.
+  await configure({ config: { get: () => undefined } });
   const agent = new Agent();
   try {
     console.log(`pulumi-svc bench: ${N} objects per kind, check+create+read+delete vs the same requests sent with raw undici request() and dispatch() (emulator in its own process)\n`);

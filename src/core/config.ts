@@ -48,7 +48,17 @@ export interface ConfigSource {
   origin?: (key: string) => string | undefined;
   /** Every stack config key the source holds, where it can tell (to name a misspelt `svc:` key). */
   keys?: () => readonly string[];
+  /**
+   * The environment variables the settings fall back to, where the source reads them its own way
+   * (a provider host's: once per deployment, src/runtime.ts); else `process.env` at each lookup.
+   */
+  env?: (name: string) => string | undefined;
+  /** Its values do not change while it is in use (a provider host's, between two configures). */
+  fixed?: true;
 }
+
+/** An environment variable as the source reads it. */
+const envOf = (source: ConfigSource | undefined, name: string): string | undefined => (source?.env ? source.env(name) : process.env[name]);
 
 /** What a client of one service needs, as resolved from config and environment. */
 export type ServiceConfig = Pick<ClientOptions, "service" | "baseUrl" | "token" | "tokenFrom" | "caCert" | "insecureTls" | "requestTimeoutMs" | "maxRetries" | "maxConcurrentRequests">;
@@ -91,7 +101,7 @@ export function originOf(source: ConfigSource | undefined, name: SettingName): s
 function valueOf(source: ConfigSource | undefined, s: Setting): string | undefined {
   const fromConfig = source?.(s.key);
   if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
-  const fromEnv = process.env[s.env];
+  const fromEnv = envOf(source, s.env);
   return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
 }
 
@@ -230,7 +240,7 @@ export function missingSettings(service: Service, source?: ConfigSource): string
 export function missingMessage(name: SettingName, source?: ConfigSource): string {
   const s: Setting = SETTINGS[name];
   const set = `set stack config "${s.key}" (pulumi config set ${s.secret ? "--secret " : s.plaintext ? "--plaintext " : ""}${s.key} ${s.example ?? "<value>"}) or environment variable ${s.env}`;
-  const empty = source?.(s.key) === "" ? `stack config ${s.key}` : process.env[s.env] === "" ? `environment variable ${s.env}` : undefined;
+  const empty = source?.(s.key) === "" ? `stack config ${s.key}` : envOf(source, s.env) === "" ? `environment variable ${s.env}` : undefined;
   if (empty !== undefined) return `${s.about} is empty: ${empty} is set to an empty string (an unset shell variable?); ${set}`;
   const misspelt = misspeltFor(source, s.key);
   return `missing ${s.about}: ${set}${misspelt ? ` (${misspelt} is set: did you mean ${s.key}?)` : ""}`;

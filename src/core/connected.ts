@@ -88,6 +88,20 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
   const limit = typeof c?.maxConcurrentRequests === "number" ? String(c.maxConcurrentRequests) : undefined;
   if (token) registerSecret(token);
   if (!url && !token && limit === undefined) return base;
+  if (!base?.fixed) return layer(base, service, c, url, token, limit);
+  // A fixed base layered with the same values is the same source: its client is found without its settings.
+  let ofBase = layeredOf.get(base);
+  if (!ofBase) layeredOf.set(base, (ofBase = new Map()));
+  const key = `${service ?? c?.service}\0${url}\0${token}\0${limit}`;
+  let layered = ofBase.get(key);
+  if (!layered) ofBase.set(key, (layered = layer(base, service, c, url, token, limit)));
+  return layered;
+}
+
+const layeredOf = new WeakMap<ConfigSource, Map<string, ConfigSource>>();
+
+function layer(base: ConfigSource | undefined, service: Service | undefined, c: Plain | undefined,
+  url: string | undefined, token: string | undefined, limit: string | undefined): ConfigSource {
   const forService = service ?? (c?.service as Service | undefined);
   const names = forService ? serviceSettings(forService) : undefined;
   const urlKey = names && SETTINGS[names.url].key;
@@ -102,6 +116,8 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
     return base?.(key);
   };
   layered.keys = base?.keys;
+  layered.env = base?.env;
+  if (base?.fixed) layered.fixed = true;
   layered.origin = (key) => isToken(key) ? "connection.token"
     : limit !== undefined && key === SETTINGS.maxConcurrentRequests.key ? "connection.maxConcurrentRequests" : base?.origin?.(key);
   return layered;
@@ -122,7 +138,22 @@ export async function contextFor(def: ResourceDefinition, source: ConfigSource |
 
 let contextModule: typeof import("./context") | undefined;
 
-function checkConnection(def: ResourceDefinition, source: ConfigSource | undefined, news: Props): { serverUrl: string; failures: CheckFailure[] } {
+type ConnectionCheck = { serverUrl: string; failures: CheckFailure[] };
+
+// Without a connection, a fixed source (a provider host's) answers every check of a service alike.
+const checkedOf = new WeakMap<ConfigSource, Map<Service, ConnectionCheck>>();
+
+function checkConnection(def: ResourceDefinition, source: ConfigSource | undefined, news: Props): ConnectionCheck {
+  if (!source?.fixed || news[CONNECTION_KEY] !== undefined) return connectionChecked(def, source, news);
+  const service = serviceOfKind(def.kind);
+  let ofSource = checkedOf.get(source);
+  if (!ofSource) checkedOf.set(source, (ofSource = new Map()));
+  let checked = ofSource.get(service);
+  if (!checked) ofSource.set(service, (checked = connectionChecked(def, source, news)));
+  return { serverUrl: checked.serverUrl, failures: [...checked.failures] };
+}
+
+function connectionChecked(def: ResourceDefinition, source: ConfigSource | undefined, news: Props): ConnectionCheck {
   const service = serviceOfKind(def.kind);
   const raw = news[CONNECTION_KEY];
   const failures: CheckFailure[] = [];
@@ -257,9 +288,16 @@ type Machinery = typeof import("./provider");
 
 /** The context of check's reads: one try each, so a preview against a server it cannot reach goes on at once. */
 async function checkContext(def: ResourceDefinition, source: ConfigSource | undefined, inputs: Props): Promise<Context> {
-  const once: ConfigSource = Object.assign((key: string) => (key === SETTINGS.maxRetries.key ? "0" : source?.(key)), { keys: source?.keys, origin: source?.origin });
+  let once = source && onceOf.get(source);
+  if (!once) {
+    once = Object.assign((key: string) => (key === SETTINGS.maxRetries.key ? "0" : source?.(key)), { keys: source?.keys, origin: source?.origin, env: source?.env });
+    if (source?.fixed) onceOf.set(source, Object.assign(once, { fixed: true as const }));
+  }
   return contextFor(def, once, inputs);
 }
+
+// A fixed source's check reads through one such source, so that their client is found again.
+const onceOf = new WeakMap<ConfigSource, ConfigSource>();
 
 /** The `adoptId` a create of `def` takes over, when it has a known one. */
 function adoptIdOf(m: Machinery, def: ResourceDefinition, inputs: Props): string | undefined {

@@ -15,14 +15,31 @@ interface Pooled {
 // Found by URL, then by comparing the other values: no key string is built and hashed per operation.
 const clients = new Map<string, Pooled[]>();
 
+// A fixed source (a provider host's) resolves to the same client every time: found without its settings.
+let bySource = new WeakMap<ConfigSource, Map<string, HttpClient>>();
+
 /** Forgets every client (and so the tokens they registered), for a process that serves another deployment next. */
 export function forgetClients(): void {
   clients.clear();
+  bySource = new WeakMap();
 }
 
 const sameValues = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 export function clientFor(service: Service, source?: ConfigSource, tokenOptional = false): HttpClient {
+  const key = tokenOptional ? `${service}?` : service;
+  const known = source?.fixed ? bySource.get(source)?.get(key) : undefined;
+  if (known) return known;
+  const client = pooledClient(service, source, tokenOptional);
+  if (source?.fixed) {
+    let ofSource = bySource.get(source);
+    if (!ofSource) bySource.set(source, (ofSource = new Map()));
+    ofSource.set(key, client);
+  }
+  return client;
+}
+
+function pooledClient(service: Service, source: ConfigSource | undefined, tokenOptional: boolean): HttpClient {
   const values = settingValues(service, source);
   let pooled = clients.get(values[0]);
   const hit = pooled?.find((p) => p.service === service && p.tokenOptional === tokenOptional && sameValues(p.values, values));

@@ -139,3 +139,52 @@ describe("tokens", () => {
     expect(redact(`server said: bad token ${token}`)).toBe("server said: bad token [REDACTED]");
   });
 });
+
+describe("a provider host's settings, read once per deployment (configure)", () => {
+  const host = { config: { get: (_key: string): unknown => undefined } };
+  afterAll(async () => {
+    const { forgetDeployment } = await import("../../src/runtime");
+    await forgetDeployment();
+    process.env.SVC_SECRETS_URL = "http://config.example:8200/v1/";
+    process.env.SVC_SECRETS_TOKEN = "config-token";
+  });
+
+  it("takes each variable as the deployment found it; a connection is still checked on its own; the next configure reads again", async () => {
+    const { configure } = await import("../../src/runtime");
+    process.env.SVC_SECRETS_URL = "http://first.example/v1";
+    await configure(host);
+    expect((await check(base)).inputs.serverUrl).toBe("http://first.example/v1");
+    // The CLI fixes a host's environment when it starts it: a change within the process is not read again.
+    process.env.SVC_SECRETS_URL = "http://second.example/v1";
+    expect((await check(base)).inputs.serverUrl).toBe("http://first.example/v1");
+    const bad = await check({ ...base, connection: { url: "dr.example", token: "dr-token" } });
+    expect(bad.failures.map((f) => f.property)).toEqual(["connection.url"]);
+    const good = await check({ ...base, connection: { url: "http://dr.example/v1", token: "dr-token" } });
+    expect(good).toMatchObject({ failures: [], inputs: { serverUrl: "http://dr.example/v1" } });
+    await configure(host);
+    expect((await check(base)).inputs.serverUrl).toBe("http://second.example/v1");
+  });
+
+  it("says a missing setting at every check, not only the first", async () => {
+    const { configure } = await import("../../src/runtime");
+    delete process.env.SVC_SECRETS_TOKEN;
+    await configure(host);
+    const first = await check(base);
+    expect(first.failures).toHaveLength(1);
+    expect(first.failures[0]!.reason).toMatch(/svc:secretsToken/);
+    first.failures.push({ property: "mutated", reason: "by the caller" });
+    expect((await check(base)).failures).toEqual(first.failures.slice(0, 1));
+    expect((await check({ ...base, connection: { url: "http://dr.example/v1", token: "dr-token" } })).failures).toEqual([]);
+  });
+
+  it("finds a fixed source's client again without its settings, and a new one after forgetClients", async () => {
+    const { clientFor, forgetClients } = await import("../../src/core/context");
+    const env = new Map([["SVC_SECRETS_URL", "http://fixed.example/v1"], ["SVC_SECRETS_TOKEN", "fixed-token"]]);
+    const fixed = Object.assign((_key: string) => undefined, { env: (name: string) => env.get(name), fixed: true as const });
+    const one = clientFor("secrets", fixed);
+    expect(clientFor("secrets", fixed)).toBe(one);
+    expect(one.baseUrl).toBe("http://fixed.example/v1");
+    forgetClients();
+    expect(clientFor("secrets", fixed)).not.toBe(one);
+  });
+});
