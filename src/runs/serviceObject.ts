@@ -121,8 +121,12 @@ function codecOf(set: FieldSet, container: readonly string[], type: string) {
 
 /** The container's objects: the lost create's search, and the lookalikes a create refuses. */
 function searchesOf(kind: string, routes: ServiceRoutes, container: readonly string[], holdsAll: (res: JsonApiResource, inputs: Props) => boolean) {
-  const params = container.map((k) => [snake(k), k] as const);
-  const spec = (inputs: Props) => ({ route: routes.list, params: Object.fromEntries(params.map(([p, k]) => [p, String(inputs[k])])) });
+  const names = container.map((k) => [snake(k), k] as const);
+  const spec = (inputs: Props) => {
+    const params: Record<string, string> = {};
+    for (const [p, k] of names) params[p] = String(inputs[k]);
+    return { route: routes.list, params };
+  };
   /** What `list` answers, or `none` when the container cannot be listed (404: a create then fails with the server's own message). */
   const unlisted = async <T>(list: () => Promise<T>, none: T): Promise<T> => {
     try {
