@@ -43,7 +43,8 @@ function texts(dir: string): Record<"trivial" | "svc", string> {
 }
 
 async function firstCheck(dir: string, text: string, news: Record<string, unknown>): Promise<{ first: number; second: number }> {
-  const env: Record<string, string | undefined> = {};
+  // The compile cache in the project's own folder: each run starts as a new installation, and leaves nothing behind.
+  const env: Record<string, string | undefined> = { XDG_CACHE_HOME: path.join(dir, ".cache"), NODE_COMPILE_CACHE: undefined };
   for (const k of Object.keys(process.env)) if (k.startsWith("SVC_")) env[k] = undefined;
   const host = await ProviderHost.start({ cwd: dir, env });
   try {
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
     const t = texts(project.dir);
     const news = { name: "t", pattern: "(\\d{4})" };
     const sides = { trivial: [] as number[], svc: [] as number[], svcSecond: [] as number[] };
-    const cache = (Module as { enableCompileCache?: unknown }).enableCompileCache ? `Node's compile cache in ${process.env.NODE_COMPILE_CACHE || compileCacheDir()}` : "no compile cache on this Node";
+    const cache = (Module as { enableCompileCache?: unknown }).enableCompileCache ? `Node's compile cache in ${compileCacheDir({ XDG_CACHE_HOME: path.join(project.dir, ".cache") })}` : "no compile cache on this Node";
     console.log(`pulumi-svc bench: first Check in a fresh dynamic-provider host, ${REPEATS} hosts per side, interleaved (Node ${process.version}, ${cache})\n`);
     for (let r = 0; r < REPEATS; r++) {
       sides.trivial.push((await firstCheck(project.dir, t.trivial, news)).first);
