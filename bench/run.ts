@@ -142,7 +142,6 @@ function kinds(t: Target, send: Send): { kind: string; provider: Round; raw: Rou
   ];
 }
 
-/** Wall time of N objects in ms, and this process's CPU time (user + system) per object in µs. */
 /**
  * Wall time of N objects in ms (and, for the provider, the part of it spent in check), and this
  * process's CPU time (user + system) per object in µs.

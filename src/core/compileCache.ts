@@ -1,9 +1,9 @@
 /**
  * Node's compile cache (Node 22.1 or later) for a provider host. The CLI starts a host for every
  * command, and compiling the package, zod and undici anew was about a third of a first Check
- * (docs/performance.md, "Cold start in the provider host"). Node keeps each module's compiled code
- * under a digest of its path and text, and takes it only for the same text. The folder is the user's own, not
- * the shared temporary one Node would pick; NODE_COMPILE_CACHE chooses another and
+ * (docs/performance.md, "Cold start in the provider host"). Node keeps each module's compiled
+ * code under a digest of its path and text, and takes it only for the same text. The folder is the
+ * user's own, not the shared temporary one Node would pick; NODE_COMPILE_CACHE chooses another and
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
  */
 import Module = require("node:module");
