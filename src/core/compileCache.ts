@@ -9,8 +9,13 @@
 import Module = require("node:module");
 import * as os from "node:os";
 import * as path from "node:path";
+import * as v8 from "node:v8";
 
-type CacheApi = { enableCompileCache?: (dir?: string) => unknown; flushCompileCache?: () => void };
+type CacheApi = {
+  enableCompileCache?: (dir?: string) => { status: number } | undefined;
+  flushCompileCache?: () => void;
+  constants?: { compileCacheStatus?: Record<string, number> };
+};
 const api = Module as CacheApi;
 
 /** Where the package keeps compiled code when NODE_COMPILE_CACHE names no folder. */
@@ -18,14 +23,24 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-svc", "compile-cache");
 }
 
-/** Turns the cache on for what this process loads from now on (src/core/startCompileCache.ts). */
+/**
+ * Turns the cache on for what this process loads from now on (src/core/startCompileCache.ts), and
+ * V8's eager compilation with it: Node keeps the code V8 compiled as a module loaded, and V8
+ * compiles a function when it is first called, so a lazily compiled host would compile every
+ * function its first Check runs again in every host. Set first: Node keys the cache's folder by
+ * V8's flags (and V8 refuses code compiled under other flags), so the two are never mixed.
+ */
 export function startCompileCache(): void {
-  if (typeof api.enableCompileCache !== "function") return;
+  if (typeof api.enableCompileCache !== "function" || process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  v8.setFlagsFromString("--no-lazy");
+  let status: number | undefined;
   try {
-    api.enableCompileCache(process.env.NODE_COMPILE_CACHE || compileCacheDir());
+    status = api.enableCompileCache(process.env.NODE_COMPILE_CACHE || compileCacheDir())?.status;
   } catch {
     // No home folder to keep it in: the host compiles as Node 20's does, nothing else changes.
   }
+  const on = api.constants?.compileCacheStatus;
+  if (status === undefined || (status !== on?.ENABLED && status !== on?.ALREADY_ENABLED)) v8.setFlagsFromString("--lazy");
 }
 
 /**

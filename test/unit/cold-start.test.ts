@@ -15,6 +15,13 @@ const CONFIG = { "svc:secretsUrl": "http://127.0.0.1:9/v1", "svc:secretsToken": 
 /** A module of one of zod's locales (its index is where the deferred entry stands). */
 const isLocale = (m: string) => m.startsWith("zod/v4/locales/") && !m.endsWith("/index.cjs");
 
+/** This process's environment without the package's settings or a choice of compile cache. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = { ...process.env } as Record<string, string>;
+  for (const k of Object.keys(env)) if (k.startsWith("SVC_") || k.startsWith("NODE_COMPILE_CACHE") || k === "NODE_DISABLE_COMPILE_CACHE") delete env[k];
+  return env;
+}
+
 /** Runs `body` (with `rt` the runtime, configured) in a fresh process and returns what it printed as JSON. */
 function inFreshProcess(body: string, before = "", extraEnv: Record<string, string> = {}): any {
   const script = `
@@ -27,9 +34,7 @@ function inFreshProcess(body: string, before = "", extraEnv: Record<string, stri
       await rt.configure({ config: { get: (k) => (${JSON.stringify(CONFIG)})[k] } });
       ${body}
     })().catch((e) => { console.error(e); process.exit(1); });`;
-  const env: Record<string, string> = { ...process.env } as Record<string, string>;
-  for (const k of Object.keys(env)) if (k.startsWith("SVC_") || k.startsWith("NODE_COMPILE_CACHE") || k === "NODE_DISABLE_COMPILE_CACHE") delete env[k];
-  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env: { ...env, ...extraEnv }, encoding: "utf8" }));
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env: { ...cleanEnv(), ...extraEnv }, encoding: "utf8" }));
 }
 
 describe("a provider host's first Check", () => {
@@ -90,6 +95,10 @@ describe("a provider host's first Check", () => {
       await new Promise((done) => setTimeout(done, 50));
       const m = require("module");
       console.log(JSON.stringify({ failures: r.failures, can: typeof m.enableCompileCache === "function", dir: m.getCompileCacheDir?.() }));`;
+    /** Each file under `dir` (recursively, by its path) with its size. */
+    const filesWithSize = (dir: string): [string, number][] => (fs.existsSync(dir)
+      ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name))
+        .map((f) => [f, fs.statSync(f).size]) : []);
     /** The files under `dir`, recursively. */
     const filesIn = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
 
@@ -113,6 +122,38 @@ describe("a provider host's first Check", () => {
         expect(filesIn(dir).length).toBe(kept);
       } finally {
         fs.rmSync(home, { recursive: true, force: true });
+      }
+    });
+
+    it("holds each module compiled whole: a function's first call in the next host compiles nothing", () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cc-"));
+      try {
+        // A module with a function nobody calls: V8 compiles that when first called, unless told otherwise.
+        const mod = path.join(dir, "m.js");
+        fs.writeFileSync(mod, `module.exports = function f(a) {\n${"  a = (a * 31 + 7) % 1000003;\n".repeat(2000)}  return a;\n};\n`);
+        const keep = (setup: string, cache: string): number => {
+          const files = () => new Map(filesWithSize(cache));
+          const script = `${setup}; const m = require("module"); m.flushCompileCache?.(); console.log(JSON.stringify(m.getCompileCacheDir?.() ?? null));`;
+          const env = { ...cleanEnv(), XDG_CACHE_HOME: cache };
+          const can = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env, encoding: "utf8" })) !== null;
+          if (!can) return -1;
+          const before = files();
+          execFileSync(process.execPath, ["-e", `${setup}; require(${JSON.stringify(mod)}); require("module").flushCompileCache();`], { cwd: root, env });
+          const added = [...files()].filter(([f]) => !before.has(f));
+          expect(added).toHaveLength(1);
+          return added[0]![1];
+        };
+        const plain = keep(`require("module").enableCompileCache?.(${JSON.stringify(path.join(dir, "plain"))})`, path.join(dir, "plain"));
+        if (plain === -1) {
+          // Node 20: no compile cache, so nothing to keep, and the runtime leaves V8's flags alone.
+          expect((require("node:module") as { enableCompileCache?: unknown }).enableCompileCache).toBeUndefined();
+          return;
+        }
+        const host = keep(`require(${JSON.stringify(RUNTIME)})`, path.join(dir, "host"));
+        // Node keeps what V8 compiled as the module loaded: the wrapper alone, or every function in it.
+        expect(host).toBeGreaterThan(plain * 20);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
 
