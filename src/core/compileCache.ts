@@ -27,8 +27,10 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  * Turns the cache on for what this process loads from now on (src/core/startCompileCache.ts), and
  * V8's eager compilation with it: Node keeps the code V8 compiled as a module loaded, and V8
  * compiles a function when it is first called, so a lazily compiled host would compile every
- * function its first Check runs again in every host. Set first: Node keys the cache's folder by
- * V8's flags (and V8 refuses code compiled under other flags), so the two are never mixed.
+ * function its first Check runs again in every host. Set first: Node names the cache's folder
+ * after V8's flags. Where the cache was on from the process's start (NODE_COMPILE_CACHE), its
+ * folder is named after the flags the process started with, which other processes share: code
+ * compiled under other flags would be refused there and written over, each time, so the flags stay.
  */
 export function startCompileCache(): void {
   if (typeof api.enableCompileCache !== "function" || process.env.NODE_DISABLE_COMPILE_CACHE) return;
@@ -39,8 +41,7 @@ export function startCompileCache(): void {
   } catch {
     // No home folder to keep it in: the host compiles as Node 20's does, nothing else changes.
   }
-  const on = api.constants?.compileCacheStatus;
-  if (status === undefined || (status !== on?.ENABLED && status !== on?.ALREADY_ENABLED)) v8.setFlagsFromString("--lazy");
+  if (status === undefined || status !== api.constants?.compileCacheStatus?.ENABLED) v8.setFlagsFromString("--lazy");
 }
 
 /**

@@ -125,16 +125,16 @@ describe("a provider host's first Check", () => {
       }
     });
 
-    it("holds each module compiled whole: a function's first call in the next host compiles nothing", () => {
+    it("holds each module compiled whole, in its own folder: a function's first call in the next host compiles nothing", () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cc-"));
       try {
         // A module with a function nobody calls: V8 compiles that when first called, unless told otherwise.
         const mod = path.join(dir, "m.js");
         fs.writeFileSync(mod, `module.exports = function f(a) {\n${"  a = (a * 31 + 7) % 1000003;\n".repeat(2000)}  return a;\n};\n`);
-        const keep = (setup: string, cache: string): number => {
+        const keep = (setup: string, cache: string, extraEnv: Record<string, string> = {}): number => {
           const files = () => new Map(filesWithSize(cache));
           const script = `${setup}; const m = require("module"); m.flushCompileCache?.(); console.log(JSON.stringify(m.getCompileCacheDir?.() ?? null));`;
-          const env = { ...cleanEnv(), XDG_CACHE_HOME: cache };
+          const env = { ...cleanEnv(), XDG_CACHE_HOME: cache, ...extraEnv };
           const can = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env, encoding: "utf8" })) !== null;
           if (!can) return -1;
           const before = files();
@@ -152,6 +152,9 @@ describe("a provider host's first Check", () => {
         const host = keep(`require(${JSON.stringify(RUNTIME)})`, path.join(dir, "host"));
         // Node keeps what V8 compiled as the module loaded: the wrapper alone, or every function in it.
         expect(host).toBeGreaterThan(plain * 20);
+        // A cache on from the process's start is shared with processes that compile lazily: the host does too.
+        const shared = path.join(dir, "shared");
+        expect(keep(`require(${JSON.stringify(RUNTIME)})`, shared, { NODE_COMPILE_CACHE: shared })).toBeLessThan(plain * 2);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
