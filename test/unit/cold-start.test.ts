@@ -100,7 +100,7 @@ describe("a provider host's first Check", () => {
       ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name))
         .map((f) => [f, fs.statSync(f).size]) : []);
     /** The files under `dir`, recursively. */
-    const filesIn = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
+    const filesIn = (dir: string): string[] => filesWithSize(dir).map(([f]) => path.basename(f));
 
     it("in the user's cache folder, written after the first call, and the next host runs the same", () => {
       const home = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cc-"));
