@@ -57,6 +57,25 @@ export interface ConfigSource {
   fixed?: true;
 }
 
+/**
+ * Values worked out from a fixed source (a provider host's, between two configures), each made once
+ * per source and key: later operations find them without resolving the settings again. Not for a
+ * source that is not fixed, whose values may change under it.
+ */
+export function perFixedSource<K, V>(): { get(source: ConfigSource, key: K, make: () => V): V; clear(): void } {
+  let made = new WeakMap<ConfigSource, Map<K, V>>();
+  return {
+    get(source, key, make) {
+      let ofSource = made.get(source);
+      if (!ofSource) made.set(source, (ofSource = new Map()));
+      let v = ofSource.get(key);
+      if (v === undefined && !ofSource.has(key)) ofSource.set(key, (v = make()));
+      return v as V;
+    },
+    clear: () => { made = new WeakMap(); },
+  };
+}
+
 /** An environment variable as the source reads it. */
 const envOf = (source: ConfigSource | undefined, name: string): string | undefined => (source?.env ? source.env(name) : process.env[name]);
 

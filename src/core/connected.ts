@@ -4,7 +4,7 @@
  * changed, and create/read/update/delete talk to the server recorded in state with the token from
  * the resource's connection, else the configured one. The definitions never see either key.
  */
-import { baseUrlProblem, lookup, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource, type SettingName } from "./config";
+import { baseUrlProblem, lookup, perFixedSource, missingMessage, normaliseBaseUrl, originOf, serviceSettings, SETTINGS, unknownSettings, withoutCredentials, type ConfigSource, type SettingName } from "./config";
 import type { Service } from "../http";
 import { isSvcError } from "../http/errors";
 import { limitRule } from "../http/limiter";
@@ -90,15 +90,10 @@ export function connectionSource(base: ConfigSource | undefined, service: Servic
   if (!url && !token && limit === undefined) return base;
   if (!base?.fixed) return layer(base, service, c, url, token, limit);
   // A fixed base layered with the same values is the same source: its client is found without its settings.
-  let ofBase = layeredOf.get(base);
-  if (!ofBase) layeredOf.set(base, (ofBase = new Map()));
-  const key = `${service ?? c?.service}\0${url}\0${token}\0${limit}`;
-  let layered = ofBase.get(key);
-  if (!layered) ofBase.set(key, (layered = layer(base, service, c, url, token, limit)));
-  return layered;
+  return layeredOf.get(base, `${service ?? c?.service}\0${url}\0${token}\0${limit}`, () => layer(base, service, c, url, token, limit));
 }
 
-const layeredOf = new WeakMap<ConfigSource, Map<string, ConfigSource>>();
+const layeredOf = perFixedSource<string, ConfigSource>();
 
 function layer(base: ConfigSource | undefined, service: Service | undefined, c: Plain | undefined,
   url: string | undefined, token: string | undefined, limit: string | undefined): ConfigSource {
@@ -141,15 +136,11 @@ let contextModule: typeof import("./context") | undefined;
 type ConnectionCheck = { serverUrl: string; failures: CheckFailure[] };
 
 // Without a connection, a fixed source (a provider host's) answers every check of a service alike.
-const checkedOf = new WeakMap<ConfigSource, Map<Service, ConnectionCheck>>();
+const checkedOf = perFixedSource<Service, ConnectionCheck>();
 
 function checkConnection(def: ResourceDefinition, source: ConfigSource | undefined, news: Props): ConnectionCheck {
   if (!source?.fixed || news[CONNECTION_KEY] !== undefined) return connectionChecked(def, source, news);
-  const service = serviceOfKind(def.kind);
-  let ofSource = checkedOf.get(source);
-  if (!ofSource) checkedOf.set(source, (ofSource = new Map()));
-  let checked = ofSource.get(service);
-  if (!checked) ofSource.set(service, (checked = connectionChecked(def, source, news)));
+  const checked = checkedOf.get(source, serviceOfKind(def.kind), () => connectionChecked(def, source, news));
   return { serverUrl: checked.serverUrl, failures: [...checked.failures] };
 }
 
@@ -288,16 +279,19 @@ type Machinery = typeof import("./provider");
 
 /** The context of check's reads: one try each, so a preview against a server it cannot reach goes on at once. */
 async function checkContext(def: ResourceDefinition, source: ConfigSource | undefined, inputs: Props): Promise<Context> {
-  let once = source && onceOf.get(source);
-  if (!once) {
-    once = Object.assign((key: string) => (key === SETTINGS.maxRetries.key ? "0" : source?.(key)), { keys: source?.keys, origin: source?.origin, env: source?.env });
-    if (source?.fixed) onceOf.set(source, Object.assign(once, { fixed: true as const }));
-  }
+  // A fixed source's checks read through one such source, so that their client is found again.
+  const once = source?.fixed ? onceOf.get(source, "check", () => oneTry(source)) : oneTry(source);
   return contextFor(def, once, inputs);
 }
 
-// A fixed source's check reads through one such source, so that their client is found again.
-const onceOf = new WeakMap<ConfigSource, ConfigSource>();
+const onceOf = perFixedSource<"check", ConfigSource>();
+
+/** The same settings with no retry. */
+function oneTry(source: ConfigSource | undefined): ConfigSource {
+  const once: ConfigSource = Object.assign((key: string) => (key === SETTINGS.maxRetries.key ? "0" : source?.(key)), { keys: source?.keys, origin: source?.origin, env: source?.env });
+  if (source?.fixed) once.fixed = true;
+  return once;
+}
 
 /** The `adoptId` a create of `def` takes over, when it has a known one. */
 function adoptIdOf(m: Machinery, def: ResourceDefinition, inputs: Props): string | undefined {

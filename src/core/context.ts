@@ -1,4 +1,4 @@
-import { resolveServiceConfig, settingValues, type ConfigSource } from "./config";
+import { perFixedSource, resolveServiceConfig, settingValues, type ConfigSource } from "./config";
 import { HttpClient, redactOwn, type Service } from "../http";
 import type { Context } from "./definition";
 import { logToEngine } from "./engineLog";
@@ -16,27 +16,19 @@ interface Pooled {
 const clients = new Map<string, Pooled[]>();
 
 // A fixed source (a provider host's) resolves to the same client every time: found without its settings.
-let bySource = new WeakMap<ConfigSource, Map<string, HttpClient>>();
+const bySource = perFixedSource<string, HttpClient>();
 
 /** Forgets every client (and so the tokens they registered), for a process that serves another deployment next. */
 export function forgetClients(): void {
   clients.clear();
-  bySource = new WeakMap();
+  bySource.clear();
 }
 
 const sameValues = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 export function clientFor(service: Service, source?: ConfigSource, tokenOptional = false): HttpClient {
-  const key = tokenOptional ? `${service}?` : service;
-  const known = source?.fixed ? bySource.get(source)?.get(key) : undefined;
-  if (known) return known;
-  const client = pooledClient(service, source, tokenOptional);
-  if (source?.fixed) {
-    let ofSource = bySource.get(source);
-    if (!ofSource) bySource.set(source, (ofSource = new Map()));
-    ofSource.set(key, client);
-  }
-  return client;
+  if (!source?.fixed) return pooledClient(service, source, tokenOptional);
+  return bySource.get(source, tokenOptional ? `${service}?` : service, () => pooledClient(service, source, tokenOptional));
 }
 
 function pooledClient(service: Service, source: ConfigSource | undefined, tokenOptional: boolean): HttpClient {
