@@ -1,5 +1,13 @@
-// Preloaded by .ci/run into every Node 20 process of combination 1 (NODE_OPTIONS=--require):
-// what NODE_COMPILE_CACHE does on Node 22 (combination 2), for Node 20, which has no such cache.
+// Preloaded by .ci/run into every Node process of both combinations (NODE_OPTIONS=--require).
+//
+// On every Node: each process starts with the V8 flag that @pulumi/pulumi's closure serializer
+// sets while a program runs (--allow-natives-syntax). V8 refuses code compiled under other flags,
+// so without it a program's processes and every other (the provider host, the language host)
+// each refused and compiled again, then wrote over, what the other had kept in the shared cache:
+// 633 modules at each command under Node 22's NODE_COMPILE_CACHE. The flag only lets code call V8's
+// intrinsics (`%Name()`), which no code run here does.
+//
+// On Node 20: what NODE_COMPILE_CACHE does on Node 22 (combination 2), which Node 20 lacks.
 // Each Pulumi command starts a program and a provider host, and each loads @pulumi/pulumi,
 // TypeScript and the package anew: compiling that code is a fifth of a command's CPU. A CommonJS
 // module's compiled code is kept in the folder NODE_COMPILE_CACHE names (one file per module,
@@ -49,14 +57,16 @@ function inStringOrComment(before) {
   return quote !== "";
 }
 
+const PROGRAM_FLAG = "--allow-natives-syntax";
+v8.setFlagsFromString(PROGRAM_FLAG);
+
 if (dir && typeof Module.enableCompileCache !== "function") {
-  // V8 refuses code compiled under other flags, and @pulumi/pulumi's closure serializer sets one
-  // (--allow-natives-syntax) while a program runs: the flags are part of the key, or the program
-  // and the provider host would each keep replacing what the other wrote.
+  // Any other flag set later is part of the key: V8 would refuse code compiled under other flags.
+  // The program's, set again by @pulumi/pulumi, changes nothing: every process has it already.
   let flags = `${process.execArgv.join(" ")}\0${process.env.NODE_OPTIONS ?? ""}`;
   const setFlags = v8.setFlagsFromString;
   v8.setFlagsFromString = function (f) {
-    flags += `\0${f}`;
+    if (f !== PROGRAM_FLAG) flags += `\0${f}`;
     return setFlags.call(this, f);
   };
   const compile = Module.prototype._compile;

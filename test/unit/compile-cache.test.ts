@@ -1,6 +1,7 @@
-// scripts/compile-cache.cjs, which .ci/run preloads into combination 1's Node 20 processes: a module
-// loaded from the cache behaves as Node loads it (exports, stack positions, dynamic import), and a
-// module that may call import() is left to Node.
+// scripts/compile-cache.cjs, which .ci/run preloads into every Node process of both combinations
+// (test/cli/compile-cache.test.ts: what it does under the real CLI): a module loaded from the cache
+// behaves as Node loads it (exports, stack positions, dynamic import), and a module that may call
+// import() is left to Node.
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import Module from "node:module";
