@@ -271,8 +271,25 @@ interface Emulator { command: ShellCommand; port: number; exports: Record<string
 const emulators: Emulator[] = [];
 let tmp: string;
 
-/** Runs a documented emulator command with its port replaced by a free one; resolves once it printed its exports. */
+/**
+ * Runs a documented emulator command with its port replaced by a free one; resolves once it printed
+ * its exports. A port is free when picked and taken when the emulator listens, half a second later:
+ * a connection of a test running beside this one may take it meanwhile (both come from the system's
+ * ephemeral range), so a command refused with EADDRINUSE runs again on another port.
+ */
 async function startDocumented(command: ShellCommand): Promise<Emulator> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort(command);
+    } catch (e) {
+      if (attempt >= 3 || !(e instanceof PortTaken)) throw e;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnFreePort(command: ShellCommand): Promise<Emulator> {
   const docPort = /--port[ =](\d+)/.exec(command.text)?.[1];
   const port = await freePort();
   const text = docPort ? command.text.replace(/--port([ =])\d+/, `--port$1${port}`) : command.text;
@@ -292,7 +309,11 @@ async function startDocumented(command: ShellCommand): Promise<Emulator> {
       resolve(Object.fromEntries([...out.matchAll(/^export (\w+)=(\S*)$/gm)].map((m) => [m[1]!, m[2]!])));
     };
     child.stdout!.on("data", check);
-    child.on("close", (code) => { clearTimeout(timer); reject(new Error(`${where(command)} exited ${code} (run as \`${text}\`):\n${out}`)); });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const message = `${where(command)} exited ${code} (run as \`${text}\`):\n${out}`;
+      reject(docPort && out.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`) ? new PortTaken(message) : new Error(message));
+    });
   });
   const state = /--state[ =](\S+)/.exec(text)?.[1];
   const emu: Emulator = { command, port, exports, child, closed, isClosed: () => isClosed, cwd, state };
