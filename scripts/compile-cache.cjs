@@ -5,7 +5,7 @@
 // so without it a program's processes and every other (the provider host, the language host)
 // each refused and compiled again, then wrote over, what the other had kept in the shared cache:
 // 633 modules at each command under Node 22's NODE_COMPILE_CACHE. The flag only lets code call V8's
-// intrinsics (`%Name()`), which no code run here does.
+// intrinsics (`%Name()`), which only that serializer does, under the flag it sets anyway.
 //
 // On Node 20: what NODE_COMPILE_CACHE does on Node 22 (combination 2), which Node 20 lacks.
 // Each Pulumi command starts a program and a provider host, and each loads @pulumi/pulumi,
