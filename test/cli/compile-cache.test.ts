@@ -2,8 +2,9 @@
 // a host meets it: in a user's shell, with no NODE_COMPILE_CACHE, the host keeps its code, compiled
 // whole, in the package's folder (on Node 20, which has no compile cache, nothing is written);
 // where NODE_COMPILE_CACHE names a folder, as CI does for every process, the host shares it with the
-// program and the language host and compiles as they do. Either way the next command's processes
-// take every entry as it is: none is refused for its V8 flags and written again.
+// program and the language host and compiles as they do (with CI's preload, which starts every
+// process with the V8 flag a program sets). Either way the next command's processes take every
+// entry as it is: none is refused for its V8 flags and written again.
 import * as fs from "node:fs";
 import Module = require("node:module");
 import * as os from "node:os";
