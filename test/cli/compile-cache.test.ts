@@ -12,16 +12,13 @@ import * as path from "node:path";
 import { expect, it } from "vitest";
 import { compileCacheDir } from "../../src/core/compileCache";
 import { root } from "../support/dist";
+import { filesUnder } from "../support/files";
 import { CliStack, cliScenarios, describeCli } from "./cli";
 
 const { emu, stacks } = cliScenarios();
 
 /** Each file under `dir` (recursively) with its size and time of last change. */
-function entries(dir: string): Map<string, string> {
-  if (!fs.existsSync(dir)) return new Map();
-  return new Map(fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-    .map((e) => path.join(e.parentPath, e.name)).map((f) => { const st = fs.statSync(f); return [f, `${st.size} ${st.mtimeMs}`]; }));
-}
+const entries = (dir: string): Map<string, string> => new Map(filesUnder(dir).map((f) => [f.file, `${f.size} ${f.mtimeMs}`]));
 
 const hasCache = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === "function";
 

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fromDist, root } from "../support/dist";
+import { filesUnder } from "../support/files";
 
 const RUNTIME = path.join(root, "dist/src/runtime.js");
 const CONFIG = { "svc:secretsUrl": "http://127.0.0.1:9/v1", "svc:secretsToken": "cold-start-token-0001" };
@@ -95,12 +96,8 @@ describe("a provider host's first Check", () => {
       await new Promise((done) => setTimeout(done, 50));
       const m = require("module");
       console.log(JSON.stringify({ failures: r.failures, can: typeof m.enableCompileCache === "function", dir: m.getCompileCacheDir?.() }));`;
-    /** Each file under `dir` (recursively, by its path) with its size. */
-    const filesWithSize = (dir: string): [string, number][] => (fs.existsSync(dir)
-      ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name))
-        .map((f) => [f, fs.statSync(f).size]) : []);
     /** The files under `dir`, recursively. */
-    const filesIn = (dir: string): string[] => filesWithSize(dir).map(([f]) => path.basename(f));
+    const filesIn = (dir: string): string[] => filesUnder(dir).map((f) => path.basename(f.file));
 
     it("in the user's cache folder, written after the first call, and the next host runs the same", () => {
       const home = fs.mkdtempSync(path.join(os.tmpdir(), "svc-cc-"));
@@ -132,7 +129,7 @@ describe("a provider host's first Check", () => {
         const mod = path.join(dir, "m.js");
         fs.writeFileSync(mod, `module.exports = function f(a) {\n${"  a = (a * 31 + 7) % 1000003;\n".repeat(2000)}  return a;\n};\n`);
         const keep = (setup: string, cache: string, extraEnv: Record<string, string> = {}): number => {
-          const files = () => new Map(filesWithSize(cache));
+          const files = () => new Map(filesUnder(cache).map((f) => [f.file, f.size]));
           const script = `${setup}; const m = require("module"); m.flushCompileCache?.(); console.log(JSON.stringify(m.getCompileCacheDir?.() ?? null));`;
           const env = { ...cleanEnv(), XDG_CACHE_HOME: cache, ...extraEnv };
           const can = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env, encoding: "utf8" })) !== null;
