@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { codeBlocks, commandFiles, shellBlocks, splitCommand, type ShellBlock, type ShellCommand } from "../support/markdown";
-import { freePort } from "../support/ports";
+import { onFreePort, PortTaken } from "../support/ports";
 import { postgresUnavailable, startPostgres, type Postgres } from "../support/postgres";
 import { requireReal, requiredButMissing } from "../support/real";
 import { cliPath, describeCli, installation, sdkDir } from "../cli/cli";
@@ -272,26 +272,15 @@ const emulators: Emulator[] = [];
 let tmp: string;
 
 /**
- * Runs a documented emulator command with its port replaced by a free one; resolves once it printed
- * its exports. A port is free when picked and taken when the emulator listens, half a second later:
- * a connection of a test running beside this one may take it meanwhile (both come from the system's
- * ephemeral range), so a command refused with EADDRINUSE runs again on another port.
+ * Runs a documented emulator command with its port replaced by a free one (another when that one
+ * was taken before the emulator listened: onFreePort); resolves once it printed its exports.
  */
-async function startDocumented(command: ShellCommand): Promise<Emulator> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnFreePort(command);
-    } catch (e) {
-      if (attempt >= 3 || !(e instanceof PortTaken)) throw e;
-    }
-  }
+function startDocumented(command: ShellCommand): Promise<Emulator> {
+  return onFreePort((port) => startOn(command, port));
 }
 
-class PortTaken extends Error {}
-
-async function startOnFreePort(command: ShellCommand): Promise<Emulator> {
+async function startOn(command: ShellCommand, port: number): Promise<Emulator> {
   const docPort = /--port[ =](\d+)/.exec(command.text)?.[1];
-  const port = await freePort();
   const text = docPort ? command.text.replace(/--port([ =])\d+/, `--port$1${port}`) : command.text;
   const dir = fs.mkdtempSync(path.join(tmp, "emulator-"));
   const cwd = readerProgram(path.join(dir, "program"));

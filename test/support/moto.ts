@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { request } from "undici";
 import { cacheBase } from "./cache";
-import { freePort } from "./ports";
+import { ADDRESS_IN_USE, onFreePort, PortTaken } from "./ports";
 import { needsReal } from "./real";
 
 /** scripts/moto.sh's default. */
@@ -90,11 +90,16 @@ function boto(bin: string, endpoint: string, op: "create" | "dump", bucket: stri
   });
 }
 
-export async function startMoto(): Promise<Moto> {
+/** `pick` gives the port to try first (a test of a taken port holds one); freePort by default. */
+export async function startMoto(pick?: () => Promise<number>): Promise<Moto> {
   const bin = binDir();
   const reason = motoUnavailable();
   if (reason || !bin) throw new Error(reason);
-  const port = await freePort();
+  return onFreePort((port) => serve(bin, port), pick);
+}
+
+/** moto's server on `port`, once it answers; PortTaken when another process had the port. */
+async function serve(bin: string, port: number): Promise<Moto> {
   const endpoint = `http://127.0.0.1:${port}`;
   // Through sh, which ends the server when its stdin closes: when stop() closes it, or when this
   // process ends, however it ends (a test process may be killed before its exit handlers run).
@@ -104,9 +109,17 @@ export async function startMoto(): Promise<Moto> {
   let log = "";
   child.stdout?.on("data", (c: Buffer) => (log += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
+  const exited = new Promise((r) => child.once("exit", r));
   // Python's imports take seconds on a loaded machine.
   const deadline = Date.now() + 60_000;
   for (;;) {
+    // A server that could not listen has exited: whatever answers on the port is another's.
+    if (child.exitCode !== null) {
+      await exited;
+      child.stdin?.end(); // ends the wrapper's watcher of stdin
+      const message = `moto_server did not start on ${endpoint}\n${log}`;
+      throw ADDRESS_IN_USE.test(log) ? new PortTaken(message) : new Error(message);
+    }
     try {
       const res = await request(`${endpoint}/`);
       await res.body.dump();
@@ -114,7 +127,7 @@ export async function startMoto(): Promise<Moto> {
     } catch {
       // not listening yet
     }
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`moto_server did not start on ${endpoint}\n${log}`);
     }
@@ -130,7 +143,6 @@ export async function startMoto(): Promise<Moto> {
     },
     async stop() {
       if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
       child.stdin?.end();
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       if (child.exitCode === null) child.kill("SIGKILL");

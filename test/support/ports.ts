@@ -15,3 +15,28 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A server's start refused because its port was taken (EADDRINUSE): after freePort() let the port
+ * go, a connection of a test running beside this one may take it (both come from the system's
+ * ephemeral range) before the server listens, which for a server that must start up first (slapd,
+ * PostgreSQL, moto's Python, an emulator command) is a second or more.
+ */
+export class PortTaken extends Error {}
+
+/** The words every server these tests start prints when it cannot listen on a port that is taken. */
+export const ADDRESS_IN_USE = /address already in use/i;
+
+/**
+ * Starts a server on a port `pick` gives (freePort by default), and again on another when `start`
+ * throws PortTaken, three tries in all; any other failure, or the third PortTaken, is thrown.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, pick: () => Promise<number> = freePort): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await pick());
+    } catch (e) {
+      if (attempt >= 3 || !(e instanceof PortTaken)) throw e;
+    }
+  }
+}

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Client } from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { freePort } from "./ports";
+import { ADDRESS_IN_USE, onFreePort, PortTaken } from "./ports";
 import { needsReal } from "./real";
 
 export interface Postgres {
@@ -43,7 +43,8 @@ export function needsPostgres(): boolean {
   return needsReal("the PostgreSQL tests", postgresUnavailable());
 }
 
-export async function startPostgres(): Promise<Postgres> {
+/** `pick` gives the port to try first (a test of a taken port holds one); freePort by default. */
+export async function startPostgres(pick?: () => Promise<number>): Promise<Postgres> {
   const bin = binDir();
   if (!bin) throw new Error(postgresUnavailable());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-pg-"));
@@ -57,11 +58,20 @@ export async function startPostgres(): Promise<Postgres> {
   const [initCmd, initArgs] = run(path.join(bin, "initdb"), ["-D", data, "-U", admin.username, `--pwfile=${pwfile}`, "--auth=scram-sha-256", "-E", "UTF8", "--no-sync"]);
   const init = spawnSync(initCmd, initArgs, { encoding: "utf8" });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
-  const port = await freePort();
-  const [pgCmd, pgArgs] = run(path.join(bin, "postgres"), ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", dir, "-c", "fsync=off"]);
+  try {
+    return await onFreePort((port) => serve(run(path.join(bin, "postgres"), ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", dir, "-c", "fsync=off"]), port, dir, admin), pick);
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** The server of an initialised folder on `port`, once it answers; PortTaken when another process had the port. */
+async function serve([pgCmd, pgArgs]: [string, string[]], port: number, dir: string, admin: Postgres["admin"]): Promise<Postgres> {
   const child: ChildProcess = spawn(pgCmd, pgArgs, { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   child.stderr?.on("data", (c: Buffer) => (log += c.toString()));
+  const exited = new Promise((r) => child.once("exit", r));
   const url = (username: string, password: string, database = "postgres") =>
     `postgresql://${encodeURIComponent(username)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   const query = async <R>(sql: string, values: unknown[] = []): Promise<R[]> => {
@@ -75,11 +85,17 @@ export async function startPostgres(): Promise<Postgres> {
   };
   const deadline = Date.now() + 30_000;
   for (;;) {
+    // A server that could not listen has exited: whatever answers on the port is another's.
+    if (child.exitCode !== null) {
+      await exited;
+      const message = `PostgreSQL did not start on port ${port}:\n${log}`;
+      throw ADDRESS_IN_USE.test(log) ? new PortTaken(message) : new Error(message);
+    }
     try {
       await query("SELECT 1");
       break;
     } catch (e) {
-      if (child.exitCode !== null || Date.now() > deadline) {
+      if (Date.now() > deadline) {
         child.kill("SIGKILL");
         throw new Error(`PostgreSQL did not start: ${(e as Error).message}\n${log}`);
       }
@@ -93,7 +109,6 @@ export async function startPostgres(): Promise<Postgres> {
     query,
     async stop() {
       if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGINT"); // fast shutdown
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (child.exitCode === null) child.kill("SIGKILL");
