@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { request } from "undici";
 import { cacheBase } from "./cache";
-import { ADDRESS_IN_USE, onFreePort, PortTaken } from "./ports";
+import { onFreePort, startFailure } from "./ports";
 import { needsReal } from "./real";
 
 /** scripts/moto.sh's default. */
@@ -117,8 +117,7 @@ async function serve(bin: string, port: number): Promise<Moto> {
     if (child.exitCode !== null) {
       await exited;
       child.stdin?.end(); // ends the wrapper's watcher of stdin
-      const message = `moto_server did not start on ${endpoint}\n${log}`;
-      throw ADDRESS_IN_USE.test(log) ? new PortTaken(message) : new Error(message);
+      throw startFailure(`moto_server did not start on ${endpoint}\n${log}`, log);
     }
     try {
       const res = await request(`${endpoint}/`);

@@ -25,7 +25,12 @@ export function freePort(): Promise<number> {
 export class PortTaken extends Error {}
 
 /** The words every server these tests start prints when it cannot listen on a port that is taken. */
-export const ADDRESS_IN_USE = /address already in use/i;
+const ADDRESS_IN_USE = /address already in use/i;
+
+/** The failure of a server that exited before it answered: PortTaken when its `output` says the port was taken. */
+export function startFailure(message: string, output: string): Error {
+  return ADDRESS_IN_USE.test(output) ? new PortTaken(message) : new Error(message);
+}
 
 /**
  * Starts a server on a port `pick` gives (freePort by default), and again on another when `start`

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Client } from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { ADDRESS_IN_USE, onFreePort, PortTaken } from "./ports";
+import { onFreePort, startFailure } from "./ports";
 import { needsReal } from "./real";
 
 export interface Postgres {
@@ -88,8 +88,7 @@ async function serve([pgCmd, pgArgs]: [string, string[]], port: number, dir: str
     // A server that could not listen has exited: whatever answers on the port is another's.
     if (child.exitCode !== null) {
       await exited;
-      const message = `PostgreSQL did not start on port ${port}:\n${log}`;
-      throw ADDRESS_IN_USE.test(log) ? new PortTaken(message) : new Error(message);
+      throw startFailure(`PostgreSQL did not start on port ${port}:\n${log}`, log);
     }
     try {
       await query("SELECT 1");
