@@ -91,7 +91,9 @@ async function main(): Promise<void> {
     const t = texts(project.dir);
     const news = { name: "t", pattern: "(\\d{4})" };
     const sides = { trivial: [] as number[], svc: [] as number[], svcSecond: [] as number[] };
-    const cache = (Module as { enableCompileCache?: unknown }).enableCompileCache ? `Node's compile cache in ${compileCacheDir({ XDG_CACHE_HOME: path.join(project.dir, ".cache") })}` : "no compile cache on this Node";
+    const dir = compileCacheDir({ XDG_CACHE_HOME: path.join(project.dir, ".cache") });
+    const cache = process.env.NODE_DISABLE_COMPILE_CACHE ? "the compile cache off (NODE_DISABLE_COMPILE_CACHE)"
+      : (Module as { enableCompileCache?: unknown }).enableCompileCache ? `Node's compile cache in ${dir}` : `V8's code cache (Node has no compile cache) in ${dir}`;
     console.log(`pulumi-svc bench: first Check in a fresh dynamic-provider host, ${REPEATS} hosts per side, interleaved (Node ${process.version}, ${cache})\n`);
     for (let r = 0; r < REPEATS; r++) {
       sides.trivial.push((await firstCheck(project.dir, t.trivial, news)).first);

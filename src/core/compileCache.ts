@@ -1,15 +1,18 @@
 /**
- * Node's compile cache (Node 22.1 or later) for a provider host. The CLI starts a host for every
- * command, and compiling the package, zod and undici anew was about a third of a first Check
- * (docs/performance.md, "Cold start in the provider host"). Node keeps each module's compiled
- * code under a digest of its path and text, and takes it only for the same text. The folder is the
- * user's own, not the shared temporary one Node would pick; NODE_COMPILE_CACHE chooses another and
- * NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+ * Node's compile cache (Node 22.1 or later) for a provider host, and V8's code cache where Node has
+ * none (src/core/scriptCache.ts). The CLI starts a host for every command, and compiling the
+ * package, zod and undici anew was about a third of a first Check (docs/performance.md, "Cold
+ * start in the provider host"). Each module's compiled code is kept under a digest of its path and
+ * text, and taken only for the same text. The folder is the user's own, not the shared temporary
+ * one Node would pick; NODE_COMPILE_CACHE chooses another and NODE_DISABLE_COMPILE_CACHE=1 turns
+ * it off, as for any Node program.
  */
 import Module = require("node:module");
 import * as os from "node:os";
 import * as path from "node:path";
 import * as v8 from "node:v8";
+import { compiledPath } from "./compiledPath";
+import { keepScripts, startScriptCache } from "./scriptCache";
 
 type CacheApi = {
   enableCompileCache?: (dir?: string) => { status: number } | undefined;
@@ -33,7 +36,12 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string {
  * compiled under other flags would be refused there and written over, each time, so the flags stay.
  */
 export function startCompileCache(): void {
-  if (typeof api.enableCompileCache !== "function" || process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return;
+  if (typeof api.enableCompileCache !== "function") {
+    // Named as Node 22 names its folders: the code of one Node is refused by another.
+    startScriptCache(path.join(process.env.NODE_COMPILE_CACHE || compileCacheDir(), `${process.version}-${process.arch}-scripts`), { later: true });
+    return;
+  }
   v8.setFlagsFromString("--no-lazy");
   let status: number | undefined;
   try {
@@ -45,12 +53,14 @@ export function startCompileCache(): void {
 }
 
 /**
- * The environment that gives a Node process started from here (the same Node) the cache from its
- * first module on; nothing where Node has none or the user chose already.
+ * What gives a Node process started from here (the same Node) the cache from its first module on:
+ * Node's own through the environment, unless the user chose already; where Node has none, this
+ * module's start loaded first. Nothing when the cache is off.
  */
-export function compileCacheEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  if (typeof api.enableCompileCache !== "function" || env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return {};
-  return { NODE_COMPILE_CACHE: compileCacheDir(env) };
+export function compileCacheStart(env: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; preload: string[] } {
+  if (env.NODE_DISABLE_COMPILE_CACHE) return { env: {}, preload: [] };
+  if (typeof api.enableCompileCache !== "function") return { env: {}, preload: [compiledPath(__filename, "startCompileCache.js")] };
+  return { env: env.NODE_COMPILE_CACHE ? {} : { NODE_COMPILE_CACHE: compileCacheDir(env) }, preload: [] };
 }
 
 const kept = new Set<string>();
@@ -59,9 +69,10 @@ const kept = new Set<string>();
  * modules): Node writes it at exit, and the CLI ends a provider host with a signal, which skips that.
  */
 export function keepCompiled(method: string): void {
-  if (kept.has(method) || typeof api.flushCompileCache !== "function") return;
+  if (kept.has(method)) return;
   kept.add(method);
   setImmediate(() => {
+    keepScripts();
     try {
       api.flushCompileCache?.();
     } catch {

@@ -5,7 +5,6 @@
 // provider text) in its properties; the host evaluates it with a `require` rooted at its cwd.
 import { ChildProcess, spawn } from "child_process";
 import { randomUUID } from "crypto";
-import * as fs from "fs";
 import * as path from "path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
@@ -15,6 +14,7 @@ import type * as statusTypes from "@pulumi/pulumi/proto/status_pb";
 import { PropertyMap, plainMap, toJson } from "./values";
 import { endChild } from "./child";
 import { parseUrn } from "../core/urn";
+import { compiledPath } from "../core/compiledPath";
 
 // Load gRPC and protobuf through @pulumi/pulumi's own resolution so the message classes and
 // the grpc-js instance are the ones its generated stubs use (instanceof checks depend on it).
@@ -38,15 +38,10 @@ export interface HostOptions {
   startTimeoutMs?: number;
   /** End the host when this process ends, however it ends (a host kept between deployments: src/engine/watchdog.ts). */
   endWithParent?: boolean;
+  /** Modules the host loads before anything else (`--require`). */
+  preload?: string[];
 }
 
-/** The compiled watchdog beside this file; from TypeScript sources (vitest), the one tsc put under dist/. */
-function watchdogPath(): string {
-  if (__filename.endsWith(".js")) return path.join(__dirname, "watchdog.js");
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return path.join(dir, "dist", path.relative(dir, __dirname), "watchdog.js");
-}
 
 export interface CheckFailure { property: string; reason: string }
 export interface DiffResult { changes: boolean | undefined; replaces: string[]; deleteBeforeReplace: boolean }
@@ -89,7 +84,8 @@ export class ProviderHost {
     // The second argument is the engine address; the host only checks that one is given.
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...options.env })) if (v !== undefined) env[k] = v;
-    const args = options.endWithParent ? ["--require", watchdogPath(), HOST_SCRIPT, "127.0.0.1:0"] : [HOST_SCRIPT, "127.0.0.1:0"];
+    const preload = [...(options.endWithParent ? [compiledPath(__filename, "watchdog.js")] : []), ...(options.preload ?? [])];
+    const args = [...preload.flatMap((file) => ["--require", file]), HOST_SCRIPT, "127.0.0.1:0"];
     const proc = spawn(process.execPath, args, { cwd: options.cwd, env, stdio: [options.endWithParent ? "pipe" : "ignore", "pipe", "pipe"] });
     const host = new ProviderHost(proc);
     try {

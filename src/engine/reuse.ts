@@ -19,7 +19,7 @@
  * (test/engine/testing-reuse.test.ts holds all of it). A kept host waits IDLE_MS, then ends.
  */
 import * as path from "path";
-import { compileCacheEnv } from "../core/compileCache";
+import { compileCacheStart } from "../core/compileCache";
 import { builtProviderText, providerModulePath, providerRequest } from "../core/providerText";
 import { KIND_NAMES } from "../kinds";
 import { ProviderHost, type HostOptions } from "./host";
@@ -94,9 +94,10 @@ export class HostPool {
         await k.host.close();
       }
     }
-    // Node's compile cache from the host's first module on, @pulumi/pulumi's included: the next
-    // test file's host starts about 0.2 s sooner (docs/performance.md#testing-your-program).
-    const host = await ProviderHost.start({ ...options, env: { ...compileCacheEnv({ ...process.env, ...options.env }), ...options.env }, endWithParent: true });
+    // The compile cache from the host's first module on, @pulumi/pulumi's included: the next test
+    // file's host starts about 0.2 s sooner (docs/performance.md#testing-your-program).
+    const cache = compileCacheStart({ ...process.env, ...options.env });
+    const host = await ProviderHost.start({ ...options, env: { ...cache.env, ...options.env }, preload: [...cache.preload, ...(options.preload ?? [])], endWithParent: true });
     await host.configure(config);
     return host;
   }

@@ -1,12 +1,12 @@
 // A provider host's compile cache under the real Pulumi CLI (src/core/compileCache.ts), both ways
 // a host meets it: in a user's shell, with no NODE_COMPILE_CACHE, the host keeps its code, compiled
-// whole, in the package's folder (on Node 20, which has no compile cache, nothing is written);
+// whole, in the package's folder (on Node 20, which has no compile cache, V8's code cache of what
+// it loaded after the runtime's start, with the functions its first calls ran);
 // where NODE_COMPILE_CACHE names a folder, as CI does for every process, the host shares it with the
 // program and the language host and compiles as they do (with CI's preload, which starts every
 // process with the V8 flag a program sets). Either way the next command's processes take every
 // entry as it is: none is refused for its V8 flags and written again.
 import * as fs from "node:fs";
-import Module = require("node:module");
 import * as os from "node:os";
 import * as path from "node:path";
 import { expect, it } from "vitest";
@@ -19,8 +19,6 @@ const { emu, stacks } = cliScenarios();
 
 /** Each file under `dir` (recursively) with its size and time of last change. */
 const entries = (dir: string): Map<string, string> => new Map(filesUnder(dir).map((f) => [f.file, `${f.size} ${f.mtimeMs}`]));
-
-const hasCache = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === "function";
 
 /**
  * Deploys the one-object program with these variables, then previews it: the hosts of `up` write
@@ -50,9 +48,7 @@ describeCli("the provider host's compile cache under the real Pulumi CLI", () =>
     try {
       const dir = compileCacheDir({ XDG_CACHE_HOME: home });
       const { first, second } = await twoCommands(home, { NODE_COMPILE_CACHE: undefined }, dir);
-      // Node 20: no compile cache, and no folder made for one.
-      if (!hasCache) return expect(fs.existsSync(dir)).toBe(false);
-      expect(first.size).toBeGreaterThan(0);
+      expect(first.size).toBeGreaterThan(50);
       for (const [file, written] of first) expect(second.get(file), file).toBe(written);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
