@@ -142,10 +142,9 @@ export function startScriptCache(dir: string, options: ScriptCacheOptions = {}):
     const file = path.join(dir, crypto.createHash("sha1").update(filename).update("\0").update(flags).update("\0").update(content).digest("hex"));
     let cachedData: Buffer | undefined;
     try {
-      // Asked first: a failed read's error costs more than the read (in a provider host, about 1 ms).
-      if (fs.existsSync(file)) cachedData = fs.readFileSync(file);
+      cachedData = fs.readFileSync(file);
     } catch {
-      // Gone since, or unreadable: compiled anew.
+      // Not kept yet.
     }
     // A text is scanned once: an empty entry marks one left to Node.
     if (cachedData?.length === 0) return compile.call(this, content, filename, format);
