@@ -118,8 +118,9 @@ export interface ScriptCacheOptions {
 
 /**
  * Compiles each CommonJS module loaded from now on with the code kept in `dir`, and keeps the
- * code of each module compiled anew, after it ran (with the functions its loading compiled). Does
- * nothing where it runs already (a preload started it), or where Node has a compile cache.
+ * code of each module compiled anew: after it ran (with the functions its loading compiled), or
+ * with `later` at keepScripts(). Does nothing where it runs already (a preload started it), or
+ * where Node has a compile cache.
  */
 export function startScriptCache(dir: string, options: ScriptCacheOptions = {}): void {
   const compile: Hook = loader.prototype._compile;

@@ -42,7 +42,6 @@ export interface HostOptions {
   preload?: string[];
 }
 
-
 export interface CheckFailure { property: string; reason: string }
 export interface DiffResult { changes: boolean | undefined; replaces: string[]; deleteBeforeReplace: boolean }
 
