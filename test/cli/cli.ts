@@ -228,6 +228,13 @@ export interface StackOptions {
    * the suite is about what the passphrase provider stores.
    */
   passphrase?: boolean;
+  /**
+   * Whether the CLI's ts-node type-checks a TypeScript program, as it does for a user. Off unless
+   * given: it only transpiles (PULUMI_NODEJS_TRANSPILE_ONLY), since test/docs/examples.test.ts
+   * type-checks every example under its own tsconfig.json once, and the check cost each test file's
+   * first run of a program 3–4 s of CPU. The quickstart's lifecycle keeps it on in both combinations.
+   */
+  typeCheck?: boolean;
 }
 
 /** Commands that run from the program's folder and take the stack's config file (the others need only the backend). */
@@ -299,6 +306,7 @@ export class CliStack {
       // Only for --event-log (see events).
       PULUMI_DEBUG_COMMANDS: "true",
       TS_NODE_CACHE_DIRECTORY: tsNodeCache,
+      PULUMI_NODEJS_TRANSPILE_ONLY: options.typeCheck ? undefined : "true",
     };
   }
 

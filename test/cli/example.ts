@@ -31,8 +31,11 @@ function officialTrace(name: string): { under: string; trace: Trace } | string {
   return JSON.parse(fs.readFileSync(file, "utf8")) as { under: string; trace: Trace };
 }
 
-/** Registers the example's lifecycles in the calling test file, with an emulator of its own. */
-export function describeExample(name: string, checks: ExampleChecks): void {
+/**
+ * Registers the example's lifecycles in the calling test file, with an emulator of its own.
+ * `typeCheck`: the CLI's ts-node type-checks the program, as for a user (CliStack's `typeCheck`).
+ */
+export function describeExample(name: string, checks: ExampleChecks, options: { typeCheck?: boolean } = {}): void {
   const example = examples().find((e) => e.name === name);
   const exp = example?.expectations;
   if (!exp) {
@@ -58,7 +61,7 @@ export function describeExample(name: string, checks: ExampleChecks): void {
     let cli: Lifecycle | undefined;
 
     describeCli(`under the real Pulumi CLI (${langHost === "official" ? "Pulumi's official language host" : "our language host"})`, () => {
-      cli = lifecycle({ ...common, kind: "cli", makeSide: (p) => CliSide.create(exp.project, name, p) });
+      cli = lifecycle({ ...common, kind: "cli", makeSide: (p) => CliSide.create(exp.project, name, p, options) });
     });
 
     // Combination 2 of CI sets SVC_EXAMPLES_CLI_ONLY: the double and the comparison ran in

@@ -93,8 +93,8 @@ export class CliSide implements Side {
     return r;
   }
 
-  static async create(project: string, example: string, prepared: Prepared, host?: LangHost): Promise<CliSide> {
-    return new CliSide(await CliStack.create({ project, program: { example }, config: prepared.config, secretConfig: prepared.secretConfig, host }));
+  static async create(project: string, example: string, prepared: Prepared, options: { host?: LangHost; typeCheck?: boolean } = {}): Promise<CliSide> {
+    return new CliSide(await CliStack.create({ project, program: { example }, config: prepared.config, secretConfig: prepared.secretConfig, ...options }));
   }
 
   step2(on: boolean): void {

@@ -2,6 +2,7 @@
 // example commands (README, CHANGELOG, docs/) use only variables they define.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { commandFiles, shellBlocks } from "../support/markdown";
@@ -51,6 +52,44 @@ describe("examples", () => {
       expect(nameOf(project(step2))).toBe(nameOf(yaml));
     });
   }
+
+  // The CLI suites run the examples without ts-node's type check (test/cli/cli.ts, typeCheck) but
+  // for the quickstart's lifecycle: this is the check they leave out, under each folder's own
+  // tsconfig.json as ts-node reads it, of index.ts and what it imports against the built package.
+  it("every program type-checks under its own tsconfig.json, as the CLI's ts-node checks it, and a wrong one fails", () => {
+    const dirs = programs.flatMap((d) => [path.join(examples, d), path.join(examples, d, "step2")]).filter((dir) => fs.existsSync(dir));
+    // Every example is a module, so one compilation for the folders whose options are the same sees
+    // what a compilation of each alone would.
+    const groups = new Map<string, { options: ts.CompilerOptions; files: string[] }>();
+    for (const dir of dirs) {
+      const parsed = ts.getParsedCommandLineOfConfigFile(path.join(dir, "tsconfig.json"), {}, {
+        ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); },
+      })!;
+      expect(parsed.errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")), dir).toEqual([]);
+      const { configFilePath: _, ...options } = parsed.options;
+      const key = JSON.stringify(options);
+      if (!groups.has(key)) groups.set(key, { options: { ...options, noEmit: true }, files: [] });
+      groups.get(key)!.files.push(path.join(dir, "index.ts"));
+    }
+    // Not vacuous: a wrong program beside the quickstart, seen by the compiler only, is reported.
+    const planted = path.join(examples, "quickstart", "planted.ts");
+    const problems = (options: ts.CompilerOptions, files: string[]) => {
+      const host = ts.createCompilerHost(options);
+      const [read, exists] = [host.readFile.bind(host), host.fileExists.bind(host)];
+      host.readFile = (file) => (file === planted ? 'export const planted: number = "text";\n' : read(file));
+      host.fileExists = (file) => file === planted || exists(file);
+      return ts.getPreEmitDiagnostics(ts.createProgram(files, options, host)).map((d) => {
+        const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+        return d.file ? `${path.relative(root, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${text}` : text;
+      });
+    };
+    expect(dirs.length).toBeGreaterThan(programs.length);
+    for (const { options, files } of groups.values()) {
+      const withPlanted = files.includes(path.join(examples, "quickstart", "index.ts"));
+      expect(problems(options, withPlanted ? [...files, planted] : files), files.map((f) => path.relative(root, f)).join(", "))
+        .toEqual(withPlanted ? ["examples/quickstart/planted.ts:1: Type 'string' is not assignable to type 'number'."] : []);
+    }
+  }, 120_000);
 
   it("the example commands of the README, the CHANGELOG and docs/ use no undefined shell variable", () => {
     // What the emulator prints (with --clusters 2 also the second cluster's, suffixed _1), what the
