@@ -148,7 +148,12 @@ async function docsPass(root: string, pass: number): Promise<void> {
     if (pass >= 4) throw new KindFileError(`${changed.join(", ")} still changed after ${pass} builds: the sources npm run docs writes do not settle`);
     console.log(`${changed.join(", ")}: written; building again for the next pass`);
     const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-    if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status})`);
+    if (build.status !== 0) {
+      // The compiler's errors are above: one line more says what stopped, with no stack.
+      console.error(`npm run docs: npm run build failed (exit ${build.status ?? "by a signal"}) after ${changed.join(", ")} changed`);
+      process.exitCode = build.status || 1;
+      return;
+    }
     // The new build's modules, not this process's: a fresh process, whose failure says its own words.
     const next = spawnSync(process.execPath, [path.join(root, "dist/src/scripts/docs.js")], { cwd: root, stdio: "inherit", env: { ...process.env, SVC_DOCS_PASS: String(pass + 1) } });
     process.exitCode = next.status ?? 1;

@@ -1,5 +1,6 @@
-// Every example is a Pulumi project of its own, its step2 the same project, and the
-// example commands (README, CHANGELOG, docs/) use only variables they define.
+// Every example is a Pulumi project of its own, its step2 the same project, each type-checks
+// under its own tsconfig.json, and the example commands (README, CHANGELOG, docs/) use only
+// variables they define.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
