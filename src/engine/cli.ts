@@ -11,7 +11,7 @@ import { spawnSync } from "child_process";
 import * as path from "path";
 import { formatPlan } from "./plan";
 import { cliArgs } from "./program";
-import { Operation, Result, RunOptions } from "./types";
+import { Operation, Result, RunOptions, stoppedByPreview } from "./types";
 
 const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 
@@ -96,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
   // and a failed preview ends the operation before any change.
   const preview = options.operation === "up" && !options.skipPreview ? previewFirst(options) : undefined;
   if (preview?.error) {
-    const result: Result = { ...preview, operation: "up", outputs: {}, error: `preview failed: ${preview.error}` };
+    const result = stoppedByPreview(preview);
     const text = parsed.json ? JSON.stringify(result) : formatPlan(result);
     await new Promise<void>((resolve) => process.stdout.write(`${text}\n`, () => resolve()));
     return 1;

@@ -73,6 +73,11 @@ export interface Result {
   policyRemediations?: PolicyRemediation[];
 }
 
+/** What an up whose preview failed gives, as `pulumi up`: the preview's steps and diagnostics, nothing changed. */
+export function stoppedByPreview(preview: Result): Result {
+  return { ...preview, operation: "up", outputs: {}, error: `preview failed: ${preview.error}` };
+}
+
 export interface RunOptions {
   operation: Operation;
   /** Compiled CommonJS module of the Pulumi program. */

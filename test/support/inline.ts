@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { HostPool } from "../../src/engine/reuse";
 import { runOperation } from "../../src/engine/runner";
-import type { Result, RunOptions } from "../../src/engine/types";
+import { stoppedByPreview, type Result, type RunOptions } from "../../src/engine/types";
 import { inContext } from "../../src/testing/context";
 
 const hosts = new HostPool();
@@ -19,7 +19,7 @@ const hosts = new HostPool();
 export async function runInline(options: RunOptions & { program: string }): Promise<Result> {
   if (options.operation === "up" && !options.skipPreview) {
     const preview = await runInline({ ...options, operation: "preview" });
-    if (preview.error) return { ...preview, operation: "up", outputs: {}, error: `preview failed: ${preview.error}` };
+    if (preview.error) return stoppedByPreview(preview);
   }
   const folder = path.dirname(options.program) + path.sep;
   const load = () => {
