@@ -178,7 +178,7 @@ function readerEnv(dir: string, extra: Record<string, string>): Record<string, s
     // `pulumi up` adds, and the suites make it once each (every example and step2 in
     // test/docs/examples.test.ts, the README's program in test/docs/snippets.test.ts, the check
     // under the CLI in the quickstart's lifecycle and the installed package's `pulumi up`); here
-    // it cost each preview and update of a block 3–4 s of CPU, 42 of the suite's 173 s.
+    // it cost 12 of the suite's 27 runs of a program 3–4 s of CPU each (docs/contributing.md#the-real-cli).
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     npm_config_offline: "true",
     npm_config_update_notifier: "false",
