@@ -44,7 +44,7 @@ export interface Page {
 function splice(name: string, text: string, begin: string, end: string, block: string): string {
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`${name} has no "${begin}" ... "${end}" block`);
+  if (from < 0 || to < from) throw new KindFileError(`${name} has no "${begin}" ... "${end}" block`);
   return text.slice(0, from) + block + text.slice(to + end.length);
 }
 

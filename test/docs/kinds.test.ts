@@ -153,3 +153,11 @@ describe("an emulator folder's registrations", () => {
     }]);
   });
 });
+
+describe("a page npm run docs writes into", () => {
+  it("without its marker lines is refused in one line naming the page", () => {
+    const { spliceReadme } = fromDist<typeof import("../../src/scripts/docs")>("src/scripts/docs.js");
+    expect(() => spliceReadme("# pulumi-svc\n\nno list here\n", "the list")).toThrow(KindFileError);
+    expect(() => spliceReadme("# pulumi-svc\n", "the list")).toThrow(/^README\.md has no "/);
+  });
+});

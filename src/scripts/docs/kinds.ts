@@ -22,7 +22,10 @@ export interface KindModule {
   def: ResourceDefinition;
 }
 
-/** A kind's file or export that the loaders cannot follow: the contributor's to mend, said in one line. */
+/**
+ * A file `npm run docs` cannot follow (a kind's file or export, a page without its marker lines):
+ * the contributor's to mend, said in one line.
+ */
 export class KindFileError extends Error {
   override name = "KindFileError";
 }
