@@ -24,6 +24,7 @@ import { isUnknown } from "./unknown";
 import type { SecretVersions } from "./secretVersions";
 import type { Props } from "./props";
 import type { Schema } from "./validate";
+import { zod } from "./zod";
 
 /** Flags of a field; each one is a fact about the field, stated once. */
 export interface FieldFlags {
@@ -544,8 +545,6 @@ interface Codec {
   decode?(wire: unknown, prior: unknown): unknown;
 }
 
-// zod is loaded when a schema is first built, not when an object file is loaded by a program.
-const zod = lazy(() => require("zod").z as typeof z);
 
 /**
  * Registers the values of a record's secret fields for redaction (src/http/redact.ts): strings at

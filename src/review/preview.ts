@@ -2,7 +2,8 @@
  * The output of `pulumi preview --json`, as far as a review reads it. Everything else the CLI
  * prints (source positions, stack traces, timestamps, property dependencies) is let through unread.
  */
-import { z } from "zod";
+import { z } from "../core/zod";
+import type { z as Zod } from "zod";
 
 const state = z.looseObject({
   urn: z.string().optional(),
@@ -39,9 +40,9 @@ export const previewSchema = z.looseObject({
   diagnostics: z.array(z.looseObject({ message: z.string().optional(), severity: z.string().optional(), urn: z.string().optional() })).nullish(),
 });
 
-export type Preview = z.infer<typeof previewSchema>;
-export type PreviewStep = z.infer<typeof step>;
-export type PreviewState = z.infer<typeof state>;
+export type Preview = Zod.infer<typeof previewSchema>;
+export type PreviewStep = Zod.infer<typeof step>;
+export type PreviewState = Zod.infer<typeof state>;
 
 /** Parses the text the CLI printed; the error says what is wrong without echoing the input. */
 export function parsePreview(text: string): Preview {

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../core/zod";
 import { field, fieldSet, nested, output, type ArgsOf, type Field, type OutputsOf, type ReadOf, type StateOf } from "../core/fields";
 import { segment } from "../core/segment";
 import { registration, SvcResource } from "../core/resource";

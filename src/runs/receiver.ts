@@ -4,7 +4,8 @@
  * They make no request and need no configuration.
  */
 import { createHmac, timingSafeEqual } from "crypto";
-import { z } from "zod";
+import { z } from "../core/zod";
+import type { z as Zod } from "zod";
 import { field, lazy, type Fields, type PlainArgsOf } from "../core/fields";
 import { propertyPath } from "../core/validate";
 import { ASSESSMENT_NOTIFICATION_TRIGGERS, RUN_NOTIFICATION_TRIGGERS, RUN_STATUSES } from "./runVocabulary";
@@ -46,10 +47,10 @@ const text = () => str().min(1, "must not be empty");
 const num = () => z.number({ error: "must be a number" }).int("must be an integer").min(0, "must not be negative");
 const bool = () => z.boolean({ error: "must be true or false" });
 const none = () => z.null();
-const version = <N extends 1 | 2>(n: N) => () => z.preprocess((v) => (v === String(n) ? n : v), z.literal(n, { error: `must be ${n}` })) as unknown as z.ZodType<N>;
+const version = <N extends 1 | 2>(n: N) => () => z.preprocess((v) => (v === String(n) ? n : v), z.literal(n, { error: `must be ${n}` })) as unknown as Zod.ZodType<N>;
 /** The schema of a payload's record: each field's own, unknown members ignored (the service may add some). */
-const objectOf = (fields: Fields, error?: string) => z.object(Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.type!() as unknown as z.ZodType])), error ? { error } : undefined);
-const atLeastOne = <T>(item: () => z.ZodType<T>, error?: string) => () => z.array(item(), error ? { error } : undefined).min(1, "must hold at least one notification");
+const objectOf = (fields: Fields, error?: string) => z.object(Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.type!() as unknown as Zod.ZodType])), error ? { error } : undefined);
+const atLeastOne = <T>(item: () => Zod.ZodType<T>, error?: string) => () => z.array(item(), error ? { error } : undefined).min(1, "must hold at least one notification");
 
 const runNotificationFields = {
   message: field(str),
@@ -77,7 +78,7 @@ const runPayloadFields = {
   workspace_id: field(text),
   workspace_name: field(str),
   organization_name: field(str),
-  notifications: field(atLeastOne((): z.ZodType<RunNotification> => objectOf(runNotificationFields) as never, "must be an array")),
+  notifications: field(atLeastOne((): Zod.ZodType<RunNotification> => objectOf(runNotificationFields) as never, "must be an array")),
 };
 
 /** Generic run notification (`payload_version` 1). */
@@ -108,7 +109,7 @@ const verificationPayloadFields = {
   workspace_id: field(text),
   workspace_name: field(() => str().nullable()),
   organization_name: field(() => str().nullable()),
-  notifications: field(atLeastOne((): z.ZodType<VerificationNotification> => objectOf(verificationNotificationFields) as never)),
+  notifications: field(atLeastOne((): Zod.ZodType<VerificationNotification> => objectOf(verificationNotificationFields) as never)),
 };
 
 /**
@@ -137,7 +138,7 @@ const assessmentResultFields = {
 /** An assessment result (the triggering one, or the one before it). */
 export interface AssessmentResult extends PlainArgsOf<typeof assessmentResultFields> {}
 
-const assessmentResult = (): z.ZodType<AssessmentResult> => objectOf(assessmentResultFields, "must be an assessment result object") as never;
+const assessmentResult = (): Zod.ZodType<AssessmentResult> => objectOf(assessmentResultFields, "must be an assessment result object") as never;
 
 const assessmentDetailsFields = {
   new_assessment_result: field(assessmentResult),
@@ -159,7 +160,7 @@ const assessmentPayloadFields = {
   trigger_scope: field(() => z.literal("assessment", { error: "must be assessment" })),
   trigger: field(() => z.enum(ASSESSMENT_NOTIFICATION_TRIGGERS, { error: `must be one of ${ASSESSMENT_NOTIFICATION_TRIGGERS.join(", ")}` })),
   message: field(str),
-  details: field((): z.ZodType<AssessmentDetails> => objectOf(assessmentDetailsFields, "must be an object") as never),
+  details: field((): Zod.ZodType<AssessmentDetails> => objectOf(assessmentDetailsFields, "must be an object") as never),
 };
 
 /** Generic workspace assessment notification (`payload_version` 2). */
@@ -196,7 +197,7 @@ const schemas = lazy(() => ({
   assessment: objectOf(assessmentPayloadFields),
 }));
 
-function problemsOf(error: z.ZodError): string[] {
+function problemsOf(error: Zod.ZodError): string[] {
   return error.issues.map((i) => `${propertyPath(i.path) || "(body)"}: ${i.message}`);
 }
 

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import { z } from "../core/zod";
 import { field, fieldSet, output, pick, type ArgsOf, type PickOf, type OutputsOf, type StateOf } from "../core/fields";
 import type { Context, ResourceDefinition } from "../core/definition";
 import { PartialFailure } from "../core/definition";

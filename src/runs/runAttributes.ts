@@ -3,7 +3,8 @@
  * rules, and the request body of `POST /runs`. A read of a run reports them from the same record
  * (src/runs/runDetails.ts), and a Run resource takes them as its inputs (src/runs/run.ts).
  */
-import { z } from "zod";
+import { z } from "../core/zod";
+import type { z as Zod } from "zod";
 import { segment } from "../core/segment";
 import { field, fieldSet, type PlainArgsOf, type RuleContext } from "../core/fields";
 import { isUnknown } from "../core/unknown";
@@ -60,7 +61,7 @@ export const runCreateFields = {
    * Each value is a literal in the tool's own syntax: a string carries its quotes (`"\"eu-west-1\""`).
    * Keys must be unique.
    */
-  variables: field((): z.ZodType<RunVariable[]> => z.array(z.strictObject({ key: nonEmpty(), value: z.string() })), { optional: true, immutable: true, set: true }),
+  variables: field((): Zod.ZodType<RunVariable[]> => z.array(z.strictObject({ key: nonEmpty(), value: z.string() })), { optional: true, immutable: true, set: true }),
   /** Tool version for this run; only valid with `planOnly: true`. */
   toolVersion: field(nonEmpty, { optional: true, immutable: true }),
 };

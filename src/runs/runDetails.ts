@@ -3,7 +3,7 @@
  * document, reading one run with its included resources, and listing a workspace's runs (the
  * list's filter fields are declared here, once, for the list functions and the actions' lookups).
  */
-import { z } from "zod";
+import { z } from "../core/zod";
 import type { Context } from "../core/definition";
 import { asText, field, fieldSet, nested, output, reported, reportedText, type Field, type PlainArgsOf, type ReadOf, type ReportedFields, type ResultOf } from "../core/fields";
 import { segment } from "../core/segment";

@@ -2,7 +2,7 @@
  * Run functions: queue, read, list, act on and wait for runs. Each has a Promise form and an Output
  * form; the ones with side effects (and waiting) make no request during preview.
  */
-import { z } from "zod";
+import { z } from "../core/zod";
 import { forms } from "../core/forms";
 import { field, pick, type PlainArgsOf } from "../core/fields";
 import { segment } from "../core/segment";

@@ -3,7 +3,7 @@
  * "24h", "2d"). Servers read some back as seconds and some as text, so state keeps the user's own
  * form whenever it means the same number of seconds (no perpetual diff between "24h" and 86400).
  */
-import { z } from "zod";
+import { z } from "../core/zod";
 import { isUnknown } from "../core/unknown";
 
 const UNIT: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };

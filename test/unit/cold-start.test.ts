@@ -206,3 +206,39 @@ describe("a provider host's first Check", () => {
     });
   });
 });
+
+describe("a program's start", () => {
+  // A program declares resources and the provider host validates them: zod is loaded by the first
+  // schema built (src/core/zod.ts), which a program that only declares never builds.
+  it("declares a resource of every kind under Pulumi's mocks and loads no module of zod", () => {
+    const script = `
+      const pulumi = require("@pulumi/pulumi");
+      pulumi.runtime.setMocks({ newResource: (a) => ({ id: a.name, state: a.inputs }), call: (a) => a.inputs }, "p", "s", true);
+      const before = new Set(Object.keys(require.cache));
+      const svc = require(${JSON.stringify(path.join(root, "dist/src/index.js"))});
+      const made = [];
+      const walk = (o) => { for (const [name, v] of Object.entries(o)) {
+        if (typeof v === "function" && v.prototype instanceof pulumi.CustomResource) { new v("r-" + made.length, {}); made.push(name); }
+        else if (v !== null && typeof v === "object") walk(v);
+      } };
+      walk({ runs: svc.runs, secrets: svc.secrets });
+      // What the SDK does with a resource once the program's code has run (its registration).
+      setTimeout(() => {
+        const zod = Object.keys(require.cache).filter((k) => !before.has(k) && k.includes("/node_modules/zod/"));
+        console.log(JSON.stringify({ made: made.length, zod }));
+      }, 100);`;
+    const out = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env: cleanEnv(), encoding: "utf8" }));
+    expect(out.made).toBe(Object.keys(fromDist<{ LOADERS: object }>("src/kindLoaders.js").LOADERS).length);
+    expect(out.zod).toEqual([]);
+  });
+
+  it("zod's z, taken on first use, is zod's own: its members, listing and schemas", () => {
+    const { z } = fromDist<typeof import("../../src/core/zod")>("src/core/zod.js");
+    const real = require("zod").z;
+    expect(Object.keys(z)).toEqual(Object.keys(real));
+    expect("string" in z).toBe(true);
+    expect(z.ZodError).toBe(real.ZodError);
+    expect(z.string().min(1).safeParse("").success).toBe(false);
+    expect(z.object({ a: z.number() }).parse({ a: 1 })).toEqual({ a: 1 });
+  });
+});

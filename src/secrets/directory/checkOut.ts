@@ -5,7 +5,7 @@
  * happens when a response is lost is in lending.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { PartialFailure, type Context, type ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition } from "../../core/fn";

@@ -4,7 +4,8 @@
  * password, and re-sending the old one with an unrelated change would break the bind.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
+import type { z as Zod } from "zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type ReportedOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition } from "../../core/fn";
@@ -25,7 +26,7 @@ const TLS_VERSIONS = ["tls10", "tls11", "tls12", "tls13"] as const;
 
 const text = () => z.string({ error: "must be a string" });
 // Typed as a string, as the Args always were: a program may pass any string it computed.
-const tlsVersion = (): z.ZodType<string> => z.enum(TLS_VERSIONS, { error: `must be one of ${TLS_VERSIONS.join(", ")}` });
+const tlsVersion = (): Zod.ZodType<string> => z.enum(TLS_VERSIONS, { error: `must be one of ${TLS_VERSIONS.join(", ")}` });
 
 const directoryConfigFieldsOwn = {
   /** Distinguished name the service binds with (use a fully qualified DN, so root rotation finds one entry). */

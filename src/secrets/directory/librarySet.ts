@@ -4,7 +4,7 @@
  * replacement would fail); creating the set, or adding an account, checks it in and rotates it.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition } from "../../core/fn";

@@ -3,7 +3,7 @@
  * rotates. Its credentials come from {@link getCredentials}; {@link rotateRole} rotates at once.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, registerSecrets, type ArgsOf, type OutputsOf, type PlainArgsOf, type ResultOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition } from "../../core/fn";

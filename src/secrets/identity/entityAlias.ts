@@ -6,7 +6,7 @@
  * that authenticates as the alias gains the entity's privileges. See the class's remarks.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { segment } from "../../core/segment";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";

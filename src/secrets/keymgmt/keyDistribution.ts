@@ -4,7 +4,7 @@
  * immutable afterwards. A key can be distributed to one KMS provider at a time.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { createOnce } from "../../core/createOnce";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { type FunctionDefinition } from "../../core/fn";

@@ -4,7 +4,7 @@
  * `key_collection` are immutable; `credentials` are written, never read back.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { type FunctionDefinition } from "../../core/fn";
 import { forms } from "../../core/forms";

@@ -4,7 +4,7 @@
  * removing an entry need a token with the sudo capability.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import { isUnknown } from "../../core/unknown";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { type FunctionDefinition } from "../../core/fn";

@@ -3,7 +3,7 @@
  * management-type registry ACL token) and the client key are write-only secrets.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, type ArgsOf, type OutputsOf, type StateOf } from "../../core/fields";
 import { registration, SvcResource } from "../../core/resource";

@@ -4,7 +4,7 @@
  * `policy`, `policies`, `local`, `ttl`, `maxTtl`) or the older variant (`lease`, `policies`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, registerSecrets, type ArgsOf, type InfoOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";
 import { type FunctionDefinition } from "../../core/fn";

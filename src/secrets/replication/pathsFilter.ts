@@ -3,7 +3,7 @@
  * written on the primary and keyed by the secondary's cluster id.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context } from "../../core/definition";
 import { field, fieldSet, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";

@@ -4,7 +4,7 @@
  * a disabled primary cuts every secondary off for good.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { PartialFailure, type Props } from "../../core/definition";

@@ -4,7 +4,7 @@
  * A new token later is an update-primary (no wipe); delete disables the secondary.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { Context, ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type Fields, type OutputsOf, type PlainArgsOf, type ReadOf, type StateOf } from "../../core/fields";

@@ -3,7 +3,7 @@
  * Deleting it revokes the secondary (`revoke-secondary`), which disconnects it at once.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { ConnectionArgs } from "../../core/connection";
 import type { ResourceDefinition } from "../../core/definition";
 import { field, fieldSet, output, pick, type ArgsOf, type OutputsOf, type PlainArgsOf, type StateOf } from "../../core/fields";

@@ -1,5 +1,5 @@
 /** Field rules shared by the transform engine's objects. */
-import { z } from "zod";
+import { z } from "../../core/zod";
 import type { Context, Props, ResourceDefinition } from "../../core/definition";
 import { ConflictError } from "../../http/errors";
 import { name } from "../fields";

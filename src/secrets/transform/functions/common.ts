@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../../../core/zod";
 import type { Context } from "../../../core/definition";
 import { field } from "../../../core/fields";
 import { segmentProblem } from "../../../core/segment";

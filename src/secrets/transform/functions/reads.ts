@@ -1,5 +1,5 @@
 /** Reads and lists of the engine's objects, and tokenization key actions. */
-import { z } from "zod";
+import { z } from "../../../core/zod";
 import type { Context } from "../../../core/definition";
 import type { FunctionDefinition } from "../../../core/fn";
 import { forms } from "../../../core/forms";

@@ -5,7 +5,7 @@
  * repeated chunk is harmless).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import { z } from "../../../core/zod";
 import type { Context } from "../../../core/definition";
 import { named, programContext, validated, type FunctionDefinition, type SvcInvokeOptions } from "../../../core/fn";
 import type { Service } from "../../../http";

@@ -2,7 +2,8 @@
  * encode, decode, validate, tokenized and metadata through a role, for one value or a batch. Batches
  * are sent in chunks of `batchSize`; results come back in input order, a failing item with `error`.
  */
-import { z } from "zod";
+import { z } from "../../../core/zod";
+import type { z as Zod } from "zod";
 import type { Context } from "../../../core/definition";
 import type { FunctionDefinition } from "../../../core/fn";
 import { forms } from "../../../core/forms";
@@ -54,7 +55,7 @@ const callFieldsOwn = {
   /** The role the call goes through. */
   role: field(objectName),
   /** Many values in one call (single-value arguments are then ignored); results keep the input order. */
-  batchInput: field(() => z.array(itemSet.schema() as unknown as z.ZodType<ValueItem>).min(1, "must hold at least one item"), {
+  batchInput: field(() => z.array(itemSet.schema() as unknown as Zod.ZodType<ValueItem>).min(1, "must hold at least one item"), {
     optional: true, of: valueItemFields,
   }),
   /** Items per request for `batchInput`. Default 1000. */
@@ -150,8 +151,8 @@ const ENCODE_ONLY = ["ttl", "metadata"] as const;
 
 function buildSchema(op: Op): Schema {
   // The single value's fields are those of an item, each optional: batchInput may stand in for them.
-  const single = (itemSet.schema() as unknown as z.ZodObject).partial();
-  return single.extend((fieldSet(callFields).schema() as unknown as z.ZodObject).shape).superRefine(crossField((raw, ctx) => {
+  const single = (itemSet.schema() as unknown as Zod.ZodObject).partial();
+  return single.extend((fieldSet(callFields).schema() as unknown as Zod.ZodObject).shape).superRefine(crossField((raw, ctx) => {
     const a = raw as ValueArgs;
     if (a.batchInput === undefined && a.value === undefined) ctx.addIssue({ code: "custom", path: ["value"], message: "is required unless batchInput is given" });
     if (op === "encode") return;
