@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { expect, it } from "vitest";
 import { control, runApi, secretsApi, useEmulator } from "../support/emulator";
 import { root } from "../support/dist";
-import { CliStack, describeCli, ops } from "./cli";
+import { CliStack, describeCli } from "./cli";
 
 // Stack config names the emulator; each test resets it for what it seeds.
 const { emu } = useEmulator({ reset: false, env: false });

@@ -5,7 +5,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoSecretShown, launchChromium, playwrightFor, watchPage, type Browser } from "../support/browser";
-import { root } from "../support/dist";
 import { control, useEmulator } from "../support/emulator";
 import { CliStack, describeCli } from "./cli";
 import { examples, prepareExample, type Expectations, type Prepared } from "./expectations";

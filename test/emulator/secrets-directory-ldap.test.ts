@@ -1,7 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { useSlapd, setPassword } from "../support/slapd";
 import { secretsApi } from "./helpers";
-import { call } from "../support/http";
 import { controlResponse, useEmulator } from "../support/emulator";
 
 /** The directory engine against a real OpenLDAP server: every password is proven by binding to it. */

@@ -3,7 +3,7 @@ import { call } from "../../src/runtime";
 import { PartialFailure } from "../../src/core/definition";
 import { checked, created } from "../support/calls";
 import { control, requests, runApi, useEmulator } from "../support/emulator";
-import { advance, advanceUntil, clock, confirmable, outcome, queueRaw, pollsPastDeadline, runDoc, until, workspaceRuns } from "./runs-support";
+import { advance, advanceUntil, clock, confirmable, outcome, pollsPastDeadline, runDoc, until, workspaceRuns } from "./runs-support";
 
 const { emu } = useEmulator();
 const KIND = "runs:Run";
