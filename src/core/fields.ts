@@ -545,7 +545,6 @@ interface Codec {
   decode?(wire: unknown, prior: unknown): unknown;
 }
 
-
 /**
  * Registers the values of a record's secret fields for redaction (src/http/redact.ts): strings at
  * any depth (a map of credentials, a list of values). Every operation registers what it is given and
