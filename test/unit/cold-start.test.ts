@@ -217,16 +217,16 @@ describe("a program's start", () => {
       const before = new Set(Object.keys(require.cache));
       const svc = require(${JSON.stringify(path.join(root, "dist/src/index.js"))});
       const made = [];
-      const walk = (o) => { for (const [name, v] of Object.entries(o)) {
-        if (typeof v === "function" && v.prototype instanceof pulumi.CustomResource) { new v("r-" + made.length, {}); made.push(name); }
+      const walk = (o) => { for (const v of Object.values(o)) {
+        if (typeof v === "function" && v.prototype instanceof pulumi.CustomResource) made.push(new v("r-" + made.length, {}));
         else if (v !== null && typeof v === "object") walk(v);
       } };
       walk({ runs: svc.runs, secrets: svc.secrets });
-      // What the SDK does with a resource once the program's code has run (its registration).
-      setTimeout(() => {
+      // Counted once the SDK has registered every resource (the mocks answered each id).
+      Promise.all(made.map((r) => new Promise((done) => r.id.apply(done)))).then(() => {
         const zod = Object.keys(require.cache).filter((k) => !before.has(k) && k.includes("/node_modules/zod/"));
         console.log(JSON.stringify({ made: made.length, zod }));
-      }, 100);`;
+      });`;
     const out = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, env: cleanEnv(), encoding: "utf8" }));
     expect(out.made).toBe(Object.keys(fromDist<{ LOADERS: object }>("src/kindLoaders.js").LOADERS).length);
     expect(out.zod).toEqual([]);
