@@ -62,11 +62,18 @@ async function firstCheck(dir: string, text: string, news: Record<string, unknow
   }
 }
 
-/** Modules loaded by the first Check of the pulumi-svc provider, beyond what the host had. */
-function modulesLoaded(dir: string): { count: number; packages: Record<string, number> } {
+/**
+ * Modules loaded by the first Check of the pulumi-svc provider, beyond what the host had, and how
+ * many of them Node read from their own files (the rest came from the host's pack, src/core/pack.ts).
+ */
+function modulesLoaded(dir: string): { count: number; fromFiles: number; packages: Record<string, number> } {
   const script = `
     require("@pulumi/pulumi");
     const before = new Set(Object.keys(require.cache));
+    let fromFiles = 0;
+    const Module = require("module");
+    const compile = Module.prototype._compile;
+    Module.prototype._compile = function (...args) { fromFiles++; return compile.apply(this, args); };
     const p = require(require("path").dirname(require.resolve("pulumi-svc")) + "/providers/secrets/TransformTemplate.js");
     (async () => {
       await p.configure({ config: { get: (k) => (${JSON.stringify(CONFIG)})[k] } });
@@ -74,9 +81,11 @@ function modulesLoaded(dir: string): { count: number; packages: Record<string, n
       const added = Object.keys(require.cache).filter((k) => !before.has(k));
       const packages = {};
       for (const k of added) { const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)(?!.*node_modules)/.exec(k); const n = m ? m[1] : k; packages[n] = (packages[n] || 0) + 1; }
-      console.log(JSON.stringify({ count: added.length, packages }));
+      console.log(JSON.stringify({ count: added.length, fromFiles, packages }));
     })();`;
-  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_NO_WARNINGS: "1" } }));
+  // With the compile cache off: on Node 20 a cached module does not reach Node's own compile.
+  const env = { ...process.env, NODE_NO_WARNINGS: "1", NODE_DISABLE_COMPILE_CACHE: "1" };
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: dir, encoding: "utf8", env }));
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -109,7 +118,7 @@ async function main(): Promise<void> {
     // The run's first host finds nothing compiled for this newly installed project (a user's first command).
     console.log(`  the run's first host (nothing compiled yet for this installation): ${(sides.svc[0]! - trivial).toFixed(1)} ms above`);
     const loaded = modulesLoaded(project.dir);
-    console.log(`modules the first Check loads: ${loaded.count} ${JSON.stringify(loaded.packages)}`);
+    console.log(`modules the first Check loads: ${loaded.count} ${JSON.stringify(loaded.packages)}, ${loaded.fromFiles} of them read from their own files (the rest from the pack)`);
   } finally {
     project.remove();
   }

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import v8 = require("node:v8");
 import * as vm from "node:vm";
 
-type Loaded = NodeJS.Module & { require(id: string): unknown };
+export type Loaded = NodeJS.Module & { require(id: string): unknown };
 type Compile = (this: Loaded, content: string, filename: string, format?: string) => unknown;
 type Loader = {
   prototype: { _compile: Compile };
@@ -83,9 +83,9 @@ function startFlags(): string {
   return kept.join(" ");
 }
 
-/** The require a module's code is given, as Node makes it. */
-function requireFor(mod: Loaded): NodeJS.Require {
-  const req = ((id: string) => mod.require(id)) as NodeJS.Require;
+/** The require a module's code is given, as Node makes it (`load` answers a call, Node's by default). */
+export function requireFor(mod: Loaded, load: (id: string) => unknown = (id) => mod.require(id)): NodeJS.Require {
+  const req = load as NodeJS.Require;
   const resolve = ((request: string, options?: { paths?: string[] }) => loader._resolveFilename(request, mod, false, options)) as NodeJS.RequireResolve;
   resolve.paths = (request: string) => loader._resolveLookupPaths(request, mod);
   req.resolve = resolve;

@@ -48,7 +48,9 @@ describeCli("the provider host's compile cache under the real Pulumi CLI", () =>
     try {
       const dir = compileCacheDir({ XDG_CACHE_HOME: home });
       const { first, second } = await twoCommands(home, { NODE_COMPILE_CACHE: undefined }, dir);
-      expect(first.size).toBeGreaterThan(50);
+      // The host's pack (one entry for the runtime, the core, zod and undici: src/core/pack.ts) and
+      // each module the hosts' entries and kinds loaded from their files.
+      expect(first.size).toBeGreaterThanOrEqual(5);
       for (const [file, written] of first) expect(second.get(file), file).toBe(written);
     } finally {
       fs.rmSync(home, { recursive: true, force: true });

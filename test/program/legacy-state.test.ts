@@ -226,9 +226,10 @@ for (const layout of ["repo", "installed"] as const) {
       }
       const resolved = [...new Set(host.flatMap((t) => (t.resolved ? [t.resolved] : [])))];
       const pkg = fs.realpathSync(packageDir());
-      // The entry moved above the definitions (src/runtime.ts): pulumi-svc/runtime names it, and the
-      // path a checkout's state records (dist/src/core/runtime.js) forwards to it.
-      expect(resolved).toContain(path.join(pkg, layout === "repo" ? "dist/src/core/runtime.js" : "dist/src/runtime.js"));
+      // The entry moved above the definitions (src/runtime.ts): pulumi-svc/runtime names the host's
+      // entry that loads it (src/host.ts), and the path a checkout's state records
+      // (dist/src/core/runtime.js) forwards to that.
+      expect(resolved).toContain(path.join(pkg, layout === "repo" ? "dist/src/core/runtime.js" : "dist/src/host.js"));
       for (const file of resolved) expect(file.startsWith(`${pkg}${path.sep}`)).toBe(true);
       if (layout === "repo") {
         expect(host.filter((t) => t.resolved).map((t) => t.request)).toContain(path.join(root, "dist/src/core/runtime.js"));

@@ -1,0 +1,123 @@
+// The provider host's pack (src/core/pack.ts, written by src/scripts/pack.ts): the modules a first
+// Check loads, from one file, each run as Node runs its file. What runs must be what is installed:
+// each case runs the built package in a fresh Node process and records which files Node's own
+// loader compiled. Counts and names, never a time.
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { mayImport } from "../../src/core/scriptCache";
+import { fromDist, root } from "../support/dist";
+
+type Packed = [where: string, size: number, requests: Record<string, number>, code: () => void];
+const pack = fromDist<{ entry: number; modules: Packed[]; packages: Record<string, string> }>("src/runtime.pack.js");
+const CONFIG = { "svc:secretsUrl": "http://127.0.0.1:9/v1", "svc:secretsToken": "pack-test-token-0001" };
+
+/** A packed module's file under the package folder `pkg` (this checkout unless given). */
+function fileOf(where: string, pkg = root): string {
+  const colon = where.indexOf(":");
+  return colon < 0 ? path.join(pkg, "dist/src", where) : path.join(pkg, "node_modules", where.slice(0, colon), where.slice(colon + 1));
+}
+
+/** The body of a packed module's function: the module's text as the pack holds it. */
+function packedText(code: () => void): string {
+  const text = code.toString();
+  return text.slice(text.indexOf("{\n") + 2, text.lastIndexOf("\n}"));
+}
+
+/**
+ * Loads `pulumi-svc/runtime` of the package folder `pkg` as a host does, runs a create's first
+ * Check, and tells which of its files Node compiled and what the runtime's modules are.
+ */
+function firstCheck(pkg: string): { compiled: string[]; sameRuntime: boolean; sameZod: boolean; failures: unknown[] } {
+  // A host has loaded the SDK before any provider.
+  const script = `
+    require("@pulumi/pulumi");
+    const Module = require("module");
+    const compiled = [];
+    const compile = Module.prototype._compile;
+    Module.prototype._compile = function (content, filename, format) { compiled.push(filename); return compile.call(this, content, filename, format); };
+    const rt = require("pulumi-svc/runtime");
+    (async () => {
+      await rt.configure({ config: { get: (k) => (${JSON.stringify(CONFIG)})[k] } });
+      const r = await rt.checkForEngine("secrets:TransformTemplate", {}, { name: "t", pattern: "(\\\\d{4})" });
+      const sameRuntime = require(${JSON.stringify(path.join(pkg, "dist/src/runtime.js"))}) === rt;
+      const zodOfRuntime = require(${JSON.stringify(path.join(pkg, "dist/src/core/zod.js"))}).zod();
+      const sameZod = zodOfRuntime === require(require.resolve("zod", { paths: [${JSON.stringify(path.join(pkg, "dist/src/core"))}] })).z;
+      console.log(JSON.stringify({ compiled, sameRuntime, sameZod, failures: r.failures }));
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  const env: Record<string, string> = { ...process.env, NODE_DISABLE_COMPILE_CACHE: "1" } as Record<string, string>;
+  for (const k of Object.keys(env)) if (k.startsWith("SVC_") || k === "NODE_OPTIONS") delete env[k];
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: pkg, env, encoding: "utf8" }));
+}
+
+const rel = (pkg: string) => (f: string) => f.startsWith(path.join(pkg, "node_modules")) ? f.slice(f.lastIndexOf("node_modules/") + 13) : path.relative(path.join(pkg, "dist/src"), f);
+
+describe("the provider host's pack", () => {
+  it("holds each module as its file is, the kinds' own folders and what may call import() left out", () => {
+    const wheres = pack.modules.map(([where]) => where);
+    expect(wheres[pack.entry]).toBe("runtime.js");
+    expect(wheres.filter((w) => w.startsWith("zod:")).length).toBeGreaterThan(20);
+    expect(wheres).toContain("undici:lib/dispatcher/agent.js");
+    expect(wheres).toContain("http/client.js");
+    expect(wheres.filter((w) => /^(secrets|runs|providers)\//.test(w) || w.startsWith("@pulumi/"))).toEqual([]);
+    // What the host's entry loads before the pack.
+    expect(wheres.filter((w) => /^core\/(startCompileCache|compileCache|scriptCache|compiledPath|pack)\.js$/.test(w))).toEqual([]);
+    for (const [where, size, requests, code] of pack.modules) {
+      const file = fileOf(where);
+      const text = fs.readFileSync(file, "utf8").replace(/^#!/, "//").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+      expect({ where, size: fs.statSync(file).size }).toEqual({ where, size });
+      expect(packedText(code).trimEnd(), where).toBe(text.trimEnd());
+      expect(mayImport(text), where).toBe(false);
+      for (const j of Object.values(requests)) expect(pack.modules[j], where).toBeDefined();
+    }
+    // Nothing in it keeps V8's code cache from taking it on Node 20 (src/core/scriptCache.ts).
+    expect(mayImport(fs.readFileSync(path.join(root, "dist/src/runtime.pack.js"), "utf8"))).toBe(false);
+    for (const [name, version] of Object.entries(pack.packages)) {
+      expect(JSON.parse(fs.readFileSync(path.join(root, "node_modules", name, "package.json"), "utf8")).version).toBe(version);
+    }
+  });
+
+  it("gives a host's first Check every packed module, each the module its file's require gives", () => {
+    const r = firstCheck(root);
+    expect(r.failures).toEqual([]);
+    const compiled = r.compiled.map(rel(root));
+    // Node compiled the entry, what it loads before the pack, the pack, and the kind's own modules.
+    expect(compiled.filter((f) => !/^(secrets|providers)\//.test(f)).sort()).toEqual(
+      ["core/compileCache.js", "core/compiledPath.js", "core/pack.js", "core/scriptCache.js", "core/startCompileCache.js", "host.js", "runtime.pack.js"]);
+    expect(compiled).toContain("secrets/transform/template.js");
+    expect(r.sameRuntime).toBe(true);
+    expect(r.sameZod).toBe(true);
+  });
+
+  describe("where the installed files are not the ones packed", () => {
+    const pkg = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-svc-pack-"));
+    afterAll(() => fs.rmSync(pkg, { recursive: true, force: true }));
+
+    it("Node loads them from their files: another zod, and a file of the package changed since", () => {
+      // The package as installed: its dist/src and package.json, every dependency where it is but
+      // zod, copied with another version, and one of the package's packed files changed.
+      fs.cpSync(path.join(root, "dist/src"), path.join(pkg, "dist/src"), { recursive: true, filter: (f) => !f.endsWith(".map") && !f.endsWith(".d.ts") });
+      fs.copyFileSync(path.join(root, "package.json"), path.join(pkg, "package.json"));
+      fs.mkdirSync(path.join(pkg, "node_modules"));
+      for (const name of fs.readdirSync(path.join(root, "node_modules"))) {
+        if (name !== "zod" && name !== ".bin") fs.symlinkSync(path.join(root, "node_modules", name), path.join(pkg, "node_modules", name));
+      }
+      fs.cpSync(path.join(root, "node_modules/zod"), path.join(pkg, "node_modules/zod"), { recursive: true });
+      const manifest = path.join(pkg, "node_modules/zod/package.json");
+      fs.writeFileSync(manifest, fs.readFileSync(manifest, "utf8").replace(`"version": "${pack.packages.zod}"`, `"version": "${pack.packages.zod}-patched"`));
+      fs.appendFileSync(path.join(pkg, "dist/src/core/json.js"), "\n// changed after the build\n");
+
+      const r = firstCheck(pkg);
+      expect(r.failures).toEqual([]);
+      const compiled = r.compiled.map(rel(pkg));
+      const zodPacked = pack.modules.filter(([w]) => w.startsWith("zod:")).map(([w]) => w.replace(":", "/"));
+      expect(compiled).toEqual(expect.arrayContaining([...zodPacked, "core/json.js"]));
+      // The rest of the package's packed modules, and undici's, still came from the pack.
+      expect(compiled.filter((f) => f.startsWith("undici/") || f === "core/connected.js" || f === "runtime.js")).toEqual([]);
+      expect(r.sameRuntime).toBe(true);
+      expect(r.sameZod).toBe(true);
+    });
+  });
+});
