@@ -10,7 +10,7 @@
  * (the compile cache and the pack's loader), each kind's own folder (a host loads only the kinds
  * it serves), JSON, and a module that may call import() (its import would resolve against the
  * pack, not the file; src/core/scriptCache.ts leaves such a module to Node for the same reason).
- * test/unit/pack.test.ts holds that a create's first Check takes every module but its kind's
+ * test/unit/host-pack.test.ts holds that a create's first Check takes every module but its kind's
  * from the pack.
  */
 import * as fs from "node:fs";
