@@ -183,8 +183,9 @@ describe("a provider host's first Check", () => {
         } finally {
           await host.close();
         }
-        // The package's, zod's and undici's are about a hundred; the SDK's and its dependencies' are more.
-        expect(filesUnder(path.join(home, "pulumi-svc", "compile-cache")).length).toBeGreaterThan(400);
+        // The SDK's and its dependencies' are some hundreds; the package's about ten (its host's
+        // pack, which holds zod's and undici's too, and the kind's own files).
+        expect(filesUnder(path.join(home, "pulumi-svc", "compile-cache")).length).toBeGreaterThan(250);
       } finally {
         fs.rmSync(home, { recursive: true, force: true });
       }
