@@ -118,7 +118,8 @@ async function main(): Promise<void> {
   fs.writeFileSync(OUT, head + licenses(dirs) + text);
 }
 
-main().catch((e: unknown) => {
+// The runtime's client may keep a handle open: the build waits for this process, not for it.
+main().then(() => process.exit(0), (e: unknown) => {
   process.stderr.write(`pack: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 });
