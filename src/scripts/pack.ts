@@ -2,16 +2,18 @@
  * Build step (src/scripts/providers.ts runs it, after tsc, in a process of its own): writes
  * dist/src/runtime.pack.js, the modules a provider host's first Check loads, for src/core/pack.ts.
  *
- * What to pack is recorded, not listed: this process loads the runtime entry as a host does and
- * runs what a create's first Check runs, for the first kind: a Check (the kind's schemas built,
- * the inputs validated) and a read (a request, sent to a server that refuses the connection), and
- * packs every module compiled on the way, with the requests each made. Left to their files: the
- * SDK (a host has loaded it before any provider), what the host's entry loads before the pack
- * (the compile cache and the pack's loader), each kind's own folder (a host loads only the kinds
- * it serves), JSON, and a module that may call import() (its import would resolve against the
- * pack, not the file; src/core/scriptCache.ts leaves such a module to Node for the same reason).
- * test/unit/host-pack.test.ts holds that a create's first Check takes every module but its kind's
- * from the pack.
+ * What to pack is recorded, not listed: this process loads the runtime entry as a host does, runs
+ * a Check of every kind (each kind's module and schemas loaded, and what it imports from the core
+ * with them) and a read (a request, sent to a port that refuses it), and packs every module
+ * compiled on the way, with the requests each made. Left to their files: the SDK (a host has loaded
+ * it before any provider), what the host's entry loads before the pack (the compile cache and the
+ * pack's loader), each kind's own folder (a host loads only the kinds it serves), JSON, a module
+ * that may call import() (its import would resolve against the pack, not the file;
+ * src/core/scriptCache.ts leaves such a module to Node for the same reason), and undici's HTTP
+ * parser, which the first answer loads (WebAssembly as 72 KB of text: packed, it cost every first
+ * Check about 5 ms, and read at the first answer from its file it costs what it would from the pack).
+ * test/unit/host-pack.test.ts holds that a create's first Check of every kind, against the
+ * emulator, reads nothing else from its file but the kinds' own modules.
  */
 import * as fs from "node:fs";
 import Module = require("node:module");
@@ -54,11 +56,11 @@ async function record(): Promise<{ compiled: Map<string, string>; resolved: Map<
     return file;
   };
   const runtime = require(path.join(srcRoot, "runtime.js")) as typeof import("../runtime");
-  const kind = (require(path.join(srcRoot, "kinds.js")) as typeof import("../kinds")).KIND_NAMES[0]!;
+  const kinds = (require(path.join(srcRoot, "kinds.js")) as typeof import("../kinds")).KIND_NAMES;
   await runtime.configure({ config: { get: (key) => CONFIG[key] } });
-  await runtime.checkForEngine(kind, {}, {});
-  await runtime.call(kind, "read", ["pack-recording", {}]).then(
-    () => { throw new Error(`pack: ${kind}'s read from a refused connection succeeded`); },
+  for (const kind of kinds) await runtime.checkForEngine(kind, {}, {});
+  await runtime.call(kinds[0]!, "read", ["pack-recording", {}]).then(
+    () => { throw new Error(`pack: ${kinds[0]}'s read from a refused connection succeeded`); },
     (e: unknown) => { if (!/ECONNREFUSED/.test(String(e))) throw e; });
   loader.prototype._compile = compile;
   loader._resolveFilename = resolve;
