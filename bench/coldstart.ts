@@ -46,7 +46,8 @@ async function firstCheck(dir: string, text: string, news: Record<string, unknow
   // The compile cache in the project's own folder: each run starts as a new installation, and leaves nothing behind.
   const env: Record<string, string | undefined> = { XDG_CACHE_HOME: path.join(dir, ".cache"), NODE_COMPILE_CACHE: undefined };
   for (const k of Object.keys(process.env)) if (k.startsWith("SVC_")) env[k] = undefined;
-  const host = await ProviderHost.start({ cwd: dir, env });
+  // As the CLI starts it: every package the SDK loads, loaded.
+  const host = await ProviderHost.start({ cwd: dir, env, deferSdkPackages: false });
   try {
     await host.configure(CONFIG);
     const urn = `urn:pulumi:dev::bench::pulumi-nodejs:dynamic/${KIND}::t`;

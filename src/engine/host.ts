@@ -40,6 +40,12 @@ export interface HostOptions {
   endWithParent?: boolean;
   /** Modules the host loads before anything else (`--require`). */
   preload?: string[];
+  /**
+   * False starts the host as the Pulumi CLI does, with every package the SDK loads at its start
+   * (bench/coldstart.ts measures what the CLI's hosts pay); by default those a host never runs wait
+   * until touched (src/engine/deferred.ts).
+   */
+  deferSdkPackages?: boolean;
 }
 
 export interface CheckFailure { property: string; reason: string }
@@ -83,7 +89,10 @@ export class ProviderHost {
     // The second argument is the engine address; the host only checks that one is given.
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...options.env })) if (v !== undefined) env[k] = v;
-    const preload = [...(options.endWithParent ? [compiledPath(__filename, "watchdog.js")] : []), ...(options.preload ?? [])];
+    // What the SDK loads and a host never runs, loaded when touched (src/engine/deferred.ts); after
+    // the caller's preloads, so that a compile cache they start covers it.
+    const preload = [...(options.endWithParent ? [compiledPath(__filename, "watchdog.js")] : []), ...(options.preload ?? []),
+      ...(options.deferSdkPackages === false ? [] : [compiledPath(__filename, "deferred.js")])];
     const args = [...preload.flatMap((file) => ["--require", file]), HOST_SCRIPT, "127.0.0.1:0"];
     const proc = spawn(process.execPath, args, { cwd: options.cwd, env, stdio: [options.endWithParent ? "pipe" : "ignore", "pipe", "pipe"] });
     const host = new ProviderHost(proc);

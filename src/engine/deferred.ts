@@ -1,0 +1,87 @@
+/**
+ * Loaded (`--require`) into every provider host this package starts (src/engine/host.ts): the
+ * packages @pulumi/pulumi's runtime loads at its start and a provider host never runs are loaded
+ * when first touched instead. @pulumi/pulumi 3.248, the last SDK that runs on Node 20, loads npm's
+ * Arborist (about 500 modules) to find the code paths of a serialized function and TypeScript
+ * (9 MB) to parse one; a host runs providers and serializes no function. Without them a host
+ * prints its port in about half the time: a test file's first stack and every deployment of the
+ * engine double start one (docs/performance.md#testing-your-program).
+ *
+ * A request is deferred only from the SDK's file named here, and only where Node finds the
+ * package: a missing one throws at once as it would (typescript-shim.js then takes its own copy).
+ * Nothing here imports the package.
+ */
+import Module = require("node:module");
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** By the SDK's file (from its folder), the packages it requires as it loads that a provider host never calls. */
+export const DEFERRED: Readonly<Record<string, readonly string[]>> = {
+  "runtime/closure/codePaths.js": ["@npmcli/arborist", "normalize-package-data"],
+  "typescript-shim.js": ["typescript"],
+  "automation/localWorkspace.js": ["js-yaml"],
+};
+
+/** The script a host runs, from the SDK's folder. */
+export const HOST_SCRIPT_IN_SDK = "cmd/dynamic-provider/index.js";
+
+type Loader = {
+  _load(request: string, parent: NodeJS.Module | undefined, isMain: boolean): unknown;
+  _resolveFilename(request: string, parent: NodeJS.Module | undefined, isMain: boolean): string;
+};
+
+/**
+ * A module that is loaded when first touched. It says it is an ES module's namespace, which
+ * TypeScript's import helpers (`__importStar`, `__importDefault`) hand back as it is, so an import
+ * touches nothing; its `default` is then what they would have made it. A function target, so a
+ * module that is a function can be called and constructed.
+ */
+export function deferredModule(load: () => unknown): unknown {
+  let loaded: { exports: any } | undefined;
+  const real = (): any => (loaded ??= { exports: load() }).exports;
+  const proxy: object = new Proxy(function deferred() {}.bind(null), {
+    get: (_, key) => {
+      if (key === "__esModule") return true;
+      const mod = real();
+      return key === "default" && !mod?.__esModule ? mod : Reflect.get(mod, key);
+    },
+    set: (_, key, value) => Reflect.set(real(), key, value),
+    has: (_, key) => key === "__esModule" || key in real(),
+    ownKeys: () => Reflect.ownKeys(real()),
+    // A proxy may not call a property fixed that its target lacks.
+    getOwnPropertyDescriptor: (_, key) => {
+      const found = Reflect.getOwnPropertyDescriptor(real(), key);
+      return found && { ...found, configurable: true };
+    },
+    apply: (_, self, args) => Reflect.apply(real(), self, args),
+    construct: (_, args, newTarget) => Reflect.construct(real(), args, newTarget === proxy ? real() : newTarget),
+  });
+  return proxy;
+}
+
+/**
+ * Defers what DEFERRED names for the SDK whose host script this process runs, elsewhere nothing;
+ * returns what undoes it.
+ */
+export function deferSdkPackages(script = process.argv[1] ?? ""): () => void {
+  if (!script.endsWith(path.join(path.sep, HOST_SCRIPT_IN_SDK))) return () => undefined;
+  // Node names a module by its real path: the SDK may be linked into the project.
+  const sdk = fs.realpathSync(script.slice(0, -HOST_SCRIPT_IN_SDK.length));
+  const byFile = new Map(Object.entries(DEFERRED).map(([file, requests]) => [path.join(sdk, file), new Set(requests)]));
+  const loader = Module as unknown as Loader;
+  const load = loader._load;
+  loader._load = function (request, parent, isMain) {
+    if (!parent?.filename || !byFile.get(parent.filename)?.has(request)) return load.call(this, request, parent, isMain);
+    try {
+      loader._resolveFilename(request, parent, false);
+    } catch {
+      return load.call(this, request, parent, isMain);
+    }
+    return deferredModule(() => load.call(loader, request, parent, false));
+  };
+  return () => {
+    loader._load = load;
+  };
+}
+
+deferSdkPackages();

@@ -1,0 +1,63 @@
+// The packages a provider host this package starts loads only when touched (src/engine/deferred.ts):
+// every kind's create, read and delete from the kind table (a create's check for the kinds whose
+// objects need a second cluster or PostgreSQL), through one real host, touches none of them; and
+// touched through the SDK, one is the package itself.
+import { describe, expect, it } from "vitest";
+import { DEFERRED } from "../../src/engine/deferred";
+import { oneOfEachKind } from "../support/everyKind";
+import { KIND_CASES } from "../support/kindCases";
+import { hostChecked, urn, useHosts } from "../support/protocol";
+
+const { emu, host } = useHosts({
+  host: (emu) => ({ "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot }),
+});
+
+const PACKAGES = [...new Set(Object.values(DEFERRED).flat())];
+let probes = 0;
+
+/**
+ * What the host has loaded of the deferred packages, after running `touch` (a function's body,
+ * given the SDK's folder), through a provider of the test's own whose check answers with both.
+ */
+async function inHost(touch = "return null;"): Promise<{ loaded: string[]; touched: unknown }> {
+  const text = `// probe ${++probes}
+exports.handler = () => ({
+  async check() {
+    const sdk = require("path").resolve(process.argv[1], "../../..");
+    const touched = ((sdk) => { ${touch} })(sdk);
+    const packages = ${JSON.stringify(PACKAGES)};
+    const loaded = new Set(Object.keys(require.cache).flatMap((f) => packages.filter((p) => f.includes("/node_modules/" + p + "/"))));
+    return { inputs: { loaded: [...loaded].sort(), touched }, failures: [] };
+  },
+});`;
+  const r = await host.check(`urn:pulumi:dev::proj::pulumi-nodejs:dynamic/probe:Probe::p${probes}`, {}, { __provider: text });
+  return r.inputs as { loaded: string[]; touched: unknown };
+}
+
+describe("a provider host's deferred packages", { timeout: 180_000 }, () => {
+  it("are not loaded at the host's start, nor by every kind's calls, through the kind table", async () => {
+    expect((await inHost()).loaded).toEqual([]);
+    for (const c of KIND_CASES) {
+      await c.setup?.(emu);
+      const name = `deferred-${c.kind.split(":")[1]!.toLowerCase()}`;
+      const inputs = await hostChecked(host, c.kind, name, c.create(emu));
+      const made = await host.create(urn(c.kind, name), inputs);
+      const read = await host.read(urn(c.kind, name), made.id, made.outs, inputs);
+      expect(read.id, c.kind).toBe(made.id);
+      if (!c.noDelete) await host.delete(urn(c.kind, name), made.id, read.props, inputs);
+    }
+    // The kinds whose objects need a second cluster or PostgreSQL (their suites of their own): a create's check.
+    for (const { kind, name, inputs } of (await oneOfEachKind(emu)).filter((r) => !KIND_CASES.some((c) => c.kind === r.kind))) {
+      await hostChecked(host, kind, name, inputs);
+    }
+    expect((await inHost()).loaded).toEqual([]);
+  });
+
+  it("touched through the SDK, a deferred package is the package itself", async () => {
+    const shim = await inHost(`return require(require("path").join(sdk, "typescript-shim.js")).version;`);
+    const real = await inHost(`return require(require.resolve("typescript/package.json", { paths: [sdk] })).version;`);
+    expect(shim.touched).toMatch(/^\d+\.\d+\.\d+/);
+    expect(shim.touched).toBe(real.touched);
+    expect(shim.loaded).toContain("typescript");
+  });
+});
