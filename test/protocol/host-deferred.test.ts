@@ -2,6 +2,8 @@
 // every kind's create, read and delete from the kind table (a create's check for the kinds whose
 // objects need a second cluster or PostgreSQL), through one real host, touches none of them; and
 // touched through the SDK, one is the package itself.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFERRED } from "../../src/engine/deferred";
 import { oneOfEachKind } from "../support/everyKind";
@@ -12,6 +14,8 @@ const { emu, host } = useHosts({
   host: (emu) => ({ "svc:runUrl": emu.runUrl, "svc:secretsUrl": emu.secretsUrl, "svc:runToken": emu.tokens.runAdmin, "svc:secretsToken": emu.tokens.secretsRoot }),
 });
 
+/** The SDK the hosts run (the host's script is its). */
+const SDK = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const PACKAGES = [...new Set(Object.values(DEFERRED).flat())];
 let probes = 0;
 
@@ -24,7 +28,7 @@ async function inHost(touch = "return null;"): Promise<{ loaded: string[]; touch
 exports.handler = () => ({
   async check() {
     const sdk = require("path").resolve(process.argv[1], "../../..");
-    const touched = ((sdk) => { ${touch} })(sdk);
+    const touched = await (async (sdk) => { ${touch} })(sdk);
     const packages = ${JSON.stringify(PACKAGES)};
     const loaded = new Set(Object.keys(require.cache).flatMap((f) => packages.filter((p) => f.includes("/node_modules/" + p + "/"))));
     return { inputs: { loaded: [...loaded].sort(), touched }, failures: [] };
@@ -53,11 +57,20 @@ describe("a provider host's deferred packages", { timeout: 180_000 }, () => {
     expect((await inHost()).loaded).toEqual([]);
   });
 
-  it("touched through the SDK, a deferred package is the package itself", async () => {
-    const shim = await inHost(`return require(require("path").join(sdk, "typescript-shim.js")).version;`);
-    const real = await inHost(`return require(require.resolve("typescript/package.json", { paths: [sdk] })).version;`);
-    expect(shim.touched).toMatch(/^\d+\.\d+\.\d+/);
-    expect(shim.touched).toBe(real.touched);
-    expect(shim.loaded).toContain("typescript");
+  it("touched through the SDK (a function serialized, a package's code paths), each is the package itself", async () => {
+    const used = await inHost(`
+      const pulumi = require(sdk);
+      const text = (await pulumi.runtime.serializeFunction(() => 42)).text;
+      const paths = await pulumi.runtime.computeCodePaths({ extraIncludePackages: ["zod"] });
+      const shim = require(require("path").join(sdk, "typescript-shim.js")).version;
+      const real = require(require.resolve("typescript/package.json", { paths: [sdk] })).version;
+      return { serialized: text.includes("42"), zod: [...paths.keys()].some((p) => ("/" + p).endsWith("/node_modules/zod")), shim, real };`);
+    const touched = used.touched as { serialized: boolean; zod: boolean; shim: string; real: string };
+    expect(touched).toEqual({ serialized: true, zod: true, shim: touched.real, real: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    // What those two calls touch of the packages this SDK's files require (Arborist: 3.248, not 3.276).
+    const touchedFiles = ["runtime/closure/codePaths.js", "typescript-shim.js"];
+    const required = touchedFiles.flatMap((f) => DEFERRED[f]!.filter((r) => fs.readFileSync(path.join(SDK, f), "utf8").includes(`require("${r}")`)));
+    expect(required).toContain("typescript");
+    expect(used.loaded).toEqual(expect.arrayContaining(required));
   });
 });
