@@ -15,6 +15,7 @@ import { PropertyMap, plainMap, toJson } from "./values";
 import { endChild } from "./child";
 import { parseUrn } from "../core/urn";
 import { compiledPath } from "../core/compiledPath";
+import { HOST_SCRIPT_IN_SDK } from "./deferred";
 
 // Load gRPC and protobuf through @pulumi/pulumi's own resolution so the message classes and
 // the grpc-js instance are the ones its generated stubs use (instanceof checks depend on it).
@@ -27,7 +28,7 @@ const provrpc = require(path.join(pulumiDir, "proto/provider_grpc_pb")) as typeo
 const statusproto = require(path.join(pulumiDir, "proto/status_pb")) as typeof statusTypes;
 
 /** Absolute path of the host script the engine launches for dynamic providers. */
-export const HOST_SCRIPT = path.join(pulumiDir, "cmd/dynamic-provider/index.js");
+export const HOST_SCRIPT = path.join(pulumiDir, HOST_SCRIPT_IN_SDK);
 
 export interface HostOptions {
   /** The program directory: the host's require() of the serialized provider resolves from here. */
