@@ -9,6 +9,7 @@
 // Prints the Result as JSON (--json) or as a readable plan; exits 1 when the deployment failed.
 import { spawnSync } from "child_process";
 import * as path from "path";
+import { deferSdkPackages, pulumiEntry } from "./deferred";
 import { formatPlan } from "./plan";
 import { cliArgs } from "./program";
 import { Operation, Result, RunOptions, stoppedByPreview } from "./types";
@@ -102,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   programEnvironment(options);
+  // Before the SDK's first load: what a program never runs of it waits until touched.
+  deferSdkPackages(path.dirname(pulumiEntry(options.program ? path.dirname(path.resolve(options.program)) : options.cwd)));
   // Whatever the program prints is a diagnostic; stdout carries only our result.
   const diagnostics: string[] = [];
   process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {

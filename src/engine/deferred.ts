@@ -1,11 +1,13 @@
 /**
- * Loaded (`--require`) into every provider host this package starts (src/engine/host.ts): the
- * packages @pulumi/pulumi's runtime loads at its start and a provider host never runs are loaded
- * when first touched instead. @pulumi/pulumi 3.248, the last SDK that runs on Node 20, loads npm's
+ * Loaded (`--require`) into every provider host this package starts (src/engine/host.ts), and
+ * called by the engine double's program process (src/engine/cli.ts): the packages
+ * @pulumi/pulumi's runtime loads at its start and a provider host never runs (nor a program that
+ * serializes no function) are loaded when first touched instead. @pulumi/pulumi 3.248, the last SDK that runs on Node 20, loads npm's
  * Arborist (about 500 modules) to find the code paths of a serialized function and TypeScript
  * (9 MB) to parse one; a host runs providers and serializes no function. Without them a host
  * prints its port in about half the time: a test file's first stack and every deployment of the
- * engine double start one (docs/performance.md#testing-your-program).
+ * engine double start one (docs/performance.md#testing-your-program); a program's process, about
+ * 0.4 s sooner.
  *
  * A request is deferred only from the SDK's file named here, and only where Node finds the
  * package: a missing one throws at once as it would (typescript-shim.js then takes its own copy).
@@ -24,6 +26,8 @@ export const DEFERRED: Readonly<Record<string, readonly string[]>> = {
 
 /** The script a host runs, from the SDK's folder. */
 export const HOST_SCRIPT_IN_SDK = "cmd/dynamic-provider/index.js";
+
+const HOOKED = Symbol.for("pulumi-svc.deferredSdks");
 
 type Loader = {
   _load(request: string, parent: NodeJS.Module | undefined, isMain: boolean): unknown;
@@ -59,15 +63,33 @@ export function deferredModule(load: () => unknown): unknown {
   return proxy;
 }
 
+/** The entry of the @pulumi/pulumi a program in `programDir` loads: its own, else this package's. */
+export function pulumiEntry(programDir: string): string {
+  try {
+    return require.resolve("@pulumi/pulumi", { paths: [programDir] });
+  } catch {
+    return require.resolve("@pulumi/pulumi");
+  }
+}
+
+/** The SDK folder whose host script `script` is (a provider host's main script), else undefined. */
+export function hostSdk(script = process.argv[1] ?? ""): string | undefined {
+  if (!script.endsWith(path.join(path.sep, HOST_SCRIPT_IN_SDK))) return undefined;
+  return script.slice(0, -HOST_SCRIPT_IN_SDK.length);
+}
+
 /**
- * Defers what DEFERRED names for the SDK whose host script this process runs, elsewhere nothing;
- * returns what undoes it.
+ * Defers what DEFERRED names in this process for the SDK in the folder `sdk` (another copy of the
+ * SDK loads as it would); returns what undoes it.
  */
-export function deferSdkPackages(script = process.argv[1] ?? ""): () => void {
-  if (!script.endsWith(path.join(path.sep, HOST_SCRIPT_IN_SDK))) return () => undefined;
+export function deferSdkPackages(sdk: string): () => void {
   // Node names a module by its real path: the SDK may be linked into the project.
-  const sdk = fs.realpathSync(script.slice(0, -HOST_SCRIPT_IN_SDK.length));
-  const byFile = new Map(Object.entries(DEFERRED).map(([file, requests]) => [path.join(sdk, file), new Set(requests)]));
+  const real = fs.realpathSync(sdk);
+  // Once per SDK and process, whichever copy of this module asks (a test runner may load two).
+  const hooked = ((Module as unknown as Record<symbol, Set<string>>)[HOOKED] ??= new Set());
+  if (hooked.has(real)) return () => undefined;
+  hooked.add(real);
+  const byFile = new Map(Object.entries(DEFERRED).map(([file, requests]) => [path.join(real, file), new Set(requests)]));
   const loader = Module as unknown as Loader;
   const load = loader._load;
   loader._load = function (request, parent, isMain) {
@@ -81,7 +103,9 @@ export function deferSdkPackages(script = process.argv[1] ?? ""): () => void {
   };
   return () => {
     loader._load = load;
+    hooked.delete(real);
   };
 }
 
-deferSdkPackages();
+const sdk = hostSdk();
+if (sdk !== undefined) deferSdkPackages(sdk);

@@ -11,6 +11,7 @@ import type * as pulumiTypes from "@pulumi/pulumi";
 import type * as resprotoTypes from "@pulumi/pulumi/proto/resource_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Deployment, type ReadRegistration, type Registration } from "./deployment";
+import { pulumiEntry } from "./deferred";
 import { PropertyMap } from "./values";
 
 type Callback = (err: Error | null, res?: unknown) => void;
@@ -39,12 +40,7 @@ export interface MonitorOptions {
 
 /** Loads the program's copy of @pulumi/pulumi, so setMocks reaches the runtime the program uses. */
 export function loadPulumi(programDir: string): { pulumi: typeof pulumiTypes; dir: string } {
-  let entry: string;
-  try {
-    entry = require.resolve("@pulumi/pulumi", { paths: [programDir] });
-  } catch {
-    entry = require.resolve("@pulumi/pulumi");
-  }
+  const entry = pulumiEntry(programDir);
   return { pulumi: require(entry) as typeof pulumiTypes, dir: path.dirname(entry) };
 }
 

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFERRED, HOST_SCRIPT_IN_SDK, deferSdkPackages, deferredModule } from "../../src/engine/deferred";
+import { DEFERRED, HOST_SCRIPT_IN_SDK, deferSdkPackages, deferredModule, hostSdk } from "../../src/engine/deferred";
 
 // What tsc's helpers do with a required module, as @pulumi/pulumi's compiled files have them.
 const importStar = (mod: any): any => {
@@ -93,7 +93,8 @@ describe("deferring the SDK's packages", () => {
 
   it("hands the named file a deferred module, any other file the package itself, and a missing package's error at once", () => {
     expect(DEFERRED["typescript-shim.js"]).toContain("typescript");
-    const undo = deferSdkPackages(path.join(sdk, HOST_SCRIPT_IN_SDK));
+    expect(hostSdk(path.join(sdk, HOST_SCRIPT_IN_SDK))).toBe(`${sdk}${path.sep}`);
+    const undo = deferSdkPackages(sdk);
     try {
       const shim = require(path.join(sdk, "typescript-shim.js"));
       expect(loaded()).toEqual([]);
@@ -107,11 +108,8 @@ describe("deferring the SDK's packages", () => {
     }
   });
 
-  it("changes nothing in a process that is not a provider host", () => {
-    const Module = require("node:module") as { _load: unknown };
-    const before = Module._load;
-    const undo = deferSdkPackages(path.join(dir, "program.js"));
-    expect(Module._load).toBe(before);
-    undo();
+  it("is no provider host's where the main script is another", () => {
+    expect(hostSdk(path.join(dir, "program.js"))).toBeUndefined();
+    expect(hostSdk(path.join(sdk, "cmd/run/index.js"))).toBeUndefined();
   });
 });
