@@ -1,13 +1,13 @@
 /**
  * Loaded (`--require`) into every provider host this package starts (src/engine/host.ts), and
- * called by the engine double's program process (src/engine/cli.ts): the packages
- * @pulumi/pulumi's runtime loads at its start and a provider host never runs (nor a program that
- * serializes no function) are loaded when first touched instead. @pulumi/pulumi 3.248, the last SDK that runs on Node 20, loads npm's
- * Arborist (about 500 modules) to find the code paths of a serialized function and TypeScript
- * (9 MB) to parse one; a host runs providers and serializes no function. Without them a host
- * prints its port in about half the time: a test file's first stack and every deployment of the
- * engine double start one (docs/performance.md#testing-your-program); a program's process, about
- * 0.4 s sooner.
+ * called by the engine double's program process (src/engine/cli.ts) and the tests' processes:
+ * the packages @pulumi/pulumi's runtime loads at its start and neither a provider host nor a
+ * program that serializes no function ever runs are loaded when first touched instead.
+ * @pulumi/pulumi 3.248, the last SDK that runs on Node 20, loads npm's Arborist (about 500
+ * modules) to find the code paths of a serialized function and TypeScript (9 MB) to parse one.
+ * Without them a host prints its port in about half the time (a test file's first stack and every
+ * deployment of the engine double start one) and a program's process starts about 0.4 s sooner
+ * (docs/performance.md#testing-your-program).
  *
  * A request is deferred only from the SDK's file named here, and only where Node finds the
  * package: a missing one throws at once as it would (typescript-shim.js then takes its own copy).
