@@ -12,7 +12,7 @@ import * as path from "path";
 import { deferSdkPackages, pulumiEntry } from "./deferred";
 import { formatPlan } from "./plan";
 import { cliArgs } from "./program";
-import { Operation, Result, RunOptions, stoppedByPreview } from "./types";
+import { Operation, Result, RunOptions, programDir, stoppedByPreview } from "./types";
 
 const OPERATIONS: Operation[] = ["preview", "up", "refresh", "destroy"];
 
@@ -103,8 +103,6 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   programEnvironment(options);
-  // Before the SDK's first load: what a program never runs of it waits until touched.
-  deferSdkPackages(path.dirname(pulumiEntry(options.program ? path.dirname(path.resolve(options.program)) : options.cwd)));
   // Whatever the program prints is a diagnostic; stdout carries only our result.
   const diagnostics: string[] = [];
   process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
@@ -116,7 +114,10 @@ async function main(argv: string[]): Promise<number> {
   }) as typeof process.stdout.write;
   let result: Result;
   try {
-    if (options.program?.endsWith(".ts")) (await import("./typescript")).registerTypeScript(path.dirname(path.resolve(options.program)));
+    // Before the SDK's first load: what a program never runs of it waits until touched. An SDK not
+    // to be found fails the run here, as loading it would have.
+    deferSdkPackages(path.dirname(pulumiEntry(programDir(options))));
+    if (options.program?.endsWith(".ts")) (await import("./typescript")).registerTypeScript(programDir(options));
     const { runOperation } = await import("./runner");
     result = await runOperation(parsed.options, diagnostics);
   } catch (e) {

@@ -11,7 +11,7 @@ import { Policies } from "./policies";
 import type { HostPool } from "./reuse";
 import { installEngine, loadPulumi } from "./monitor";
 import { StackState, loadState, passphrase, saveState } from "./state";
-import { Result, RunOptions } from "./types";
+import { Result, RunOptions, programDir } from "./types";
 import { Json, PropertyMap, redact } from "./values";
 
 /**
@@ -114,7 +114,7 @@ async function runProgram(
   const programPath = opts.program && path.resolve(opts.program);
   const load = inline?.program ?? (programPath ? () => require(programPath) as unknown : undefined);
   if (!load) return { error: "no --program given" };
-  const { pulumi, dir } = loadPulumi(programPath ? path.dirname(programPath) : opts.cwd);
+  const { pulumi, dir } = loadPulumi(programDir(opts));
   await installEngine(pulumi, dir, deployment, { ...monitorOpts, organization: "organization", holdFailed: inline !== undefined });
 
   // Under the real language host an unhandled rejection ends the program, and a failed step

@@ -1,4 +1,5 @@
 // Shapes shared by the engine double's parent side (program.ts) and child side (cli.ts).
+import * as path from "path";
 import type { Json } from "./values";
 
 export type Operation = "preview" | "up" | "refresh" | "destroy";
@@ -111,4 +112,9 @@ export interface RunOptions {
   replace?: string[];
   /** Policy packs to run, as the CLI's --policy-pack (and --policy-pack-config) do: preview and up only. */
   policyPacks?: PolicyPackOption[];
+}
+
+/** The folder a run's program resolves its packages from: the program file's, else the working directory. */
+export function programDir(o: RunOptions): string {
+  return o.program ? path.dirname(path.resolve(o.program)) : o.cwd;
 }
