@@ -12,6 +12,7 @@
  * src/core/scriptCache.ts leaves such a module to Node for the same reason), and undici's HTTP
  * parser, which the first answer loads (WebAssembly as 72 KB of text: packed, it cost every first
  * Check about 5 ms, and read at the first answer from its file it costs what it would from the pack).
+ * Each module's text is written in Latin-1 where that keeps its meaning (src/scripts/latin1.ts).
  * test/unit/host-pack.test.ts holds that a create's first Check of every kind, against the
  * emulator, reads nothing else from its file but the kinds' own modules.
  */
@@ -20,6 +21,7 @@ import Module = require("node:module");
 import * as path from "node:path";
 import type { Pack } from "../core/pack";
 import { mayImport } from "../core/scriptCache";
+import { latin1 } from "./latin1";
 
 type Loader = {
   prototype: { _compile(this: NodeJS.Module, content: string, filename: string, format?: string): unknown };
@@ -89,6 +91,16 @@ function place(file: string): { where: string; pkg?: string; dir?: string; versi
   return { where: `${name}:${path.relative(dir, file).split(path.sep).join("/")}`, pkg: name, dir, version };
 }
 
+/**
+ * A module's text as the pack holds it. A hashbang is valid only at a script's start: the same two
+ * characters as a comment. Each module's source map is named beside its file, which the pack is
+ * not: the comment goes. Latin-1 only where the meaning stays (src/scripts/latin1.ts).
+ */
+function packedCode(text: string): string {
+  const code = text.replace(/^#!/, "//").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+  return latin1(code) ?? code;
+}
+
 function packable(file: string, content: string): boolean {
   if (!/\.c?js$/.test(file) || mayImport(content)) return false;
   return file.includes(`${path.sep}node_modules${path.sep}`) || !KIND_FOLDERS.some((d) => file.startsWith(d));
@@ -110,9 +122,7 @@ async function main(): Promise<void> {
     if (pkg !== undefined) dirs.set(pkg, dir!);
     const requests: Record<string, number> = {};
     for (const [request, to] of Object.entries(resolved.get(file) ?? {})) if (index.has(to)) requests[request] = index.get(to)!;
-    // A hashbang is valid only at a script's start: the same two characters as a comment. Each
-    // module's source map is named beside its file, which the pack is not: the comment goes.
-    const code = compiled.get(file)!.replace(/^#!/, "//").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+    const code = packedCode(compiled.get(file)!);
     text += `[${JSON.stringify(where)}, ${fs.statSync(file).size}, ${JSON.stringify(requests)}, function (exports, require, module, __filename, __dirname) {\n${code}\n}],\n`;
   }
   text += `];\nexports.packages = ${JSON.stringify(packages)};\n`;
