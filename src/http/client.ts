@@ -154,7 +154,7 @@ function encodeSegment(name: string, value: unknown, problems: Problem[]): strin
 interface ParsedRoute {
   method: string;
   /** Even indexes are literal text, odd indexes parameter names. */
-  pieces: string[];
+  pieces: readonly string[];
 }
 
 const parsedRoutes = new Map<string, ParsedRoute | null>();
@@ -171,7 +171,7 @@ function parseRoute(route: unknown): ParsedRoute | null {
   return parsed;
 }
 
-function buildPath(pieces: string[], params: Record<string, string>, problems: Problem[]): string {
+function buildPath(pieces: readonly string[], params: Record<string, string>, problems: Problem[]): string {
   let out = pieces[0];
   for (let i = 1; i < pieces.length; i += 2) {
     const name = pieces[i];

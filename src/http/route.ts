@@ -22,17 +22,32 @@ export function parseRoute(route: string): { method: string; path: string } | un
  * (`{mount}/template/{name}`). A text that is no route is kept as it is.
  */
 export function routeTarget(route: string): string {
-  return parseRoute(route)?.path.slice(1) ?? route;
+  return remembered(targets, route, () => parseRoute(route)?.path.slice(1) ?? route);
 }
 
 /** A path (or a route) split at its parameters: literal text at even indexes, parameter names at odd ones. */
-export function pathPieces(path: string): string[] {
-  return path.split(PARAM);
+export function pathPieces(path: string): readonly string[] {
+  return remembered(pieces, path, () => Object.freeze(path.split(PARAM)));
 }
 
 /** The names of the parameters a route's path names, in order. */
-export function routeParams(route: string): string[] {
-  return pathPieces(route).filter((_, i) => i % 2 === 1);
+export function routeParams(route: string): readonly string[] {
+  return remembered(params, route, () => Object.freeze(pathPieces(route).filter((_, i) => i % 2 === 1)));
+}
+
+// Each operation reads its routes again (an object's path, the parameters of each request): the
+// routes are the tables' few texts, read once each. Bounded all the same, for paths passed in.
+const targets = new Map<string, string>();
+const pieces = new Map<string, readonly string[]>();
+const params = new Map<string, readonly string[]>();
+
+function remembered<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    if (map.size < 512) map.set(key, v);
+  }
+  return v;
 }
 
 /** The literal segments of a route's path (`template` of `GET /{mount}/template/{name}`). */

@@ -195,7 +195,12 @@ export function pathObject<In extends Props & { adopt?: boolean }, Out extends P
   const set = given.fields;
   const names = routeParams(given.routes.read);
   const derived = {
-    params: (p: In | Out) => Object.fromEntries(names.map((n) => [n, String(p[n] ?? "")])),
+    // Each request of an operation asks again: a loop, not entries built and read back.
+    params: (p: In | Out) => {
+      const out: Record<string, string> = {};
+      for (const n of names) out[n] = String(p[n] ?? "");
+      return out;
+    },
     body: (p: In) => set!.body(p, names),
     fromData: (d: Record<string, unknown>, p: In | Out) => set!.decode(d, p) as Out,
   };
