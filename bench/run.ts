@@ -2,8 +2,9 @@
  * `npm run bench` (provider part): check + create + read + delete through the provider's runtime
  * entry, per kind (transform Template, run-service NotificationConfiguration, keymgmt Key), vs the
  * very same HTTP requests sent with raw undici to the same emulator in the same run: once through
- * request() (the goal's baseline) and once through dispatch() with a minimal handler (the interface
- * the provider's client uses). JSON bodies are parsed on every side, as any client must. The
+ * request() (the goal's baseline), once through dispatch() with a minimal handler (the interface
+ * the provider's client uses), and once through the package's own client (what the layers above it
+ * cost, the transport set apart). JSON bodies are parsed on every side, as any client must. The
  * emulator runs in its own process, as a real server would. Every side's requests are read from the
  * emulator's log first, so the sides provably do the same work. Ratios are given for create + read +
  * delete (the issue's measure) and with check added (for a create, check makes one read: what the
@@ -18,7 +19,7 @@ import { call, configure } from "../src/runtime";
 import { providerFor } from "../src/core/trampoline";
 import { KIND_NAMES } from "../src/kinds";
 import { installedProject } from "../src/engine/installed";
-import { closeAgents } from "../src/http";
+import { closeAgents, HttpClient } from "../src/http";
 
 const N = Number(process.env.BENCH_N ?? process.argv[2] ?? 100);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 11);
@@ -83,6 +84,27 @@ function rawDispatch(agent: Agent): Send {
       onResponseError(_c, e) { reject(e); },
     });
   });
+}
+
+/**
+ * The package's own HTTP client (src/http/client.ts) sending the same requests: against this side
+ * the ratio is what the provider's layers above its client cost (validation, the connection, the
+ * record of what a create could be confused with, reading back), the transport set apart. The
+ * object's own segment is the route's parameter, as in the route tables (the client reads each
+ * route's text once).
+ */
+function clientSend(t: Target): Send {
+  const clients = {
+    secrets: new HttpClient({ service: "secrets", baseUrl: t.secretsUrl, token: t.secretsToken }),
+    runs: new HttpClient({ service: "runs", baseUrl: t.runUrl, token: t.runToken }),
+  };
+  return async (url, method, _headers, body) => {
+    const service = url.startsWith(t.secretsUrl) ? "secrets" : "runs";
+    const params: Record<string, string> = {};
+    const path = url.slice((service === "secrets" ? t.secretsUrl : t.runUrl).length)
+      .replace(/\/(r-\d+|nc-[^/?]+)(?=[/?]|$)/, (_m, name: string) => { params.name = name; return "/{name}"; });
+    return (await clients[service].request({ route: `${method} ${path}`, params, body, expect: [404], retry: "never" })).body;
+  };
 }
 
 /** Each kind: its program inputs, and the requests the provider makes for them, written out by hand. */
@@ -228,11 +250,13 @@ async function main(): Promise<void> {
     console.log(`pulumi-svc bench: ${N} objects per kind, check+create+read+delete vs the same requests sent with raw undici request() and dispatch() (emulator in its own process)\n`);
     let offset = 0;
     const lean = kinds(target, rawDispatch(agent));
+    const own = kinds(target, clientSend(target));
     for (const [k, { kind, provider, raw }] of kinds(target, rawRequest(agent)).entries()) {
       if (ONLY && !ONLY.includes(kind)) continue;
       const dispatched = lean[k].raw;
+      const client = own[k].raw;
       const byProvider = await requestsLogged(target, () => provider(offset++));
-      for (const side of [raw, dispatched]) {
+      for (const side of [raw, dispatched, client]) {
         const byRaw = await requestsLogged(target, () => side(offset++));
         if (byProvider.join("\n") !== byRaw.join("\n")) {
           throw new Error(`${kind}: the raw side must send the provider's requests\nprovider:\n  ${byProvider.join("\n  ")}\nraw:\n  ${byRaw.join("\n  ")}`);
@@ -257,9 +281,9 @@ async function main(): Promise<void> {
       // Short interleaved rounds, in a rotating order so no side always follows another (warm JIT,
       // GC timing). Each ratio is taken within one round, where all sides met the same machine
       // load, and the median of the rounds is reported: shared machines drift over seconds.
-      type Side = "raw" | "dispatched" | "provider";
-      const sides: [Side, Round][] = [["raw", raw], ["dispatched", dispatched], ["provider", provider]];
-      const runs: Record<Side, { ms: number; checkMs: number; cpu: number }[]> = { raw: [], dispatched: [], provider: [] };
+      type Side = "raw" | "dispatched" | "client" | "provider";
+      const sides: [Side, Round][] = [["raw", raw], ["dispatched", dispatched], ["client", client], ["provider", provider]];
+      const runs: Record<Side, { ms: number; checkMs: number; cpu: number }[]> = { raw: [], dispatched: [], client: [], provider: [] };
       for (let r = 0; r < REPEATS; r++) {
         for (let k = 0; k < sides.length; k++) {
           const [name, fn] = sides[(k + r) % sides.length];
@@ -277,9 +301,12 @@ async function main(): Promise<void> {
       console.log(`  warm-up, check+CRUD/request() per ${WARMUP_STEP} objects: ${settling.join(" ")}`);
       console.log(`  raw undici request()      ${ms("raw").toFixed(3)} ms/object   client CPU ${cpu("raw")} µs/object`);
       console.log(`  raw undici dispatch()     ${ms("dispatched").toFixed(3)} ms/object   client CPU ${cpu("dispatched")} µs/object`);
+      console.log(`  the package's client      ${ms("client").toFixed(3)} ms/object   client CPU ${cpu("client")} µs/object`);
       console.log(`  provider (check+CRUD)     ${ms("provider").toFixed(3)} ms/object   client CPU ${cpu("provider")} µs/object   (check ${checkUs.toFixed(0)} µs)`);
       console.log(`  ratio provider/request():  CRUD ${spread(ratios("raw", false))}   check+CRUD ${spread(ratios("raw", true))}`);
-      console.log(`  ratio provider/dispatch(): CRUD ${spread(ratios("dispatched", false))}   check+CRUD ${spread(ratios("dispatched", true))}\n`);
+      console.log(`  ratio provider/dispatch(): CRUD ${spread(ratios("dispatched", false))}   check+CRUD ${spread(ratios("dispatched", true))}`);
+      console.log(`  ratio provider/client:     CRUD ${spread(ratios("client", false))}   check+CRUD ${spread(ratios("client", true))}`);
+      console.log(`  ratio client/request():    ${spread(runs.client.map((c, r) => c.ms / runs.raw[r].ms))}\n`);
     }
 
     console.log("serialized provider (__provider) stored in each resource's state, in bytes:");
