@@ -27,11 +27,14 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 11);
  * Objects each side runs unmeasured first: module loading, connection setup and the JIT compiling
  * each path are one-time costs (the first call's is bench/coldstart.ts's subject), not per-object
  * ones. V8 goes on compiling the provider's functions with its optimizing compiler until about
- * 2,000 objects (`--trace-opt`; `request()`'s path settles by about 600), and that compiling runs
- * on the same two cores as the measured rounds: fewer objects measure the JIT, not the provider.
- * The warm-up's own ratios are printed, so the reader sees them settle.
+ * 2,000 objects on Node 20 (`--trace-opt`; `request()`'s path settles by about 600), and that
+ * compiling runs on the same two cores as the measured rounds: fewer objects measure the JIT, not
+ * the provider. Node 22's V8 optimizes a function with TurboFan after 3,000 calls
+ * (`--invocation-count-for-turbofan`): the provider's own functions run once per object and get
+ * there at about 3,000 objects, where a request's path, run several times per object, got there
+ * long before (docs/performance.md). The warm-up's own ratios are printed, so the reader sees them settle.
  */
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 2500);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 4500);
 /** Objects per printed step of the warm-up. */
 const WARMUP_STEP = 500;
 /** A comma-separated subset of the kinds below (`BENCH_KINDS=runs:NotificationConfiguration`). */
