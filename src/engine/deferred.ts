@@ -1,6 +1,7 @@
 /**
  * Loaded (`--require`) into every provider host this package starts (src/engine/host.ts), and
- * called by the engine double's program process (src/engine/cli.ts) and the tests' processes:
+ * called by the engine double's program process (src/engine/cli.ts), the tests' processes and CI's
+ * preload in the programs and hosts the Pulumi CLI starts (scripts/defer-sdk.cjs):
  * the packages @pulumi/pulumi's runtime loads at its start and neither a provider host nor a
  * program that serializes no function ever runs are loaded when first touched instead.
  * @pulumi/pulumi 3.248, the last SDK that runs on Node 20, loads npm's Arborist (about 500
@@ -26,6 +27,8 @@ export const DEFERRED: Readonly<Record<string, readonly string[]>> = {
 
 /** The script a host runs, from the SDK's folder. */
 export const HOST_SCRIPT_IN_SDK = "cmd/dynamic-provider/index.js";
+/** The script a language host runs a program with (the official host's and ours), from the SDK's folder. */
+export const PROGRAM_SCRIPT_IN_SDK = "cmd/run/index.js";
 
 const HOOKED = Symbol.for("pulumi-svc.deferredSdks");
 
@@ -72,10 +75,19 @@ export function pulumiEntry(programDir: string): string {
   }
 }
 
+/** The SDK folder whose script `inSdk` is `script`, else undefined. */
+function sdkOf(script: string, inSdk: string): string | undefined {
+  return script.endsWith(path.join(path.sep, inSdk)) ? script.slice(0, -inSdk.length) : undefined;
+}
+
 /** The SDK folder whose host script `script` is (a provider host's main script), else undefined. */
 export function hostSdk(script = process.argv[1] ?? ""): string | undefined {
-  if (!script.endsWith(path.join(path.sep, HOST_SCRIPT_IN_SDK))) return undefined;
-  return script.slice(0, -HOST_SCRIPT_IN_SDK.length);
+  return sdkOf(script, HOST_SCRIPT_IN_SDK);
+}
+
+/** The SDK folder whose program runner `script` is (a program's main script under a language host), else undefined. */
+export function programSdk(script = process.argv[1] ?? ""): string | undefined {
+  return sdkOf(script, PROGRAM_SCRIPT_IN_SDK);
 }
 
 /**

@@ -1,11 +1,13 @@
 // The provider host's deferred packages (src/engine/deferred.ts): a module loaded when first
 // touched, as TypeScript's import helpers in @pulumi/pulumi take it, and the hook that hands one out
 // only to the SDK's file named for it. test/protocol/host-deferred.test.ts runs a real host.
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFERRED, HOST_SCRIPT_IN_SDK, deferSdkPackages, deferredModule, hostSdk } from "../../src/engine/deferred";
+import { DEFERRED, HOST_SCRIPT_IN_SDK, PROGRAM_SCRIPT_IN_SDK, deferSdkPackages, deferredModule, hostSdk, programSdk } from "../../src/engine/deferred";
+import { root } from "../support/dist";
 
 // What tsc's helpers do with a required module, as @pulumi/pulumi's compiled files have them.
 const importStar = (mod: any): any => {
@@ -108,8 +110,33 @@ describe("deferring the SDK's packages", () => {
     }
   });
 
-  it("is no provider host's where the main script is another", () => {
+  it("is no provider host's where the main script is another, and no program's but under the SDK's runner", () => {
     expect(hostSdk(path.join(dir, "program.js"))).toBeUndefined();
-    expect(hostSdk(path.join(sdk, "cmd/run/index.js"))).toBeUndefined();
+    expect(hostSdk(path.join(sdk, PROGRAM_SCRIPT_IN_SDK))).toBeUndefined();
+    expect(programSdk(path.join(sdk, PROGRAM_SCRIPT_IN_SDK))).toBe(`${sdk}${path.sep}`);
+    expect(programSdk(path.join(sdk, HOST_SCRIPT_IN_SDK))).toBeUndefined();
+    expect(programSdk(path.join(dir, "index.js"))).toBeUndefined();
+  });
+
+  // CI's preload (scripts/defer-sdk.cjs) in the processes the Pulumi CLI starts, as they start.
+  it.each([["a program's", PROGRAM_SCRIPT_IN_SDK], ["a provider host's", HOST_SCRIPT_IN_SDK]])("under CI's preload, in %s process, and in no other", (_, script) => {
+    const main = `const shim = require(${JSON.stringify(path.join(sdk, "typescript-shim.js"))});
+      const before = require("fs").existsSync(${JSON.stringify(loads)});
+      console.log(JSON.stringify({ before, name: shim.name }));`;
+    const run = (file: string) => {
+      write(file, main);
+      fs.rmSync(loads, { force: true });
+      const r = spawnSync(process.execPath, ["--require", path.join(root, "scripts/defer-sdk.cjs"), file], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
+      expect(r.stderr).toBe("");
+      return JSON.parse(r.stdout) as { before: boolean; name: string };
+    };
+    try {
+      expect(run(path.join(sdk, script))).toEqual({ before: false, name: "typescript" });
+      expect(loaded()).toEqual(["typescript"]);
+      expect(run(path.join(dir, "program.js"))).toEqual({ before: true, name: "typescript" });
+    } finally {
+      write(path.join(sdk, HOST_SCRIPT_IN_SDK), "");
+      fs.rmSync(path.join(sdk, PROGRAM_SCRIPT_IN_SDK), { force: true });
+    }
   });
 });

@@ -1,0 +1,20 @@
+// Preloaded by .ci/run, after compile-cache.cjs, into every Node process of both combinations: in
+// the programs and provider hosts the Pulumi CLI starts, the SDK's packages that neither runs
+// unless it serializes a function (npm's Arborist, TypeScript, js-yaml) are loaded when first
+// touched, as they are in the hosts and programs this package starts itself
+// (src/engine/deferred.ts). What runs is the same SDK and the same packages, each loaded at its
+// first use instead of at the SDK's start: a program that serializes a function loads them then.
+// They were about a third of each such process's CPU under the CLI (docs/contributing.md#ci).
+// Users' own runs are the CLI's as they are: this is the tests' environment only.
+"use strict";
+const path = require("path");
+
+let deferred;
+try {
+  deferred = require(path.join(__dirname, "../dist/src/engine/deferred.js"));
+} catch {
+  // dist/ not built yet, or being written.
+}
+// Loading it defers a provider host's already; a program's is asked for here.
+const sdk = deferred?.programSdk();
+if (sdk !== undefined) deferred.deferSdkPackages(sdk);
