@@ -15,7 +15,7 @@ import { control, requests, secretsApi } from "../support/emulator";
 import { fillConfigScript, importedConfig } from "../support/imported";
 import { seedEveryKind } from "../support/seed-import";
 import { CLI_PASSPHRASE, cliDir, cliPath, hostMissing, installation, langHost } from "../cli/cli";
-import { npm, packTarball, PULUMI_TEMPLATE } from "./tarball";
+import { npm, packTarball, PULUMI_TEMPLATE, registryEnv } from "./tarball";
 
 const sdkVersion = (JSON.parse(fs.readFileSync(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }), "utf8")) as { version: string }).version;
 const offline = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH)\b/;
@@ -74,7 +74,7 @@ beforeAll(() => {
   // As the README says, with the SDK version pinned to the one under test, and `typescript` as a
   // user names it, whatever npm picks (a TypeScript program needs its own; the README says why).
   const r = spawnSync(npm, ["install", "--prefix", project, "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=warn",
-    `@pulumi/pulumi@${sdkVersion}`, "typescript", tarball], { cwd: project, env: cleanEnv(), encoding: "utf8", timeout: 300_000 });
+    `@pulumi/pulumi@${sdkVersion}`, "typescript", tarball], { cwd: project, env: registryEnv(cleanEnv()), encoding: "utf8", timeout: 300_000 });
   installOutput = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   if (r.status !== 0 && offline.test(installOutput)) unavailable = `the npm registry cannot be reached: ${offline.exec(installOutput)![1]}`;
   else if (r.status !== 0) throw new Error(`npm install exited ${r.status ?? r.signal}\n${installOutput}`);

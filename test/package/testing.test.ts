@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { root } from "../support/dist";
 import { requireReal, requiredButMissing } from "../support/real";
-import { npm, packTarball } from "./tarball";
+import { npm, packTarball, registryEnv } from "./tarball";
 
 const version = (pkg: string) => (JSON.parse(fs.readFileSync(require.resolve(`${pkg}/package.json`, { paths: [root] }), "utf8")) as { version: string }).version;
 const offline = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|ENOTCACHED)\b/;
@@ -55,7 +55,7 @@ beforeAll(() => {
   const tarball = packTarball(dir);
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "user-tests", version: "1.0.0", private: true }));
   const r = spawnSync(npm, ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error",
-    `@pulumi/pulumi@${version("@pulumi/pulumi")}`, `vitest@${version("vitest")}`, `jest@${JEST}`, tarball], { cwd: dir, env: cleanEnv(), encoding: "utf8", timeout: 300_000 });
+    `@pulumi/pulumi@${version("@pulumi/pulumi")}`, `vitest@${version("vitest")}`, `jest@${JEST}`, tarball], { cwd: dir, env: registryEnv(cleanEnv()), encoding: "utf8", timeout: 300_000 });
   const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
   if (r.status !== 0 && offline.test(output)) unavailable = `the npm registry cannot be reached: ${offline.exec(output)![1]}`;
   else if (r.status !== 0) throw new Error(`npm install exited ${r.status ?? r.signal}\n${output}`);

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { cacheBase } from "../support/cache";
 import { requireReal, requiredButMissing } from "../support/real";
-import { compileOutput, fixtureProject, MODERN_RESOLUTIONS, npm, OLD_PULUMI_TEMPLATE, PULUMI_TEMPLATE } from "./tarball";
+import { compileOutput, fixtureProject, MODERN_RESOLUTIONS, npm, OLD_PULUMI_TEMPLATE, PULUMI_TEMPLATE, registryEnv } from "./tarball";
 
 /** What each major does, as its release notes and the runs of this file say. */
 const MAJORS = {
@@ -42,7 +42,7 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 function npmOut(args: string[], cwd: string): string {
-  return execFileSync(npm, args, { cwd, env: npmEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+  return execFileSync(npm, args, { cwd, env: registryEnv(npmEnv()), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
 }
 
 /** The cached releases of a major, newest last. */
