@@ -5,21 +5,26 @@
  * the packages @pulumi/pulumi's runtime loads at its start and neither a provider host nor a
  * program that serializes no function ever runs are loaded when first touched instead.
  * @pulumi/pulumi 3.248, the last SDK that runs on Node 20, loads npm's Arborist (about 500
- * modules) to find the code paths of a serialized function and TypeScript (9 MB) to parse one.
- * Without them a host prints its port in about half the time (a test file's first stack and every
+ * modules) to find the code paths of a serialized function and TypeScript (9 MB) to parse one,
+ * and every SDK its automation API (under the CLI, its compiled code kept, about 8 ms of a host's
+ * CPU and 20 ms of a program's: docs/contributing.md#ci). Without them a host prints its port in about half the time (a test file's first stack and every
  * deployment of the engine double start one) and a program's process starts about 0.4 s sooner
  * (docs/performance.md#testing-your-program).
  *
- * A request is deferred only from the SDK's file named here, and only where Node finds the
- * package: a missing one throws at once as it would (typescript-shim.js then takes its own copy).
- * Nothing here imports the package.
+ * A request is deferred only from the SDK's file named here, and only where Node finds it: a
+ * missing package throws at once as it would (typescript-shim.js then takes its own copy).
+ * Nothing here imports what it defers.
  */
 import Module = require("node:module");
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-/** By the SDK's file (from its folder), the packages it requires as it loads that a provider host never calls. */
+/**
+ * By the SDK's file (from its folder), what it requires as it loads that a provider host never
+ * calls: packages, and its own automation API (a request relative to that file).
+ */
 export const DEFERRED: Readonly<Record<string, readonly string[]>> = {
+  "index.js": ["./automation"],
   "runtime/closure/codePaths.js": ["@npmcli/arborist", "normalize-package-data"],
   "typescript-shim.js": ["typescript"],
   "automation/localWorkspace.js": ["js-yaml"],

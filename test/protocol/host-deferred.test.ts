@@ -16,7 +16,9 @@ const { emu, host } = useHosts({
 
 /** The SDK the hosts run (the host's script is its). */
 const SDK = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-const PACKAGES = [...new Set(Object.values(DEFERRED).flat())];
+/** What a loaded file's path holds when it is of a deferred package, or of the SDK's own module deferred (a relative request). */
+const MARKERS = [...new Set(Object.entries(DEFERRED).flatMap(([file, requests]) => requests.map((r) =>
+  r.startsWith(".") ? `/@pulumi/pulumi/${path.posix.join(path.posix.dirname(file), r)}/` : `/node_modules/${r}/`)))];
 let probes = 0;
 
 /**
@@ -29,8 +31,8 @@ exports.handler = () => ({
   async check() {
     const sdk = require("path").resolve(process.argv[1], "../../..");
     const touched = await (async (sdk) => { ${touch} })(sdk);
-    const packages = ${JSON.stringify(PACKAGES)};
-    const loaded = new Set(Object.keys(require.cache).flatMap((f) => packages.filter((p) => f.includes("/node_modules/" + p + "/"))));
+    const markers = ${JSON.stringify(MARKERS)};
+    const loaded = new Set(Object.keys(require.cache).flatMap((f) => markers.filter((m) => f.includes(m))));
     return { inputs: { loaded: [...loaded].sort(), touched }, failures: [] };
   },
 });`;
@@ -57,20 +59,23 @@ describe("a provider host's deferred packages", { timeout: 180_000 }, () => {
     expect((await inHost()).loaded).toEqual([]);
   });
 
-  it("touched through the SDK (a function serialized, a package's code paths), each is the package itself", async () => {
+  it("touched through the SDK (a function serialized, a package's code paths, the automation API), each is the package itself", async () => {
     const used = await inHost(`
       const pulumi = require(sdk);
       const text = (await pulumi.runtime.serializeFunction(() => 42)).text;
       const paths = await pulumi.runtime.computeCodePaths({ extraIncludePackages: ["zod"] });
       const shim = require(require("path").join(sdk, "typescript-shim.js")).version;
       const real = require(require.resolve("typescript/package.json", { paths: [sdk] })).version;
-      return { serialized: text.includes("42"), zod: [...paths.keys()].some((p) => ("/" + p).endsWith("/node_modules/zod")), shim, real };`);
-    const touched = used.touched as { serialized: boolean; zod: boolean; shim: string; real: string };
-    expect(touched).toEqual({ serialized: true, zod: true, shim: touched.real, real: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+      const { LocalWorkspace } = pulumi.automation;
+      const automation = LocalWorkspace === require(require("path").join(sdk, "automation")).LocalWorkspace && typeof LocalWorkspace.create;
+      return { serialized: text.includes("42"), zod: [...paths.keys()].some((p) => ("/" + p).endsWith("/node_modules/zod")), shim, real, automation };`);
+    const touched = used.touched as { serialized: boolean; zod: boolean; shim: string; real: string; automation: unknown };
+    expect(touched).toEqual({ serialized: true, zod: true, shim: touched.real, real: expect.stringMatching(/^\d+\.\d+\.\d+/), automation: "function" });
+    expect(used.loaded).toContain("/@pulumi/pulumi/automation/");
     // What those two calls touch of the packages this SDK's files require (Arborist: 3.248, not 3.276).
     const touchedFiles = ["runtime/closure/codePaths.js", "typescript-shim.js"];
     const required = touchedFiles.flatMap((f) => DEFERRED[f]!.filter((r) => fs.readFileSync(path.join(SDK, f), "utf8").includes(`require("${r}")`)));
     expect(required).toContain("typescript");
-    expect(used.loaded).toEqual(expect.arrayContaining(required));
+    expect(used.loaded).toEqual(expect.arrayContaining(required.map((r) => `/node_modules/${r}/`)));
   });
 });
