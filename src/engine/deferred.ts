@@ -7,9 +7,9 @@
  * @pulumi/pulumi 3.248, the last SDK that runs on Node 20, loads npm's Arborist (about 500
  * modules) to find the code paths of a serialized function and TypeScript (9 MB) to parse one,
  * and every SDK its automation API (under the CLI, its compiled code kept, about 8 ms of a host's
- * CPU and 20 ms of a program's: docs/contributing.md#ci). Without them a host prints its port in about half the time (a test file's first stack and every
- * deployment of the engine double start one) and a program's process starts about 0.4 s sooner
- * (docs/performance.md#testing-your-program).
+ * CPU and 20 ms of a program's: docs/contributing.md#ci). Without them a host prints its port in
+ * about half the time (a test file's first stack and every deployment of the engine double start
+ * one) and a program's process starts about 0.4 s sooner (docs/performance.md#testing-your-program).
  *
  * A request is deferred only from the SDK's file named here, and only where Node finds it: a
  * missing package throws at once as it would (typescript-shim.js then takes its own copy).
