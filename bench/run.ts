@@ -32,7 +32,8 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 11);
  * the provider. Node 22's V8 optimizes a function with TurboFan after 3,000 calls
  * (`--invocation-count-for-turbofan`): the provider's own functions run once per object and get
  * there at about 3,000 objects, where a request's path, run several times per object, got there
- * long before (docs/performance.md). The warm-up's own ratios are printed, so the reader sees them settle.
+ * long before (docs/performance.md). The warm-up's own ratios are printed, so the reader sees them
+ * settle.
  */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 4500);
 /** Objects per printed step of the warm-up. */
