@@ -8,8 +8,10 @@
  * emulator runs in its own process, as a real server would. Every side's requests are read from the
  * emulator's log first, so the sides provably do the same work. Ratios are given for create + read +
  * delete (the issue's measure) and with check added (for a create, check makes one read: what the
- * create could be confused with, src/core/leftovers.ts). Reports ratios (never
- * a threshold) and the size of the serialized provider each resource stores.
+ * create could be confused with, src/core/leftovers.ts). After every kind's ratios, the package's
+ * client once more, with a failed check before each request (codeBetween): what code run between
+ * requests costs the requests themselves. Reports ratios (never a threshold) and the size of the
+ * serialized provider each resource stores.
  */
 import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import * as pulumi from "@pulumi/pulumi";
@@ -48,6 +50,8 @@ type Round = (i: number) => Promise<void>;
 
 /** Time spent in check since the last timed() began (timed apart: the ratios are given with and without it). */
 let checkNs = 0n;
+/** Time spent in the busy side's failed checks since the last timed() began. */
+let busyNs = 0n;
 
 async function providerRound(kind: string, news: Record<string, unknown>): Promise<void> {
   const start = process.hrtime.bigint();
@@ -111,8 +115,47 @@ function clientSend(t: Target): Send {
   };
 }
 
-/** Each kind: its program inputs, and the requests the provider makes for them, written out by hand. */
-function kinds(t: Target, send: Send): { kind: string; provider: Round; raw: Round }[] {
+/**
+ * The package's client with a check of the kind that fails (an unknown property: it sends nothing)
+ * before each request: the provider's own code between the requests, and nothing else. Against the
+ * client alone, it shows what code run between requests does to the requests themselves (caches
+ * the code evicts, a server idle for longer), which the provider pays beyond its own code's time.
+ */
+function busySend(t: Target): (kind: string) => Send {
+  const send = clientSend(t);
+  const byKind = new Map<string, Send>();
+  return (kind) => {
+    let busy = byKind.get(kind);
+    if (busy) return busy;
+    const failing = { ...inputsOf(t, kind, 0), benchUnknownProperty: true };
+    busy = async (url, method, headers, body) => {
+      const start = process.hrtime.bigint();
+      const { failures } = (await call(kind, "check", [{}, failing])) as { failures: unknown[] };
+      busyNs += process.hrtime.bigint() - start;
+      if (failures.length === 0) throw new Error(`${kind}: the busy side's check must fail`);
+      return send(url, method, headers, body);
+    };
+    byKind.set(kind, busy);
+    return busy;
+  };
+}
+
+/** The program's inputs of object number i of each kind. */
+function inputsOf(t: Target, kind: string, i: number): Record<string, unknown> {
+  switch (kind) {
+    case "secrets:TransformTemplate": return { name: `p-${i}`, pattern: "(\\d{3})-(\\d{4})" };
+    case "runs:NotificationConfiguration": return {
+      workspaceId: t.workspaceId, name: `p-${i}`, destinationType: "generic", url: "https://hooks.example.com/run",
+      enabled: false, triggers: ["run:completed", "run:errored"], token: `bench-token-${i}-abcdefgh`,
+    };
+    case "secrets:KeymgmtKey": return { name: `p-${i}`, type: "aes256-gcm96", deletionAllowed: true };
+    default: throw new Error(`no inputs for ${kind}`);
+  }
+}
+
+/** Each kind: the provider's round for its inputs, and the requests the provider makes for them, written out by hand (through the kind's `sendOf`). */
+function kinds(t: Target, sendOf: (kind: string) => Send): { kind: string; provider: Round; raw: Round }[] {
+  const provider = (kind: string): Round => (i) => providerRound(kind, inputsOf(t, kind, i));
   const sec = { "x-svc-token": t.secretsToken, accept: "application/json" };
   const secBody = { ...sec, "content-type": "application/json" };
   const api = "application/vnd.api+json";
@@ -121,9 +164,10 @@ function kinds(t: Target, send: Send): { kind: string; provider: Round; raw: Rou
   return [
     {
       kind: "secrets:TransformTemplate",
-      provider: (i) => providerRound("secrets:TransformTemplate", { name: `p-${i}`, pattern: "(\\d{3})-(\\d{4})" }),
+      provider: provider("secrets:TransformTemplate"),
       // Check's record of the path, existence check, write, read-back, refresh read, the in-use guard's list, delete.
       raw: async (i) => {
+        const send = sendOf("secrets:TransformTemplate");
         const url = `${t.secretsUrl}/transform/template/r-${i}`;
         await send(url, "GET", sec);
         await send(url, "GET", sec);
@@ -136,13 +180,11 @@ function kinds(t: Target, send: Send): { kind: string; provider: Round; raw: Rou
     },
     {
       kind: "runs:NotificationConfiguration",
-      provider: (i) => providerRound("runs:NotificationConfiguration", {
-        workspaceId: t.workspaceId, name: `p-${i}`, destinationType: "generic", url: "https://hooks.example.com/run",
-        enabled: false, triggers: ["run:completed", "run:errored"], token: `bench-token-${i}-abcdefgh`,
-      }),
+      provider: provider("runs:NotificationConfiguration"),
       // Check's record of the lookalikes, the create's look for one, what existed before (one page
       // each), create, refresh read, delete.
       raw: async (i) => {
+        const send = sendOf("runs:NotificationConfiguration");
         const list = `${t.runUrl}/workspaces/${t.workspaceId}/notification-configurations`;
         for (let k = 0; k < 3; k++) await send(`${list}?page%5Bnumber%5D=1&page%5Bsize%5D=100`, "GET", run);
         const created = (await send(list, "POST", runBody, { data: { type: "notification-configuration", attributes: {
@@ -155,10 +197,11 @@ function kinds(t: Target, send: Send): { kind: string; provider: Round; raw: Rou
     },
     {
       kind: "secrets:KeymgmtKey",
-      provider: (i) => providerRound("secrets:KeymgmtKey", { name: `p-${i}`, type: "aes256-gcm96", deletionAllowed: true }),
+      provider: provider("secrets:KeymgmtKey"),
       // Check's record of the path, existence check, create, configure, read-back, refresh read,
       // delete's guard read and distributions list, delete.
       raw: async (i) => {
+        const send = sendOf("secrets:KeymgmtKey");
         const url = `${t.secretsUrl}/keymgmt/key/r-${i}`;
         await send(url, "GET", sec);
         await send(url, "GET", sec);
@@ -175,20 +218,45 @@ function kinds(t: Target, send: Send): { kind: string; provider: Round; raw: Rou
 }
 
 /**
- * Wall time of N objects in ms (and, for the provider, the part of it spent in check), and this
- * process's CPU time (user + system) per object in µs.
+ * Wall time of N objects in ms (and the part of it spent in check: the provider's, or the busy
+ * side's failed ones), and this process's CPU time (user + system) per object in µs.
  */
 async function timed(fn: Round, offset: number): Promise<{ ms: number; checkMs: number; cpu: number }> {
   const cpu = process.cpuUsage();
   checkNs = 0n;
+  busyNs = 0n;
   const start = process.hrtime.bigint();
   for (let i = 0; i < N; i++) await fn(offset + i);
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const used = process.cpuUsage(cpu);
-  return { ms, checkMs: Number(checkNs) / 1e6, cpu: (used.user + used.system) / N };
+  return { ms, checkMs: Number(checkNs + busyNs) / 1e6, cpu: (used.user + used.system) / N };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const spread = (xs: number[]) => `${median(xs).toFixed(2)} (rounds ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
+
+/**
+ * The package's client alone against the same client with a failed check before each request
+ * (busySend), in alternating rounds: the requests' time with the checks' own taken out, against
+ * the client's, is what code run between requests costs the requests themselves.
+ */
+async function codeBetween(t: Target, { kind, client, busy, requests }: { kind: string; client: Round; busy: Round; requests: string[] },
+  take: (n: number) => number): Promise<void> {
+  const sent = await requestsLogged(t, () => busy(take(1)));
+  if (sent.join("\n") !== requests.join("\n")) throw new Error(`${kind}: the failed checks must send nothing\n  ${sent.join("\n  ")}`);
+  const start = take(WARMUP_STEP);
+  for (let i = 0; i < WARMUP_STEP; i++) await busy(start + i);
+  const ratios: number[] = [];
+  const checks: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const plain = await timed(client, take(N));
+    const busied = await timed(busy, take(N));
+    ratios.push((busied.ms - busied.checkMs) / plain.ms);
+    checks.push(busied.checkMs / N * 1000);
+  }
+  console.log(`${kind}: the package's client with a failed check (no request) before each request, ${median(checks).toFixed(0)} µs of checks per object:`);
+  console.log(`  its requests alone/the client's: ${spread(ratios)}\n`);
+}
 
 async function requestsLogged(t: Target, fn: () => Promise<void>): Promise<string[]> {
   await request(`${t.controlUrl}/requests`, { method: "DELETE" }).then((r) => r.body.text());
@@ -253,12 +321,18 @@ async function main(): Promise<void> {
   try {
     console.log(`pulumi-svc bench: ${N} objects per kind, check+create+read+delete vs the same requests sent with raw undici request() and dispatch() (emulator in its own process)\n`);
     let offset = 0;
-    const lean = kinds(target, rawDispatch(agent));
-    const own = kinds(target, clientSend(target));
-    for (const [k, { kind, provider, raw }] of kinds(target, rawRequest(agent)).entries()) {
+    const plain = (send: Send) => () => send;
+    const lean = kinds(target, plain(rawDispatch(agent)));
+    const own = kinds(target, plain(clientSend(target)));
+    const busied = kinds(target, busySend(target));
+    // Measured after every kind's ratios: the failed checks take paths of the provider's code the
+    // measured rounds never take, and the JIT would carry that into them.
+    const between: { kind: string; client: Round; busy: Round; requests: string[] }[] = [];
+    for (const [k, { kind, provider, raw }] of kinds(target, plain(rawRequest(agent))).entries()) {
       if (ONLY && !ONLY.includes(kind)) continue;
       const dispatched = lean[k].raw;
       const client = own[k].raw;
+      const busy = busied[k].raw;
       const byProvider = await requestsLogged(target, () => provider(offset++));
       for (const side of [raw, dispatched, client]) {
         const byRaw = await requestsLogged(target, () => side(offset++));
@@ -299,7 +373,6 @@ async function main(): Promise<void> {
       // CRUD: create, read and delete, the issue's measure; check+CRUD adds the validation before them.
       const ratios = (base: Side, withCheck: boolean) =>
         runs.provider.map((p, r) => (withCheck ? p.ms : p.ms - p.checkMs) / runs[base][r].ms);
-      const spread = (xs: number[]) => `${median(xs).toFixed(2)} (rounds ${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
       const checkUs = median(runs.provider.map((x) => x.checkMs)) / N * 1000;
       console.log(`${kind} (${byProvider.length} requests per object, ${REPEATS} rounds of ${N} objects, medians)`);
       console.log(`  warm-up, check+CRUD/request() per ${WARMUP_STEP} objects: ${settling.join(" ")}`);
@@ -311,7 +384,11 @@ async function main(): Promise<void> {
       console.log(`  ratio provider/dispatch(): CRUD ${spread(ratios("dispatched", false))}   check+CRUD ${spread(ratios("dispatched", true))}`);
       console.log(`  ratio provider/client:     CRUD ${spread(ratios("client", false))}   check+CRUD ${spread(ratios("client", true))}`);
       console.log(`  ratio client/request():    ${spread(runs.client.map((c, r) => c.ms / runs.raw[r].ms))}\n`);
+      between.push({ kind, client, busy, requests: byProvider });
     }
+
+    const take = (n: number) => (offset += n) - n;
+    for (const b of between) await codeBetween(target, b, take);
 
     console.log("serialized provider (__provider) stored in each resource's state, in bytes:");
     console.log(`  ${"kind".padEnd(44)} ${"this repo".padStart(10)} ${"installed".padStart(10)}`);
