@@ -123,20 +123,15 @@ function clientSend(t: Target): Send {
  */
 function busySend(t: Target): (kind: string) => Send {
   const send = clientSend(t);
-  const byKind = new Map<string, Send>();
   return (kind) => {
-    let busy = byKind.get(kind);
-    if (busy) return busy;
     const failing = { ...inputsOf(t, kind, 0), benchUnknownProperty: true };
-    busy = async (url, method, headers, body) => {
+    return async (url, method, headers, body) => {
       const start = process.hrtime.bigint();
       const { failures } = (await call(kind, "check", [{}, failing])) as { failures: unknown[] };
       busyNs += process.hrtime.bigint() - start;
       if (failures.length === 0) throw new Error(`${kind}: the busy side's check must fail`);
       return send(url, method, headers, body);
     };
-    byKind.set(kind, busy);
-    return busy;
   };
 }
 
@@ -153,9 +148,12 @@ function inputsOf(t: Target, kind: string, i: number): Record<string, unknown> {
   }
 }
 
-/** Each kind: the provider's round for its inputs, and the requests the provider makes for them, written out by hand (through the kind's `sendOf`). */
+/** Each kind: the provider's round for its inputs, and the requests the provider makes for them, written out by hand (sent through `sendOf(kind)`). */
 function kinds(t: Target, sendOf: (kind: string) => Send): { kind: string; provider: Round; raw: Round }[] {
   const provider = (kind: string): Round => (i) => providerRound(kind, inputsOf(t, kind, i));
+  const template = sendOf("secrets:TransformTemplate");
+  const configuration = sendOf("runs:NotificationConfiguration");
+  const key = sendOf("secrets:KeymgmtKey");
   const sec = { "x-svc-token": t.secretsToken, accept: "application/json" };
   const secBody = { ...sec, "content-type": "application/json" };
   const api = "application/vnd.api+json";
@@ -167,15 +165,14 @@ function kinds(t: Target, sendOf: (kind: string) => Send): { kind: string; provi
       provider: provider("secrets:TransformTemplate"),
       // Check's record of the path, existence check, write, read-back, refresh read, the in-use guard's list, delete.
       raw: async (i) => {
-        const send = sendOf("secrets:TransformTemplate");
         const url = `${t.secretsUrl}/transform/template/r-${i}`;
-        await send(url, "GET", sec);
-        await send(url, "GET", sec);
-        await send(url, "POST", secBody, { type: "regex", pattern: "(\\d{3})-(\\d{4})", alphabet: "builtin/numeric" });
-        await send(url, "GET", sec);
-        await send(url, "GET", sec);
-        await send(`${t.secretsUrl}/transform/transformation?list=true`, "GET", sec);
-        await send(url, "DELETE", sec);
+        await template(url, "GET", sec);
+        await template(url, "GET", sec);
+        await template(url, "POST", secBody, { type: "regex", pattern: "(\\d{3})-(\\d{4})", alphabet: "builtin/numeric" });
+        await template(url, "GET", sec);
+        await template(url, "GET", sec);
+        await template(`${t.secretsUrl}/transform/transformation?list=true`, "GET", sec);
+        await template(url, "DELETE", sec);
       },
     },
     {
@@ -184,15 +181,14 @@ function kinds(t: Target, sendOf: (kind: string) => Send): { kind: string; provi
       // Check's record of the lookalikes, the create's look for one, what existed before (one page
       // each), create, refresh read, delete.
       raw: async (i) => {
-        const send = sendOf("runs:NotificationConfiguration");
         const list = `${t.runUrl}/workspaces/${t.workspaceId}/notification-configurations`;
-        for (let k = 0; k < 3; k++) await send(`${list}?page%5Bnumber%5D=1&page%5Bsize%5D=100`, "GET", run);
-        const created = (await send(list, "POST", runBody, { data: { type: "notification-configuration", attributes: {
+        for (let k = 0; k < 3; k++) await configuration(`${list}?page%5Bnumber%5D=1&page%5Bsize%5D=100`, "GET", run);
+        const created = (await configuration(list, "POST", runBody, { data: { type: "notification-configuration", attributes: {
           "destination-type": "generic", name: `r-${i}`, enabled: false, triggers: ["run:completed", "run:errored"],
           url: "https://hooks.example.com/run", token: `bench-token-${i}-abcdefgh` } } })) as { data: { id: string } };
         const url = `${t.runUrl}/notification-configurations/${created.data.id}`;
-        await send(url, "GET", run);
-        await send(url, "DELETE", run);
+        await configuration(url, "GET", run);
+        await configuration(url, "DELETE", run);
       },
     },
     {
@@ -201,17 +197,16 @@ function kinds(t: Target, sendOf: (kind: string) => Send): { kind: string; provi
       // Check's record of the path, existence check, create, configure, read-back, refresh read,
       // delete's guard read and distributions list, delete.
       raw: async (i) => {
-        const send = sendOf("secrets:KeymgmtKey");
         const url = `${t.secretsUrl}/keymgmt/key/r-${i}`;
-        await send(url, "GET", sec);
-        await send(url, "GET", sec);
-        await send(url, "POST", secBody, { type: "aes256-gcm96" });
-        await send(url, "POST", secBody, { deletion_allowed: true });
-        await send(url, "GET", sec);
-        await send(url, "GET", sec);
-        await send(url, "GET", sec);
-        await send(`${url}/kms?list=true`, "GET", sec);
-        await send(url, "DELETE", sec);
+        await key(url, "GET", sec);
+        await key(url, "GET", sec);
+        await key(url, "POST", secBody, { type: "aes256-gcm96" });
+        await key(url, "POST", secBody, { deletion_allowed: true });
+        await key(url, "GET", sec);
+        await key(url, "GET", sec);
+        await key(url, "GET", sec);
+        await key(`${url}/kms?list=true`, "GET", sec);
+        await key(url, "DELETE", sec);
       },
     },
   ];
