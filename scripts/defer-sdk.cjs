@@ -16,6 +16,8 @@ try {
 } catch {
   // dist/ not built yet, or being written.
 }
-// Loading it defers a provider host's already; a program's is asked for here.
+// Loading it defers a provider host's already (deferred.ts's last lines); a program's is asked for
+// here only, so that a user's program that loads deferred.js (through pulumi-svc/testing) runs
+// under the CLI as it would.
 const sdk = deferred?.programSdk();
 if (sdk !== undefined) deferred.deferSdkPackages(sdk);
