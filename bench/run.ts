@@ -10,14 +10,20 @@
  * delete (the issue's measure) and with check added (for a create, check makes one read: what the
  * create could be confused with, src/core/leftovers.ts). After every kind's ratios, the package's
  * client once more, with a failed check before each request (codeBetween): what code run between
- * requests costs the requests themselves. Reports ratios (never a threshold) and the size of the
- * serialized provider each resource stores.
+ * requests costs the requests themselves; and each kind's definition alone, called directly
+ * (definitionAlone): the floor the package's work around its definitions stands on. Reports ratios
+ * (never a threshold) and the size of the serialized provider each resource stores.
  */
 import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import * as pulumi from "@pulumi/pulumi";
 import { Agent, request } from "undici";
 import { startEmulator } from "../src/emulator";
-import { call, configure } from "../src/runtime";
+import { call, configure, definition } from "../src/runtime";
+import { makeContext } from "../src/core/context";
+import { leftoversOf } from "../src/core/leftovers";
+import { check } from "../src/core/provider";
+import type { ConfigSource } from "../src/core/config";
+import type { Props } from "../src/core/props";
 import { providerFor } from "../src/core/trampoline";
 import { KIND_NAMES } from "../src/kinds";
 import { installedProject } from "../src/engine/installed";
@@ -253,6 +259,52 @@ async function codeBetween(t: Target, { kind, client, busy, requests }: { kind: 
   console.log(`  its requests alone/the client's: ${spread(ratios)}\n`);
 }
 
+/**
+ * The kind's definition alone, against `request()` in alternating rounds: check's record of what a
+ * create could be confused with (leftoversOf), the create's refusal of a twin, then the definition's
+ * create, read and delete, called directly with a context of the provider's settings. No
+ * validation, no connection layer, no secrets' versions or registration, no records: what the
+ * package does around its definitions on every call is what the provider's ratio has above this
+ * one. The inputs are check's (defaults, sets in order), worked out before each round, untimed.
+ */
+async function definitionAlone(t: Target, { kind, raw, requests }: { kind: string; raw: Round; requests: string[] },
+  take: (n: number) => number): Promise<void> {
+  const def = await definition(kind);
+  // Settings as a provider host has them: the environment read once, the source fixed (src/runtime.ts).
+  const env = new Map<string, string | undefined>();
+  const source: ConfigSource = Object.assign(() => undefined, {
+    env: (name: string) => (env.has(name) ? env.get(name) : env.set(name, process.env[name]).get(name)),
+    fixed: true as const,
+  });
+  const inputs = new Map<number, Props>();
+  const prepare = (start: number, n: number) => {
+    inputs.clear();
+    for (let i = start; i < start + n; i++) inputs.set(i, check(def, inputsOf(t, kind, i)).inputs);
+    return start;
+  };
+  const alone: Round = async (i) => {
+    const given = inputs.get(i)!;
+    const ctx = makeContext(source);
+    await leftoversOf(def, ctx, given);
+    if (def.leftovers && !def.leftovers.serviceRefuses) await (def.leftovers.blocking ?? def.leftovers.find)(ctx, given);
+    const { id, outs } = await def.create(makeContext(source), given);
+    await def.read(makeContext(source), id, outs);
+    await def.delete(makeContext(source), id, outs);
+  };
+  const sent = await requestsLogged(t, () => alone(prepare(take(1), 1)));
+  if (sent.join("\n") !== requests.join("\n")) throw new Error(`${kind}: the definition alone must send the provider's requests\n  ${sent.join("\n  ")}`);
+  const start = prepare(take(WARMUP_STEP), WARMUP_STEP);
+  for (let i = 0; i < WARMUP_STEP; i++) await alone(start + i);
+  const ratios: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const base = await timed(raw, take(N));
+    const own = await timed(alone, prepare(take(N), N));
+    ratios.push(own.ms / base.ms);
+  }
+  console.log(`${kind}: the definition alone (check's record, the create's refusal of a twin, create, read and delete called directly):`);
+  console.log(`  its time/request()'s: ${spread(ratios)}\n`);
+}
+
 async function requestsLogged(t: Target, fn: () => Promise<void>): Promise<string[]> {
   await request(`${t.controlUrl}/requests`, { method: "DELETE" }).then((r) => r.body.text());
   await fn();
@@ -322,7 +374,7 @@ async function main(): Promise<void> {
     const busied = kinds(target, busySend(target));
     // Measured after every kind's ratios: the failed checks take paths of the provider's code the
     // measured rounds never take, and the JIT would carry that into them.
-    const between: { kind: string; client: Round; busy: Round; requests: string[] }[] = [];
+    const between: { kind: string; client: Round; busy: Round; raw: Round; requests: string[] }[] = [];
     for (const [k, { kind, provider, raw }] of kinds(target, plain(rawRequest(agent))).entries()) {
       if (ONLY && !ONLY.includes(kind)) continue;
       const dispatched = lean[k].raw;
@@ -379,11 +431,12 @@ async function main(): Promise<void> {
       console.log(`  ratio provider/dispatch(): CRUD ${spread(ratios("dispatched", false))}   check+CRUD ${spread(ratios("dispatched", true))}`);
       console.log(`  ratio provider/client:     CRUD ${spread(ratios("client", false))}   check+CRUD ${spread(ratios("client", true))}`);
       console.log(`  ratio client/request():    ${spread(runs.client.map((c, r) => c.ms / runs.raw[r].ms))}\n`);
-      between.push({ kind, client, busy, requests: byProvider });
+      between.push({ kind, client, busy, raw, requests: byProvider });
     }
 
     const take = (n: number) => (offset += n) - n;
     for (const b of between) await codeBetween(target, b, take);
+    for (const b of between) await definitionAlone(target, b, take);
 
     console.log("serialized provider (__provider) stored in each resource's state, in bytes:");
     console.log(`  ${"kind".padEnd(44)} ${"this repo".padStart(10)} ${"installed".padStart(10)}`);
