@@ -301,7 +301,8 @@ async function definitionAlone(t: Target, { kind, raw, requests }: { kind: strin
     const own = await timed(alone, prepare(take(N), N));
     ratios.push(own.ms / base.ms);
   }
-  console.log(`${kind}: the definition alone (check's record, the create's refusal of a twin, create, read and delete called directly):`);
+  const refusal = def.leftovers && !def.leftovers.serviceRefuses ? " the create's refusal of a twin," : "";
+  console.log(`${kind}: the definition alone (check's record,${refusal} create, read and delete called directly):`);
   console.log(`  its time/request()'s: ${spread(ratios)}\n`);
 }
 
