@@ -18,11 +18,10 @@ import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import * as pulumi from "@pulumi/pulumi";
 import { Agent, request } from "undici";
 import { startEmulator } from "../src/emulator";
-import { call, configure, definition } from "../src/runtime";
+import { call, configure, configuredSource, definition } from "../src/runtime";
 import { makeContext } from "../src/core/context";
 import { leftoversOf } from "../src/core/leftovers";
-import { check } from "../src/core/provider";
-import type { ConfigSource } from "../src/core/config";
+import { check, refuseDuplicate } from "../src/core/provider";
 import type { Props } from "../src/core/props";
 import { providerFor } from "../src/core/trampoline";
 import { KIND_NAMES } from "../src/kinds";
@@ -270,12 +269,8 @@ async function codeBetween(t: Target, { kind, client, busy, requests }: { kind: 
 async function definitionAlone(t: Target, { kind, raw, requests }: { kind: string; raw: Round; requests: string[] },
   take: (n: number) => number): Promise<void> {
   const def = await definition(kind);
-  // Settings as a provider host has them: the environment read once, the source fixed (src/runtime.ts).
-  const env = new Map<string, string | undefined>();
-  const source: ConfigSource = Object.assign(() => undefined, {
-    env: (name: string) => (env.has(name) ? env.get(name) : env.set(name, process.env[name]).get(name)),
-    fixed: true as const,
-  });
+  // The provider's own settings (configure()'s), so the same clients serve both.
+  const source = configuredSource();
   const inputs = new Map<number, Props>();
   const prepare = (start: number, n: number) => {
     inputs.clear();
@@ -286,7 +281,7 @@ async function definitionAlone(t: Target, { kind, raw, requests }: { kind: strin
     const given = inputs.get(i)!;
     const ctx = makeContext(source);
     await leftoversOf(def, ctx, given);
-    if (def.leftovers && !def.leftovers.serviceRefuses) await (def.leftovers.blocking ?? def.leftovers.find)(ctx, given);
+    await refuseDuplicate(def, ctx, given);
     const { id, outs } = await def.create(makeContext(source), given);
     await def.read(makeContext(source), id, outs);
     await def.delete(makeContext(source), id, outs);
@@ -301,8 +296,7 @@ async function definitionAlone(t: Target, { kind, raw, requests }: { kind: strin
     const own = await timed(alone, prepare(take(N), N));
     ratios.push(own.ms / base.ms);
   }
-  const refusal = def.leftovers && !def.leftovers.serviceRefuses ? " the create's refusal of a twin," : "";
-  console.log(`${kind}: the definition alone (check's record,${refusal} create, read and delete called directly):`);
+  console.log(`${kind}: the definition alone (check's record, the create's refusal of a twin where it has one, create, read and delete called directly):`);
   console.log(`  its time/request()'s: ${spread(ratios)}\n`);
 }
 

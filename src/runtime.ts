@@ -40,6 +40,9 @@ export async function configure(req: { config: { get(key: string): unknown } }):
   source = configured;
 }
 
+/** @internal The settings configure() made, as every call reads them (bench/run.ts calls definitions with them). */
+export const configuredSource = (): ConfigSource | undefined => source;
+
 export async function definition(kind: string): Promise<ResourceDefinition> {
   const def = await kindDefinition(kind);
   if (!def) throw new Error(`pulumi-svc: unknown resource kind "${kind}" (is the installed pulumi-svc older than the program's?)`);

@@ -240,7 +240,7 @@ function warnTakenOver(def: ResourceDefinition, ctx: Context, id: string, outs: 
  * there already may be what a cancelled `up` made (src/core/leftovers.ts), so the create refuses
  * and says how to go on. One this process made (a program may declare two alike) is no obstacle.
  */
-async function refuseDuplicate(def: ResourceDefinition, ctx: Context, inputs: Props): Promise<void> {
+export async function refuseDuplicate(def: ResourceDefinition, ctx: Context, inputs: Props): Promise<void> {
   if (!def.leftovers || def.leftovers.serviceRefuses) return;
   const there = (await (def.leftovers.blocking ?? def.leftovers.find)(ctx, inputs)).filter((id) => !ownedHere(id));
   if (there.length > 0) throw wouldDuplicate(def, there);
